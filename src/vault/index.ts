@@ -1,0 +1,9 @@
+/** The vault: walking it, reading and parsing notes, resolving links. Nothing here writes. */
+export { parseNote, type Note } from './parse-note.js';
+export { walkVault, statVaultPath, type PathStat, type DiskEntry, type Skipped, type WalkOptions, type WalkResult } from './walk.js';
+export { readNoteFile, hashContent, DEFAULTS as READ_DEFAULTS, type ReadOutcome } from './read-note.js';
+export { LinkResolver, linkTargetName, fileTargetName, type Link, type LinkKind, type ResolvedLink } from './links.js';
+export type { Block, Heading } from './markdown.js';
+export type { Task, TaskPriority } from './tasks.js';
+export type { Frontmatter } from './frontmatter.js';
+export { pathKey, foldPath, baseName, folderOf, isNotePath, noteName, hasDotSegment } from './paths.js';

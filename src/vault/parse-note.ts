@@ -1,0 +1,89 @@
+/**
+ * One note's text → a `Note`. Pure and total: any text parses; problems become warnings.
+ */
+import { listField, readFrontmatter, stringField, type Frontmatter } from './frontmatter.js';
+import { extractFrontmatterLinks, extractLinks, type Link } from './links.js';
+import { buildBlocks, codeLineMask, findHeadings, maskInlineCode, type Block } from './markdown.js';
+import { noteName } from './paths.js';
+import { extractInlineTags, normalizeTag } from './tags.js';
+import { parseTask, type Task } from './tasks.js';
+
+export interface Note {
+  /** Vault-relative path with `/`, original spelling. */
+  path: string;
+  title: string;
+  aliases: string[];
+  /** Frontmatter `type`, else `kind`, else null. */
+  type: string | null;
+  /** Lower-cased, without `#`, nested as `a/b`; frontmatter and inline, deduplicated. */
+  tags: string[];
+  frontmatter: Frontmatter | null;
+  blocks: Block[];
+  links: Link[];
+  tasks: Task[];
+  wordCount: number;
+  /** Lines as split on `\n` (a trailing newline makes a last, empty line). */
+  lineCount: number;
+  warnings: string[];
+}
+
+const WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}\p{M}]+(?:['’_\-.][\p{L}\p{N}\p{M}]+)*/gu;
+
+export function parseNote(path: string, text: string): Note {
+  const lines = text.split('\n');
+  const warnings: string[] = [];
+  const front = readFrontmatter(lines);
+  if (front.warning) warnings.push(front.warning);
+  const data = front.data;
+
+  const code = codeLineMask(lines, front.bodyStart);
+  const headings = findHeadings(lines, code, front.bodyStart);
+  const links: Link[] = [];
+  if (data) extractFrontmatterLinks(data, links);
+  const tagSet = new Set<string>();
+  for (const raw of listField(data, ['tags', 'tag'], /[,\s]+/)) {
+    const tag = normalizeTag(raw);
+    if (tag) tagSet.add(tag);
+  }
+  const tasks: Task[] = [];
+  let wordCount = 0;
+  for (let i = front.bodyStart; i < lines.length; i++) {
+    const raw = lines[i]!;
+    wordCount += countWords(raw);
+    if (code[i]) continue;
+    const line = maskInlineCode(raw);
+    extractLinks(line, i + 1, links);
+    extractInlineTags(line, tagSet);
+    if (line.includes('[')) {
+      const task = parseTask(line, i + 1);
+      if (task) tasks.push(task);
+    }
+  }
+
+  const h1 = headings.find((heading) => heading.level === 1);
+  return {
+    path,
+    title: stringField(data, 'title') ?? h1?.text ?? noteName(path),
+    aliases: dedupe(listField(data, ['aliases', 'alias'], /,/)),
+    type: stringField(data, 'type', 'kind'),
+    tags: [...tagSet].sort(),
+    frontmatter: data,
+    blocks: buildBlocks(lines, headings, front.lines),
+    links,
+    tasks,
+    wordCount,
+    lineCount: lines.length,
+    warnings,
+  };
+}
+
+function countWords(line: string): number {
+  let count = 0;
+  WORD.lastIndex = 0;
+  while (WORD.exec(line) !== null) count++;
+  return count;
+}
+
+function dedupe(values: string[]): string[] {
+  return [...new Set(values)];
+}

@@ -1,0 +1,53 @@
+/**
+ * Reading one note file, with the checks that keep bad files from hurting the index: a size
+ * limit, binary detection, UTF-8 validation. A file that fails a check is skipped with a reason;
+ * a file with invalid UTF-8 is indexed with replacement characters and a warning.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { systemErrorCode } from '../errors.js';
+
+export const DEFAULTS = {
+  /** Notes larger than this are skipped (a 50 MB log pasted into a vault is not a note). */
+  maxNoteBytes: 10 * 1024 * 1024,
+  /** How much of the file is searched for a NUL byte to call it binary. */
+  binarySniffBytes: 8192,
+} as const;
+
+export type ReadOutcome =
+  | { ok: true; text: string; hash: string; size: number; warning: string | null }
+  | { ok: false; vanished: boolean; reason: string };
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+const lenientUtf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
+
+export function readNoteFile(absPath: string, maxNoteBytes: number = DEFAULTS.maxNoteBytes): ReadOutcome {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(absPath);
+  } catch (error) {
+    const code = systemErrorCode(error);
+    if (code === 'ENOENT') return { ok: false, vanished: true, reason: 'deleted while indexing' };
+    return { ok: false, vanished: false, reason: `cannot be read (${code ?? String(error)}); check its permissions` };
+  }
+  if (bytes.length > maxNoteBytes) {
+    return { ok: false, vanished: false, reason: `larger than the ${formatBytes(maxNoteBytes)} note limit (${formatBytes(bytes.length)})` };
+  }
+  const nul = bytes.subarray(0, DEFAULTS.binarySniffBytes).indexOf(0);
+  if (nul !== -1) return { ok: false, vanished: false, reason: `binary content (NUL byte at offset ${nul}), not a markdown note` };
+  const hash = hashContent(bytes);
+  try {
+    return { ok: true, text: strictUtf8.decode(bytes), hash, size: bytes.length, warning: null };
+  } catch {
+    return { ok: true, text: lenientUtf8.decode(bytes), hash, size: bytes.length, warning: 'not valid UTF-8; unreadable bytes were replaced with U+FFFD for indexing' };
+  }
+}
+
+/** Content identity used for change and move detection: sha256, first 128 bits, hex. */
+export function hashContent(bytes: Uint8Array | string): string {
+  return createHash('sha256').update(bytes).digest('hex').slice(0, 32);
+}
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+}
