@@ -1,0 +1,74 @@
+/**
+ * The state database: one SQLite file per vault, opened with the pragmas set in one place. A
+ * database that fails to open or check is moved aside and rebuilt empty (everything in it can
+ * be recomputed from the vault), and the fact is kept as a warning for `status`.
+ */
+import Database from 'better-sqlite3';
+import { existsSync, renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { EngramError } from '../errors.js';
+import { migrate } from './migrations.js';
+
+export const DB_FILE = 'engram.db';
+
+export interface StateDb {
+  db: Database.Database;
+  path: string;
+  /** Set when the database was moved aside and rebuilt during this open. */
+  recovered: string | null;
+}
+
+/** Opens (creating, migrating, recovering as needed) `stateDir/engram.db`; `:memory:` for tests. */
+export function openStateDb(stateDir: string | ':memory:'): StateDb {
+  if (stateDir === ':memory:') return { db: prepare(new Database(':memory:')), path: ':memory:', recovered: null };
+  const path = join(stateDir, DB_FILE);
+  try {
+    return { db: prepare(new Database(path)), path, recovered: null };
+  } catch (error) {
+    if (!isDamage(error)) {
+      throw new EngramError('STATE_DIR_UNWRITABLE', `cannot open the state database ${path} (${describe(error)}); check that ENGRAM_HOME is writable`);
+    }
+    const aside = `${path}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+    moveAside(path, aside);
+    const db = prepare(new Database(path));
+    const message = `the state database could not be opened (${describe(error)}); it was moved to ${aside} and rebuilt from the vault`;
+    db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('recovered', ?)").run(message);
+    return { db, path, recovered: message };
+  }
+}
+
+function prepare(db: Database.Database): Database.Database {
+  try {
+    db.pragma('busy_timeout = 5000');
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    // Catches a file that is not a database, or damage to the schema pages, before any work.
+    const check = db.pragma('quick_check(1)', { simple: true });
+    if (check !== 'ok') throw new Error(`integrity check failed: ${String(check)}`);
+    migrate(db);
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** Damage we recover from by rebuilding; anything else (permissions, disk full) is reported. */
+function isDamage(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : '';
+  return code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB' || (error instanceof Error && error.message.startsWith('integrity check failed'));
+}
+
+function moveAside(path: string, aside: string): void {
+  renameSync(path, aside);
+  for (const suffix of ['-wal', '-shm']) {
+    if (existsSync(path + suffix)) renameSync(path + suffix, aside + suffix);
+  }
+}
+
+function describe(error: unknown): string {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as { code: unknown }).code) : '';
+  const message = error instanceof Error ? error.message : String(error);
+  return code && !message.includes(code) ? `${code}: ${message}` : message;
+}

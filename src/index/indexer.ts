@@ -1,0 +1,229 @@
+/**
+ * Index runs. `runIndex` walks the whole vault; `indexPaths` looks only at the paths it is
+ * given (what a file watcher reports). Both plan the changes, apply them in batches (one
+ * transaction each), then resolve the links the changes touched. Killing a run between batches
+ * loses nothing: the next run plans again from what was committed and ends in the same state.
+ */
+import type Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { parseNote, readNoteFile, READ_DEFAULTS, statVaultPath, walkVault, type DiskEntry, type Skipped } from '../vault/index.js';
+import { resolvePendingLinks } from './link-resolution.js';
+import { NoteStore, type StoredFile } from './note-store.js';
+import { planChanges, planStatChanges, type IndexedFile } from './plan-changes.js';
+
+export const DEFAULTS = {
+  /** Notes written per transaction: large enough to amortize commits, small enough to lose little to a kill. */
+  batchSize: 500,
+  /** Note text kept in memory between hashing and parsing; beyond it, files are read a second time. */
+  readCacheBytes: 64 * 1024 * 1024,
+  maxNoteBytes: READ_DEFAULTS.maxNoteBytes,
+} as const;
+
+/** Bump when parsing changes what is stored: the next run then re-parses every note. */
+export const PARSER_VERSION = '1';
+
+export interface IndexProgress {
+  phase: 'read' | 'write';
+  done: number;
+  total: number;
+}
+
+export interface IndexOptions {
+  /** The vault's real path. */
+  root: string;
+  full?: boolean;
+  exclude?: readonly string[];
+  batchSize?: number;
+  maxNoteBytes?: number;
+  onProgress?: (progress: IndexProgress) => void;
+  now?: () => number;
+}
+
+export interface IndexReport {
+  added: number;
+  modified: number;
+  moved: { from: string; to: string }[];
+  deleted: number;
+  touched: number;
+  unchanged: number;
+  notes: number;
+  linksResolved: number;
+  skipped: Skipped[];
+  /** Whether every note was re-parsed (`--full`, or a parser upgrade). */
+  full: boolean;
+  /** Set when the state database was found damaged and rebuilt before this run. */
+  recovered: string | null;
+  durationMs: number;
+}
+
+interface ReadFile extends StoredFile {
+  text: string | null;
+  warning: string | null;
+}
+
+type Operation =
+  | { op: 'delete'; file: IndexedFile }
+  | { op: 'move'; id: number; from: IndexedFile; to: ReadFile }
+  | { op: 'modify'; id: number; file: ReadFile }
+  | { op: 'add'; file: ReadFile }
+  | { op: 'touch'; id: number; file: ReadFile }
+  | { op: 'none' };
+
+/** Brings the whole index up to date with the vault. */
+export function runIndex(db: Database.Database, options: IndexOptions): IndexReport {
+  const now = options.now ?? Date.now;
+  const started = now();
+  const store = new NoteStore(db);
+  const full = options.full === true || store.getMeta('parser_version') !== PARSER_VERSION;
+  const walk = walkVault(options.root, { exclude: options.exclude ?? [] });
+  const skipped: Skipped[] = [...walk.skipped];
+  const notes = walk.entries.filter((entry) => entry.kind === 'note');
+  const changes = applyChanges(db, store, notes, store.listNotes(), full, options, skipped);
+  const attachments = walk.entries.filter((entry) => entry.kind === 'attachment');
+  syncAttachments(db, store, attachments, store.listAttachments());
+  const linksResolved = resolvePendingLinks(db);
+  const recovered = store.getMeta('recovered');
+  db.transaction(() => {
+    store.replaceSkipped(skipped);
+    store.setMeta('last_indexed_at', new Date(now()).toISOString());
+    store.setMeta('parser_version', PARSER_VERSION);
+    // The rebuild after a recovery is complete: this run reports the warning, once.
+    store.deleteMeta('recovered');
+  })();
+  return { ...changes, notes: store.countNotes(), linksResolved, skipped, full, recovered, durationMs: now() - started };
+}
+
+/**
+ * Brings the given vault-relative paths up to date, and nothing else: a path that is gone is
+ * deleted, one that appeared is added; a deletion and an addition with the same content in one
+ * call are a move. Paths Engram does not track (dot-folders, excluded folders) are ignored.
+ */
+export function indexPaths(db: Database.Database, paths: readonly string[], options: IndexOptions): IndexReport {
+  const now = options.now ?? Date.now;
+  const started = now();
+  const store = new NoteStore(db);
+  const skipped: Skipped[] = [];
+  const listed: DiskEntry[] = [];
+  const keys: string[] = [];
+  for (const path of new Set(paths)) {
+    const stat = statVaultPath(options.root, path, { exclude: options.exclude ?? [] });
+    if (stat.found) listed.push(stat.entry);
+    else if (stat.skipped) skipped.push(stat.skipped);
+    keys.push(path.replace(/\\/g, '/').replace(/^\/+/, '').normalize('NFC'));
+  }
+  const notes = listed.filter((entry) => entry.kind === 'note');
+  const changes = applyChanges(db, store, notes, store.getNotes(keys), options.full === true, options, skipped);
+  syncAttachments(db, store, listed.filter((entry) => entry.kind === 'attachment'), store.getAttachments(keys));
+  const linksResolved = resolvePendingLinks(db);
+  db.transaction(() => store.replaceSkipped(skipped, keys))();
+  return { ...changes, notes: store.countNotes(), linksResolved, skipped, full: options.full === true, recovered: null, durationMs: now() - started };
+}
+
+type Changes = Pick<IndexReport, 'added' | 'modified' | 'moved' | 'deleted' | 'touched' | 'unchanged'>;
+
+/** Plans `listed` (on disk) against `indexed` (in the database) and applies the plan in batches. */
+function applyChanges(
+  db: Database.Database, store: NoteStore, listed: readonly DiskEntry[], indexed: readonly IndexedFile[],
+  full: boolean, options: IndexOptions, skipped: Skipped[],
+): Changes {
+  const maxNoteBytes = options.maxNoteBytes ?? DEFAULTS.maxNoteBytes;
+  const stat = planStatChanges(listed, indexed, full);
+
+  // Read and hash what stat says may have changed. Text is kept within a budget for parsing.
+  const read: ReadFile[] = [];
+  const gone = [...stat.gone];
+  const indexedByKey = new Map(indexed.map((file) => [file.key, file]));
+  let cached = 0;
+  stat.toRead.forEach((entry, i) => {
+    const outcome = readNoteFile(join(options.root, entry.path), maxNoteBytes);
+    options.onProgress?.({ phase: 'read', done: i + 1, total: stat.toRead.length });
+    if (!outcome.ok) {
+      skipped.push({ path: entry.path, reason: outcome.reason });
+      const known = indexedByKey.get(entry.key);
+      if (known) gone.push(known); // unreadable now: drop what we had rather than serve stale text
+      return;
+    }
+    const keep = cached + outcome.text.length * 2 <= DEFAULTS.readCacheBytes;
+    if (keep) cached += outcome.text.length * 2;
+    read.push({ ...entry, size: outcome.size, hash: outcome.hash, text: keep ? outcome.text : null, warning: outcome.warning });
+  });
+  const plan = planChanges(read, gone, indexed, full);
+
+  const operations: Operation[] = [
+    ...plan.deleted.map((file): Operation => ({ op: 'delete', file })),
+    ...plan.moved.map(({ from, to }): Operation => ({ op: 'move', id: from.id, from, to })),
+    ...plan.modified.map(({ file, id }): Operation => ({ op: 'modify', id, file })),
+    ...plan.added.map((file): Operation => ({ op: 'add', file })),
+    ...plan.touched.map(({ file, id }): Operation => ({ op: 'touch', id, file })),
+  ];
+  const batchSize = Math.max(1, options.batchSize ?? DEFAULTS.batchSize);
+  for (let start = 0; start < operations.length; start += batchSize) {
+    const batch = operations.slice(start, start + batchSize).map((operation) => withText(operation, options.root, maxNoteBytes, skipped));
+    db.transaction(() => {
+      for (const operation of batch) apply(store, operation);
+    })();
+    options.onProgress?.({ phase: 'write', done: Math.min(start + batchSize, operations.length), total: operations.length });
+  }
+  return {
+    added: plan.added.length,
+    modified: plan.modified.length,
+    moved: plan.moved.map(({ from, to }) => ({ from: from.path, to: to.path })),
+    deleted: plan.deleted.length,
+    touched: plan.touched.length,
+    unchanged: stat.unchanged.length,
+  };
+}
+
+/** Re-reads a file whose text was not cached. A file that vanished since becomes a delete. */
+function withText(operation: Operation, root: string, maxNoteBytes: number, skipped: Skipped[]): Operation {
+  if (operation.op === 'delete' || operation.op === 'touch' || operation.op === 'none') return operation;
+  const file = operation.op === 'move' ? operation.to : operation.file;
+  if (file.text !== null) return operation;
+  const outcome = readNoteFile(join(root, file.path), maxNoteBytes);
+  if (!outcome.ok) {
+    skipped.push({ path: file.path, reason: outcome.reason });
+    if (operation.op === 'move') return { op: 'delete', file: operation.from };
+    if (operation.op === 'modify') return { op: 'delete', file: { ...file, id: operation.id } };
+    return { op: 'none' }; // a new file that vanished: nothing to write
+  }
+  const fresh: ReadFile = { ...file, size: outcome.size, hash: outcome.hash, text: outcome.text, warning: outcome.warning };
+  return operation.op === 'move' ? { ...operation, to: fresh } : { ...operation, file: fresh };
+}
+
+function apply(store: NoteStore, operation: Operation): void {
+  switch (operation.op) {
+    case 'none':
+      return;
+    case 'delete':
+      store.delete(operation.file);
+      return;
+    case 'touch':
+      store.touch(operation.id, operation.file);
+      return;
+    case 'add':
+      store.insert(operation.file, parse(operation.file));
+      return;
+    case 'modify':
+      store.replace(operation.id, operation.file, parse(operation.file), null);
+      return;
+    case 'move':
+      store.replace(operation.id, operation.to, parse(operation.to), operation.from.path);
+      return;
+  }
+}
+
+function parse(file: ReadFile) {
+  const note = parseNote(file.path, file.text ?? '');
+  if (file.warning) note.warnings.unshift(file.warning);
+  return note;
+}
+
+function syncAttachments(db: Database.Database, store: NoteStore, listed: readonly DiskEntry[], indexed: readonly IndexedFile[]): void {
+  const stat = planStatChanges(listed, indexed);
+  if (stat.toRead.length === 0 && stat.gone.length === 0) return;
+  const known = new Set(indexed.map((file) => file.key));
+  db.transaction(() => {
+    for (const file of stat.toRead) store.upsertAttachment(file, !known.has(file.key));
+    for (const file of stat.gone) store.deleteAttachment(file);
+  })();
+}

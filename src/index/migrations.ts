@@ -1,0 +1,114 @@
+/**
+ * Schema migrations: named, ordered, each applied in one transaction together with its record
+ * in `migrations`. Never edit a migration that has shipped; add the next one.
+ */
+import type Database from 'better-sqlite3';
+
+export interface Migration {
+  name: string;
+  up(db: Database.Database): void;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    name: '001-notes-blocks-links',
+    up(db) {
+      db.exec(`
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE notes (
+          id INTEGER PRIMARY KEY,
+          path TEXT NOT NULL,
+          path_key TEXT NOT NULL UNIQUE,
+          name_key TEXT NOT NULL,
+          title TEXT NOT NULL,
+          type TEXT,
+          aliases TEXT NOT NULL,
+          frontmatter TEXT,
+          hash TEXT NOT NULL,
+          mtime_ms INTEGER NOT NULL,
+          size INTEGER NOT NULL,
+          word_count INTEGER NOT NULL,
+          line_count INTEGER NOT NULL,
+          warnings TEXT
+        );
+        CREATE INDEX notes_name ON notes(name_key);
+        CREATE INDEX notes_hash ON notes(hash);
+        CREATE TABLE blocks (
+          note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+          ord INTEGER NOT NULL,
+          key TEXT NOT NULL,
+          heading_path TEXT NOT NULL,
+          level INTEGER NOT NULL,
+          line_start INTEGER NOT NULL,
+          line_end INTEGER NOT NULL,
+          body_end INTEGER NOT NULL,
+          PRIMARY KEY (note_id, ord)
+        ) WITHOUT ROWID;
+        CREATE TABLE links (
+          note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+          ord INTEGER NOT NULL,
+          kind TEXT NOT NULL,
+          target TEXT NOT NULL,
+          subpath TEXT,
+          display TEXT,
+          line INTEGER NOT NULL,
+          target_name TEXT NOT NULL,
+          resolved_path TEXT,
+          resolved_kind TEXT,
+          resolve_pending INTEGER NOT NULL DEFAULT 1,
+          PRIMARY KEY (note_id, ord)
+        ) WITHOUT ROWID;
+        CREATE INDEX links_target_name ON links(target_name);
+        CREATE INDEX links_resolved ON links(resolved_path);
+        CREATE INDEX links_pending ON links(resolve_pending) WHERE resolve_pending = 1;
+        CREATE TABLE tags (
+          note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+          tag TEXT NOT NULL,
+          PRIMARY KEY (note_id, tag)
+        ) WITHOUT ROWID;
+        CREATE INDEX tags_tag ON tags(tag);
+        CREATE TABLE tasks (
+          note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+          line INTEGER NOT NULL,
+          status TEXT NOT NULL,
+          text TEXT NOT NULL,
+          due TEXT, scheduled TEXT, start TEXT, created TEXT, done TEXT, cancelled TEXT,
+          priority TEXT, recurrence TEXT,
+          PRIMARY KEY (note_id, line)
+        ) WITHOUT ROWID;
+        CREATE INDEX tasks_due ON tasks(due) WHERE due IS NOT NULL;
+        CREATE TABLE attachments (
+          path_key TEXT PRIMARY KEY,
+          path TEXT NOT NULL,
+          name_key TEXT NOT NULL,
+          mtime_ms INTEGER NOT NULL,
+          size INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX attachments_name ON attachments(name_key);
+        -- File names whose set of paths changed: links naming them must be resolved again.
+        CREATE TABLE dirty_names (name_key TEXT PRIMARY KEY) WITHOUT ROWID;
+        CREATE TABLE skipped (path TEXT PRIMARY KEY, reason TEXT NOT NULL) WITHOUT ROWID;
+      `);
+    },
+  },
+];
+
+/** Applies the migrations not yet recorded, in order. Returns the names applied. */
+export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): string[] {
+  db.exec('CREATE TABLE IF NOT EXISTS migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, applied_at TEXT NOT NULL)');
+  const isDone = db.prepare('SELECT 1 FROM migrations WHERE name = ?').pluck();
+  const record = db.prepare('INSERT INTO migrations (name, applied_at) VALUES (?, ?)');
+  const applied: string[] = [];
+  for (const migration of migrations) {
+    // IMMEDIATE takes the write lock before the check, so two processes opening a new state
+    // directory at once cannot both apply the same migration.
+    const ran = db.transaction(() => {
+      if (isDone.get(migration.name)) return false;
+      migration.up(db);
+      record.run(migration.name, new Date().toISOString());
+      return true;
+    }).immediate();
+    if (ran) applied.push(migration.name);
+  }
+  return applied;
+}

@@ -1,0 +1,162 @@
+/**
+ * Note rows in the state database: the statements that write a parsed note (and its blocks,
+ * links, tags and tasks) and the reads the indexer needs. Callers own the transactions.
+ */
+import type Database from 'better-sqlite3';
+import { fileTargetName, linkTargetName, type Note, type Skipped } from '../vault/index.js';
+import type { IndexedFile, ListedFile } from './plan-changes.js';
+
+const NOTE_COLUMNS = 'id, path_key AS key, path, mtime_ms AS mtimeMs, size, hash';
+const ATTACHMENT_COLUMNS = "0 AS id, path_key AS key, path, mtime_ms AS mtimeMs, size, '' AS hash";
+
+export interface StoredFile extends ListedFile {
+  hash: string;
+}
+
+export class NoteStore {
+  private readonly statements;
+
+  constructor(private readonly db: Database.Database) {
+    this.statements = {
+      insertNote: db.prepare(`INSERT INTO notes (path, path_key, name_key, title, type, aliases, frontmatter, hash, mtime_ms, size, word_count, line_count, warnings)
+        VALUES (@path, @path_key, @name_key, @title, @type, @aliases, @frontmatter, @hash, @mtime_ms, @size, @word_count, @line_count, @warnings)`),
+      updateNote: db.prepare(`UPDATE notes SET path = @path, path_key = @path_key, name_key = @name_key, title = @title, type = @type, aliases = @aliases,
+        frontmatter = @frontmatter, hash = @hash, mtime_ms = @mtime_ms, size = @size, word_count = @word_count, line_count = @line_count, warnings = @warnings WHERE id = @id`),
+      touchNote: db.prepare('UPDATE notes SET mtime_ms = ?, size = ? WHERE id = ?'),
+      deleteNote: db.prepare('DELETE FROM notes WHERE id = ?'),
+      deleteBlocks: db.prepare('DELETE FROM blocks WHERE note_id = ?'),
+      deleteLinks: db.prepare('DELETE FROM links WHERE note_id = ?'),
+      deleteTags: db.prepare('DELETE FROM tags WHERE note_id = ?'),
+      deleteTasks: db.prepare('DELETE FROM tasks WHERE note_id = ?'),
+      insertBlock: db.prepare('INSERT INTO blocks (note_id, ord, key, heading_path, level, line_start, line_end, body_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      insertLink: db.prepare('INSERT INTO links (note_id, ord, kind, target, subpath, display, line, target_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      insertTag: db.prepare('INSERT INTO tags (note_id, tag) VALUES (?, ?)'),
+      insertTask: db.prepare(`INSERT OR REPLACE INTO tasks (note_id, line, status, text, due, scheduled, start, created, done, cancelled, priority, recurrence)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+      markDirty: db.prepare('INSERT OR IGNORE INTO dirty_names (name_key) VALUES (?)'),
+      upsertAttachment: db.prepare(`INSERT INTO attachments (path_key, path, name_key, mtime_ms, size) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT(path_key) DO UPDATE SET path = excluded.path, mtime_ms = excluded.mtime_ms, size = excluded.size`),
+      deleteAttachment: db.prepare('DELETE FROM attachments WHERE path_key = ?'),
+    };
+  }
+
+  /** Inserts a new note; returns its id. Its file name is marked so links naming it are re-resolved. */
+  insert(file: StoredFile, note: Note): number {
+    const id = Number(this.statements.insertNote.run(this.noteRow(file, note)).lastInsertRowid);
+    this.insertChildren(id, note);
+    this.statements.markDirty.run(fileTargetName(file.path));
+    return id;
+  }
+
+  /** Replaces a note's row and children in place, keeping its id (a move passes the new path). */
+  replace(id: number, file: StoredFile, note: Note, previousPath: string | null): void {
+    this.statements.updateNote.run({ ...this.noteRow(file, note), id });
+    this.deleteChildren(id);
+    this.insertChildren(id, note);
+    if (previousPath !== null) {
+      this.statements.markDirty.run(fileTargetName(previousPath));
+      this.statements.markDirty.run(fileTargetName(file.path));
+    }
+  }
+
+  touch(id: number, file: ListedFile): void {
+    this.statements.touchNote.run(file.mtimeMs, file.size, id);
+  }
+
+  delete(file: IndexedFile): void {
+    this.statements.deleteNote.run(file.id);
+    this.statements.markDirty.run(fileTargetName(file.path));
+  }
+
+  upsertAttachment(file: ListedFile, isNew: boolean): void {
+    this.statements.upsertAttachment.run(file.key, file.path, fileTargetName(file.path), file.mtimeMs, file.size);
+    if (isNew) this.statements.markDirty.run(fileTargetName(file.path));
+  }
+
+  deleteAttachment(file: ListedFile): void {
+    this.statements.deleteAttachment.run(file.key);
+    this.statements.markDirty.run(fileTargetName(file.path));
+  }
+
+  /** Everything the planner needs about indexed notes. */
+  listNotes(): IndexedFile[] {
+    return this.db.prepare(`SELECT ${NOTE_COLUMNS} FROM notes`).all() as IndexedFile[];
+  }
+
+  /** The indexed notes among the given path keys. */
+  getNotes(keys: readonly string[]): IndexedFile[] {
+    return this.db.prepare(`SELECT ${NOTE_COLUMNS} FROM notes WHERE path_key IN (SELECT value FROM json_each(?))`).all(JSON.stringify(keys)) as IndexedFile[];
+  }
+
+  listAttachments(): IndexedFile[] {
+    return this.db.prepare(`SELECT ${ATTACHMENT_COLUMNS} FROM attachments`).all() as IndexedFile[];
+  }
+
+  getAttachments(keys: readonly string[]): IndexedFile[] {
+    return this.db.prepare(`SELECT ${ATTACHMENT_COLUMNS} FROM attachments WHERE path_key IN (SELECT value FROM json_each(?))`).all(JSON.stringify(keys)) as IndexedFile[];
+  }
+
+  countNotes(): number {
+    return this.db.prepare('SELECT count(*) FROM notes').pluck().get() as number;
+  }
+
+  /** Replaces the skipped list: wholly after a full walk, or only for `paths` after a targeted run. */
+  replaceSkipped(skipped: readonly Skipped[], paths?: readonly string[]): void {
+    if (paths) this.db.prepare('DELETE FROM skipped WHERE path IN (SELECT value FROM json_each(?))').run(JSON.stringify(paths));
+    else this.db.prepare('DELETE FROM skipped').run();
+    const insert = this.db.prepare('INSERT OR REPLACE INTO skipped (path, reason) VALUES (?, ?)');
+    for (const entry of skipped) insert.run(entry.path, entry.reason);
+  }
+
+  getMeta(key: string): string | null {
+    return (this.db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined) ?? null;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, value);
+  }
+
+  deleteMeta(key: string): void {
+    this.db.prepare('DELETE FROM meta WHERE key = ?').run(key);
+  }
+
+  private noteRow(file: StoredFile, note: Note) {
+    return {
+      path: file.path,
+      path_key: file.key,
+      name_key: fileTargetName(file.path),
+      title: note.title,
+      type: note.type,
+      aliases: JSON.stringify(note.aliases),
+      frontmatter: note.frontmatter === null ? null : JSON.stringify(note.frontmatter),
+      hash: file.hash,
+      mtime_ms: file.mtimeMs,
+      size: file.size,
+      word_count: note.wordCount,
+      line_count: note.lineCount,
+      warnings: note.warnings.length === 0 ? null : JSON.stringify(note.warnings),
+    };
+  }
+
+  private insertChildren(id: number, note: Note): void {
+    const s = this.statements;
+    note.blocks.forEach((block, ord) => {
+      s.insertBlock.run(id, ord, block.key, JSON.stringify(block.headingPath), block.level, block.start, block.end, block.bodyEnd);
+    });
+    note.links.forEach((link, ord) => {
+      s.insertLink.run(id, ord, link.kind, link.target, link.subpath, link.display, link.line, linkTargetName(link.target));
+    });
+    for (const tag of note.tags) s.insertTag.run(id, tag);
+    for (const task of note.tasks) {
+      s.insertTask.run(id, task.line, task.status, task.text, task.due, task.scheduled, task.start, task.created, task.done, task.cancelled, task.priority, task.recurrence);
+    }
+  }
+
+  private deleteChildren(id: number): void {
+    const s = this.statements;
+    s.deleteBlocks.run(id);
+    s.deleteLinks.run(id);
+    s.deleteTags.run(id);
+    s.deleteTasks.run(id);
+  }
+}
