@@ -1,0 +1,47 @@
+/**
+ * What every command needs from its environment, resolved once by `main.ts` (the only CLI
+ * module that reads the process environment) and passed down as plain data.
+ */
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { UsageError } from '../errors.js';
+import { ensureStateDir, openStateDb, resolveVaultRoot, type StateDb } from '../index/index.js';
+
+export interface CliEnv {
+  vault: string | undefined;
+  home: string;
+  exclude: string[];
+}
+
+export interface Output {
+  out(text: string): void;
+  err(text: string): void;
+  /** Whether stderr is a terminal (progress may redraw in place). */
+  errIsTty: boolean;
+}
+
+/** Reads Engram's variables from an environment object. */
+export function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
+  return {
+    vault: env.ENGRAM_VAULT || undefined,
+    home: env.ENGRAM_HOME || join(homedir(), '.engram'),
+    exclude: (env.ENGRAM_EXCLUDE ?? '').split(',').map((folder) => folder.trim()).filter((folder) => folder !== ''),
+  };
+}
+
+export interface OpenedVault {
+  vault: string;
+  stateDir: string;
+  state: StateDb;
+}
+
+/** Resolves `--vault` (or ENGRAM_VAULT), checks it, and opens its state database. */
+export function openVault(flag: string | undefined, env: CliEnv): OpenedVault {
+  const given = flag ?? env.vault;
+  if (given === undefined || given === '') {
+    throw new UsageError('no vault given: pass --vault PATH or set ENGRAM_VAULT to your vault folder');
+  }
+  const vault = resolveVaultRoot(resolve(given));
+  const stateDir = ensureStateDir(resolve(env.home), vault);
+  return { vault, stateDir, state: openStateDb(stateDir) };
+}

@@ -1,0 +1,87 @@
+import { acquireLock, runIndex, type IndexProgress, type IndexReport } from '../index/index.js';
+import type { Command, CommandContext } from './command.js';
+import { openVault } from './context.js';
+
+export const indexCommand: Command = {
+  name: 'index',
+  summary: 'Bring the state directory up to date with the vault. Incremental: only new, changed, moved and deleted notes are processed.',
+  options: {
+    full: { type: 'boolean', description: 're-parse every note, not just the changed ones' },
+    exclude: { type: 'string', multiple: true, value: 'FOLDER', description: 'leave a vault folder out (also $ENGRAM_EXCLUDE, comma-separated)' },
+    quiet: { type: 'boolean', short: 'q', description: 'no progress on stderr' },
+    'batch-size': { type: 'string', value: 'N', description: 'notes per transaction (default 500)' },
+  },
+  run(args, { env, io }) {
+    const opened = openVault(args.values.vault as string | undefined, env);
+    const lock = acquireLock(opened.stateDir, 'index', { purpose: 'an index run' });
+    try {
+      const batchSize = args.values['batch-size'] === undefined ? undefined : Number(args.values['batch-size']);
+      const report = runIndex(opened.state.db, {
+        root: opened.vault,
+        full: args.values.full === true,
+        exclude: [...env.exclude, ...((args.values.exclude as string[] | undefined) ?? [])],
+        ...(batchSize !== undefined && Number.isInteger(batchSize) && batchSize > 0 ? { batchSize } : {}),
+        ...(args.values.quiet ? {} : { onProgress: progressPrinter(io) }),
+      });
+      if (args.values.json) io.out(JSON.stringify({ vault: opened.vault, state_dir: opened.stateDir, ...toJson(report) }, null, 2));
+      else io.out(describeReport(report));
+      return 0;
+    } finally {
+      lock.release();
+      opened.state.db.close();
+    }
+  },
+};
+
+function toJson(report: IndexReport) {
+  return {
+    notes: report.notes,
+    added: report.added,
+    modified: report.modified,
+    moved: report.moved,
+    deleted: report.deleted,
+    touched: report.touched,
+    unchanged: report.unchanged,
+    links_resolved: report.linksResolved,
+    full: report.full,
+    skipped: report.skipped,
+    warnings: report.recovered ? [report.recovered] : [],
+    duration_ms: report.durationMs,
+  };
+}
+
+export function describeReport(report: IndexReport): string {
+  const changes = report.added + report.modified + report.moved.length + report.deleted;
+  const lines: string[] = [];
+  if (report.recovered) lines.push(`warning: ${report.recovered}`);
+  const summary = changes === 0
+    ? `no changes; ${report.notes} notes indexed`
+    : `${changes} changes (${report.added} new, ${report.modified} modified, ${report.moved.length} moved, ${report.deleted} deleted); ${report.notes} notes indexed`;
+  lines.push(`${summary} in ${formatMs(report.durationMs)}`);
+  for (const move of report.moved.slice(0, 10)) lines.push(`  moved ${move.from} → ${move.to}`);
+  if (report.moved.length > 10) lines.push(`  … and ${report.moved.length - 10} more moves`);
+  if (report.skipped.length > 0) {
+    lines.push(`skipped ${report.skipped.length}:`);
+    for (const entry of report.skipped.slice(0, 20)) lines.push(`  ${entry.path}: ${entry.reason}`);
+    if (report.skipped.length > 20) lines.push(`  … and ${report.skipped.length - 20} more (engram status --json lists them all)`);
+  }
+  return lines.join('\n');
+}
+
+/** Progress on stderr for runs long enough to need it: at most a few lines a second. */
+function progressPrinter(io: CommandContext['io']): (progress: IndexProgress) => void {
+  let last = 0;
+  return (progress) => {
+    if (progress.total < 1000) return;
+    const now = Date.now();
+    const finished = progress.done === progress.total;
+    if (!finished && now - last < 250) return;
+    last = now;
+    const verb = progress.phase === 'read' ? 'read' : 'indexed';
+    io.err(`${verb} ${progress.done}/${progress.total}`);
+  };
+}
+
+function formatMs(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}

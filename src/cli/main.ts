@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+/**
+ * The `engram` command line: the composition root that reads the environment, picks the
+ * command, and turns errors into one line and an exit code (0 ok, 1 failure, 2 bad usage).
+ */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { EngramError, UsageError } from '../errors.js';
+import { commandHelp, parseCommandArgs, type Command } from './command.js';
+import { readCliEnv, type Output } from './context.js';
+import { indexCommand } from './index-command.js';
+import { statusCommand } from './status-command.js';
+
+export const COMMANDS: readonly Command[] = [indexCommand, statusCommand];
+
+export function mainHelp(): string {
+  const rows = COMMANDS.map((command) => `  ${command.name.padEnd(10)} ${command.summary.split('. ')[0]!.replace(/\.$/, '')}`);
+  return [
+    'engram — an Obsidian vault as a persistent, shared memory for AI agents',
+    '',
+    'Usage: engram COMMAND [options]',
+    '',
+    'Commands:',
+    ...rows,
+    '',
+    'Every command takes --vault PATH (or $ENGRAM_VAULT), --json and --help.',
+    'State lives in $ENGRAM_HOME (default ~/.engram), outside the vault.',
+    '',
+  ].join('\n');
+}
+
+/** Runs one command line; returns the exit code. Never throws. */
+export async function main(argv: string[], env: NodeJS.ProcessEnv, io: Output): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    const topic = name === 'help' ? COMMANDS.find((command) => command.name === rest[0]) : undefined;
+    io.out(topic ? commandHelp(topic) : mainHelp());
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS.find((candidate) => candidate.name === name);
+  try {
+    if (!command) throw new UsageError(`unknown command "${name}"; run \`engram --help\` for the list`);
+    const args = parseCommandArgs(command, rest);
+    if (args.values.help) {
+      io.out(commandHelp(command));
+      return 0;
+    }
+    return await command.run(args, { env: readCliEnv(env), io });
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`engram: ${error.message}`);
+      return 2;
+    }
+    if (error instanceof EngramError) {
+      io.err(`engram: ${error.message}`);
+      return 1;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    io.err(`engram: unexpected error: ${message.split('\n')[0]}${env.ENGRAM_DEBUG ? `\n${(error as Error).stack ?? ''}` : ' (set ENGRAM_DEBUG=1 to see the stack)'}`);
+    return 1;
+  }
+}
+
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (!script) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  const io: Output = {
+    out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
+    err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+    errIsTty: process.stderr.isTTY === true,
+  };
+  process.exitCode = await main(process.argv.slice(2), process.env, io);
+}
