@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { planChanges, planStatChanges, type IndexedFile } from '../../src/index/index.js';
+import { seededRandom as rng } from '../../bench/generate-vault.js';
 
 const file = (key: string, hash: string, mtimeMs = 1, size = 10, id = 0): IndexedFile => ({ id, key, path: key, mtimeMs, size, hash });
 
@@ -25,18 +26,6 @@ test('same hash at a new path is a move; same hash after an mtime change is a to
   assert.deepEqual(plan.deleted.map((f) => f.key), ['gone.md']);
   assert.deepEqual(plan.modified, []);
 });
-
-/** A seeded PRNG, so a failure prints a seed that reproduces it. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 test('property: applying the plan to the indexed state yields the disk state', () => {
   for (let seed = 1; seed <= 300; seed++) {
