@@ -15,7 +15,7 @@ const LAYERS: Record<string, number> = {
   vault: 1, 'smart-env': 1,
   index: 2,
   search: 3, embed: 3, graph: 3,
-  librarian: 4,
+  librarian: 4, eval: 4,
   mcp: 5,
   'daemon.ts': 6,
   cli: 7,

@@ -1,4 +1,5 @@
 import { acquireLock, runIndex, type IndexProgress, type IndexReport } from '../index/index.js';
+import { lexicalExtension } from '../search/index.js';
 import type { Command, CommandContext } from './command.js';
 import { openVault } from './context.js';
 
@@ -19,6 +20,7 @@ export const indexCommand: Command = {
       const report = runIndex(opened.state.db, {
         root: opened.vault,
         full: args.values.full === true,
+        extensions: [lexicalExtension()],
         exclude: [...env.exclude, ...((args.values.exclude as string[] | undefined) ?? [])],
         ...(batchSize !== undefined && Number.isInteger(batchSize) && batchSize > 0 ? { batchSize } : {}),
         ...(args.values.quiet ? {} : { onProgress: progressPrinter(io) }),

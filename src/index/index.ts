@@ -7,3 +7,5 @@ export { runIndex, indexPaths, PARSER_VERSION, type IndexOptions, type IndexRepo
 export { readStatus, type StatusDoc } from './status.js';
 export { vaultId, resolveVaultRoot, ensureStateDir } from './state-dir.js';
 export { resolvePendingLinks } from './link-resolution.js';
+export { extensionMetaKey, type IndexExtension } from './extension.js';
+export { NoteStore } from './note-store.js';

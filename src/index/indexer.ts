@@ -6,7 +6,8 @@
  */
 import type Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { parseNote, readNoteFile, READ_DEFAULTS, statVaultPath, walkVault, type DiskEntry, type Skipped } from '../vault/index.js';
+import { parseNote, readNoteFile, READ_DEFAULTS, statVaultPath, walkVault, type DiskEntry, type Note, type Skipped } from '../vault/index.js';
+import { extensionMetaKey, type IndexExtension } from './extension.js';
 import { resolvePendingLinks } from './link-resolution.js';
 import { NoteStore, type StoredFile } from './note-store.js';
 import { planChanges, planStatChanges, type IndexedFile } from './plan-changes.js';
@@ -36,6 +37,8 @@ export interface IndexOptions {
   batchSize?: number;
   maxNoteBytes?: number;
   onProgress?: (progress: IndexProgress) => void;
+  /** Derived data written with each note (search term statistics, …). */
+  extensions?: readonly IndexExtension[];
   now?: () => number;
 }
 
@@ -74,7 +77,10 @@ export function runIndex(db: Database.Database, options: IndexOptions): IndexRep
   const now = options.now ?? Date.now;
   const started = now();
   const store = new NoteStore(db);
-  const full = options.full === true || store.getMeta('parser_version') !== PARSER_VERSION;
+  const extensions = options.extensions ?? [];
+  const full = options.full === true || store.getMeta('parser_version') !== PARSER_VERSION
+    || extensions.some((extension) => store.getMeta(extensionMetaKey(extension)) !== extension.version);
+  for (const extension of extensions) extension.open(db);
   const walk = walkVault(options.root, { exclude: options.exclude ?? [] });
   const skipped: Skipped[] = [...walk.skipped];
   const notes = walk.entries.filter((entry) => entry.kind === 'note');
@@ -87,6 +93,7 @@ export function runIndex(db: Database.Database, options: IndexOptions): IndexRep
     store.replaceSkipped(skipped);
     store.setMeta('last_indexed_at', new Date(now()).toISOString());
     store.setMeta('parser_version', PARSER_VERSION);
+    for (const extension of extensions) store.setMeta(extensionMetaKey(extension), extension.version);
     // The rebuild after a recovery is complete: this run reports the warning, once.
     store.deleteMeta('recovered');
   })();
@@ -111,6 +118,7 @@ export function indexPaths(db: Database.Database, paths: readonly string[], opti
     else if (stat.skipped) skipped.push(stat.skipped);
     keys.push(path.replace(/\\/g, '/').replace(/^\/+/, '').normalize('NFC'));
   }
+  for (const extension of options.extensions ?? []) extension.open(db);
   const notes = listed.filter((entry) => entry.kind === 'note');
   const changes = applyChanges(db, store, notes, store.getNotes(keys), options.full === true, options, skipped);
   syncAttachments(db, store, listed.filter((entry) => entry.kind === 'attachment'), store.getAttachments(keys));
@@ -160,7 +168,7 @@ function applyChanges(
   for (let start = 0; start < operations.length; start += batchSize) {
     const batch = operations.slice(start, start + batchSize).map((operation) => withText(operation, options.root, maxNoteBytes, skipped));
     db.transaction(() => {
-      for (const operation of batch) apply(store, operation);
+      for (const operation of batch) apply(store, operation, options.extensions ?? []);
     })();
     options.onProgress?.({ phase: 'write', done: Math.min(start + batchSize, operations.length), total: operations.length });
   }
@@ -190,7 +198,7 @@ function withText(operation: Operation, root: string, maxNoteBytes: number, skip
   return operation.op === 'move' ? { ...operation, to: fresh } : { ...operation, file: fresh };
 }
 
-function apply(store: NoteStore, operation: Operation): void {
+function apply(store: NoteStore, operation: Operation, extensions: readonly IndexExtension[]): void {
   switch (operation.op) {
     case 'none':
       return;
@@ -200,19 +208,31 @@ function apply(store: NoteStore, operation: Operation): void {
     case 'touch':
       store.touch(operation.id, operation.file);
       return;
-    case 'add':
-      store.insert(operation.file, parse(operation.file));
+    case 'add': {
+      const note = parse(operation.file);
+      derive(extensions, store.insert(operation.file, note), note, operation.file);
       return;
-    case 'modify':
-      store.replace(operation.id, operation.file, parse(operation.file), null);
+    }
+    case 'modify': {
+      const note = parse(operation.file);
+      store.replace(operation.id, operation.file, note, null);
+      derive(extensions, operation.id, note, operation.file);
       return;
-    case 'move':
-      store.replace(operation.id, operation.to, parse(operation.to), operation.from.path);
+    }
+    case 'move': {
+      const note = parse(operation.to);
+      store.replace(operation.id, operation.to, note, operation.from.path);
+      derive(extensions, operation.id, note, operation.to);
       return;
+    }
   }
 }
 
-function parse(file: ReadFile) {
+function derive(extensions: readonly IndexExtension[], id: number, note: Note, file: ReadFile): void {
+  for (const extension of extensions) extension.noteWritten(id, note, file.text ?? '');
+}
+
+function parse(file: ReadFile): Note {
   const note = parseNote(file.path, file.text ?? '');
   if (file.warning) note.warnings.unshift(file.warning);
   return note;

@@ -91,6 +91,21 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    name: '002-search-terms',
+    up(db) {
+      db.exec(`
+        -- The search vocabulary: term ids are stable, so per-note statistics can be stored as ids.
+        CREATE TABLE terms (id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE);
+        -- Per-note term statistics for the keyword ranker, written with the note (search/lexical-store.ts
+        -- has the encoding), so start-up never re-tokenizes the vault.
+        CREATE TABLE note_terms (
+          note_id INTEGER PRIMARY KEY REFERENCES notes(id) ON DELETE CASCADE,
+          stats BLOB NOT NULL
+        );
+      `);
+    },
+  },
 ];
 
 /** Applies the migrations not yet recorded, in order. Returns the names applied. */

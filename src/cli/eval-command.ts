@@ -1,0 +1,122 @@
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { EngramError, UsageError } from '../errors.js';
+import { checkFloors, evaluateBeir, loadBeir, loadGolden, runGolden, type Floor, type GoldenReport } from '../eval/index.js';
+import { acquireLock, runIndex } from '../index/index.js';
+import { BM25_DEFAULTS, DEFAULT_FIELD_WEIGHTS, lexicalExtension, VaultSearch } from '../search/index.js';
+import type { Command } from './command.js';
+import { openVault } from './context.js';
+
+const FLOOR_OPTIONS = {
+  'min-success5': 'success5', 'min-success10': 'success10', 'min-recall10': 'recall10', 'min-mrr': 'mrr', 'min-ndcg10': 'ndcg10',
+} as const;
+
+export const evalCommand: Command = {
+  name: 'eval',
+  summary: 'Measure search quality: a golden query set over a vault (--golden), or a BEIR-format dataset for the keyword lane (--beir).',
+  options: {
+    golden: { type: 'string', value: 'FILE', description: 'golden queries (YAML or JSON) whose paths are relative to --vault' },
+    beir: { type: 'string', value: 'DIR', description: 'a BEIR folder: corpus.jsonl, queries.jsonl, qrels/SPLIT.tsv' },
+    split: { type: 'string', value: 'NAME', description: 'BEIR qrels split (default test)' },
+    'min-success5': { type: 'string', value: 'X', description: 'exit 1 when overall success@5 is below X' },
+    'min-success10': { type: 'string', value: 'X', description: 'exit 1 when overall success@10 is below X' },
+    'min-recall10': { type: 'string', value: 'X', description: 'exit 1 when overall recall@10 is below X' },
+    'min-mrr': { type: 'string', value: 'X', description: 'exit 1 when overall MRR is below X' },
+    'min-ndcg10': { type: 'string', value: 'X', description: 'exit 1 when nDCG@10 (overall, or BEIR) is below X' },
+    k1: { type: 'string', value: 'X', description: `BM25L k1 (default ${BM25_DEFAULTS.k1})` },
+    b: { type: 'string', value: 'X', description: `BM25L b (default ${BM25_DEFAULTS.b})` },
+    delta: { type: 'string', value: 'X', description: `BM25L δ (default ${BM25_DEFAULTS.delta})` },
+    'title-weight': { type: 'string', value: 'X', description: `title field weight (default ${DEFAULT_FIELD_WEIGHTS.title})` },
+    'no-history': { type: 'boolean', description: 'do not append this run to the eval history' },
+  },
+  run(args, { env, io }) {
+    const values = args.values;
+    const number = (name: string): number | undefined => {
+      const raw = values[name] as string | undefined;
+      if (raw === undefined) return undefined;
+      const value = Number(raw);
+      if (!Number.isFinite(value) || value < 0) throw new UsageError(`--${name} must be a number ≥ 0, not "${raw}"`);
+      return value;
+    };
+    const params = { ...BM25_DEFAULTS, ...defined({ k1: number('k1'), b: number('b'), delta: number('delta') }) };
+    const weights = { ...DEFAULT_FIELD_WEIGHTS, ...defined({ title: number('title-weight') }) };
+    if (params.b > 1) throw new UsageError('--b must be between 0 and 1');
+
+    if (values.beir !== undefined) {
+      const report = evaluateBeir(loadBeir(values.beir as string, (values.split as string | undefined) ?? 'test'), { params, weights });
+      io.out(values.json ? JSON.stringify(report, null, 2) : [
+        `BEIR ${values.beir} (${report.documents} documents, ${report.queries} queries)`,
+        `nDCG@10 ${report.ndcg10}   recall@100 ${report.recall100}   MRR@10 ${report.mrr10}`,
+        `index ${report.index_ms} ms; query p50 ${report.query_ms.p50} ms, p95 ${report.query_ms.p95} ms`,
+      ].join('\n'));
+      const floor = number('min-ndcg10');
+      if (floor !== undefined && report.ndcg10 < floor) {
+        io.err(`engram: nDCG@10 ${report.ndcg10} is below the floor ${floor}`);
+        return 1;
+      }
+      return 0;
+    }
+
+    if (values.golden === undefined) throw new UsageError('say what to evaluate: --golden FILE (with --vault) or --beir DIR');
+    const queries = loadGolden(values.golden as string);
+    const opened = openVault(values.vault as string | undefined, env);
+    try {
+      const lock = acquireLock(opened.stateDir, 'index', { purpose: 'an index run' });
+      try {
+        runIndex(opened.state.db, { root: opened.vault, exclude: env.exclude, extensions: [lexicalExtension()] });
+      } finally {
+        lock.release();
+      }
+      const known = new Set(opened.state.db.prepare('SELECT path FROM notes').pluck().all() as string[]);
+      const missing = queries.flatMap((query) => [...query.expect, ...query.accept].filter((path) => !known.has(path)).map((path) => `${query.id}: ${path}`));
+      if (missing.length > 0) {
+        throw new EngramError('USAGE', `the golden file names notes that are not in the vault (${missing.slice(0, 3).join('; ')}${missing.length > 3 ? `; and ${missing.length - 3} more` : ''}); fix the paths or the --vault`);
+      }
+      const engine = VaultSearch.open(opened.state.db, opened.vault, { params, weights });
+      const report = runGolden(queries, (query, depth) => engine.search({
+        query: query.query,
+        limit: depth,
+        filters: { tags: query.tags, folders: query.folder ? [query.folder] : [] },
+      }).results.map((hit) => hit.path));
+      if (!values['no-history']) {
+        appendFileSync(join(opened.stateDir, 'eval-history.jsonl'), JSON.stringify({ at: new Date().toISOString(), golden: values.golden, overall: report.overall, categories: report.categories }) + '\n');
+      }
+      io.out(values.json ? JSON.stringify(report, null, 2) : describeGolden(report));
+      const floors: Floor[] = [];
+      for (const [option, metric] of Object.entries(FLOOR_OPTIONS)) {
+        const min = number(option);
+        if (min !== undefined) floors.push({ metric, min, category: null });
+      }
+      const failures = checkFloors(report, floors);
+      if (failures.length > 0) {
+        io.err(`engram: below the floor: ${failures.join('; ')}`);
+        return 1;
+      }
+      return 0;
+    } finally {
+      opened.state.db.close();
+    }
+  },
+};
+
+function describeGolden(report: GoldenReport): string {
+  const row = (name: string, m: GoldenReport['overall']) =>
+    `${name.padEnd(16)} ${String(m.queries).padStart(4)}  ${fmt(m.success5)}  ${fmt(m.success10)}  ${fmt(m.recall5)}  ${fmt(m.recall10)}  ${fmt(m.mrr)}  ${fmt(m.ndcg10)}`;
+  const lines = [`${'category'.padEnd(16)} ${'n'.padStart(4)}  s@5    s@10   r@5    r@10   MRR    nDCG@10`];
+  for (const [category, metrics] of Object.entries(report.categories)) lines.push(row(category, metrics));
+  lines.push(row('overall', report.overall));
+  const misses = report.results.filter((result) => result.rank === null || result.rank > 5);
+  if (misses.length > 0) {
+    lines.push('', 'not in the top 5:');
+    for (const miss of misses) lines.push(`  ${miss.id} (${miss.category}): rank ${miss.rank ?? '>20'} — "${miss.query}"; top: ${miss.top[0] ?? 'nothing'}`);
+  }
+  return lines.join('\n');
+}
+
+function fmt(value: number): string {
+  return value.toFixed(3).padEnd(5);
+}
+
+function defined<T extends Record<string, number | undefined>>(values: T): Partial<Record<keyof T, number>> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<Record<keyof T, number>>;
+}

@@ -1,0 +1,107 @@
+import { acquireLock, runIndex } from '../index/index.js';
+import { lexicalExtension, VaultSearch, type SearchResponse } from '../search/index.js';
+import { EngramError, UsageError } from '../errors.js';
+import type { Command } from './command.js';
+import { openVault } from './context.js';
+
+export const searchCommand: Command = {
+  name: 'search',
+  summary: 'Search the vault. Brings the index up to date first, then ranks notes by BM25L over title, aliases, headings, tags and body.',
+  positionals: 'QUERY',
+  maxPositionals: 1,
+  options: {
+    limit: { type: 'string', short: 'n', value: 'N', description: 'how many results, 1–100 (default 10)' },
+    folder: { type: 'string', multiple: true, value: 'FOLDER', description: 'only notes under this folder (whole segments, any depth, case-insensitive)' },
+    'exclude-folder': { type: 'string', multiple: true, value: 'FOLDER', description: 'leave out notes under this folder' },
+    tag: { type: 'string', multiple: true, value: 'TAG', description: 'only notes with this tag (`project` also matches `project/atlas`)' },
+    'all-tags': { type: 'boolean', description: 'require every --tag instead of any' },
+    type: { type: 'string', multiple: true, value: 'TYPE', description: 'only notes whose frontmatter type (or kind) is this' },
+    'modified-after': { type: 'string', value: 'DATE', description: 'only notes modified on or after this date (YYYY-MM-DD or ISO time)' },
+    'modified-before': { type: 'string', value: 'DATE', description: 'only notes modified on or before this date' },
+    mode: { type: 'string', value: 'MODE', description: 'hybrid, keyword or semantic (default hybrid; without vectors it answers by keyword and says so)' },
+    'min-score': { type: 'string', value: 'X', description: 'drop hits scoring below X' },
+    explain: { type: 'boolean', description: 'show how each score was made' },
+    'no-refresh': { type: 'boolean', description: 'search the index as it is, without bringing it up to date first' },
+  },
+  run(args, { env, io }) {
+    const query = args.positionals[0];
+    if (query === undefined) throw new UsageError('no query given: engram search "what you are looking for"');
+    const values = args.values;
+    const limit = values.limit === undefined ? 10 : integerOption('--limit', values.limit as string, 1, 100);
+    const mode = (values.mode as string | undefined) ?? 'hybrid';
+    if (!['hybrid', 'keyword', 'semantic'].includes(mode)) throw new UsageError(`--mode must be hybrid, keyword or semantic, not "${mode}"`);
+    if (mode === 'semantic') {
+      throw new EngramError('USAGE', 'semantic search needs vectors, which this version of Engram does not build yet; use --mode keyword or hybrid');
+    }
+    const filters = {
+      folders: (values.folder as string[] | undefined) ?? [],
+      excludeFolders: (values['exclude-folder'] as string[] | undefined) ?? [],
+      tags: (values.tag as string[] | undefined) ?? [],
+      tagMode: values['all-tags'] ? ('all' as const) : ('any' as const),
+      types: (values.type as string[] | undefined) ?? [],
+      ...dateOption('modifiedAfter', '--modified-after', values['modified-after'] as string | undefined, false),
+      ...dateOption('modifiedBefore', '--modified-before', values['modified-before'] as string | undefined, true),
+    };
+    const minScore = values['min-score'] === undefined ? undefined : Number(values['min-score']);
+    if (minScore !== undefined && !Number.isFinite(minScore)) throw new UsageError('--min-score must be a number');
+
+    const opened = openVault(values.vault as string | undefined, env);
+    try {
+      const extension = lexicalExtension();
+      const notices: string[] = [];
+      if (!values['no-refresh']) {
+        try {
+          const lock = acquireLock(opened.stateDir, 'index', { purpose: 'an index run' });
+          try {
+            runIndex(opened.state.db, { root: opened.vault, exclude: env.exclude, extensions: [extension] });
+          } finally {
+            lock.release();
+          }
+        } catch (error) {
+          if (!(error instanceof EngramError && error.code === 'LOCKED')) throw error;
+          notices.push('another index run is in progress; searched the index as it is');
+        }
+      }
+      const engine = VaultSearch.open(opened.state.db, opened.vault);
+      const response = engine.search({ query, limit, filters, explain: values.explain === true, ...(minScore === undefined ? {} : { minScore }) });
+      response.notices.unshift(...notices);
+      io.out(values.json ? JSON.stringify(response, null, 2) : describeResponse(response, values.explain === true));
+      return 0;
+    } finally {
+      opened.state.db.close();
+    }
+  },
+};
+
+export function describeResponse(response: SearchResponse, explain: boolean): string {
+  const lines: string[] = [];
+  for (const notice of response.notices) lines.push(`note: ${notice}`);
+  if (response.results.length === 0) lines.push(`no results for "${response.query}" (${response.mode})`);
+  response.results.forEach((hit, i) => {
+    const lane = hit.lanes.keyword ? 'keyword' : 'substring';
+    lines.push(`${i + 1}. ${hit.path}${hit.title && !hit.path.endsWith(`${hit.title}.md`) ? ` — ${hit.title}` : ''}  (${hit.score}, ${lane})`);
+    const where = [hit.section ? `§ ${hit.section}` : '', hit.lines ? `lines ${hit.lines[0]}–${hit.lines[1]}` : ''].filter(Boolean).join(', ');
+    if (where) lines.push(`   ${where}`);
+    if (hit.excerpt) lines.push(`   ${hit.excerpt}`);
+    if (explain && hit.explain) {
+      for (const part of hit.explain) lines.push(`     ${part.term}: tf ${part.tf} df ${part.df} idf ${part.idf} → ${part.score}`);
+    }
+  });
+  if (response.scoped_out) lines.push(`note: ${response.scoped_out.hint}`);
+  lines.push(`mode: ${response.mode} (${response.mode_reason}); ${response.total_matches} matching note${response.total_matches === 1 ? '' : 's'}`);
+  return lines.join('\n');
+}
+
+function integerOption(name: string, raw: string, min: number, max: number): number {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not "${raw}"`);
+  return value;
+}
+
+function dateOption(key: 'modifiedAfter' | 'modifiedBefore', name: string, raw: string | undefined, endOfDay: boolean): Record<string, number> {
+  if (raw === undefined) return {};
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(raw);
+  const ms = Date.parse(dateOnly ? `${raw}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z` : raw);
+  if (Number.isNaN(ms)) throw new UsageError(`${name} must be a date like 2026-03-14 or an ISO time, not "${raw}"`);
+  return { [key]: ms };
+}

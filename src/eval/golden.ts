@@ -1,0 +1,72 @@
+/**
+ * Golden query files (YAML or JSON), in the predecessor's schema: a list of
+ * `{id, query, expect: [paths], accept?: [paths], tags?, folder?, category?, note?}`.
+ */
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { EngramError } from '../errors.js';
+
+export interface GoldenQuery {
+  id: string;
+  query: string;
+  expect: string[];
+  accept: string[];
+  tags: string[];
+  folder: string | null;
+  category: string;
+  note: string | null;
+}
+
+export function loadGolden(file: string): GoldenQuery[] {
+  let raw: unknown;
+  try {
+    const text = readFileSync(file, 'utf8');
+    raw = file.endsWith('.json') ? JSON.parse(text) : parse(text);
+  } catch (error) {
+    throw new EngramError('USAGE', `cannot read the golden file ${file}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+  }
+  return validateGolden(raw, file);
+}
+
+export function validateGolden(raw: unknown, file: string): GoldenQuery[] {
+  if (!Array.isArray(raw)) throw new EngramError('USAGE', `${file} must be a list of queries`);
+  const seen = new Set<string>();
+  return raw.map((item, i): GoldenQuery => {
+    const where = `${file} item ${i + 1}`;
+    if (typeof item !== 'object' || item === null) throw new EngramError('USAGE', `${where} is not a mapping`);
+    const entry = item as Record<string, unknown>;
+    const id = typeof entry.id === 'string' && entry.id.trim() !== '' ? entry.id : null;
+    if (id === null) throw new EngramError('USAGE', `${where} has no id`);
+    if (seen.has(id)) throw new EngramError('USAGE', `${file}: duplicate id "${id}"`);
+    seen.add(id);
+    if (typeof entry.query !== 'string') throw new EngramError('USAGE', `${file}: "${id}" has no query`);
+    const expect = pathList(entry.expect, `${file}: "${id}" expect`);
+    if (expect.length === 0) throw new EngramError('USAGE', `${file}: "${id}" has an empty expect list`);
+    return {
+      id,
+      query: entry.query,
+      expect,
+      accept: pathList(entry.accept, `${file}: "${id}" accept`),
+      tags: stringList(entry.tags),
+      folder: typeof entry.folder === 'string' && entry.folder.trim() !== '' ? entry.folder : null,
+      category: typeof entry.category === 'string' && entry.category !== '' ? entry.category : 'uncategorized',
+      note: typeof entry.note === 'string' ? entry.note : null,
+    };
+  });
+}
+
+function pathList(value: unknown, where: string): string[] {
+  const paths = stringList(value);
+  for (const path of paths) {
+    if (path.startsWith('/') || /^[a-z]:/i.test(path) || path.split('/').includes('..')) {
+      throw new EngramError('USAGE', `${where}: "${path}" must be a vault-relative path`);
+    }
+  }
+  return paths;
+}
+
+function stringList(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  const items = Array.isArray(value) ? value : [value];
+  return items.filter((item): item is string => typeof item === 'string' && item.trim() !== '');
+}

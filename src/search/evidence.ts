@@ -1,0 +1,93 @@
+/**
+ * Blocks as evidence: for a hit, the heading section that carries the most query-term weight
+ * gives the excerpt, the section path and the 1-based inclusive line range. Pure: the note's
+ * text and block rows in, evidence out.
+ */
+import type { Tokenizer } from './tokenizer.js';
+
+export interface EvidenceBlock {
+  key: string;
+  headingPath: string[];
+  level: number;
+  start: number;
+  /** Last line of the block's own text (before its first child heading). */
+  bodyEnd: number;
+}
+
+export interface Evidence {
+  excerpt: string;
+  /** Heading path joined with ` > `; empty for text before the first heading. */
+  section: string;
+  lines: [number, number] | null;
+}
+
+/** Characters of context an excerpt keeps around its best line. */
+const EXCERPT_CHARS = 240;
+
+export function findEvidence(
+  text: string,
+  blocks: readonly EvidenceBlock[],
+  queryTerms: readonly string[],
+  weightOf: (term: string) => number,
+  tokenize: Tokenizer,
+): Evidence {
+  const lines = text.split('\n');
+  const wanted = new Set(queryTerms);
+  const candidates = blocks.filter((block) => block.key !== '#---frontmatter---');
+  let best: { block: EvidenceBlock; weight: number; line: number } | null = null;
+  for (const block of candidates) {
+    const counts = new Map<string, number>();
+    let bestLine = -1;
+    let bestLineWeight = 0;
+    for (let n = block.start; n <= block.bodyEnd && n <= lines.length; n++) {
+      let lineWeight = 0;
+      for (const token of tokenize(lines[n - 1]!)) {
+        if (!wanted.has(token)) continue;
+        counts.set(token, (counts.get(token) ?? 0) + 1);
+        lineWeight += weightOf(token);
+      }
+      // The heading line names the section; a matching line under it says more, so it wins ties.
+      const isHeading = block.level > 0 && n === block.start;
+      if (lineWeight > bestLineWeight || (lineWeight > 0 && lineWeight === bestLineWeight && bestLine === block.start && !isHeading)) {
+        bestLineWeight = lineWeight;
+        bestLine = n;
+      }
+    }
+    let weight = 0;
+    for (const [term, tf] of counts) weight += weightOf(term) * (1 + Math.log(tf));
+    if (best === null || weight > best.weight) best = { block, weight, line: bestLine };
+  }
+  if (best === null) return { excerpt: firstText(lines, 1, lines.length), section: '', lines: null };
+  const { block } = best;
+  const line = best.weight > 0 ? best.line : firstContentLine(lines, block);
+  return {
+    excerpt: line === -1 ? '' : clip(cleanLine(lines[line - 1] ?? ''), EXCERPT_CHARS),
+    section: block.headingPath.join(' > '),
+    lines: [block.start, Math.min(block.bodyEnd, lines.length)],
+  };
+}
+
+function firstContentLine(lines: readonly string[], block: EvidenceBlock): number {
+  for (let n = block.level > 0 ? block.start + 1 : block.start; n <= block.bodyEnd && n <= lines.length; n++) {
+    if (cleanLine(lines[n - 1]!) !== '') return n;
+  }
+  return block.level > 0 ? block.start : -1;
+}
+
+function firstText(lines: readonly string[], from: number, to: number): string {
+  for (let n = from; n <= to; n++) {
+    const line = cleanLine(lines[n - 1] ?? '');
+    if (line !== '' && line !== '---') return clip(line, EXCERPT_CHARS);
+  }
+  return '';
+}
+
+/** Drops list, quote and heading markers so an excerpt reads as text. */
+function cleanLine(line: string): string {
+  return line.replace(/\r$/, '').replace(/^\s*(?:>\s*)*(?:#{1,6}\s+|[-*+]\s+(?:\[.\]\s+)?|\d+[.)]\s+)?/, '').trim();
+}
+
+function clip(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+}

@@ -1,0 +1,82 @@
+/**
+ * Filters run before ranking, so `limit` means the best N inside the filter. Pure: a filter
+ * spec and a note's metadata in, a verdict out.
+ */
+
+export interface NoteMeta {
+  path: string;
+  title: string;
+  /** Lower-cased folder segments of the path. */
+  folders: string[];
+  tags: string[];
+  type: string | null;
+  mtimeMs: number;
+}
+
+export interface SearchFilters {
+  /** Folder paths; a note matches when these segments appear, in order, anywhere in its folder path (case-insensitive). */
+  folders?: readonly string[];
+  excludeFolders?: readonly string[];
+  /** Tags; `project` also matches `project/atlas`. */
+  tags?: readonly string[];
+  /** `any` (default): one of the tags; `all`: every one. */
+  tagMode?: 'any' | 'all';
+  /** Frontmatter `type`/`kind`, case-insensitive. */
+  types?: readonly string[];
+  /** Inclusive bounds on the note's modification time, in ms since the epoch. */
+  modifiedAfter?: number;
+  modifiedBefore?: number;
+}
+
+/** Why a note is hidden (`folder`, `tags`, …), or null when it passes. */
+export type FilterVerdict = null | 'folder' | 'excluded_folder' | 'tags' | 'type' | 'modified';
+
+export interface CompiledFilter {
+  active: boolean;
+  test(meta: NoteMeta): FilterVerdict;
+}
+
+export function compileFilter(filters: SearchFilters): CompiledFilter {
+  const folders = (filters.folders ?? []).map(splitFolder).filter((segments) => segments.length > 0);
+  const excluded = (filters.excludeFolders ?? []).map(splitFolder).filter((segments) => segments.length > 0);
+  const tags = (filters.tags ?? []).map((tag) => tag.trim().replace(/^#+/, '').replace(/\/+$/, '').toLowerCase()).filter((tag) => tag !== '');
+  const types = new Set((filters.types ?? []).map((type) => type.trim().toLowerCase()).filter((type) => type !== ''));
+  const after = filters.modifiedAfter;
+  const before = filters.modifiedBefore;
+  const active = folders.length > 0 || excluded.length > 0 || tags.length > 0 || types.size > 0 || after !== undefined || before !== undefined;
+  const hasTag = (meta: NoteMeta, wanted: string) => meta.tags.some((tag) => tag === wanted || tag.startsWith(`${wanted}/`));
+  return {
+    active,
+    test(meta) {
+      if (folders.length > 0 && !folders.some((segments) => containsRun(meta.folders, segments))) return 'folder';
+      if (excluded.some((segments) => containsRun(meta.folders, segments))) return 'excluded_folder';
+      if (tags.length > 0) {
+        const ok = filters.tagMode === 'all' ? tags.every((tag) => hasTag(meta, tag)) : tags.some((tag) => hasTag(meta, tag));
+        if (!ok) return 'tags';
+      }
+      if (types.size > 0 && (meta.type === null || !types.has(meta.type.toLowerCase()))) return 'type';
+      if (after !== undefined && meta.mtimeMs < after) return 'modified';
+      if (before !== undefined && meta.mtimeMs > before) return 'modified';
+      return null;
+    },
+  };
+}
+
+export function folderSegments(path: string): string[] {
+  const parts = path.normalize('NFC').toLowerCase().split('/');
+  parts.pop();
+  return parts;
+}
+
+function splitFolder(folder: string): string[] {
+  return folder.normalize('NFC').toLowerCase().split('/').map((segment) => segment.trim()).filter((segment) => segment !== '' && segment !== '.');
+}
+
+/** True when `needle` occurs as a contiguous run of whole segments in `haystack`. */
+function containsRun(haystack: readonly string[], needle: readonly string[]): boolean {
+  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
+    for (let j = 0; j < needle.length; j++) if (haystack[i + j] !== needle[j]) continue outer;
+    return true;
+  }
+  return false;
+}

@@ -1,0 +1,175 @@
+/**
+ * The in-memory keyword index: compressed sparse rows of postings (term → notes and weighted
+ * term frequencies) in typed arrays, built from stored per-note statistics. Querying touches
+ * only the postings of the query's terms: a note that contains none of them is never scored,
+ * so nothing pads a result list.
+ */
+import { FIELDS, type FieldWeights } from './fields.js';
+import { DEFAULTS as BM25_DEFAULTS, inverseDocumentFrequency, termScore, type Bm25Params } from './bm25l.js';
+import type { TermStats } from './term-stats.js';
+
+export const DEFAULT_FIELD_WEIGHTS: FieldWeights = { title: 3, aliases: 3, headings: 1.5, tags: 2, body: 1 };
+
+export interface IndexedDocument {
+  /** The caller's id (a note id, or a BEIR document's position). */
+  id: number;
+  stats: TermStats;
+}
+
+export interface ScoredDocument {
+  /** Position in the index's document list. */
+  doc: number;
+  score: number;
+}
+
+export interface TermExplanation {
+  term: string;
+  tf: number;
+  df: number;
+  idf: number;
+  score: number;
+}
+
+export class LexicalIndex {
+  readonly documentCount: number;
+  readonly ids: Int32Array;
+  private readonly terms: Map<string, number>;
+  private readonly offsets: Int32Array;
+  private readonly postingDocs: Int32Array;
+  private readonly postingTfs: Float32Array;
+  private readonly norms: Float32Array;
+  private readonly scores: Float64Array;
+  private readonly touched: Int32Array;
+
+  /**
+   * @param vocabulary term → id, as stored; ids are remapped to a dense range here.
+   */
+  constructor(
+    documents: readonly IndexedDocument[],
+    vocabulary: ReadonlyMap<string, number>,
+    readonly weights: FieldWeights = DEFAULT_FIELD_WEIGHTS,
+    readonly params: Bm25Params = BM25_DEFAULTS,
+  ) {
+    const fieldWeights = Float64Array.from(FIELDS, (field) => weights[field]);
+    const D = documents.length;
+    this.documentCount = D;
+    this.ids = Int32Array.from(documents, (document) => document.id);
+
+    // Dense term numbering over the terms that occur (the vocabulary keeps ids of deleted notes' terms).
+    let maxStoredId = 0;
+    for (const id of vocabulary.values()) if (id > maxStoredId) maxStoredId = id;
+    const dense = new Int32Array(maxStoredId + 1).fill(-1);
+    const counts: number[] = [];
+    const lengths = new Float64Array(D);
+    let total = 0;
+    documents.forEach((document, d) => {
+      const { termIds, fieldLengths } = document.stats;
+      let previous = -1;
+      for (let i = 0; i < termIds.length; i++) {
+        const stored = termIds[i]!;
+        if (stored > maxStoredId) continue; // a term id the vocabulary does not know: ignore it
+        if (dense[stored] === -1) {
+          dense[stored] = counts.length;
+          counts.push(0);
+        }
+        if (stored !== previous) counts[dense[stored]!]!++;
+        previous = stored;
+      }
+      let length = 0;
+      for (let f = 0; f < FIELDS.length; f++) length += fieldLengths[f]! * fieldWeights[f]!;
+      lengths[d] = length;
+      total += length;
+    });
+    const T = counts.length;
+    this.offsets = new Int32Array(T + 1);
+    for (let t = 0; t < T; t++) this.offsets[t + 1] = this.offsets[t]! + counts[t]!;
+    this.postingDocs = new Int32Array(this.offsets[T]!);
+    this.postingTfs = new Float32Array(this.offsets[T]!);
+    const cursor = this.offsets.slice(0, T);
+    documents.forEach((document, d) => {
+      const { termIds, fields, tfs } = document.stats;
+      for (let i = 0; i < termIds.length; ) {
+        const stored = termIds[i]!;
+        let tf = 0;
+        while (i < termIds.length && termIds[i] === stored) {
+          tf += tfs[i]! * fieldWeights[fields[i]!]!;
+          i++;
+        }
+        if (stored > maxStoredId || tf <= 0) continue;
+        const t = dense[stored]!;
+        const p = cursor[t]!++;
+        this.postingDocs[p] = d;
+        this.postingTfs[p] = tf;
+      }
+    });
+    this.terms = new Map();
+    for (const [term, stored] of vocabulary) {
+      const t = stored <= maxStoredId ? dense[stored]! : -1;
+      if (t !== -1) this.terms.set(term, t);
+    }
+    const avgdl = D === 0 ? 1 : total / D || 1;
+    this.norms = Float32Array.from(lengths, (length) => 1 - params.b + (params.b * length) / avgdl);
+    this.scores = new Float64Array(D);
+    this.touched = new Int32Array(D);
+  }
+
+  /** Query terms the index knows, deduplicated, in query order. */
+  knownTerms(queryTerms: readonly string[]): string[] {
+    return [...new Set(queryTerms)].filter((term) => this.terms.has(term));
+  }
+
+  documentFrequency(term: string): number {
+    const t = this.terms.get(term);
+    return t === undefined ? 0 : this.offsets[t + 1]! - this.offsets[t]!;
+  }
+
+  idf(term: string): number {
+    return inverseDocumentFrequency(this.documentCount, this.documentFrequency(term), this.params.idf);
+  }
+
+  /**
+   * Scores every document containing at least one of the terms. Returns them unsorted; the
+   * caller filters and picks the top. Allocation: one result array.
+   */
+  score(queryTerms: readonly string[]): ScoredDocument[] {
+    const { scores, touched, params } = this;
+    let count = 0;
+    for (const term of new Set(queryTerms)) {
+      const t = this.terms.get(term);
+      if (t === undefined) continue;
+      const start = this.offsets[t]!;
+      const end = this.offsets[t + 1]!;
+      const idf = inverseDocumentFrequency(this.documentCount, end - start, params.idf);
+      for (let p = start; p < end; p++) {
+        const d = this.postingDocs[p]!;
+        if (scores[d] === 0) touched[count++] = d;
+        scores[d]! += termScore(this.postingTfs[p]!, this.norms[d]!, idf, params);
+      }
+    }
+    const out: ScoredDocument[] = new Array(count);
+    for (let i = 0; i < count; i++) {
+      const d = touched[i]!;
+      out[i] = { doc: d, score: scores[d]! };
+      scores[d] = 0;
+    }
+    return out;
+  }
+
+  /** The per-term parts of one document's score, from the same `termScore` as `score`. */
+  explain(doc: number, queryTerms: readonly string[]): TermExplanation[] {
+    const parts: TermExplanation[] = [];
+    for (const term of new Set(queryTerms)) {
+      const t = this.terms.get(term);
+      if (t === undefined) continue;
+      const start = this.offsets[t]!;
+      const end = this.offsets[t + 1]!;
+      for (let p = start; p < end; p++) {
+        if (this.postingDocs[p] !== doc) continue;
+        const idf = inverseDocumentFrequency(this.documentCount, end - start, this.params.idf);
+        parts.push({ term, tf: this.postingTfs[p]!, df: end - start, idf, score: termScore(this.postingTfs[p]!, this.norms[doc]!, idf, this.params) });
+        break;
+      }
+    }
+    return parts;
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The keyword lane's persistent half: an index extension that writes each note's term
+ * statistics (in the note's own transaction), and the loader that reads them back.
+ */
+import type Database from 'better-sqlite3';
+import type { IndexExtension } from '../index/index.js';
+import type { Note } from '../vault/index.js';
+import { FIELDS, noteFieldTexts } from './fields.js';
+import { countTerms, decodeTermStats, encodeTermStats, type TermStats } from './term-stats.js';
+import { createTokenizer, tokenizerSignature, type TokenizerOptions } from './tokenizer.js';
+
+/** Bump when fields or their text change: stored statistics are then rebuilt. */
+const FIELDS_VERSION = 1;
+
+export function lexicalExtension(options: Partial<TokenizerOptions> = {}): IndexExtension {
+  const tokenize = createTokenizer(options);
+  let vocabulary = new Map<string, number>();
+  let nextId = 1;
+  let insertTerm: Database.Statement | null = null;
+  let writeStats: Database.Statement | null = null;
+  const idOf = (term: string): number => {
+    let id = vocabulary.get(term);
+    if (id === undefined) {
+      id = nextId++;
+      insertTerm!.run(id, term);
+      vocabulary.set(term, id);
+    }
+    return id;
+  };
+  return {
+    name: 'search',
+    version: `${FIELDS_VERSION}:${FIELDS.join(',')}:${tokenizerSignature(options)}`,
+    open(db) {
+      vocabulary = new Map();
+      nextId = 1;
+      for (const row of db.prepare('SELECT id, term FROM terms').raw().iterate() as IterableIterator<[number, string]>) {
+        vocabulary.set(row[1], row[0]);
+        if (row[0] >= nextId) nextId = row[0] + 1;
+      }
+      insertTerm = db.prepare('INSERT INTO terms (id, term) VALUES (?, ?)');
+      writeStats = db.prepare('INSERT OR REPLACE INTO note_terms (note_id, stats) VALUES (?, ?)');
+    },
+    noteWritten(noteId: number, note: Note, text: string) {
+      const stats = countTerms(noteFieldTexts(note, text), tokenize, idOf);
+      writeStats!.run(noteId, encodeTermStats(stats));
+    },
+  };
+}
+
+export interface StoredNoteStats {
+  noteId: number;
+  stats: TermStats;
+}
+
+/** Every note's statistics and the vocabulary (id → term). */
+export function loadTermStats(db: Database.Database): { vocabulary: Map<string, number>; notes: StoredNoteStats[] } {
+  const vocabulary = new Map<string, number>();
+  for (const [id, term] of db.prepare('SELECT id, term FROM terms').raw().iterate() as IterableIterator<[number, string]>) vocabulary.set(term, id);
+  const notes: StoredNoteStats[] = [];
+  for (const [noteId, blob] of db.prepare('SELECT note_id, stats FROM note_terms ORDER BY note_id').raw().iterate() as IterableIterator<[number, Buffer]>) {
+    notes.push({ noteId, stats: decodeTermStats(blob) });
+  }
+  return { vocabulary, notes };
+}

@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { runCli, spawnCli } from '../helpers/cli.js';
+import { makeVault } from '../helpers/vault.js';
+
+const VAULT = {
+  'Atlas.md': '---\ntags: [project/atlas]\n---\n# Atlas\nSearch migration to Tantivy.\n',
+  'Notes/Other.md': '# Other\nTantivy is mentioned here too, Tantivy Tantivy.\n',
+};
+
+test('engram search prints JSON in the documented shape (real process, indexes first)', (t) => {
+  const vault = makeVault(t, VAULT);
+  const result = spawnCli(['search', 'tantivy migration', '--json', '--limit', '5'], { ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root });
+  assert.equal(result.code, 0, result.stderr);
+  const response = JSON.parse(result.stdout);
+  assert.deepEqual(Object.keys(response).sort(), ['mode', 'mode_reason', 'notices', 'query', 'results', 'total_matches']);
+  const hit = response.results[0];
+  assert.deepEqual(Object.keys(hit).sort(), ['excerpt', 'lanes', 'lines', 'modified', 'path', 'score', 'section', 'tags', 'title']);
+  assert.equal(hit.path, 'Atlas.md');
+  assert.deepEqual(hit.lines, [4, 6]);
+  assert.equal(hit.lanes.keyword.rank, 1);
+});
+
+test('engram search: filters, explain, text output, and usage errors', async (t) => {
+  const vault = makeVault(t, VAULT);
+  const env = { ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root };
+  const folder = await runCli(['search', 'tantivy', '--folder', 'notes', '--json'], env);
+  assert.deepEqual(JSON.parse(folder.stdout).results.map((r: { path: string }) => r.path), ['Notes/Other.md']);
+  const tag = await runCli(['search', 'tantivy', '--tag', 'project', '--json'], env);
+  const tagged = JSON.parse(tag.stdout);
+  assert.deepEqual(tagged.results.map((r: { path: string }) => r.path), ['Atlas.md']);
+  assert.ok(tagged.scoped_out, 'the better-scoring untagged note is reported');
+  const text = await runCli(['search', 'tantivy', '--explain'], env);
+  assert.match(text.stdout, /^1\. Notes\/Other\.md/m);
+  assert.match(text.stdout, /tantivi: tf \d/);
+  assert.match(text.stdout, /mode: keyword/);
+  for (const [argv, message] of [
+    [['search'], /no query given/],
+    [['search', 'x', '--limit', '0'], /--limit must be a whole number from 1 to 100, not "0"/],
+    [['search', 'x', '--limit', '1000000'], /--limit must be a whole number from 1 to 100/],
+    [['search', 'x', '--mode', 'fuzzy'], /--mode must be hybrid, keyword or semantic/],
+    [['search', 'x', '--modified-after', 'yesterday'], /--modified-after must be a date/],
+    [['search', 'x', 'y'], /unexpected argument "y"/],
+  ] as [string[], RegExp][]) {
+    const result = await runCli(argv, env);
+    assert.equal(result.code, 2, argv.join(' '));
+    assert.match(result.stderr, message);
+  }
+  const semantic = await runCli(['search', 'x', '--mode', 'semantic'], env);
+  assert.equal(semantic.code, 1);
+  assert.match(semantic.stderr, /semantic search needs vectors/);
+});

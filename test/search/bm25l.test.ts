@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import wink from 'wink-bm25-text-search';
+import { seededRandom } from '../../bench/generate-vault.js';
+import { BM25_DEFAULTS, FIELDS, inverseDocumentFrequency, termScore, type Bm25Params, type FieldWeights } from '../../src/search/index.js';
+import { BODY_ONLY, buildIndex } from '../helpers/lexical.js';
+
+const plain = { stem: false, stopWords: [], compounds: false };
+const byDoc = (scores: { doc: number; score: number }[]) => Object.fromEntries(scores.map((s) => [s.doc, s.score]));
+
+test('hand-computed BM25L scores on a 3-note fixture; notes without a query term are not scored', () => {
+  // N = 3, lengths 2, 3, 1 (avgdl 2); k1 1.2, b 0.75, δ 0.5; idf = ln((N+1)/(df+0.5)).
+  const { index } = buildIndex([{ body: 'apple banana' }, { body: 'apple apple cherry' }, { body: 'banana' }], BODY_ONLY, BM25_DEFAULTS, plain);
+  const apple = byDoc(index.score(['apple']));
+  assert.deepEqual(Object.keys(apple).sort(), ['0', '1'], 'note 2 has no "apple" and is not scored');
+  assert.ok(Math.abs(apple[0]! - 0.5744488801892325) < 1e-6);
+  assert.ok(Math.abs(apple[1]! - 0.6406677712773284) < 1e-6);
+  const banana = byDoc(index.score(['banana']));
+  assert.ok(Math.abs(banana[0]! - 0.5744488801892325) < 1e-6);
+  assert.ok(Math.abs(banana[2]! - 0.6580050809440301) < 1e-6);
+  const both = byDoc(index.score(['apple', 'cherry', 'apple']));
+  assert.ok(Math.abs(both[1]! - 1.731702558335316) < 1e-6, 'a repeated query term counts once');
+  assert.deepEqual(index.score(['durian']), []);
+  assert.deepEqual(index.score([]), []);
+});
+
+test('explain parts add up to the score', () => {
+  const { index } = buildIndex([{ body: 'apple banana' }, { body: 'apple apple cherry' }, { body: 'banana' }], BODY_ONLY, BM25_DEFAULTS, plain);
+  const score = byDoc(index.score(['apple', 'cherry']))[1]!;
+  const parts = index.explain(1, ['apple', 'cherry']);
+  assert.deepEqual(parts.map((p) => p.term), ['apple', 'cherry']);
+  assert.ok(Math.abs(parts.reduce((sum, p) => sum + p.score, 0) - score) < 1e-9);
+});
+
+test('empty index, one-note index', () => {
+  const empty = buildIndex([], BODY_ONLY, BM25_DEFAULTS, plain).index;
+  assert.deepEqual(empty.score(['anything']), []);
+  const one = buildIndex([{ body: 'only note' }], BODY_ONLY, BM25_DEFAULTS, plain).index;
+  const scored = one.score(['note']);
+  assert.equal(scored.length, 1);
+  assert.ok(scored[0]!.score > 0 && Number.isFinite(scored[0]!.score));
+});
+
+/** A random corpus over a small vocabulary, so terms repeat and collide. */
+function corpus(seed: number, count: number) {
+  const random = seededRandom(seed);
+  const words = ['graph', 'vault', 'note', 'index', 'search', 'atlas', 'billing', 'fusion', 'rank', 'query', 'token', 'block', 'link', 'tag'];
+  const text = (n: number) => Array.from({ length: n }, () => words[Math.floor(random() * random() * words.length)]).join(' ');
+  return Array.from({ length: count }, () => ({ title: text(1 + Math.floor(random() * 3)), body: text(3 + Math.floor(random() * 30)) }));
+}
+
+test('differential: with δ = 0 and Lucene idf, rankings agree with wink-bm25-text-search', () => {
+  const weights: FieldWeights = { title: 2, aliases: 1, headings: 1, tags: 1, body: 1 };
+  const params: Bm25Params = { k1: 1.2, b: 0.75, delta: 0, idf: 'lucene' };
+  const docs = corpus(7, 60);
+  const { index, tokenize } = buildIndex(docs, weights, params, plain);
+  const engine = wink();
+  engine.defineConfig({ fldWeights: { title: 2, body: 1 }, bm25Params: { k1: 1.2, b: 0.75, k: 1 } });
+  engine.definePrepTasks([(text: string) => tokenize(text)]);
+  docs.forEach((doc, i) => engine.addDoc(doc, i));
+  engine.consolidate(8);
+  const random = seededRandom(11);
+  const words = ['graph', 'vault', 'note', 'index', 'search', 'atlas', 'billing', 'fusion', 'rank', 'query', 'missing'];
+  for (let q = 0; q < 40; q++) {
+    const query = [...new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, () => words[Math.floor(random() * words.length)]!))].join(' ');
+    const ours = index.score(tokenize(query)).sort((a, b) => b.score - a.score || a.doc - b.doc);
+    const theirs = engine.search(query, 100);
+    assert.equal(ours.length, theirs.length, `"${query}": same number of matches`);
+    for (let i = 0; i < ours.length; i++) {
+      // wink rounds stored term scores to `fp` decimals, so compare scores, not tie order.
+      assert.ok(Math.abs(ours[i]!.score - theirs[i]![1]) < 1e-6, `"${query}" rank ${i + 1}: ${ours[i]!.score} vs ${theirs[i]![1]}`);
+      assert.ok(Math.abs(byDoc(ours)[Number(theirs[i]![0])]! - theirs[i]![1]) < 1e-6, `"${query}": doc ${theirs[i]![0]} scored alike`);
+    }
+  }
+});
+
+test('randomized: the index agrees with a brute-force scorer over the same tokens', () => {
+  for (let seed = 1; seed <= 15; seed++) {
+    const weights: FieldWeights = { title: 1 + (seed % 4), aliases: 1, headings: 1, tags: 1, body: 1 };
+    const params: Bm25Params = { k1: 0.5 + (seed % 3) * 0.5, b: (seed % 5) / 4, delta: (seed % 3) * 0.5, idf: seed % 2 ? 'bm25l' : 'lucene' };
+    const docs = corpus(seed, 25);
+    const { index, tokenize } = buildIndex(docs, weights, params, plain);
+    // Brute force: weighted tf and length per document, straight from the formula.
+    const prepared = docs.map((doc) => {
+      const tf = new Map<string, number>();
+      let length = 0;
+      for (const field of FIELDS) {
+        const tokens = tokenize((doc as Record<string, string>)[field] ?? '');
+        length += tokens.length * weights[field];
+        for (const token of tokens) tf.set(token, (tf.get(token) ?? 0) + weights[field]);
+      }
+      return { tf, length };
+    });
+    const avgdl = prepared.reduce((sum, d) => sum + d.length, 0) / prepared.length;
+    for (const query of ['graph', 'vault note', 'atlas billing fusion', 'token token rank', 'nothing here']) {
+      const terms = [...new Set(tokenize(query))];
+      const expected = new Map<number, number>();
+      prepared.forEach((d, i) => {
+        for (const term of terms) {
+          const tf = d.tf.get(term);
+          if (!tf) continue;
+          const df = prepared.filter((other) => other.tf.has(term)).length;
+          const norm = 1 - params.b + (params.b * d.length) / avgdl;
+          expected.set(i, (expected.get(i) ?? 0) + termScore(tf, norm, inverseDocumentFrequency(docs.length, df, params.idf), params));
+        }
+      });
+      const actual = index.score(tokenize(query));
+      assert.equal(actual.length, expected.size, `seed ${seed} "${query}": same matches`);
+      for (const { doc, score } of actual) assert.ok(Math.abs(score - expected.get(doc)!) < 1e-4 * Math.max(1, score), `seed ${seed} "${query}" doc ${doc}`);
+    }
+  }
+});

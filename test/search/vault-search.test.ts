@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { openStateDb, runIndex } from '../../src/index/index.js';
+import { lexicalExtension, VaultSearch } from '../../src/search/index.js';
+import { makeVault, type FixtureVault } from '../helpers/vault.js';
+
+function engineFor(vault: FixtureVault) {
+  mkdirSync(vault.home, { recursive: true });
+  const { db } = openStateDb(vault.home);
+  const refresh = () => {
+    runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
+    return VaultSearch.open(db, vault.root);
+  };
+  return { db, refresh };
+}
+
+const FILES = {
+  'Projects/Atlas/Overview.md': '---\ntitle: Atlas — Search Index Migration\naliases: [Project Atlas]\ntags: [project/atlas]\ntype: project\n---\n# Atlas\nWe move search to Tantivy.\n## Decisions\nThe cutover moves to 2026-05-01.\n## Risks\nLoad tests are late.\n',
+  'Projects/Billing/Overview.md': '---\ntags: [project/billing]\ntype: project\n---\n# Billing v2\nIdempotency keys kept 72 hours.\n',
+  'People/Tomasz Wójcik.md': '---\naliases: [Tomek]\ntype: person\n---\nSRE lead, runs on-call.\n',
+  'Claude/Sessions/2026-03-12 Review.md': '---\ntags: [claude/session]\n---\n# Review\nWe reviewed the Tantivy cutover plan with Tantivy experts; Tantivy everywhere.\n',
+  'Daily/2026-03-10.md': 'Budget: save 30% of income. Also 100% sure about the % sign.\n',
+  'Long.md': `# Brain dump\n${'filler words about many things '.repeat(200)}\n## Cooking\nJollof rice needs smoked paprika.\n`,
+};
+
+test('a title or alias puts its note first; hits carry evidence', (t) => {
+  const vault = makeVault(t, FILES);
+  const engine = engineFor(vault).refresh();
+  assert.equal(engine.search({ query: 'Atlas Search Index Migration' }).results[0]!.path, 'Projects/Atlas/Overview.md');
+  assert.equal(engine.search({ query: 'Tomek' }).results[0]!.path, 'People/Tomasz Wójcik.md');
+  assert.equal(engine.search({ query: 'project atlas' }).results[0]!.path, 'Projects/Atlas/Overview.md');
+
+  const hit = engine.search({ query: 'cutover 2026-05-01' }).results.find((r) => r.path === 'Projects/Atlas/Overview.md')!;
+  assert.equal(hit.section, 'Atlas > Decisions');
+  assert.deepEqual(hit.lines, [9, 10]);
+  assert.equal(hit.excerpt, 'The cutover moves to 2026-05-01.');
+  assert.deepEqual(hit.tags, ['project/atlas']);
+  assert.match(hit.modified, /^\d{4}-\d{2}-\d{2}T/);
+  assert.equal(hit.lanes.keyword!.rank >= 1, true);
+
+  const long = engine.search({ query: 'jollof paprika' }).results[0]!;
+  assert.equal(long.section, 'Brain dump > Cooking', 'a long note is found by its block');
+});
+
+test('only notes containing a query term are returned', (t) => {
+  const vault = makeVault(t, FILES);
+  const response = engineFor(vault).refresh().search({ query: 'idempotency', limit: 50 });
+  assert.deepEqual(response.results.map((r) => r.path), ['Projects/Billing/Overview.md']);
+  assert.equal(response.total_matches, 1);
+  assert.equal(response.mode, 'keyword');
+  assert.match(response.mode_reason, /keyword only/);
+});
+
+test('filters run before ranking: folders by whole segments, tags by nested prefix, types, dates', (t) => {
+  const vault = makeVault(t, FILES);
+  const past = new Date('2020-01-01T00:00:00Z');
+  utimesSync(join(vault.root, 'Claude/Sessions/2026-03-12 Review.md'), past, past);
+  const engine = engineFor(vault).refresh();
+  const paths = (request: Parameters<typeof engine.search>[0]) => engine.search(request).results.map((r) => r.path);
+  assert.deepEqual(paths({ query: 'tantivy', filters: { folders: ['projects'] } }), ['Projects/Atlas/Overview.md']);
+  assert.deepEqual(paths({ query: 'tantivy', filters: { folders: ['Sessions'] } }), ['Claude/Sessions/2026-03-12 Review.md'], 'any depth');
+  assert.deepEqual(paths({ query: 'tantivy', filters: { folders: ['Sess'] } }), [], 'whole segments only');
+  assert.deepEqual(paths({ query: 'tantivy', filters: { excludeFolders: ['claude'] } }), ['Projects/Atlas/Overview.md']);
+  assert.deepEqual(paths({ query: 'overview project', filters: { tags: ['project'] } }).sort(), ['Projects/Atlas/Overview.md', 'Projects/Billing/Overview.md']);
+  assert.deepEqual(paths({ query: 'overview project', filters: { tags: ['#Project/Billing'] } }), ['Projects/Billing/Overview.md']);
+  assert.deepEqual(paths({ query: 'overview project', filters: { tags: ['proj'] } }), [], 'a tag prefix is a whole segment');
+  assert.deepEqual(paths({ query: 'tantivy', filters: { tags: ['project/atlas', 'claude'], tagMode: 'any' } }).length, 2);
+  assert.deepEqual(paths({ query: 'tantivy', filters: { tags: ['project/atlas', 'claude'], tagMode: 'all' } }), []);
+  assert.deepEqual(paths({ query: 'sre', filters: { types: ['Person'] } }), ['People/Tomasz Wójcik.md']);
+  assert.deepEqual(paths({ query: 'tantivy', filters: { modifiedBefore: Date.parse('2021-01-01') } }), ['Claude/Sessions/2026-03-12 Review.md']);
+  assert.deepEqual(paths({ query: 'tantivy', filters: { modifiedAfter: Date.parse('2021-01-01') } }), ['Projects/Atlas/Overview.md']);
+});
+
+test('scoped_out says when a filter hid a better match', (t) => {
+  const vault = makeVault(t, FILES);
+  const engine = engineFor(vault).refresh();
+  const response = engine.search({ query: 'tantivy', filters: { folders: ['Projects'] } });
+  assert.equal(response.results.length, 1);
+  assert.ok(response.scoped_out);
+  assert.equal(response.scoped_out.best.path, 'Claude/Sessions/2026-03-12 Review.md');
+  assert.equal(response.scoped_out.count, 1);
+  assert.equal(response.scoped_out.better_match_outside_folder, true);
+  assert.match(response.scoped_out.hint, /outranks everything returned/);
+  assert.equal(engine.search({ query: 'tantivy', filters: { folders: ['Claude'] } }).scoped_out, undefined, 'nothing better was hidden');
+  const unknown = engine.search({ query: 'tantivy', filters: { folders: ['Nowhere'] } });
+  assert.deepEqual(unknown.results, []);
+  assert.match(unknown.notices.join('\n'), /no note passes the filters \(folder Nowhere\)/);
+});
+
+test('the substring lane answers punctuation, ranked by position and length, only when keywords find nothing', (t) => {
+  const vault = makeVault(t, { ...FILES, 'Short.md': '%\n' });
+  const engine = engineFor(vault).refresh();
+  const response = engine.search({ query: '%' });
+  assert.deepEqual(response.results.map((r) => r.path), ['Short.md', 'Daily/2026-03-10.md']);
+  assert.ok(response.results.every((r) => r.lanes.substring && !r.lanes.keyword));
+  assert.match(response.notices.join('\n'), /contain the query text as written/);
+  assert.equal(engine.search({ query: 'budget' }).results[0]!.lanes.substring, undefined);
+});
+
+test('a changed note updates only its own postings; a deleted note disappears', (t) => {
+  const vault = makeVault(t, FILES);
+  const { refresh, db } = engineFor(vault);
+  refresh();
+  const before = db.prepare('SELECT note_id, stats FROM note_terms ORDER BY note_id').all() as { note_id: number; stats: Buffer }[];
+  vault.write('People/Tomasz Wójcik.md', '---\naliases: [Tomek]\n---\nSRE lead, now also owns the zeppelin budget.\n');
+  let engine = refresh();
+  assert.equal(engine.search({ query: 'zeppelin' }).results[0]!.path, 'People/Tomasz Wójcik.md');
+  const after = db.prepare('SELECT note_id, stats FROM note_terms ORDER BY note_id').all() as { note_id: number; stats: Buffer }[];
+  const changed = after.filter((row, i) => !row.stats.equals(before[i]!.stats)).map((row) => row.note_id);
+  const tomekId = db.prepare("SELECT id FROM notes WHERE path = 'People/Tomasz Wójcik.md'").pluck().get();
+  assert.deepEqual(changed, [tomekId]);
+  vault.remove('People/Tomasz Wójcik.md');
+  engine = refresh();
+  assert.deepEqual(engine.search({ query: 'zeppelin' }).results, []);
+  assert.equal(db.prepare('SELECT count(*) FROM note_terms').pluck().get(), Object.keys(FILES).length - 1);
+});
+
+test('bad input: empty, stop words only, huge, operators, regex metacharacters, lone surrogates, limits', (t) => {
+  const vault = makeVault(t, FILES);
+  const engine = engineFor(vault).refresh();
+  for (const query of ['', '   ', 'the of and', 'foo-bar', 'c++', '"unbalanced', 'NEAR', 'tantivy AND', '.*[(?', '\uD800\uDFFF\uD800', 'x'.repeat(10_000)]) {
+    const response = engine.search({ query });
+    assert.ok(Array.isArray(response.results), JSON.stringify(query.slice(0, 20)));
+    JSON.stringify(response);
+  }
+  assert.match(engine.search({ query: 'x'.repeat(10_000) }).notices.join(), /cut to its first 4096 characters/);
+  assert.match(engine.search({ query: 'the of and' }).notices.join(), /no searchable words/);
+  assert.equal(engine.search({ query: 'tantivy', limit: 0 }).results.length, 1, 'limit is clamped to at least 1');
+  assert.equal(engine.search({ query: 'tantivy', limit: 1e6 }).results.length, 2);
+});
+
+test('a vault with no notes searches cleanly; explain is the score', (t) => {
+  const empty = makeVault(t, {});
+  assert.deepEqual(engineFor(empty).refresh().search({ query: 'anything' }).results, []);
+  const vault = makeVault(t, FILES);
+  const hit = engineFor(vault).refresh().search({ query: 'tantivy cutover', explain: true }).results[0]!;
+  const total = hit.explain!.reduce((sum, part) => sum + part.score, 0);
+  assert.ok(Math.abs(total - hit.score) < 1e-3);
+});
