@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngramError } from '../errors.js';
 import {
-  BM25_DEFAULTS, compileFilter, countTerms, createTokenizer, DEFAULT_FIELD_WEIGHTS, LexicalIndex, rankDocuments,
+  BM25_DEFAULTS, compileFilter, createTokenizer, DEFAULT_FIELD_WEIGHTS, LexicalIndex, rankDocuments, TermCounter,
   type Bm25Params, type FieldWeights, type NoteMeta, type TokenizerOptions,
 } from '../search/index.js';
 import { mean, ndcgAt, percentile, reciprocalRank, recallAt } from './metrics.js';
@@ -74,10 +74,11 @@ export function prepareBeir(data: BeirData, tokenizer: Partial<TokenizerOptions>
     if (id === undefined) vocabulary.set(term, (id = vocabulary.size + 1));
     return id;
   };
+  const counter = new TermCounter(tokenize, idOf);
   const started = performance.now();
   const documents = data.documents.map((document, i) => ({
     id: i,
-    stats: countTerms({ title: document.title, aliases: '', headings: '', tags: '', body: document.text }, tokenize, idOf),
+    stats: counter.count({ title: document.title, aliases: '', headings: '', tags: '', body: document.text }),
   }));
   return { tokenize, vocabulary, documents, tokenizeMs: performance.now() - started };
 }

@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import type { IndexExtension } from '../index/index.js';
 import type { Note } from '../vault/index.js';
 import { FIELDS, noteFieldTexts } from './fields.js';
-import { countTerms, decodeTermStats, encodeTermStats, type TermStats } from './term-stats.js';
+import { decodeTermStats, encodeTermStats, TermCounter, type TermStats } from './term-stats.js';
 import { createTokenizer, tokenizerSignature, type TokenizerOptions } from './tokenizer.js';
 
 /** Bump when fields or their text change: stored statistics are then rebuilt. */
@@ -27,12 +27,15 @@ export function lexicalExtension(options: Partial<TokenizerOptions> = {}): Index
     }
     return id;
   };
+  let counter = new TermCounter(tokenize, idOf);
   return {
     name: 'search',
     version: `${FIELDS_VERSION}:${FIELDS.join(',')}:${tokenizerSignature(options)}`,
     open(db) {
       vocabulary = new Map();
       nextId = 1;
+      // Cached word → id lists belong to one vocabulary: a new one means a new counter.
+      counter = new TermCounter(tokenize, idOf);
       for (const row of db.prepare('SELECT id, term FROM terms').raw().iterate() as IterableIterator<[number, string]>) {
         vocabulary.set(row[1], row[0]);
         if (row[0] >= nextId) nextId = row[0] + 1;
@@ -41,7 +44,7 @@ export function lexicalExtension(options: Partial<TokenizerOptions> = {}): Index
       writeStats = db.prepare('INSERT OR REPLACE INTO note_terms (note_id, stats) VALUES (?, ?)');
     },
     noteWritten(noteId: number, note: Note, text: string) {
-      const stats = countTerms(noteFieldTexts(note, text), tokenize, idOf);
+      const stats = counter.count(noteFieldTexts(note, text));
       writeStats!.run(noteId, encodeTermStats(stats));
     },
   };

@@ -6,7 +6,7 @@
  * `getusername`; `INC-212` → `inc`, `212`, `inc-212`). A `#tag` yields its words, so `#atlas`
  * finds notes tagged `atlas`.
  */
-import porter2 from 'wink-porter2-stemmer';
+import { stem as porter2 } from 'porter2';
 
 /** Lucene's English stop words: measured best on SciFact with Porter stemming (research/corpora.md). */
 export const ENGLISH_STOP_WORDS: readonly string[] = [
@@ -25,14 +25,24 @@ export interface TokenizerOptions {
 
 export const DEFAULTS: TokenizerOptions = { stem: true, stopWords: ENGLISH_STOP_WORDS, compounds: true };
 
-export type Tokenizer = (text: string, out?: string[]) => string[];
+export interface Tokenizer {
+  /** The tokens of a text, appended to `out`. */
+  (text: string, out?: string[]): string[];
+  /** The tokens of one word as `scanWords` yields it (cached). */
+  expand(word: string): readonly string[];
+}
 
 const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}`;
-const WORD = String.raw`[\p{L}\p{N}\p{M}]`;
-/** A CJK run, or a word with inner `_ - . ' ’` joins (`inc-212`, `v1.2`, `don't`). */
-const TOKEN = new RegExp(String.raw`[${CJK}]+|(?:(?![${CJK}])${WORD})+(?:[_\-.'’](?:(?![${CJK}])${WORD})+)*`, 'gu');
-const CJK_RUN = new RegExp(`^[${CJK}]`, 'u');
+const CJK_ANY = new RegExp(`[${CJK}]`, 'u');
+/** Every CJK script starts at U+2E80 or later. */
+const BEYOND_LATIN = /[\u2e80-\uffff]/;
+const APOSTROPHE = /['’]/;
+/** An upper-case letter, a digit or any non-ASCII character: without one there is no camelCase or letter/digit boundary. */
+const MAYBE_CAMEL = /[A-Z0-9\u0080-\uffff]/;
+const SCRIPT_RUNS = new RegExp(`[${CJK}]+|[^${CJK}_\\-.'’]+`, 'gu');
 const JOINS = /[_\-.'’]/;
+/** Cheap pre-check before the camelCase split: a lower→upper or letter↔digit boundary. */
+const CAMEL_HINT = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}|\p{L}\p{N}|\p{N}\p{L}/u;
 const CAMEL = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
 const MARKS = /\p{M}/gu;
 const ASCII_WORD = /^[a-z]+$/;
@@ -47,48 +57,134 @@ export function foldToken(token: string): string {
 export function createTokenizer(options: Partial<TokenizerOptions> = {}): Tokenizer {
   const settings = { ...DEFAULTS, ...options };
   const stop = new Set(settings.stopWords.map(foldToken));
-  const stems = new Map<string, string>();
-  const stem = (word: string): string => {
-    if (!settings.stem || word.length < 3 || !ASCII_WORD.test(word)) return word;
-    let stemmed = stems.get(word);
-    if (stemmed === undefined) {
-      stemmed = porter2(word);
-      if (stems.size < 200_000) stems.set(word, stemmed);
-    }
-    return stemmed;
-  };
-  const emit = (raw: string, out: string[]): void => {
+  const normalize = (raw: string): string | null => {
     const folded = foldToken(raw);
-    if (folded === '' || stop.has(folded)) return;
-    out.push(stem(folded));
+    if (folded === '' || stop.has(folded)) return null;
+    return settings.stem && folded.length >= 3 && ASCII_WORD.test(folded) ? porter2(folded) : folded;
+  };
+  // Words repeat (Zipf): the tokens a raw word yields are computed once and reused. This cache
+  // is what makes indexing cost a map lookup per word instead of regexes, folding and stemming.
+  const cache = new Map<string, readonly string[]>();
+  const expand = (token: string): readonly string[] => {
+    let tokens = cache.get(token);
+    if (tokens !== undefined) return tokens;
+    // Cheap plain-class pre-checks first: Unicode-property regexes cost microseconds per word.
+    tokens = BEYOND_LATIN.test(token) && CJK_ANY.test(token) ? splitScripts(token, normalize) : expandWord(token, settings.compounds, normalize);
+    if (cache.size < 500_000) cache.set(token, tokens);
+    return tokens;
   };
 
-  return (text, out = []) => {
-    TOKEN.lastIndex = 0;
-    for (let match = TOKEN.exec(text); match !== null; match = TOKEN.exec(text)) {
-      const token = match[0];
-      if (CJK_RUN.test(token)) {
-        emitBigrams(token, out);
-        continue;
-      }
-      let word = token;
-      // A possessive or contraction tail (`Maya's`, `don't`) is not a word of its own.
-      const tail = /['’]\p{L}{1,2}$/u.exec(word);
-      if (tail) word = word.slice(0, tail.index);
-      const pieces = JOINS.test(word) ? word.split(/[_\-.'’]+/) : [word];
-      let parts = 0;
-      for (const piece of pieces) {
-        for (const part of settings.compounds ? piece.split(CAMEL) : [piece]) {
-          emit(part, out);
-          parts++;
-        }
-      }
-      // The whole word goes through the same folding and stemming as any word, so a query that
-      // spells it in one piece (`getusername`) meets it.
-      if (settings.compounds && parts > 1) emit(word, out);
-    }
+  const tokenize = (text: string, out: string[] = []): string[] => {
+    scanWords(text, (word) => {
+      const tokens = expand(word);
+      for (let i = 0; i < tokens.length; i++) out.push(tokens[i]!);
+    });
     return out;
   };
+  return Object.assign(tokenize, { expand });
+}
+
+/**
+ * Calls `visit` with each word of `text`: a run of letters, digits and marks, with inner
+ * `_ - . ' ’` joins (`inc-212`, `v1.2`, `don't`).
+ */
+export function scanWords(text: string, visit: (word: string) => void): void {
+  scanWordSpans(text, (start, end) => visit(text.slice(start, end)));
+}
+
+/**
+ * The scanner behind `scanWords`, reporting each word as `[start, end)` so hot callers can
+ * look words up without allocating a string per word. Hand-written: on English text it is
+ * about three times faster than the equivalent Unicode regex (measured: 85 ms vs 270 ms on 22 MB).
+ */
+export function scanWordSpans(text: string, visit: (start: number, end: number) => void): void {
+  const length = text.length;
+  let start = -1;
+  for (let i = 0; i < length; i++) {
+    const code = text.charCodeAt(i);
+    let word: boolean;
+    if (code < 128) word = ASCII_WORD_CHAR[code] === 1;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < length) {
+      word = isWordChar(text.codePointAt(i)!);
+      if (word) {
+        if (start === -1) start = i;
+        i++;
+        continue;
+      }
+    } else word = code !== 0x2019 && isWordChar(code);
+    if (word) {
+      if (start === -1) start = i;
+      continue;
+    }
+    if (start !== -1) {
+      // A join character continues the word only between two word characters.
+      if ((code === 0x5f || code === 0x2d || code === 0x2e || code === 0x27 || code === 0x2019) && i + 1 < length && startsWord(text, i + 1)) continue;
+      visit(start, i);
+      start = -1;
+    }
+  }
+  if (start !== -1) visit(start, length);
+}
+
+const ASCII_WORD_CHAR = new Uint8Array(128);
+for (let c = 0; c < 128; c++) ASCII_WORD_CHAR[c] = /[A-Za-z0-9]/.test(String.fromCharCode(c)) ? 1 : 0;
+const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+const wordCharCache = new Map<number, boolean>();
+
+function isWordChar(codePoint: number): boolean {
+  let known = wordCharCache.get(codePoint);
+  if (known === undefined) {
+    known = WORD_CHAR.test(String.fromCodePoint(codePoint));
+    if (wordCharCache.size < 100_000) wordCharCache.set(codePoint, known);
+  }
+  return known;
+}
+
+function startsWord(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  if (code < 128) return ASCII_WORD_CHAR[code] === 1;
+  return code !== 0x2019 && isWordChar(text.codePointAt(at)!);
+}
+
+/** A word (maybe joined: `inc-212`, `snake_case`, `getUserName`) → its tokens. */
+function expandWord(token: string, compounds: boolean, normalize: (raw: string) => string | null): string[] {
+  const out: string[] = [];
+  let word = token;
+  // A possessive or contraction tail (`Maya's`, `don't`) is not a word of its own.
+  if (APOSTROPHE.test(word)) {
+    const tail = /['’]\p{L}{1,2}$/u.exec(word);
+    if (tail) word = word.slice(0, tail.index);
+  }
+  const pieces = JOINS.test(word) ? word.split(/[_\-.'’]+/) : [word];
+  let parts = 0;
+  for (const piece of pieces) {
+    const camel = compounds && MAYBE_CAMEL.test(piece) && CAMEL_HINT.test(piece);
+    for (const part of camel ? piece.split(CAMEL) : [piece]) {
+      const normalized = normalize(part);
+      if (normalized !== null) out.push(normalized);
+      parts++;
+    }
+  }
+  // The whole word goes through the same folding and stemming as any word, so a query that
+  // spells it in one piece (`getusername`) meets it.
+  if (compounds && parts > 1) {
+    const whole = normalize(word);
+    if (whole !== null) out.push(whole);
+  }
+  return out;
+}
+
+/** A token mixing CJK and other scripts (`Atlas项目`): CJK runs become bigrams, the rest words. */
+function splitScripts(token: string, normalize: (raw: string) => string | null): string[] {
+  const out: string[] = [];
+  for (const run of token.match(SCRIPT_RUNS) ?? []) {
+    if (CJK_ANY.test(run)) emitBigrams(run, out);
+    else {
+      const normalized = normalize(run);
+      if (normalized !== null) out.push(normalized);
+    }
+  }
+  return out;
 }
 
 function emitBigrams(run: string, out: string[]): void {

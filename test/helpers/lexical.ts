@@ -1,5 +1,5 @@
 /** Builds a LexicalIndex from plain texts, the way the BEIR harness does, for engine-level tests. */
-import { countTerms, createTokenizer, LexicalIndex, type Bm25Params, type FieldTexts, type FieldWeights, type TokenizerOptions } from '../../src/search/index.js';
+import { TermCounter, createTokenizer, LexicalIndex, type Bm25Params, type FieldTexts, type FieldWeights, type TokenizerOptions } from '../../src/search/index.js';
 
 export const EMPTY_FIELDS: FieldTexts = { title: '', aliases: '', headings: '', tags: '', body: '' };
 export const BODY_ONLY: FieldWeights = { title: 1, aliases: 1, headings: 1, tags: 1, body: 1 };
@@ -12,6 +12,7 @@ export function buildIndex(docs: Partial<FieldTexts>[], weights: FieldWeights, p
     if (id === undefined) vocabulary.set(term, (id = vocabulary.size + 1));
     return id;
   };
-  const documents = docs.map((doc, i) => ({ id: i, stats: countTerms({ ...EMPTY_FIELDS, ...doc }, tokenize, idOf) }));
+  const counter = new TermCounter(tokenize, idOf);
+  const documents = docs.map((doc, i) => ({ id: i, stats: counter.count({ ...EMPTY_FIELDS, ...doc }) }));
   return { index: new LexicalIndex(documents, vocabulary, weights, params), tokenize };
 }

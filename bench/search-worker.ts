@@ -1,0 +1,101 @@
+/**
+ * One search engine on one dataset, in its own process (so its peak RSS is its own): build
+ * time, then query latency over the dataset's queries. Engines get the same documents (title +
+ * body) and, where they accept one, the same tokenizer. Prints one JSON line.
+ *
+ *   engram — our tokenizer, term statistics persisted as blobs in SQLite, CSR postings, BM25L
+ *   fts5   — SQLite FTS5, porter unicode61, bm25(), every query token quoted and OR-ed
+ *   wink   — wink-bm25-text-search with our tokenizer as its prep task
+ */
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import wink from 'wink-bm25-text-search';
+import { compileFilter, TermCounter, createTokenizer, encodeTermStats, LexicalIndex, rankDocuments, type NoteMeta } from '../src/search/index.js';
+import { loadDataset } from './search-datasets.js';
+
+const [engine, dataset] = process.argv.slice(2) as [string, string];
+const { documents, queries } = loadDataset(dataset);
+const dir = mkdtempSync(join(tmpdir(), 'engram-search-bench-'));
+const K = 10;
+
+function time(run: () => void): number {
+  const t0 = performance.now();
+  run();
+  return performance.now() - t0;
+}
+
+let query: (text: string) => unknown[];
+let buildMs: number;
+
+if (engine === 'engram') {
+  const tokenize = createTokenizer();
+  const db = new Database(join(dir, 'engram.db'));
+  db.pragma('journal_mode = WAL');
+  db.exec('CREATE TABLE terms (id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE); CREATE TABLE note_terms (note_id INTEGER PRIMARY KEY, stats BLOB NOT NULL)');
+  let index!: LexicalIndex;
+  const metas: NoteMeta[] = documents.map((d) => ({ path: d.id, title: d.title, folders: [], tags: [], type: null, mtimeMs: 0 }));
+  buildMs = time(() => {
+    const vocabulary = new Map<string, number>();
+    const insertTerm = db.prepare('INSERT INTO terms (id, term) VALUES (?, ?)');
+    const insertStats = db.prepare('INSERT INTO note_terms (note_id, stats) VALUES (?, ?)');
+    const idOf = (term: string) => {
+      let id = vocabulary.get(term);
+      if (id === undefined) {
+        vocabulary.set(term, (id = vocabulary.size + 1));
+        insertTerm.run(id, term);
+      }
+      return id;
+    };
+    const counter = new TermCounter(tokenize, idOf);
+    const stored = db.transaction(() => documents.map((d, i) => {
+      const stats = counter.count({ title: d.title, aliases: '', headings: '', tags: '', body: d.body });
+      insertStats.run(i, encodeTermStats(stats));
+      return { id: i, stats };
+    }))();
+    index = new LexicalIndex(stored, vocabulary);
+  });
+  const filter = compileFilter({});
+  query = (text) => rankDocuments(index, metas, tokenize(text), { limit: K, filter }).hits;
+} else if (engine === 'fts5') {
+  const db = new Database(join(dir, 'fts.db'));
+  db.pragma('journal_mode = WAL');
+  db.exec("CREATE VIRTUAL TABLE docs USING fts5(id UNINDEXED, title, body, tokenize = 'porter unicode61 remove_diacritics 2')");
+  buildMs = time(() => {
+    const insert = db.prepare('INSERT INTO docs (id, title, body) VALUES (?, ?, ?)');
+    db.transaction(() => { for (const d of documents) insert.run(d.id, d.title, d.body); })();
+    db.exec("INSERT INTO docs(docs) VALUES ('optimize')");
+  });
+  const statement = db.prepare('SELECT id, bm25(docs, 0, 3, 1) AS s FROM docs WHERE docs MATCH ? ORDER BY s LIMIT ?');
+  query = (text) => {
+    // Quote every token: FTS5 reads `foo-bar`, `c++` and `NEAR` as syntax otherwise.
+    const match = (text.match(/[\p{L}\p{N}_]+/gu) ?? []).map((token) => `"${token.replace(/"/g, '""')}"`).join(' OR ');
+    return match === '' ? [] : statement.all(match, K);
+  };
+} else if (engine === 'wink') {
+  const tokenize = createTokenizer();
+  const search = wink();
+  buildMs = time(() => {
+    search.defineConfig({ fldWeights: { title: 3, body: 1 }, bm25Params: { k1: 1.2, b: 0.75, k: 1 } });
+    search.definePrepTasks([(text: string) => tokenize(text)]);
+    documents.forEach((d, i) => search.addDoc({ title: d.title, body: d.body }, i));
+    search.consolidate();
+  });
+  query = (text) => search.search(text, K);
+} else {
+  throw new Error(`unknown engine ${engine}`);
+}
+
+for (const text of queries.slice(0, 20)) query(text); // warm-up
+const times: number[] = [];
+let hits = 0;
+for (const text of queries) {
+  const t0 = performance.now();
+  hits += query(text).length;
+  times.push(performance.now() - t0);
+}
+times.sort((a, b) => a - b);
+const at = (p: number) => times[Math.min(times.length - 1, Math.ceil((p / 100) * times.length) - 1)]!;
+rmSync(dir, { recursive: true, force: true });
+process.stdout.write(JSON.stringify({ engine, dataset, documents: documents.length, queries: queries.length, buildMs, p50: at(50), p95: at(95), hits, maxRssMb: process.resourceUsage().maxRSS / 1024 }) + '\n');
