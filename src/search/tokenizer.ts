@@ -34,11 +34,6 @@ export interface Tokenizer {
 
 const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}`;
 const CJK_ANY = new RegExp(`[${CJK}]`, 'u');
-/** Every CJK script starts at U+2E80 or later. */
-const BEYOND_LATIN = /[\u2e80-\uffff]/;
-const APOSTROPHE = /['’]/;
-/** An upper-case letter, a digit or any non-ASCII character: without one there is no camelCase or letter/digit boundary. */
-const MAYBE_CAMEL = /[A-Z0-9\u0080-\uffff]/;
 const SCRIPT_RUNS = new RegExp(`[${CJK}]+|[^${CJK}_\\-.'’]+`, 'gu');
 const JOINS = /[_\-.'’]/;
 /** Cheap pre-check before the camelCase split: a lower→upper or letter↔digit boundary. */
@@ -68,8 +63,7 @@ export function createTokenizer(options: Partial<TokenizerOptions> = {}): Tokeni
   const expand = (token: string): readonly string[] => {
     let tokens = cache.get(token);
     if (tokens !== undefined) return tokens;
-    // Cheap plain-class pre-checks first: Unicode-property regexes cost microseconds per word.
-    tokens = BEYOND_LATIN.test(token) && CJK_ANY.test(token) ? splitScripts(token, normalize) : expandWord(token, settings.compounds, normalize);
+    tokens = CJK_ANY.test(token) ? splitScripts(token, normalize) : expandWord(token, settings.compounds, normalize);
     if (cache.size < 500_000) cache.set(token, tokens);
     return tokens;
   };
@@ -151,15 +145,12 @@ function expandWord(token: string, compounds: boolean, normalize: (raw: string) 
   const out: string[] = [];
   let word = token;
   // A possessive or contraction tail (`Maya's`, `don't`) is not a word of its own.
-  if (APOSTROPHE.test(word)) {
-    const tail = /['’]\p{L}{1,2}$/u.exec(word);
-    if (tail) word = word.slice(0, tail.index);
-  }
+  const tail = /['’]\p{L}{1,2}$/u.exec(word);
+  if (tail) word = word.slice(0, tail.index);
   const pieces = JOINS.test(word) ? word.split(/[_\-.'’]+/) : [word];
   let parts = 0;
   for (const piece of pieces) {
-    const camel = compounds && MAYBE_CAMEL.test(piece) && CAMEL_HINT.test(piece);
-    for (const part of camel ? piece.split(CAMEL) : [piece]) {
+    for (const part of compounds && CAMEL_HINT.test(piece) ? piece.split(CAMEL) : [piece]) {
       const normalized = normalize(part);
       if (normalized !== null) out.push(normalized);
       parts++;
