@@ -1,7 +1,9 @@
 /**
- * `npm run bench`: indexing speed and memory on deterministic synthetic vaults. Each step runs
- * in its own process over the built code. Results print as a table and are appended to
- * bench/results.jsonl. Usage: npm run bench -- [--sizes 1000,10000,50000]
+ * `npm run bench`: indexing speed and memory on deterministic synthetic vaults, and search
+ * latency against SQLite FTS5 and wink-bm25-text-search on the same documents (synthetic vaults,
+ * and SciFact when ../shared/corpora/scifact is present). Each step runs in its own process.
+ * Results print as tables and are appended to bench/results.jsonl.
+ * Usage: npm run bench -- [--sizes 1000,10000,50000] [--suites index,search]
  */
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,10 +12,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateVault } from './generate-vault.js';
+import { SCIFACT } from './search-datasets.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,10000' } } });
+const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,10000' }, suites: { type: 'string', default: 'index,search' } } });
 const sizes = values.sizes!.split(',').map(Number).filter((n) => n > 0);
+const suites = new Set(values.suites!.split(','));
 
 interface Step { mode: string; ms: number; maxRssMb: number; indexMs?: number; notes: number }
 
@@ -22,18 +26,18 @@ function step(mode: string, vault: string, home: string, editPath = ''): Step {
   return JSON.parse(out.trim().split('\n').pop()!) as Step;
 }
 
+/** A fresh copy of the synthetic vault (the index suite edits notes, so it is never reused). */
 function vaultFor(size: number): { root: string; paths: string[] } {
   const root = join(here, '.vaults', String(size));
-  const marker = join(root, '.generated');
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
   const { paths } = generateVault(root, size);
-  writeFileSync(marker, 'deterministic synthetic vault; safe to delete\n');
+  writeFileSync(join(root, '.generated'), 'deterministic synthetic vault; safe to delete\n');
   return { root, paths };
 }
 
 const rows: Record<string, string | number>[] = [];
-for (const size of sizes) {
+for (const size of suites.has('index') ? sizes : []) {
   process.stderr.write(`generating ${size} notes…\n`);
   const { root, paths } = vaultFor(size);
   const home = mkdtempSync(join(tmpdir(), 'engram-bench-'));
@@ -61,5 +65,36 @@ for (const size of sizes) {
     rmSync(home, { recursive: true, force: true });
   }
 }
-console.table(rows);
-if (!existsSync(join(here, 'results.jsonl'))) process.exitCode = 1;
+if (rows.length > 0) console.table(rows);
+
+interface SearchStep { engine: string; dataset: string; documents: number; buildMs: number; p50: number; p95: number; maxRssMb: number }
+
+if (suites.has('search')) {
+  const datasets = [...sizes.map((size) => `synthetic:${size}`), ...(existsSync(SCIFACT) ? ['scifact'] : [])];
+  const searchRows: Record<string, string | number>[] = [];
+  for (const dataset of datasets) {
+    if (dataset.startsWith('synthetic:')) vaultFor(Number(dataset.split(':')[1])); // generate outside the timed workers
+    const results: Record<string, SearchStep> = {};
+    for (const engine of ['engram', 'fts5', 'wink']) {
+      process.stderr.write(`search ${engine} on ${dataset}…\n`);
+      const out = execFileSync(process.execPath, ['--import', 'tsx', join(here, 'search-worker.ts'), engine, dataset], { encoding: 'utf8' });
+      results[engine] = JSON.parse(out.trim().split('\n').pop()!) as SearchStep;
+    }
+    const ours = results.engram!;
+    for (const engine of ['engram', 'fts5', 'wink']) {
+      const step = results[engine]!;
+      const row = {
+        dataset, engine, docs: step.documents,
+        'build (ms)': Math.round(step.buildMs),
+        'p50 (ms)': +step.p50.toFixed(3),
+        'p95 (ms)': +step.p95.toFixed(3),
+        'engram p50 ×': engine === 'engram' ? '1' : `${(ours.p50 / step.p50).toFixed(2)}`,
+        'engram build ×': engine === 'engram' ? '1' : `${(ours.buildMs / step.buildMs).toFixed(2)}`,
+        'peak RSS (MB)': Math.round(step.maxRssMb),
+      };
+      searchRows.push(row);
+      appendFileSync(join(here, 'results.jsonl'), JSON.stringify({ at: new Date().toISOString(), suite: 'search', cpus: cpus().length, node: process.version, ...row }) + '\n');
+    }
+  }
+  console.table(searchRows);
+}

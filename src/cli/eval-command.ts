@@ -1,7 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngramError, UsageError } from '../errors.js';
-import { checkFloors, evaluateBeir, loadBeir, loadGolden, runGolden, type Floor, type GoldenReport } from '../eval/index.js';
+import { checkFloors, evaluateBeir, loadBeir, loadGolden, runGolden, runKnownItems, type Floor, type GoldenReport } from '../eval/index.js';
 import { acquireLock, runIndex } from '../index/index.js';
 import { BM25_DEFAULTS, DEFAULT_FIELD_WEIGHTS, lexicalExtension, VaultSearch } from '../search/index.js';
 import type { Command } from './command.js';
@@ -16,6 +16,7 @@ export const evalCommand: Command = {
   summary: 'Measure search quality: a golden query set over a vault (--golden), or a BEIR-format dataset for the keyword lane (--beir).',
   options: {
     golden: { type: 'string', value: 'FILE', description: 'golden queries (YAML or JSON) whose paths are relative to --vault' },
+    'known-items': { type: 'boolean', description: 'every note title and alias of --vault as a query for its own note' },
     beir: { type: 'string', value: 'DIR', description: 'a BEIR folder: corpus.jsonl, queries.jsonl, qrels/SPLIT.tsv' },
     split: { type: 'string', value: 'NAME', description: 'BEIR qrels split (default test)' },
     'min-success5': { type: 'string', value: 'X', description: 'exit 1 when overall success@5 is below X' },
@@ -57,8 +58,8 @@ export const evalCommand: Command = {
       return 0;
     }
 
-    if (values.golden === undefined) throw new UsageError('say what to evaluate: --golden FILE (with --vault) or --beir DIR');
-    const queries = loadGolden(values.golden as string);
+    if (values.golden === undefined && !values['known-items']) throw new UsageError('say what to evaluate: --golden FILE or --known-items (with --vault), or --beir DIR');
+    const queries = values.golden === undefined ? [] : loadGolden(values.golden as string);
     const opened = openVault(values.vault as string | undefined, env);
     try {
       const lock = acquireLock(opened.stateDir, 'index', { purpose: 'an index run' });
@@ -66,6 +67,17 @@ export const evalCommand: Command = {
         runIndex(opened.state.db, { root: opened.vault, exclude: env.exclude, extensions: [lexicalExtension()] });
       } finally {
         lock.release();
+      }
+      if (values['known-items']) {
+        const notes = (opened.state.db.prepare('SELECT path, title, aliases FROM notes ORDER BY path').all() as { path: string; title: string; aliases: string }[])
+          .map((row) => ({ path: row.path, title: row.title, aliases: JSON.parse(row.aliases) as string[] }));
+        const engine = VaultSearch.open(opened.state.db, opened.vault, { params, weights });
+        const report = runKnownItems(notes, (query) => engine.search({ query, limit: 10 }).results.map((hit) => hit.path));
+        io.out(values.json ? JSON.stringify(report, null, 2) : [
+          `titles first: ${report.titles.first}/${report.titles.queries}; aliases first: ${report.aliases.first}/${report.aliases.queries}`,
+          ...report.misses.map((miss) => `  ${miss.kind} "${miss.query}" → ${miss.got ?? 'nothing'} (want ${miss.want}, rank ${miss.rank ?? '>10'})`),
+        ].join('\n'));
+        return 0;
       }
       const known = new Set(opened.state.db.prepare('SELECT path FROM notes').pluck().all() as string[]);
       const missing = queries.flatMap((query) => [...query.expect, ...query.accept].filter((path) => !known.has(path)).map((path) => `${query.id}: ${path}`));

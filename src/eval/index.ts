@@ -3,3 +3,4 @@ export { loadGolden, validateGolden, type GoldenQuery } from './golden.js';
 export { runGolden, checkFloors, GOLDEN_DEPTH, type GoldenReport, type GoldenMetrics, type GoldenQueryResult, type GoldenSearch, type Floor } from './run-golden.js';
 export { loadBeir, prepareBeir, evaluateBeir, type BeirData, type BeirOptions, type BeirReport } from './beir.js';
 export { successAt, recallAt, reciprocalRank, firstRank, ndcgAt, mean, percentile } from './metrics.js';
+export { runKnownItems, type KnownItemNote, type KnownItemReport, type KnownItemSearch } from './known-items.js';

@@ -19,15 +19,31 @@ export interface RankOutcome {
   hidden: { count: number; best: (RankedDocument & { reason: Exclude<FilterVerdict, null> }) | null };
 }
 
-export function rankDocuments(
-  index: LexicalIndex,
-  metas: readonly NoteMeta[],
-  terms: readonly string[],
-  options: { limit: number; filter: CompiledFilter; minScore?: number },
-): RankOutcome {
+export interface RankOptions {
+  limit: number;
+  filter: CompiledFilter;
+  minScore?: number;
+  /**
+   * Notes whose title, file name or alias is the query, with a tier: 2 when spelled the same
+   * (after case and accent folding), 1 when only the tokens agree (`Workspaces` for
+   * `Workspace`). Named notes rank above every other match — a known-item search must find its
+   * note first, however often other notes repeat the words — higher tiers first.
+   */
+  named?: ReadonlyMap<number, number>;
+}
+
+export function rankDocuments(index: LexicalIndex, metas: readonly NoteMeta[], terms: readonly string[], options: RankOptions): RankOutcome {
   const scored = index.score(terms);
   const minScore = options.minScore ?? 0;
-  const top = new TopK(options.limit, metas);
+  const named = options.named ?? NONE;
+  const before = (a: RankedDocument, b: RankedDocument): boolean => {
+    const tierA = named.get(a.doc) ?? 0;
+    const tierB = named.get(b.doc) ?? 0;
+    if (tierA !== tierB) return tierA > tierB;
+    if (a.score !== b.score) return a.score > b.score;
+    return metas[a.doc]!.path < metas[b.doc]!.path;
+  };
+  const top = new TopK(options.limit, before);
   let matches = 0;
   let hiddenCount = 0;
   let hiddenBest: RankOutcome['hidden']['best'] = null;
@@ -36,7 +52,7 @@ export function rankDocuments(
     const verdict = options.filter.active ? options.filter.test(metas[entry.doc]!) : null;
     if (verdict !== null) {
       hiddenCount++;
-      if (hiddenBest === null || before(entry, hiddenBest, metas)) hiddenBest = { ...entry, reason: verdict };
+      if (hiddenBest === null || before(entry, hiddenBest)) hiddenBest = { ...entry, reason: verdict };
       continue;
     }
     matches++;
@@ -45,38 +61,37 @@ export function rankDocuments(
   return { hits: top.sorted(), matches, hidden: { count: hiddenCount, best: hiddenBest } };
 }
 
-/** Higher score first; ties by path, so equal scores never depend on insertion order. */
-function before(a: RankedDocument, b: RankedDocument, metas: readonly NoteMeta[]): boolean {
-  if (a.score !== b.score) return a.score > b.score;
-  return metas[a.doc]!.path < metas[b.doc]!.path;
-}
+const NONE: ReadonlyMap<number, number> = new Map();
+
+/** Named notes first, then higher score; ties by path, so order never depends on insertion order. */
+type Before = (a: RankedDocument, b: RankedDocument) => boolean;
 
 /** A bounded min-heap: keeps the best `k` of a stream without sorting it. */
 class TopK {
   private readonly heap: RankedDocument[] = [];
 
-  constructor(private readonly k: number, private readonly metas: readonly NoteMeta[]) {}
+  constructor(private readonly k: number, private readonly before: Before) {}
 
   offer(entry: RankedDocument): void {
     const heap = this.heap;
     if (heap.length < this.k) {
       heap.push(entry);
       this.up(heap.length - 1);
-    } else if (this.k > 0 && before(entry, heap[0]!, this.metas)) {
+    } else if (this.k > 0 && this.before(entry, heap[0]!)) {
       heap[0] = entry;
       this.down(0);
     }
   }
 
   sorted(): RankedDocument[] {
-    return [...this.heap].sort((a, b) => (before(a, b, this.metas) ? -1 : 1));
+    return [...this.heap].sort((a, b) => (this.before(a, b) ? -1 : 1));
   }
 
   private up(i: number): void {
     const heap = this.heap;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!before(heap[parent]!, heap[i]!, this.metas)) break;
+      if (!this.before(heap[parent]!, heap[i]!)) break;
       [heap[parent], heap[i]] = [heap[i]!, heap[parent]!];
       i = parent;
     }
@@ -88,8 +103,8 @@ class TopK {
       const left = 2 * i + 1;
       const right = left + 1;
       let worst = i;
-      if (left < heap.length && before(heap[worst]!, heap[left]!, this.metas)) worst = left;
-      if (right < heap.length && before(heap[worst]!, heap[right]!, this.metas)) worst = right;
+      if (left < heap.length && this.before(heap[worst]!, heap[left]!)) worst = left;
+      if (right < heap.length && this.before(heap[worst]!, heap[right]!)) worst = right;
       if (worst === i) return;
       [heap[worst], heap[i]] = [heap[i]!, heap[worst]!];
       i = worst;

@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { readNoteFile } from '../vault/index.js';
+import { noteName, readNoteFile } from '../vault/index.js';
 import { DEFAULTS as BM25_DEFAULTS, type Bm25Params } from './bm25l.js';
 import { findEvidence, type EvidenceBlock } from './evidence.js';
 import type { FieldWeights } from './fields.js';
@@ -54,7 +54,7 @@ export interface SearchHit {
   lines: [number, number] | null;
   tags: string[];
   modified: string;
-  lanes: { keyword?: LaneRank; substring?: LaneRank };
+  lanes: { keyword?: LaneRank; substring?: LaneRank; name?: { match: 'title' | 'alias' } };
   explain?: TermExplanation[];
 }
 
@@ -81,6 +81,7 @@ interface NoteRow {
   id: number;
   path: string;
   title: string;
+  aliases: string;
   type: string | null;
   mtime_ms: number;
   tags: string | null;
@@ -89,6 +90,8 @@ interface NoteRow {
 export class VaultSearch {
   private readonly tokenize: Tokenizer;
   private readonly blockQuery: Database.Statement;
+  /** Token key → the notes so named: how (`title` or `alias`) and every folded spelling. */
+  private readonly names = new Map<string, Map<number, { match: 'title' | 'alias'; spellings: Set<string> }>>();
 
   private constructor(
     private readonly db: Database.Database,
@@ -96,16 +99,23 @@ export class VaultSearch {
     readonly index: LexicalIndex,
     readonly metas: NoteMeta[],
     private readonly noteIds: Int32Array,
+    aliases: readonly string[][],
     options: SearchEngineOptions,
   ) {
     this.tokenize = createTokenizer(options.tokenizer);
+    // Known-item look-up: a note's title, file name and aliases, as token sequences.
+    metas.forEach((meta, doc) => {
+      this.addName(meta.title, doc, 'title');
+      this.addName(noteName(meta.path), doc, 'title');
+      for (const alias of aliases[doc] ?? []) this.addName(alias, doc, 'alias');
+    });
     this.blockQuery = db.prepare('SELECT key, heading_path, level, line_start, body_end FROM blocks WHERE note_id = ? ORDER BY ord');
   }
 
   /** Loads the keyword index of an indexed vault (`root` is the vault's real path). */
   static open(db: Database.Database, root: string, options: SearchEngineOptions = {}): VaultSearch {
     const { vocabulary, notes } = loadTermStats(db);
-    const rows = db.prepare(`SELECT n.id, n.path, n.title, n.type, n.mtime_ms, (SELECT group_concat(tag, char(10)) FROM tags WHERE note_id = n.id) AS tags
+    const rows = db.prepare(`SELECT n.id, n.path, n.title, n.aliases, n.type, n.mtime_ms, (SELECT group_concat(tag, char(10)) FROM tags WHERE note_id = n.id) AS tags
       FROM notes n`).all() as NoteRow[];
     const byId = new Map(rows.map((row) => [row.id, row]));
     const documents = notes.filter((note) => byId.has(note.noteId)).map((note) => ({ id: note.noteId, stats: note.stats }));
@@ -113,8 +123,9 @@ export class VaultSearch {
       const row = byId.get(id)!;
       return { path: row.path, title: row.title, folders: folderSegments(row.path), tags: row.tags ? row.tags.split('\n').sort() : [], type: row.type, mtimeMs: row.mtime_ms };
     });
+    const aliases = documents.map(({ id }) => JSON.parse(byId.get(id)!.aliases) as string[]);
     const index = new LexicalIndex(documents, vocabulary, options.weights ?? DEFAULT_FIELD_WEIGHTS, options.params ?? BM25_DEFAULTS);
-    return new VaultSearch(db, root, index, metas, index.ids, options);
+    return new VaultSearch(db, root, index, metas, index.ids, aliases, options);
   }
 
   search(request: SearchRequest): SearchResponse {
@@ -140,12 +151,18 @@ export class VaultSearch {
     const terms = this.tokenize(query);
     const known = this.index.knownTerms(terms);
     if (terms.length === 0 && query.trim() !== '') notices.push('the query has no searchable words (only stop words or punctuation)');
-    const outcome = rankDocuments(this.index, this.metas, known, { limit, filter, ...(request.minScore === undefined ? {} : { minScore: request.minScore }) });
+    const named = this.names.get(terms.join(' ')) ?? new Map<number, { match: 'title' | 'alias'; spellings: Set<string> }>();
+    const spelled = foldName(query);
+    const tiers = new Map([...named].map(([doc, name]) => [doc, name.spellings.has(spelled) ? 2 : 1]));
+    const outcome = rankDocuments(this.index, this.metas, known, {
+      limit, filter, named: tiers, ...(request.minScore === undefined ? {} : { minScore: request.minScore }),
+    });
     response.total_matches = outcome.matches;
 
     if (outcome.hits.length > 0) {
       response.results = outcome.hits.map((hit, i) => {
-        const result = this.hit(hit.doc, hit.score, known, { keyword: { rank: i + 1, score: round(hit.score) } });
+        const name = named.get(hit.doc);
+        const result = this.hit(hit.doc, hit.score, known, { keyword: { rank: i + 1, score: round(hit.score) }, ...(name ? { name: { match: name.match } } : {}) });
         if (request.explain) result.explain = this.index.explain(hit.doc, known).map((part) => ({ ...part, idf: round(part.idf), score: round(part.score) }));
         return result;
       });
@@ -167,6 +184,16 @@ export class VaultSearch {
       };
     }
     return response;
+  }
+
+  private addName(name: string, doc: number, match: 'title' | 'alias'): void {
+    const key = this.tokenize(name).join(' ');
+    if (key === '') return;
+    let docs = this.names.get(key);
+    if (!docs) this.names.set(key, (docs = new Map()));
+    const known = docs.get(doc);
+    if (known) known.spellings.add(foldName(name));
+    else docs.set(doc, { match, spellings: new Set([foldName(name)]) });
   }
 
   private hit(doc: number, score: number, terms: readonly string[], lanes: SearchHit['lanes'], line = 0): SearchHit {
@@ -217,6 +244,11 @@ function lineEvidence(text: string, blocks: readonly EvidenceBlock[], line: numb
     section: block ? block.headingPath.join(' > ') : '',
     lines: block ? ([block.start, block.bodyEnd] as [number, number]) : null,
   };
+}
+
+/** Case- and accent-folded, whitespace-collapsed: how a name is compared for the exact tier. */
+function foldName(text: string): string {
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
 function describeFilters(filters: SearchFilters): string {

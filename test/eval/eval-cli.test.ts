@@ -78,3 +78,18 @@ test('BEIR: a tiny dataset in BEIR format, scored by hand', (t) => {
   assert.equal(report.mrr10, 1);
   assert.throws(() => loadBeir(dir, 'dev'), /not a BEIR folder: .*qrels\/dev\.tsv is missing/);
 });
+
+test('engram eval --known-items: every title and alias finds its note first', async (t) => {
+  const vault = makeVault(t, {
+    'Atlas.md': '---\naliases: [Project Atlas]\n---\n# Atlas\nTantivy.\n',
+    'Billing.md': '---\naliases: [Ledger]\n---\nAtlas atlas atlas atlas billing.\n',
+    'Twin A.md': '---\naliases: [Shared name]\n---\nA.\n',
+    'Twin B.md': '---\naliases: [Shared name]\n---\nB.\n',
+  });
+  const result = await runCli(['eval', '--known-items', '--json'], { ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root });
+  assert.equal(result.code, 0, result.stderr);
+  const report = JSON.parse(result.stdout);
+  assert.deepEqual(report.titles, { queries: 4, first: 4 });
+  assert.deepEqual(report.aliases, { queries: 4, first: 4 }, 'a shared alias counts when either holder comes first');
+  assert.deepEqual(report.misses, []);
+});

@@ -139,3 +139,21 @@ test('a vault with no notes searches cleanly; explain is the score', (t) => {
   const total = hit.explain!.reduce((sum, part) => sum + part.score, 0);
   assert.ok(Math.abs(total - hit.score) < 1e-3);
 });
+
+test('a note whose title or alias is the query comes first, exact spelling before stem-equal names', (t) => {
+  const vault = makeVault(t, {
+    'Workspace.md': '# Workspace\nThe layout of panes.\n',
+    'Plugins/Workspaces.md': '# Workspaces\nSave and load workspaces. Workspaces workspaces workspace layouts, workspace workspace.\n',
+    'Sync/Local and remote vaults.md': '---\naliases: [Vault types]\n---\nLocal vault, remote vault, vault vault vault.\n',
+    'Create a vault.md': '---\naliases: [New vault]\n---\nMake one.\n',
+  });
+  const engine = engineFor(vault).refresh();
+  const workspace = engine.search({ query: 'Workspace' }).results;
+  assert.equal(workspace[0]!.path, 'Workspace.md');
+  assert.deepEqual(workspace[0]!.lanes.name, { match: 'title' });
+  assert.equal(engine.search({ query: 'workspaces' }).results[0]!.path, 'Plugins/Workspaces.md');
+  const alias = engine.search({ query: 'new vault' }).results;
+  assert.equal(alias[0]!.path, 'Create a vault.md', 'the alias wins over a note that repeats the words');
+  assert.deepEqual(alias[0]!.lanes.name, { match: 'alias' });
+  assert.equal(alias[1]?.lanes.name, undefined);
+});
