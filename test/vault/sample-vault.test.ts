@@ -21,7 +21,7 @@ test('the sample vault indexes as evals/VAULT.md describes', (t) => {
   const query = (sql: string, ...params: unknown[]) => db.prepare(sql).all(...params);
   const one = (sql: string, ...params: unknown[]) => db.prepare(sql).pluck().get(...params);
 
-  assert.equal(doc.notes, 59);
+  assert.equal(doc.notes, 163);
   assert.equal(doc.attachments, 2);
   assert.equal(one("SELECT count(*) FROM notes WHERE path LIKE '.%' OR path LIKE '%/.%'"), 0, 'no dot-folder notes');
   assert.equal(one("SELECT count(*) FROM notes WHERE frontmatter LIKE '%sk-fake%' OR title LIKE '%zephyr%'"), 0);
