@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run demo`: the main job on the bundled sample vault (evals/vault), with the built CLI,
-// in a throwaway state directory that is removed afterwards. Later capabilities add their
-// steps here (search, related notes, graph) as they land.
+// in a throwaway state directory that is removed afterwards: index, status, search, and the
+// golden-set eval. Later capabilities add their steps here as they land.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -30,6 +30,10 @@ try {
   engram('index');
   engram('status');
   engram('index'); // nothing changed: the second run only compares mtimes and sizes
+  engram('search', 'atlas cutover date', '--limit', '3');
+  engram('search', 'Tomek', '--limit', '1'); // an alias finds its note first
+  engram('search', 'tantivy', '--folder', 'Claude/Sessions', '--limit', '2'); // a filter, and what it hid
+  engram('eval', '--golden', join(repo, 'evals', 'golden.yaml'), '--no-history');
 } finally {
   rmSync(home, { recursive: true, force: true });
 }
