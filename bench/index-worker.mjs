@@ -4,6 +4,7 @@ import { appendFileSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { ensureStateDir, indexPaths, openStateDb, runIndex } from '../dist/index/index.js';
+import { lexicalExtension } from '../dist/search/index.js';
 
 const [mode, vault, home, editPath] = process.argv.slice(2);
 
@@ -30,7 +31,9 @@ if (mode === 'floor') {
   if (mode === 'edit' || mode === 'edit-path') appendFileSync(join(vault, editPath), `\nEdited at ${Date.now()}.\n`);
   const t0 = performance.now();
   // 'edit-path' is what a watcher does: re-index the one path it was told about.
-  const report = mode === 'edit-path' ? indexPaths(db, [editPath], { root: vault }) : runIndex(db, { root: vault });
+  // The same extensions `engram index` runs: the keyword lane's term statistics.
+  const options = { root: vault, extensions: [lexicalExtension()] };
+  const report = mode === 'edit-path' ? indexPaths(db, [editPath], options) : runIndex(db, options);
   result = { indexMs: performance.now() - t0, added: report.added, modified: report.modified, notes: report.notes };
   db.close();
 }

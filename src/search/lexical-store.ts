@@ -14,15 +14,18 @@ const FIELDS_VERSION = 1;
 
 export function lexicalExtension(options: Partial<TokenizerOptions> = {}): IndexExtension {
   const tokenize = createTokenizer(options);
+  // The vocabulary is read lazily, term by term: re-indexing one note then costs its own ~150
+  // look-ups instead of loading every term of the vault (which tripled a one-note update).
   let vocabulary = new Map<string, number>();
   let nextId = 1;
+  let findTerm: Database.Statement | null = null;
   let insertTerm: Database.Statement | null = null;
   let writeStats: Database.Statement | null = null;
   const idOf = (term: string): number => {
     let id = vocabulary.get(term);
     if (id === undefined) {
-      id = nextId++;
-      insertTerm!.run(id, term);
+      id = findTerm!.pluck().get(term) as number | undefined;
+      if (id === undefined) insertTerm!.run((id = nextId++), term);
       vocabulary.set(term, id);
     }
     return id;
@@ -32,14 +35,11 @@ export function lexicalExtension(options: Partial<TokenizerOptions> = {}): Index
     name: 'search',
     version: `${FIELDS_VERSION}:${FIELDS.join(',')}:${tokenizerSignature(options)}`,
     open(db) {
+      // Cached ids belong to one database and one run: start both caches afresh.
       vocabulary = new Map();
-      nextId = 1;
-      // Cached word → id lists belong to one vocabulary: a new one means a new counter.
       counter = new TermCounter(tokenize, idOf);
-      for (const row of db.prepare('SELECT id, term FROM terms').raw().iterate() as IterableIterator<[number, string]>) {
-        vocabulary.set(row[1], row[0]);
-        if (row[0] >= nextId) nextId = row[0] + 1;
-      }
+      nextId = ((db.prepare('SELECT max(id) FROM terms').pluck().get() as number | null) ?? 0) + 1;
+      findTerm = db.prepare('SELECT id FROM terms WHERE term = ?');
       insertTerm = db.prepare('INSERT INTO terms (id, term) VALUES (?, ?)');
       writeStats = db.prepare('INSERT OR REPLACE INTO note_terms (note_id, stats) VALUES (?, ?)');
     },
