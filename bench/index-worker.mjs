@@ -4,7 +4,7 @@ import { appendFileSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { ensureStateDir, indexPaths, openStateDb, runIndex } from '../dist/index/index.js';
-import { lexicalExtension } from '../dist/search/index.js';
+import { lexicalExtension, VaultSearch } from '../dist/search/index.js';
 
 const [mode, vault, home, editPath] = process.argv.slice(2);
 
@@ -26,6 +26,24 @@ const started = performance.now();
 let result;
 if (mode === 'floor') {
   result = { notes: readAndHashAll(vault) };
+} else if (mode === 'query') {
+  // The production search path on the indexed vault: load the keyword index, then full
+  // searches (ranking + evidence read from the notes), as `engram search` and the MCP tool do.
+  const { db } = openStateDb(ensureStateDir(home, vault));
+  const t0 = performance.now();
+  const engine = VaultSearch.open(db, vault);
+  const openMs = performance.now() - t0;
+  const words = ['kalo', 'mire', 'tanvi', 'sodel', 'praun', 'nequa', 'rizen', 'bocha', 'fugar', 'heljo'];
+  const times = [];
+  for (let i = 0; i < 220; i++) {
+    const query = `${words[i % words.length]} ${words[(i * 7) % words.length]}`;
+    const q0 = performance.now();
+    engine.search({ query, limit: 10 });
+    if (i >= 20) times.push(performance.now() - q0);
+  }
+  times.sort((a, b) => a - b);
+  result = { openMs, p50: times[Math.floor(times.length / 2)], p95: times[Math.floor(times.length * 0.95)] };
+  db.close();
 } else {
   const { db } = openStateDb(ensureStateDir(home, vault));
   if (mode === 'edit' || mode === 'edit-path') appendFileSync(join(vault, editPath), `\nEdited at ${Date.now()}.\n`);

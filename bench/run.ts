@@ -48,6 +48,7 @@ for (const size of suites.has('index') ? sizes : []) {
     const again = step('again', root, home);
     const edit = step('edit', root, home, paths[Math.floor(paths.length / 2)]!);
     const editPath = step('edit-path', root, home, paths[Math.floor(paths.length / 3)]!);
+    const query = step('query', root, home) as Step & { openMs: number; p50: number; p95: number };
     const row = {
       notes: size,
       'full index (s)': +(full.indexMs! / 1000).toFixed(2),
@@ -58,6 +59,10 @@ for (const size of suites.has('index') ? sizes : []) {
       'one edit, scan (ms)': Math.round(edit.indexMs!),
       'one edit, by path (ms)': +editPath.indexMs!.toFixed(1),
       'peak RSS full (MB)': Math.round(full.maxRssMb),
+      'search: load (ms)': Math.round(query.openMs),
+      'search p50 (ms)': +query.p50.toFixed(2),
+      'search p95 (ms)': +query.p95.toFixed(2),
+      'search RSS (MB)': Math.round(query.maxRssMb),
     };
     rows.push(row);
     appendFileSync(join(here, 'results.jsonl'), JSON.stringify({ at: new Date().toISOString(), suite: 'index', cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version, ...row }) + '\n');

@@ -128,10 +128,11 @@ export class LexicalIndex {
   }
 
   /**
-   * Scores every document containing at least one of the terms. Returns them unsorted; the
-   * caller filters and picks the top. Allocation: one result array.
+   * Scores every document containing at least one of the terms and calls `visit` for each, in
+   * no particular order. Allocation-free: scores accumulate in a reused array (a 50k-note
+   * query touching 20k notes must not make 20k objects for the collector).
    */
-  score(queryTerms: readonly string[]): ScoredDocument[] {
+  forEachScored(queryTerms: readonly string[], visit: (doc: number, score: number) => void): void {
     const { scores, touched, params } = this;
     let count = 0;
     for (const term of new Set(queryTerms)) {
@@ -146,12 +147,18 @@ export class LexicalIndex {
         scores[d]! += termScore(this.postingTfs[p]!, this.norms[d]!, idf, params);
       }
     }
-    const out: ScoredDocument[] = new Array(count);
     for (let i = 0; i < count; i++) {
       const d = touched[i]!;
-      out[i] = { doc: d, score: scores[d]! };
+      const score = scores[d]!;
       scores[d] = 0;
+      visit(d, score);
     }
+  }
+
+  /** Every matching document with its score, unsorted (for tests and small callers). */
+  score(queryTerms: readonly string[]): ScoredDocument[] {
+    const out: ScoredDocument[] = [];
+    this.forEachScored(queryTerms, (doc, score) => out.push({ doc, score }));
     return out;
   }
 

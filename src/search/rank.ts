@@ -33,7 +33,6 @@ export interface RankOptions {
 }
 
 export function rankDocuments(index: LexicalIndex, metas: readonly NoteMeta[], terms: readonly string[], options: RankOptions): RankOutcome {
-  const scored = index.score(terms);
   const minScore = options.minScore ?? 0;
   const named = options.named ?? NONE;
   const before = (a: RankedDocument, b: RankedDocument): boolean => {
@@ -47,17 +46,17 @@ export function rankDocuments(index: LexicalIndex, metas: readonly NoteMeta[], t
   let matches = 0;
   let hiddenCount = 0;
   let hiddenBest: RankOutcome['hidden']['best'] = null;
-  for (const entry of scored) {
-    if (entry.score < minScore) continue;
-    const verdict = options.filter.active ? options.filter.test(metas[entry.doc]!) : null;
+  index.forEachScored(terms, (doc, score) => {
+    if (score < minScore) return;
+    const verdict = options.filter.active ? options.filter.test(metas[doc]!) : null;
     if (verdict !== null) {
       hiddenCount++;
-      if (hiddenBest === null || before(entry, hiddenBest)) hiddenBest = { ...entry, reason: verdict };
-      continue;
+      if (hiddenBest === null || before({ doc, score }, hiddenBest)) hiddenBest = { doc, score, reason: verdict };
+      return;
     }
     matches++;
-    top.offer(entry);
-  }
+    top.offer(doc, score);
+  });
   return { hits: top.sorted(), matches, hidden: { count: hiddenCount, best: hiddenBest } };
 }
 
@@ -69,16 +68,24 @@ type Before = (a: RankedDocument, b: RankedDocument) => boolean;
 /** A bounded min-heap: keeps the best `k` of a stream without sorting it. */
 class TopK {
   private readonly heap: RankedDocument[] = [];
+  private readonly probe: RankedDocument = { doc: 0, score: 0 };
 
   constructor(private readonly k: number, private readonly before: Before) {}
 
-  offer(entry: RankedDocument): void {
+  /** Keeps (doc, score) if it is among the best k so far; allocates only for what it keeps. */
+  offer(doc: number, score: number): void {
     const heap = this.heap;
     if (heap.length < this.k) {
-      heap.push(entry);
+      heap.push({ doc, score });
       this.up(heap.length - 1);
-    } else if (this.k > 0 && this.before(entry, heap[0]!)) {
-      heap[0] = entry;
+      return;
+    }
+    const worst = heap[0];
+    if (worst === undefined) return;
+    this.probe.doc = doc;
+    this.probe.score = score;
+    if (this.before(this.probe, worst)) {
+      heap[0] = { doc, score };
       this.down(0);
     }
   }
