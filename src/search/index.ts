@@ -9,4 +9,6 @@ export { compileFilter, folderSegments, type SearchFilters, type NoteMeta, type 
 export { rankDocuments, type RankOutcome, type RankedDocument } from './rank.js';
 export { findEvidence, type Evidence, type EvidenceBlock } from './evidence.js';
 export { rankSubstring } from './substring.js';
-export { VaultSearch, LIMITS as SEARCH_LIMITS, type SearchRequest, type SearchResponse, type SearchHit, type ScopedOut, type SearchEngineOptions } from './vault-search.js';
+export { VaultSearch, LIMITS as SEARCH_LIMITS, DEFAULT_MODEL, type SearchRequest, type SearchResponse, type SearchHit, type ScopedOut, type SearchEngineOptions, type SearchMode } from './vault-search.js';
+export { VectorIndex, type VectorEntry, type VectorHit, type VectorSource } from './vector-index.js';
+export { fuseRrf, DEFAULTS as FUSION_DEFAULTS, type FusionOptions, type FusedDocument } from './fusion.js';

@@ -14,6 +14,8 @@ import { DEFAULT_FIELD_WEIGHTS, LexicalIndex, type TermExplanation } from './lex
 import { loadTermStats } from './lexical-store.js';
 import { rankDocuments } from './rank.js';
 import { rankSubstring, type SubstringCandidate } from './substring.js';
+import { DEFAULTS as FUSION_DEFAULTS, fuseRrf, type FusionOptions } from './fusion.js';
+import { VectorIndex, type VectorEntry, type VectorSource } from './vector-index.js';
 import { createTokenizer, type Tokenizer, type TokenizerOptions } from './tokenizer.js';
 
 export const LIMITS = {
@@ -28,7 +30,15 @@ export interface SearchEngineOptions {
   tokenizer?: Partial<TokenizerOptions>;
   weights?: FieldWeights;
   params?: Bm25Params;
+  /** The embedding model whose vectors the semantic lane uses (default TaylorAI/bge-micro-v2). */
+  model?: string;
+  fusion?: FusionOptions;
 }
+
+export type SearchMode = 'hybrid' | 'keyword' | 'semantic';
+
+/** Lane depth fused by RRF: the top 50 of each lane. */
+const LANE_DEPTH = 50;
 
 export interface SearchRequest {
   query: string;
@@ -38,6 +48,12 @@ export interface SearchRequest {
   minScore?: number;
   /** Attach each hit's per-term score parts. */
   explain?: boolean;
+  /** `hybrid` (default) fuses keyword and semantic lanes when a query vector and note vectors exist. */
+  mode?: SearchMode;
+  /** The query embedded with the configured model; the caller makes it (off the main thread). */
+  queryVector?: Float32Array;
+  /** Why there is no query vector, in plain words (reported as the mode's reason). */
+  vectorUnavailable?: string;
 }
 
 export interface LaneRank {
@@ -54,7 +70,12 @@ export interface SearchHit {
   lines: [number, number] | null;
   tags: string[];
   modified: string;
-  lanes: { keyword?: LaneRank; substring?: LaneRank; name?: { match: 'title' | 'alias' } };
+  lanes: {
+    keyword?: LaneRank;
+    semantic?: LaneRank & { source: VectorSource; block: string | null };
+    substring?: LaneRank;
+    name?: { match: 'title' | 'alias' };
+  };
   explain?: TermExplanation[];
 }
 
@@ -68,7 +89,7 @@ export interface ScopedOut {
 
 export interface SearchResponse {
   query: string;
-  mode: 'keyword';
+  mode: SearchMode;
   mode_reason: string;
   results: SearchHit[];
   /** Notes inside the filters that matched, before `limit`. */
@@ -100,7 +121,8 @@ export class VaultSearch {
     readonly metas: NoteMeta[],
     private readonly noteIds: Int32Array,
     aliases: readonly string[][],
-    options: SearchEngineOptions,
+    readonly vectors: VectorIndex,
+    private readonly options: SearchEngineOptions,
   ) {
     this.tokenize = createTokenizer(options.tokenizer);
     // Known-item look-up: a note's title, file name and aliases, as token sequences.
@@ -125,7 +147,8 @@ export class VaultSearch {
     });
     const aliases = documents.map(({ id }) => JSON.parse(byId.get(id)!.aliases) as string[]);
     const index = new LexicalIndex(documents, vocabulary, options.weights ?? DEFAULT_FIELD_WEIGHTS, options.params ?? BM25_DEFAULTS);
-    return new VaultSearch(db, root, index, metas, index.ids, aliases, options);
+    const vectors = loadVectors(db, options.model ?? DEFAULT_MODEL, index.ids);
+    return new VaultSearch(db, root, index, metas, index.ids, aliases, vectors, options);
   }
 
   search(request: SearchRequest): SearchResponse {
@@ -137,14 +160,6 @@ export class VaultSearch {
     }
     const limit = Math.min(Math.max(1, Math.trunc(request.limit ?? LIMITS.defaultLimit)), LIMITS.maxLimit);
     const filter = compileFilter(request.filters ?? {});
-    const response: SearchResponse = {
-      query: request.query,
-      mode: 'keyword',
-      mode_reason: 'keyword only: this version of Engram has no vector lane yet',
-      results: [],
-      total_matches: 0,
-      notices,
-    };
     if (filter.active && !this.metas.some((meta) => filter.test(meta) === null)) {
       notices.push(`no note passes the filters (${describeFilters(request.filters ?? {})}); check the folder, tag or type names`);
     }
@@ -154,36 +169,84 @@ export class VaultSearch {
     const named = this.names.get(terms.join(' ')) ?? new Map<number, { match: 'title' | 'alias'; spellings: Set<string> }>();
     const spelled = foldName(query);
     const tiers = new Map([...named].map(([doc, name]) => [doc, name.spellings.has(spelled) ? 2 : 1]));
-    const outcome = rankDocuments(this.index, this.metas, known, {
-      limit, filter, named: tiers, ...(request.minScore === undefined ? {} : { minScore: request.minScore }),
-    });
-    response.total_matches = outcome.matches;
 
-    if (outcome.hits.length > 0) {
-      response.results = outcome.hits.map((hit, i) => {
-        const name = named.get(hit.doc);
-        const result = this.hit(hit.doc, hit.score, known, { keyword: { rank: i + 1, score: round(hit.score) }, ...(name ? { name: { match: name.match } } : {}) });
-        if (request.explain) result.explain = this.index.explain(hit.doc, known).map((part) => ({ ...part, idf: round(part.idf), score: round(part.score) }));
+    const wanted = request.mode ?? 'hybrid';
+    const noSemantic = this.semanticUnavailable(request);
+    const mode: SearchMode = wanted === 'keyword' || noSemantic !== null ? 'keyword' : wanted;
+    const response: SearchResponse = {
+      query: request.query,
+      mode,
+      mode_reason: wanted === 'keyword' ? 'keyword mode was asked for'
+        : noSemantic !== null ? `keyword only: ${noSemantic}`
+        : mode === 'semantic' ? `semantic only: ${this.describeVectors()}`
+        : `keyword and semantic lanes fused by reciprocal rank (k = ${this.fusion.k}); ${this.describeVectors()}`,
+      results: [],
+      total_matches: 0,
+      notices,
+    };
+
+    const keyword = rankDocuments(this.index, this.metas, known, {
+      limit: mode === 'keyword' ? limit : Math.max(limit, LANE_DEPTH), filter, named: tiers,
+      ...(request.minScore === undefined ? {} : { minScore: request.minScore }),
+    });
+    const semantic = mode === 'keyword' ? [] : this.vectors.nearest(request.queryVector!, LANE_DEPTH, (doc) => !filter.active || filter.test(this.metas[doc]!) === null);
+    const lanes = { keyword: mode === 'semantic' ? [] : keyword.hits.map((hit) => hit.doc), semantic: semantic.map((hit) => hit.doc) };
+
+    if (lanes.keyword.length + lanes.semantic.length > 0) {
+      const keywordHits = new Map(keyword.hits.map((hit, i) => [hit.doc, { rank: i + 1, score: hit.score }]));
+      const semanticHits = new Map(semantic.map((hit, i) => [hit.doc, { rank: i + 1, hit }]));
+      const ordered = mode === 'keyword'
+        ? keyword.hits.map((hit) => ({ doc: hit.doc, score: hit.score }))
+        : fuseRrf(lanes, this.fusion).sort((a, b) => (tiers.get(b.doc) ?? 0) - (tiers.get(a.doc) ?? 0) || b.score - a.score || a.doc - b.doc);
+      response.total_matches = mode === 'keyword' ? keyword.matches : ordered.length;
+      response.results = ordered.slice(0, limit).map(({ doc, score }) => {
+        const name = named.get(doc);
+        const k = keywordHits.get(doc);
+        const v = semanticHits.get(doc);
+        const result = this.hit(doc, score, known, {
+          ...(k && mode !== 'semantic' ? { keyword: { rank: k.rank, score: round(k.score) } } : {}),
+          ...(v ? { semantic: { rank: v.rank, score: round(v.hit.score), source: v.hit.source, block: v.hit.blockKey === '' ? null : v.hit.blockKey } } : {}),
+          ...(name ? { name: { match: name.match } } : {}),
+        }, k || !v || v.hit.blockKey === '' ? 0 : -1, v?.hit.blockKey);
+        if (request.explain && k) result.explain = this.index.explain(doc, known).map((part) => ({ ...part, idf: round(part.idf), score: round(part.score) }));
         return result;
       });
-    } else if (outcome.hidden.count === 0 && query.trim() !== '') {
+    } else if (keyword.hidden.count === 0 && query.trim() !== '') {
       response.results = this.substringLane(query, limit, filter);
       response.total_matches = response.results.length;
       if (response.results.length > 0) notices.push('no keyword match; these notes contain the query text as written');
     }
 
-    const best = outcome.hidden.best;
-    const top = outcome.hits[0];
-    if (best && (!top || best.score > top.score)) {
+    const best = keyword.hidden.best;
+    const top = keyword.hits[0];
+    if (mode !== 'semantic' && best && (!top || best.score > top.score)) {
       const path = this.metas[best.doc]!.path;
       response.scoped_out = {
-        count: outcome.hidden.count,
+        count: keyword.hidden.count,
         best: { path, score: round(best.score) },
         better_match_outside_folder: best.reason === 'folder' || best.reason === 'excluded_folder',
-        hint: `${outcome.hidden.count} matching note${outcome.hidden.count === 1 ? ' is' : 's are'} outside the filters; the best, ${path}, outranks everything returned — widen or drop the ${best.reason.replace('_', ' ')} filter to see it`,
+        hint: `${keyword.hidden.count} matching note${keyword.hidden.count === 1 ? ' is' : 's are'} outside the filters; the best, ${path}, outranks everything returned — widen or drop the ${best.reason.replace('_', ' ')} filter to see it`,
       };
     }
     return response;
+  }
+
+  /** Why the semantic lane cannot run for this request, or null when it can. */
+  private semanticUnavailable(request: SearchRequest): string | null {
+    const model = this.options.model ?? DEFAULT_MODEL;
+    if (!request.queryVector) return request.vectorUnavailable ?? `no query vector (the ${model} model was not loaded)`;
+    if (this.vectors.size === 0) return `no note has a ${model} vector yet; run \`engram index\` to embed the vault`;
+    if (request.queryVector.length !== this.vectors.dims) return `the query vector has ${request.queryVector.length} dimensions, the note vectors ${this.vectors.dims}: they come from different models`;
+    return null;
+  }
+
+  private describeVectors(): string {
+    const covered = this.vectors.coveredDocuments().size;
+    return `${this.vectors.size} vectors of ${this.options.model ?? DEFAULT_MODEL} cover ${covered} of ${this.metas.length} notes`;
+  }
+
+  private get fusion(): FusionOptions {
+    return this.options.fusion ?? FUSION_DEFAULTS;
   }
 
   private addName(name: string, doc: number, match: 'title' | 'alias'): void {
@@ -196,16 +259,23 @@ export class VaultSearch {
     else docs.set(doc, { match, spellings: new Set([foldName(name)]) });
   }
 
-  private hit(doc: number, score: number, terms: readonly string[], lanes: SearchHit['lanes'], line = 0): SearchHit {
+  /**
+   * A result with its evidence: `line` > 0 anchors the excerpt on that line (substring lane);
+   * -1 with `blockKey` uses the block a semantic match came from; otherwise the keyword evidence.
+   */
+  private hit(doc: number, score: number, terms: readonly string[], lanes: SearchHit['lanes'], line = 0, blockKey?: string): SearchHit {
     const meta = this.metas[doc]!;
     const read = readNoteFile(join(this.root, meta.path));
     const blocks = (this.blockQuery.all(this.noteIds[doc]) as { key: string; heading_path: string; level: number; line_start: number; body_end: number }[])
       .map((row): EvidenceBlock => ({ key: row.key, headingPath: JSON.parse(row.heading_path) as string[], level: row.level, start: row.line_start, bodyEnd: row.body_end }));
-    const evidence = read.ok
-      ? line > 0
-        ? lineEvidence(read.text, blocks, line)
-        : findEvidence(read.text, blocks, terms, (term) => this.index.idf(term), this.tokenize)
-      : { excerpt: '', section: '', lines: null };
+    const block = line === -1 ? blocks.find((candidate) => candidate.key === blockKey) : undefined;
+    const evidence = !read.ok
+      ? { excerpt: '', section: '', lines: null }
+      : block
+        ? lineEvidence(read.text, blocks, block.level > 0 ? block.start + 1 : block.start)
+        : line > 0
+          ? lineEvidence(read.text, blocks, line)
+          : findEvidence(read.text, blocks, terms, (term) => this.index.idf(term), this.tokenize);
     return {
       path: meta.path,
       title: meta.title,
@@ -233,6 +303,28 @@ export class VaultSearch {
     return rankSubstring(query, candidates(), limit).map((hit, i) =>
       this.hit(hit.doc, hit.score, [], { substring: { rank: i + 1, score: round(hit.score) } }, Math.max(hit.line, 1)));
   }
+}
+
+export const DEFAULT_MODEL = 'TaylorAI/bge-micro-v2';
+
+/** The configured model's vectors whose note is unchanged since they were made. */
+function loadVectors(db: Database.Database, model: string, ids: Int32Array): VectorIndex {
+  const docOf = new Map<number, number>();
+  ids.forEach((id, doc) => docOf.set(id, doc));
+  const entries: VectorEntry[] = [];
+  let dims = 0;
+  const rows = db.prepare(`SELECT v.note_id, v.block_key, v.source, v.vector FROM vectors v JOIN notes n ON n.id = v.note_id AND n.hash = v.content_hash
+    WHERE v.model = ? ORDER BY v.note_id, v.block_key`).raw().iterate(model) as IterableIterator<[number, string, VectorSource, Buffer]>;
+  for (const [noteId, blockKey, source, blob] of rows) {
+    const doc = docOf.get(noteId);
+    if (doc === undefined) continue;
+    const vector = new Float32Array(blob.byteLength / 4);
+    new Uint8Array(vector.buffer).set(blob);
+    if (dims === 0) dims = vector.length;
+    if (vector.length !== dims) continue; // a model with another width never mixes in
+    entries.push({ doc, blockKey, source, vector });
+  }
+  return new VectorIndex(dims, entries, ids.length);
 }
 
 function lineEvidence(text: string, blocks: readonly EvidenceBlock[], line: number) {
