@@ -15,7 +15,7 @@ import { loadTermStats } from './lexical-store.js';
 import { rankDocuments } from './rank.js';
 import { rankSubstring, type SubstringCandidate } from './substring.js';
 import { DEFAULTS as FUSION_DEFAULTS, fuseRrf, type FusionOptions } from './fusion.js';
-import { VectorIndex, type VectorEntry, type VectorSource } from './vector-index.js';
+import { VectorIndex, type VectorSource } from './vector-index.js';
 import { createTokenizer, type Tokenizer, type TokenizerOptions } from './tokenizer.js';
 
 export const LIMITS = {
@@ -123,6 +123,8 @@ export class VaultSearch {
     aliases: readonly string[][],
     readonly vectors: VectorIndex,
     private readonly options: SearchEngineOptions,
+    /** How long loading took: the keyword index, then the vectors (ms). */
+    readonly loadTimings: { keywordMs: number; vectorsMs: number },
   ) {
     this.tokenize = createTokenizer(options.tokenizer);
     // Known-item look-up: a note's title, file name and aliases, as token sequences.
@@ -136,6 +138,7 @@ export class VaultSearch {
 
   /** Loads the keyword index of an indexed vault (`root` is the vault's real path). */
   static open(db: Database.Database, root: string, options: SearchEngineOptions = {}): VaultSearch {
+    const started = performance.now();
     const { vocabulary, notes } = loadTermStats(db);
     const rows = db.prepare(`SELECT n.id, n.path, n.title, n.aliases, n.type, n.mtime_ms, (SELECT group_concat(tag, char(10)) FROM tags WHERE note_id = n.id) AS tags
       FROM notes n`).all() as NoteRow[];
@@ -147,8 +150,10 @@ export class VaultSearch {
     });
     const aliases = documents.map(({ id }) => JSON.parse(byId.get(id)!.aliases) as string[]);
     const index = new LexicalIndex(documents, vocabulary, options.weights ?? DEFAULT_FIELD_WEIGHTS, options.params ?? BM25_DEFAULTS);
+    const keywordDone = performance.now();
     const vectors = loadVectors(db, options.model ?? DEFAULT_MODEL, index.ids);
-    return new VaultSearch(db, root, index, metas, index.ids, aliases, vectors, options);
+    const timings = { keywordMs: keywordDone - started, vectorsMs: performance.now() - keywordDone };
+    return new VaultSearch(db, root, index, metas, index.ids, aliases, vectors, options, timings);
   }
 
   search(request: SearchRequest): SearchResponse {
@@ -307,24 +312,34 @@ export class VaultSearch {
 
 export const DEFAULT_MODEL = 'TaylorAI/bge-micro-v2';
 
-/** The configured model's vectors whose note is unchanged since they were made. */
+/**
+ * The configured model's vectors whose note is unchanged since they were made, copied straight
+ * from SQLite into one preallocated Float32Array (no object per vector). Row order does not
+ * matter: the cosine lane breaks ties by document.
+ */
 function loadVectors(db: Database.Database, model: string, ids: Int32Array): VectorIndex {
   const docOf = new Map<number, number>();
   ids.forEach((id, doc) => docOf.set(id, doc));
-  const entries: VectorEntry[] = [];
-  let dims = 0;
-  const rows = db.prepare(`SELECT v.note_id, v.block_key, v.source, v.vector FROM vectors v JOIN notes n ON n.id = v.note_id AND n.hash = v.content_hash
-    WHERE v.model = ? ORDER BY v.note_id, v.block_key`).raw().iterate(model) as IterableIterator<[number, string, VectorSource, Buffer]>;
-  for (const [noteId, blockKey, source, blob] of rows) {
+  const sql = `FROM vectors v JOIN notes n ON n.id = v.note_id AND n.hash = v.content_hash WHERE v.model = ?`;
+  const first = db.prepare(`SELECT length(v.vector) ${sql} LIMIT 1`).pluck().get(model) as number | undefined;
+  if (first === undefined) return VectorIndex.fromEntries(0, [], ids.length);
+  const dims = first / 4;
+  const capacity = db.prepare(`SELECT count(*) ${sql}`).pluck().get(model) as number;
+  const columns = VectorIndex.allocate(dims, capacity);
+  const bytes = new Uint8Array(columns.data.buffer);
+  let rows = 0;
+  const iterate = db.prepare(`SELECT v.note_id, v.block_key, v.source, v.vector ${sql}`).raw().iterate(model) as IterableIterator<[number, string, VectorSource, Buffer]>;
+  for (const [noteId, blockKey, source, blob] of iterate) {
     const doc = docOf.get(noteId);
-    if (doc === undefined) continue;
-    const vector = new Float32Array(blob.byteLength / 4);
-    new Uint8Array(vector.buffer).set(blob);
-    if (dims === 0) dims = vector.length;
-    if (vector.length !== dims) continue; // a model with another width never mixes in
-    entries.push({ doc, blockKey, source, vector });
+    // A vector of another width (another model's space) never mixes in.
+    if (doc === undefined || blob.byteLength !== dims * 4) continue;
+    bytes.set(blob, rows * dims * 4);
+    columns.owners[rows] = doc;
+    columns.blockKeys[rows] = blockKey;
+    columns.sources[rows] = source;
+    rows++;
   }
-  return new VectorIndex(dims, entries, ids.length);
+  return new VectorIndex(dims, columns, rows, ids.length);
 }
 
 function lineEvidence(text: string, blocks: readonly EvidenceBlock[], line: number) {
