@@ -11,6 +11,8 @@ export type ErrorCode =
   | 'STATE_DIR_UNWRITABLE'
   | 'STATE_CORRUPT'
   | 'LOCKED'
+  | 'EMBEDDER_FAILED'
+  | 'SMART_ENV_UNSTABLE'
   | 'USAGE';
 
 export class EngramError extends Error {
