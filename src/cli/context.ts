@@ -11,6 +11,12 @@ export interface CliEnv {
   vault: string | undefined;
   home: string;
   exclude: string[];
+  /** The embedding model (ENGRAM_EMBED_MODEL); must be the vault's Smart Connections model for reuse. */
+  model: string;
+  /** Where model files live (ENGRAM_MODEL_DIR). */
+  modelDir: string;
+  /** ENGRAM_OFFLINE=1 forbids downloading a missing model. */
+  offline: boolean;
 }
 
 export interface Output {
@@ -26,6 +32,9 @@ export function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
     vault: env.ENGRAM_VAULT || undefined,
     home: env.ENGRAM_HOME || join(homedir(), '.engram'),
     exclude: (env.ENGRAM_EXCLUDE ?? '').split(',').map((folder) => folder.trim()).filter((folder) => folder !== ''),
+    model: env.ENGRAM_EMBED_MODEL || 'TaylorAI/bge-micro-v2',
+    modelDir: env.ENGRAM_MODEL_DIR || join(homedir(), '.cache', 'engram', 'models'),
+    offline: env.ENGRAM_OFFLINE === '1' || env.ENGRAM_OFFLINE === 'true',
   };
 }
 

@@ -1,6 +1,8 @@
 import { acquireLock, runIndex, type IndexProgress, type IndexReport } from '../index/index.js';
 import { lexicalExtension } from '../search/index.js';
+import { UsageError } from '../errors.js';
 import type { Command, CommandContext } from './command.js';
+import { refreshVectors, type VectorRefresh } from './vectors.js';
 import { openVault } from './context.js';
 
 export const indexCommand: Command = {
@@ -11,8 +13,12 @@ export const indexCommand: Command = {
     exclude: { type: 'string', multiple: true, value: 'FOLDER', description: 'leave a vault folder out (also $ENGRAM_EXCLUDE, comma-separated)' },
     quiet: { type: 'boolean', short: 'q', description: 'no progress on stderr' },
     'batch-size': { type: 'string', value: 'N', description: 'notes per transaction (default 500)' },
+    'no-embed': { type: 'boolean', description: 'do not embed notes locally (Smart Connections vectors are still imported)' },
+    'embed-budget': { type: 'string', value: 'SECONDS', description: 'stop embedding after this long; the rest waits for the next run' },
   },
-  run(args, { env, io }) {
+  async run(args, { env, io }) {
+    const budget = args.values['embed-budget'] === undefined ? undefined : Number(args.values['embed-budget']);
+    if (budget !== undefined && !(budget >= 0)) throw new UsageError(`--embed-budget must be a number of seconds, not "${String(args.values['embed-budget'])}"`);
     const opened = openVault(args.values.vault as string | undefined, env);
     const lock = acquireLock(opened.stateDir, 'index', { purpose: 'an index run' });
     try {
@@ -25,8 +31,13 @@ export const indexCommand: Command = {
         ...(batchSize !== undefined && Number.isInteger(batchSize) && batchSize > 0 ? { batchSize } : {}),
         ...(args.values.quiet ? {} : { onProgress: progressPrinter(io) }),
       });
-      if (args.values.json) io.out(JSON.stringify({ vault: opened.vault, state_dir: opened.stateDir, ...toJson(report) }, null, 2));
-      else io.out(describeReport(report));
+      const vectors = await refreshVectors(opened.state.db, opened.vault, env, io, {
+        embed: args.values['no-embed'] !== true,
+        progress: args.values.quiet !== true,
+        ...(budget === undefined ? {} : { budgetMs: budget * 1000 }),
+      });
+      if (args.values.json) io.out(JSON.stringify({ vault: opened.vault, state_dir: opened.stateDir, ...toJson(report), vectors: vectorsJson(vectors) }, null, 2));
+      else io.out(`${describeReport(report)}\n${describeVectors(vectors)}`);
       return 0;
     } finally {
       lock.release();
@@ -34,6 +45,28 @@ export const indexCommand: Command = {
     }
   },
 };
+
+function vectorsJson(refresh: VectorRefresh) {
+  return {
+    smart_connections_imported: refresh.imported,
+    embedder: refresh.embedder,
+    embedded: refresh.backlog ? { notes: refresh.backlog.notes, vectors: refresh.backlog.vectors, cached: refresh.backlog.cached, remaining: refresh.backlog.remaining, duration_ms: refresh.backlog.durationMs } : null,
+    warnings: refresh.smartConnections?.warnings ?? [],
+  };
+}
+
+function describeVectors(refresh: VectorRefresh): string {
+  const lines: string[] = [];
+  if (refresh.smartConnections) lines.push(`vectors: ${refresh.imported} fresh Smart Connections vectors reused`);
+  for (const warning of refresh.smartConnections?.warnings ?? []) lines.push(`warning: ${warning}`);
+  if (refresh.backlog) {
+    const b = refresh.backlog;
+    lines.push(`vectors: embedded ${b.notes} notes (${b.vectors} vectors, ${b.cached} from cache) in ${formatMs(b.durationMs)}${b.remaining > 0 ? `; ${b.remaining} notes wait for the next run` : ''}`);
+  } else if (refresh.embedder.reason) {
+    lines.push(`vectors: not embedding locally — ${refresh.embedder.reason}; search answers by keyword where a note has no vector`);
+  }
+  return lines.join('\n');
+}
 
 function toJson(report: IndexReport) {
   return {

@@ -1,7 +1,8 @@
 import { acquireLock, runIndex } from '../index/index.js';
-import { lexicalExtension, VaultSearch, type SearchResponse } from '../search/index.js';
+import { lexicalExtension, VaultSearch, type SearchMode, type SearchResponse } from '../search/index.js';
 import { EngramError, UsageError } from '../errors.js';
 import type { Command } from './command.js';
+import { embedQuery } from './vectors.js';
 import { openVault } from './context.js';
 
 export const searchCommand: Command = {
@@ -23,16 +24,14 @@ export const searchCommand: Command = {
     explain: { type: 'boolean', description: 'show how each score was made' },
     'no-refresh': { type: 'boolean', description: 'search the index as it is, without bringing it up to date first' },
   },
-  run(args, { env, io }) {
+  async run(args, { env, io }) {
     const query = args.positionals[0];
     if (query === undefined) throw new UsageError('no query given: engram search "what you are looking for"');
     const values = args.values;
     const limit = values.limit === undefined ? 10 : integerOption('--limit', values.limit as string, 1, 100);
-    const mode = (values.mode as string | undefined) ?? 'hybrid';
+    const mode = ((values.mode as string | undefined) ?? 'hybrid') as SearchMode;
     if (!['hybrid', 'keyword', 'semantic'].includes(mode)) throw new UsageError(`--mode must be hybrid, keyword or semantic, not "${mode}"`);
-    if (mode === 'semantic') {
-      throw new EngramError('USAGE', 'semantic search needs vectors, which this version of Engram does not build yet; use --mode keyword or hybrid');
-    }
+
     const filters = {
       folders: (values.folder as string[] | undefined) ?? [],
       excludeFolders: (values['exclude-folder'] as string[] | undefined) ?? [],
@@ -62,8 +61,18 @@ export const searchCommand: Command = {
           notices.push('another index run is in progress; searched the index as it is');
         }
       }
-      const engine = VaultSearch.open(opened.state.db, opened.vault);
-      const response = engine.search({ query, limit, filters, explain: values.explain === true, ...(minScore === undefined ? {} : { minScore }) });
+      const engine = VaultSearch.open(opened.state.db, opened.vault, { model: env.model });
+      // The query vector is made only when the semantic lane can use it.
+      const embedded = mode === 'keyword' || engine.vectors.size === 0 ? null : await embedQuery(query, env, io);
+      const response = engine.search({
+        query, limit, filters, mode, explain: values.explain === true,
+        ...(minScore === undefined ? {} : { minScore }),
+        ...(embedded && 'vector' in embedded ? { queryVector: embedded.vector } : {}),
+        ...(embedded && 'reason' in embedded ? { vectorUnavailable: embedded.reason } : {}),
+      });
+      if (mode === 'semantic' && response.mode !== 'semantic') {
+        throw new EngramError('USAGE', `semantic search is not possible: ${response.mode_reason.replace(/^keyword only: /, '')}; use --mode keyword or hybrid`);
+      }
       response.notices.unshift(...notices);
       io.out(values.json ? JSON.stringify(response, null, 2) : describeResponse(response, values.explain === true));
       return 0;
@@ -78,7 +87,7 @@ export function describeResponse(response: SearchResponse, explain: boolean): st
   for (const notice of response.notices) lines.push(`note: ${notice}`);
   if (response.results.length === 0) lines.push(`no results for "${response.query}" (${response.mode})`);
   response.results.forEach((hit, i) => {
-    const lane = hit.lanes.keyword ? 'keyword' : 'substring';
+    const lane = Object.keys(hit.lanes).filter((name) => name !== 'name').join('+');
     lines.push(`${i + 1}. ${hit.path}${hit.title && !hit.path.endsWith(`${hit.title}.md`) ? ` — ${hit.title}` : ''}  (${hit.score}, ${lane})`);
     const where = [hit.section ? `§ ${hit.section}` : '', hit.lines ? `lines ${hit.lines[0]}–${hit.lines[1]}` : ''].filter(Boolean).join(', ');
     if (where) lines.push(`   ${where}`);

@@ -1,15 +1,18 @@
 import { readStatus, type StatusDoc } from '../index/index.js';
 import type { Command } from './command.js';
 import { openVault } from './context.js';
+import { vectorStatus, type VectorStatus } from './vectors.js';
 
 export const statusCommand: Command = {
   name: 'status',
-  summary: 'Index health: counts, link resolution, skipped files and warnings.',
+  summary: 'Index health: counts, link resolution, vectors and their sources, skipped files and warnings.',
   options: {},
   run(args, { env, io }) {
     const opened = openVault(args.values.vault as string | undefined, env);
     try {
-      const doc = readStatus(opened.state.db, { vault: opened.vault, stateDir: opened.stateDir });
+      const base = readStatus(opened.state.db, { vault: opened.vault, stateDir: opened.stateDir });
+      const vectors = vectorStatus(opened.state.db, opened.vault, env);
+      const doc = { ...base, vectors, warnings: [...base.warnings, ...vectors.warnings] };
       io.out(args.values.json ? JSON.stringify(doc, null, 2) : describeStatus(doc));
       return 0;
     } finally {
@@ -18,7 +21,7 @@ export const statusCommand: Command = {
   },
 };
 
-export function describeStatus(doc: StatusDoc): string {
+export function describeStatus(doc: StatusDoc & { vectors?: VectorStatus }): string {
   const lines = [
     `vault        ${doc.vault}`,
     `state        ${doc.state_dir}`,
@@ -29,6 +32,15 @@ export function describeStatus(doc: StatusDoc): string {
     `tasks        ${doc.tasks.total} (${doc.tasks.open} open, ${doc.tasks.done} done)`,
     `attachments  ${doc.attachments}`,
   ];
+  if (doc.vectors) {
+    const v = doc.vectors;
+    const sc = v.smart_connections;
+    lines.push(`vectors      ${v.coverage.notes_with_vector} of ${doc.notes} notes (${v.model}${v.dims ? `, ${v.dims} dims` : ''}; ${v.local.notes} notes and ${v.local.blocks} sections embedded locally)`);
+    lines.push(`             query embedder ${v.query_embedder.available ? 'available' : `unavailable: ${v.query_embedder.reason}`}`);
+    if (sc.detected) {
+      lines.push(`             Smart Connections ${sc.layout}: model ${sc.active_model ?? 'unknown'}${sc.model_matches ? ' (matches)' : ' (does NOT match)'}; sources ${sc.sources.fresh} fresh, ${sc.sources.stale} stale; blocks ${sc.blocks.fresh} fresh, ${sc.blocks.stale} stale`);
+    }
+  }
   if (doc.skipped.length > 0) {
     lines.push(`skipped      ${doc.skipped.length}`);
     for (const entry of doc.skipped.slice(0, 20)) lines.push(`  ${entry.path}: ${entry.reason}`);

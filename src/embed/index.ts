@@ -3,3 +3,4 @@ export { DEFAULTS, openEmbedder, type Embedder, type EmbedderOpen, type Embedder
 export { INPUT_DEFAULTS, INPUT_PREP_VERSION, sourceEmbedInput, blockEmbedInput, blockBreadcrumbs, trimToTokenBudget } from './embed-input.js';
 export { locateModel, modelFolder, type DtypeChoice, type ModelLocation } from './model-files.js';
 export type { ModelDtype } from './protocol.js';
+export { importSmartVectors, embedBacklog, countBacklog, BACKLOG_DEFAULTS, type ImportedVector, type BacklogOptions, type BacklogReport } from './backlog.js';

@@ -239,8 +239,8 @@ export class VaultSearch {
   /** Why the semantic lane cannot run for this request, or null when it can. */
   private semanticUnavailable(request: SearchRequest): string | null {
     const model = this.options.model ?? DEFAULT_MODEL;
+    if (this.vectors.size === 0) return `no note has a ${model} vector yet; run \`engram index\` with the model installed to embed the vault`;
     if (!request.queryVector) return request.vectorUnavailable ?? `no query vector (the ${model} model was not loaded)`;
-    if (this.vectors.size === 0) return `no note has a ${model} vector yet; run \`engram index\` to embed the vault`;
     if (request.queryVector.length !== this.vectors.dims) return `the query vector has ${request.queryVector.length} dimensions, the note vectors ${this.vectors.dims}: they come from different models`;
     return null;
   }
@@ -320,7 +320,8 @@ export const DEFAULT_MODEL = 'TaylorAI/bge-micro-v2';
 function loadVectors(db: Database.Database, model: string, ids: Int32Array): VectorIndex {
   const docOf = new Map<number, number>();
   ids.forEach((id, doc) => docOf.set(id, doc));
-  const sql = `FROM vectors v JOIN notes n ON n.id = v.note_id AND n.hash = v.content_hash WHERE v.model = ?`;
+  // Empty vectors mark notes with nothing to embed; they are not vectors.
+  const sql = `FROM vectors v JOIN notes n ON n.id = v.note_id AND n.hash = v.content_hash WHERE v.model = ? AND length(v.vector) > 0`;
   const first = db.prepare(`SELECT length(v.vector) ${sql} LIMIT 1`).pluck().get(model) as number | undefined;
   if (first === undefined) return VectorIndex.fromEntries(0, [], ids.length);
   const dims = first / 4;

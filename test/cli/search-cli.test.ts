@@ -48,5 +48,5 @@ test('engram search: filters, explain, text output, and usage errors', async (t)
   }
   const semantic = await runCli(['search', 'x', '--mode', 'semantic'], env);
   assert.equal(semantic.code, 1);
-  assert.match(semantic.stderr, /semantic search needs vectors/);
+  assert.match(semantic.stderr, /semantic search is not possible: no note has a TaylorAI\/bge-micro-v2 vector yet/);
 });

@@ -1,0 +1,162 @@
+/**
+ * Vectors, as the commands use them: import Smart Connections' fresh vectors and drain the local
+ * embedding backlog after an index run, and embed a query for search. The embedder runs in a
+ * worker thread and is closed after each use, so a command never hangs on it.
+ */
+import type Database from 'better-sqlite3';
+import { embedBacklog, importSmartVectors, locateModel, openEmbedder, type BacklogReport, type Embedder } from '../embed/index.js';
+import { EngramError } from '../errors.js';
+import { readSmartEnv, type ScReport, type SmartEnvRead } from '../smart-env/index.js';
+import type { CliEnv, Output } from './context.js';
+
+export interface VectorRefresh {
+  smartConnections: ScReport | null;
+  imported: number;
+  embedder: { available: boolean; reason?: string };
+  backlog: BacklogReport | null;
+}
+
+/** Why the configured model cannot be used, or null when it can (checked without loading it). */
+export function modelUnavailable(env: CliEnv): string | null {
+  const location = locateModel(env.model, env.modelDir, 'auto', !env.offline);
+  if (location.ok) return null;
+  return `model ${env.model} is not in ${env.modelDir}${env.offline ? ' and downloads are off (ENGRAM_OFFLINE=1)' : ''}; install it there or unset ENGRAM_OFFLINE to download it`;
+}
+
+export async function openConfiguredEmbedder(env: CliEnv, io: Output): Promise<{ embedder: Embedder } | { reason: string }> {
+  const missing = modelUnavailable(env);
+  if (missing) return { reason: missing };
+  const opened = await openEmbedder({ model: env.model, modelDir: env.modelDir, allowDownload: !env.offline, onLog: (line) => io.err(line) });
+  return opened.ok ? { embedder: opened.embedder } : { reason: opened.reason };
+}
+
+/**
+ * Reads the vault's Smart Connections data (if any) for the configured model. Data the plugin
+ * keeps rewriting while we read is skipped for this run, with a warning: Engram carries on with
+ * its own vectors rather than fail the index.
+ */
+export function readSmartConnections(vault: string, env: CliEnv, isIndexed: (path: string) => boolean): SmartEnvRead {
+  try {
+    return readSmartEnv({ vaultRoot: vault, modelKey: env.model, isIndexed });
+  } catch (error) {
+    if (!(error instanceof EngramError && error.code === 'SMART_ENV_UNSTABLE')) throw error;
+    const none = { records: 0, withVector: 0, fresh: 0, stale: 0 };
+    return {
+      vectors: [],
+      report: {
+        detected: true, layout: null, activeModel: null, modelMatches: false, fingerprint: '', dims: null,
+        sources: none, blocks: { withVector: 0, fresh: 0, stale: 0 }, tombstonesApplied: 0, missingOnDisk: 0, unresolvablePointers: 0, attempts: 0,
+        warnings: [`${error.message}; this run used no Smart Connections vectors`],
+      },
+    };
+  }
+}
+
+export async function refreshVectors(
+  db: Database.Database,
+  vault: string,
+  env: CliEnv,
+  io: Output,
+  options: { budgetMs?: number; embed: boolean; progress: boolean },
+): Promise<VectorRefresh> {
+  const indexed = new Set(db.prepare('SELECT path_key FROM notes').pluck().all() as string[]);
+  const smart = readSmartConnections(vault, env, (path) => indexed.has(path.normalize('NFC')));
+  const imported = smart.report.detected ? importSmartVectors(db, env.model, smart.vectors).imported : 0;
+  const refresh: VectorRefresh = { smartConnections: smart.report.detected ? smart.report : null, imported, embedder: { available: false }, backlog: null };
+  if (!options.embed) {
+    refresh.embedder = { available: false, reason: 'embedding was skipped (--no-embed)' };
+    return refresh;
+  }
+  const opened = await openConfiguredEmbedder(env, io);
+  if ('reason' in opened) {
+    refresh.embedder = { available: false, reason: opened.reason };
+    return refresh;
+  }
+  refresh.embedder = { available: true };
+  let last = 0;
+  try {
+    refresh.backlog = await embedBacklog(db, {
+      root: vault,
+      embedder: opened.embedder,
+      ...(options.budgetMs === undefined ? {} : { budgetMs: options.budgetMs }),
+      onProgress: (done, total) => {
+        if (!options.progress || total < 50 || (Date.now() - last < 500 && done < total)) return;
+        last = Date.now();
+        io.err(`embedded ${done}/${total} notes`);
+      },
+    });
+  } finally {
+    await opened.embedder.close();
+  }
+  return refresh;
+}
+
+/** The query as a vector of the configured model, or why there is none. */
+export async function embedQuery(query: string, env: CliEnv, io: Output): Promise<{ vector: Float32Array } | { reason: string }> {
+  const opened = await openConfiguredEmbedder(env, io);
+  if ('reason' in opened) return opened;
+  try {
+    const [vector] = await opened.embedder.embed([query]);
+    return vector ? { vector } : { reason: 'the embedder returned no vector for the query' };
+  } finally {
+    await opened.embedder.close();
+  }
+}
+
+export interface VectorStatus {
+  model: string;
+  dims: number | null;
+  query_embedder: { available: boolean; reason?: string };
+  smart_connections: {
+    detected: boolean;
+    layout: 'v3' | 'legacy' | null;
+    active_model: string | null;
+    model_matches: boolean;
+    sources: { records: number; with_vector: number; fresh: number; stale: number };
+    blocks: { with_vector: number; fresh: number; stale: number };
+    tombstones_applied: number;
+    missing_on_disk: number;
+    unresolvable_pointers: number;
+  };
+  local: { notes: number; blocks: number };
+  coverage: { notes_with_vector: number; notes_keyword_only: number };
+  warnings: string[];
+}
+
+/** The `vectors` section of `engram status`: what the plugin has, what is stored, what is missing. */
+export function vectorStatus(db: Database.Database, vault: string, env: CliEnv): VectorStatus {
+  const indexed = new Set(db.prepare('SELECT path_key FROM notes').pluck().all() as string[]);
+  const { report } = readSmartConnections(vault, env, (path) => indexed.has(path.normalize('NFC')));
+  const current = `FROM vectors v JOIN notes n ON n.id = v.note_id AND n.hash = v.content_hash WHERE v.model = ? AND length(v.vector) > 0`;
+  const count = (sql: string) => db.prepare(sql).pluck().get(env.model) as number;
+  const dimsBytes = db.prepare(`SELECT length(v.vector) ${current} LIMIT 1`).pluck().get(env.model) as number | undefined;
+  const notes = indexed.size;
+  const covered = count(`SELECT count(DISTINCT v.note_id) ${current}`);
+  const unavailable = modelUnavailable(env);
+  const warnings = [...report.warnings];
+  if (unavailable) warnings.push(`queries cannot be embedded: ${unavailable}; search answers by keyword`);
+  const uncovered = notes - covered;
+  if (uncovered > 0) warnings.push(`${uncovered} of ${notes} notes have no ${env.model} vector yet and are found by keyword only; run \`engram index\`${unavailable ? ' once the model is installed' : ''}`);
+  return {
+    model: env.model,
+    dims: dimsBytes === undefined ? report.dims : dimsBytes / 4,
+    query_embedder: unavailable ? { available: false, reason: unavailable } : { available: true },
+    smart_connections: {
+      detected: report.detected,
+      layout: report.layout,
+      active_model: report.activeModel,
+      model_matches: report.modelMatches,
+      sources: { records: report.sources.records, with_vector: report.sources.withVector, fresh: report.sources.fresh, stale: report.sources.stale },
+      blocks: { with_vector: report.blocks.withVector, fresh: report.blocks.fresh, stale: report.blocks.stale },
+      tombstones_applied: report.tombstonesApplied,
+      missing_on_disk: report.missingOnDisk,
+      unresolvable_pointers: report.unresolvablePointers,
+    },
+    local: {
+      notes: count(`SELECT count(*) ${current} AND v.source = 'local' AND v.block_key = ''`),
+      blocks: count(`SELECT count(*) ${current} AND v.source = 'local' AND v.block_key != ''`),
+    },
+    coverage: { notes_with_vector: covered, notes_keyword_only: uncovered },
+    warnings,
+  };
+}
