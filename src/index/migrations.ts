@@ -112,25 +112,28 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec(`
         -- One vector per note ('' block key) or block, per model. content_hash is the note's hash
         -- when the vector was made: a vector whose note has changed since is stale and never served.
+        -- A rowid table, not WITHOUT ROWID: with 1.5 KB rows the latter read 60k vectors in 665 ms,
+        -- this in 145 ms (SQLite advises WITHOUT ROWID only for small rows).
         CREATE TABLE vectors (
+          id INTEGER PRIMARY KEY,
           note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
           block_key TEXT NOT NULL,
           model TEXT NOT NULL,
           source TEXT NOT NULL CHECK (source IN ('smart-connections', 'local')),
           content_hash TEXT NOT NULL,
           vector BLOB NOT NULL,
-          PRIMARY KEY (note_id, block_key, model)
-        ) WITHOUT ROWID;
-        CREATE INDEX vectors_model ON vectors(model);
+          UNIQUE (note_id, block_key, model)
+        );
         -- Local embeddings by what was embedded (input text hash, model, input-prep version), so
         -- an unchanged input is never embedded twice.
         CREATE TABLE embed_cache (
+          id INTEGER PRIMARY KEY,
           input_hash TEXT NOT NULL,
           model TEXT NOT NULL,
           prep TEXT NOT NULL,
           vector BLOB NOT NULL,
-          PRIMARY KEY (input_hash, model, prep)
-        ) WITHOUT ROWID;
+          UNIQUE (input_hash, model, prep)
+        );
       `);
     },
   },
