@@ -10,10 +10,12 @@ import { commandHelp, parseCommandArgs, type Command } from './command.js';
 import { readCliEnv, type Output } from './context.js';
 import { indexCommand } from './index-command.js';
 import { evalCommand } from './eval-command.js';
+import { relatedCommand } from './related-command.js';
 import { searchCommand } from './search-command.js';
 import { statusCommand } from './status-command.js';
+import { verifyCommand } from './verify-command.js';
 
-export const COMMANDS: readonly Command[] = [indexCommand, statusCommand, searchCommand, evalCommand];
+export const COMMANDS: readonly Command[] = [indexCommand, statusCommand, searchCommand, relatedCommand, evalCommand, verifyCommand];
 
 export function mainHelp(): string {
   const rows = COMMANDS.map((command) => `  ${command.name.padEnd(10)} ${command.summary.split('. ')[0]!.replace(/\.$/, '')}`);

@@ -236,6 +236,20 @@ export class VaultSearch {
     return response;
   }
 
+  /**
+   * Notes nearest to a note by vector (its own vector, or its best section's when it has only
+   * those), with the section that matched. Null when the note has no vector.
+   */
+  related(path: string, limit: number): SearchHit[] | null {
+    const doc = this.metas.findIndex((meta) => meta.path.normalize('NFC') === path.normalize('NFC'));
+    if (doc === -1) return null;
+    const own = this.vectors.vectorsOf(doc);
+    const anchor = own.find((entry) => entry.blockKey === '') ?? own[0];
+    if (!anchor) return null;
+    return this.vectors.nearest(anchor.vector, limit, (other) => other !== doc).map((hit, i) =>
+      this.hit(hit.doc, hit.score, [], { semantic: { rank: i + 1, score: round(hit.score), source: hit.source, block: hit.blockKey === '' ? null : hit.blockKey } }, hit.blockKey === '' ? 0 : -1, hit.blockKey));
+  }
+
   /** Why the semantic lane cannot run for this request, or null when it can. */
   private semanticUnavailable(request: SearchRequest): string | null {
     const model = this.options.model ?? DEFAULT_MODEL;

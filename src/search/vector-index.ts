@@ -131,6 +131,16 @@ export class VectorIndex {
     return this.kernel !== null;
   }
 
+  /** A document's vectors (copies), in storage order. */
+  vectorsOf(doc: number): VectorEntry[] {
+    const out: VectorEntry[] = [];
+    for (let row = 0; row < this.size; row++) {
+      if (this.owners[row] !== doc) continue;
+      out.push({ doc, blockKey: this.blockKeys[row]!, source: this.sources[row]!, vector: this.data.slice(row * this.dims, (row + 1) * this.dims) });
+    }
+    return out;
+  }
+
   /** Documents that have at least one vector. */
   coveredDocuments(): Set<number> {
     return new Set(this.owners);
