@@ -5,6 +5,7 @@ import { checkFloors, evaluateBeir, loadBeir, loadGolden, runGolden, runKnownIte
 import { acquireLock, runIndex } from '../index/index.js';
 import { BM25_DEFAULTS, DEFAULT_FIELD_WEIGHTS, lexicalExtension, VaultSearch } from '../search/index.js';
 import type { Command } from './command.js';
+import { openConfiguredEmbedder } from './vectors.js';
 import { openVault } from './context.js';
 
 const FLOOR_OPTIONS = {
@@ -29,8 +30,9 @@ export const evalCommand: Command = {
     delta: { type: 'string', value: 'X', description: `BM25L δ (default ${BM25_DEFAULTS.delta})` },
     'title-weight': { type: 'string', value: 'X', description: `title field weight (default ${DEFAULT_FIELD_WEIGHTS.title})` },
     'no-history': { type: 'boolean', description: 'do not append this run to the eval history' },
+    mode: { type: 'string', value: 'MODE', description: 'hybrid (default: fused when the model and vectors are there, else keyword) or keyword' },
   },
-  run(args, { env, io }) {
+  async run(args, { env, io }) {
     const values = args.values;
     const number = (name: string): number | undefined => {
       const raw = values[name] as string | undefined;
@@ -84,16 +86,42 @@ export const evalCommand: Command = {
       if (missing.length > 0) {
         throw new EngramError('USAGE', `the golden file names notes that are not in the vault (${missing.slice(0, 3).join('; ')}${missing.length > 3 ? `; and ${missing.length - 3} more` : ''}); fix the paths or the --vault`);
       }
-      const engine = VaultSearch.open(opened.state.db, opened.vault, { params, weights });
-      const report = runGolden(queries, (query, depth) => engine.search({
-        query: query.query,
-        limit: depth,
-        filters: { tags: query.tags, folders: query.folder ? [query.folder] : [] },
-      }).results.map((hit) => hit.path));
-      if (!values['no-history']) {
-        appendFileSync(join(opened.stateDir, 'eval-history.jsonl'), JSON.stringify({ at: new Date().toISOString(), golden: values.golden, overall: report.overall, categories: report.categories }) + '\n');
+      const engine = VaultSearch.open(opened.state.db, opened.vault, { params, weights, model: env.model });
+      const mode = values.mode === 'keyword' ? 'keyword' : 'hybrid';
+      if (values.mode !== undefined && values.mode !== 'keyword' && values.mode !== 'hybrid') throw new UsageError(`--mode must be hybrid or keyword, not "${String(values.mode)}"`);
+      // Embed every query once, up front, when the semantic lane can use them.
+      const vectors = new Map<string, Float32Array>();
+      let vectorReason = `no note has a ${env.model} vector yet`;
+      if (mode === 'hybrid' && engine.vectors.size > 0) {
+        const opened2 = await openConfiguredEmbedder(env, io);
+        if ('reason' in opened2) vectorReason = opened2.reason;
+        else {
+          try {
+            const embedded = await opened2.embedder.embed(queries.map((query) => query.query));
+            queries.forEach((query, i) => vectors.set(query.id, embedded[i]!));
+          } finally {
+            await opened2.embedder.close();
+          }
+        }
       }
-      io.out(values.json ? JSON.stringify(report, null, 2) : describeGolden(report));
+      const modes = new Set<string>();
+      const report = runGolden(queries, (query, depth) => {
+        const vector = vectors.get(query.id);
+        const response = engine.search({
+          query: query.query,
+          limit: depth,
+          mode,
+          filters: { tags: query.tags, folders: query.folder ? [query.folder] : [] },
+          ...(vector ? { queryVector: vector } : { vectorUnavailable: vectorReason }),
+        });
+        modes.add(response.mode);
+        return response.results.map((hit) => hit.path);
+      });
+      const modeUsed = [...modes].join(' + ');
+      if (!values['no-history']) {
+        appendFileSync(join(opened.stateDir, 'eval-history.jsonl'), JSON.stringify({ at: new Date().toISOString(), golden: values.golden, mode: modeUsed, overall: report.overall, categories: report.categories }) + '\n');
+      }
+      io.out(values.json ? JSON.stringify({ mode: modeUsed, ...report }, null, 2) : `mode: ${modeUsed}${modeUsed === 'keyword' && mode === 'hybrid' ? ` (${vectorReason})` : ''}\n${describeGolden(report)}`);
       const floors: Floor[] = [];
       for (const [option, metric] of Object.entries(FLOOR_OPTIONS)) {
         const min = number(option);

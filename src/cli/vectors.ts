@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 import { embedBacklog, importSmartVectors, locateModel, openEmbedder, type BacklogReport, type Embedder } from '../embed/index.js';
 import { EngramError } from '../errors.js';
-import { readSmartEnv, type ScReport, type SmartEnvRead } from '../smart-env/index.js';
+import { isIndexedByDefault, readSmartEnv, type ScReport, type SmartEnvRead } from '../smart-env/index.js';
 import type { CliEnv, Output } from './context.js';
 
 export interface VectorRefresh {
@@ -31,11 +31,21 @@ export async function openConfiguredEmbedder(env: CliEnv, io: Output): Promise<{
 }
 
 /**
+ * Which Smart Connections records are about notes Engram indexes: the walker's rule (markdown
+ * outside dot-folders) minus excluded folders. By rule, not by what is in the index, so a record
+ * for a deleted note counts as missing on disk rather than silently out of scope.
+ */
+function notePathRule(env: CliEnv): (path: string) => boolean {
+  const excluded = env.exclude.map((folder) => folder.replace(/^\/+|\/+$/g, '').toLowerCase() + '/');
+  return (path) => isIndexedByDefault(path) && !excluded.some((prefix) => path.toLowerCase().startsWith(prefix));
+}
+
+/**
  * Reads the vault's Smart Connections data (if any) for the configured model. Data the plugin
  * keeps rewriting while we read is skipped for this run, with a warning: Engram carries on with
  * its own vectors rather than fail the index.
  */
-export function readSmartConnections(vault: string, env: CliEnv, isIndexed: (path: string) => boolean): SmartEnvRead {
+export function readSmartConnections(vault: string, env: CliEnv, isIndexed: (path: string) => boolean = notePathRule(env)): SmartEnvRead {
   try {
     return readSmartEnv({ vaultRoot: vault, modelKey: env.model, isIndexed });
   } catch (error) {
@@ -59,8 +69,7 @@ export async function refreshVectors(
   io: Output,
   options: { budgetMs?: number; embed: boolean; progress: boolean },
 ): Promise<VectorRefresh> {
-  const indexed = new Set(db.prepare('SELECT path_key FROM notes').pluck().all() as string[]);
-  const smart = readSmartConnections(vault, env, (path) => indexed.has(path.normalize('NFC')));
+  const smart = readSmartConnections(vault, env, notePathRule(env));
   const imported = smart.report.detected ? importSmartVectors(db, env.model, smart.vectors).imported : 0;
   const refresh: VectorRefresh = { smartConnections: smart.report.detected ? smart.report : null, imported, embedder: { available: false }, backlog: null };
   if (!options.embed) {
@@ -126,7 +135,7 @@ export interface VectorStatus {
 /** The `vectors` section of `engram status`: what the plugin has, what is stored, what is missing. */
 export function vectorStatus(db: Database.Database, vault: string, env: CliEnv): VectorStatus {
   const indexed = new Set(db.prepare('SELECT path_key FROM notes').pluck().all() as string[]);
-  const { report } = readSmartConnections(vault, env, (path) => indexed.has(path.normalize('NFC')));
+  const { report } = readSmartConnections(vault, env, notePathRule(env));
   const current = `FROM vectors v JOIN notes n ON n.id = v.note_id AND n.hash = v.content_hash WHERE v.model = ? AND length(v.vector) > 0`;
   const count = (sql: string) => db.prepare(sql).pluck().get(env.model) as number;
   const dimsBytes = db.prepare(`SELECT length(v.vector) ${current} LIMIT 1`).pluck().get(env.model) as number | undefined;

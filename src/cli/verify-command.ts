@@ -23,7 +23,7 @@ export const verifyCommand: Command = {
     if (!Number.isInteger(seed)) throw new UsageError('--seed must be a whole number');
     const opened = openVault(args.values.vault as string | undefined, env);
     try {
-      const smart = readSmartConnections(opened.vault, env, (path) => /\.md$/i.test(path));
+      const smart = readSmartConnections(opened.vault, env);
       if (!smart.report.detected) throw new EngramError('USAGE', `no Smart Connections data in ${opened.vault}/.smart-env; there is nothing to verify against`);
       const fresh = smart.vectors.filter((vector) => vector.fresh);
       if (fresh.length === 0) throw new EngramError('USAGE', `Smart Connections has no fresh ${env.model} vectors in this vault${smart.report.modelMatches ? '' : ` (it now embeds with ${smart.report.activeModel ?? 'another model'})`}`);

@@ -46,3 +46,26 @@ test('golden set: floors hold for every category the keyword lane can answer', (
   assert.deepEqual(failures, [], `below the floor; first misses: ${misses.slice(0, 5).join(', ')}`);
   db.close();
 });
+
+test('golden set in hybrid mode with the tiny model: recorded, not gated', async (t) => {
+  const { runCli } = await import('../helpers/cli.js');
+  const { writeTinyModel } = await import('../helpers/tiny-model.js');
+  const { cpSync } = await import('node:fs');
+  const base = mkdtempSync(join(tmpdir(), 'engram-golden-hybrid-'));
+  t.after(() => rmSync(base, { recursive: true, force: true }));
+  // A copy, so the committed vault's mtimes and the shared state stay untouched.
+  const vault = join(base, 'vault');
+  cpSync(join(REPO, 'evals', 'vault'), vault, { recursive: true });
+  writeTinyModel(join(base, 'models', 'TaylorAI', 'bge-micro-v2'));
+  const env = { ENGRAM_HOME: join(base, 'home'), ENGRAM_VAULT: vault, ENGRAM_MODEL_DIR: join(base, 'models') };
+  const index = await runCli(['index', '-q'], env);
+  assert.equal(index.code, 0, index.stderr);
+  const result = await runCli(['eval', '--golden', join(REPO, 'evals', 'golden.yaml'), '--json', '--no-history'], env);
+  assert.equal(result.code, 0, result.stderr);
+  const report = JSON.parse(result.stdout);
+  assert.equal(report.mode, 'hybrid');
+  for (const [category, metrics] of Object.entries(report.categories)) {
+    const m = metrics as { queries: number; success5: number; mrr: number };
+    t.diagnostic(`hybrid (tiny model) ${category}: n ${m.queries}, success@5 ${m.success5}, MRR ${m.mrr}`);
+  }
+});
