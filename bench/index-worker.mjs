@@ -78,6 +78,7 @@ if (mode === 'floor') {
     vectors: engine.vectors.size, keywordLoadMs: engine.loadTimings.keywordMs, vectorLoadMs: engine.loadTimings.vectorsMs,
     p50: times[Math.floor(times.length / 2)], p95: times[Math.floor(times.length * 0.95)],
     rssDeltaMb: (process.memoryUsage().rss - rssBefore) / 1048576,
+    vectorMb: engine.vectors.memoryBytes() / 1048576,
   };
   db.close();
 } else {

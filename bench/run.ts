@@ -49,7 +49,7 @@ for (const size of suites.has('index') ? sizes : []) {
     const edit = step('edit', root, home, paths[Math.floor(paths.length / 2)]!);
     const editPath = step('edit-path', root, home, paths[Math.floor(paths.length / 3)]!);
     const query = step('query', root, home) as Step & { openMs: number; p50: number; p95: number };
-    const hybrid = step('hybrid', root, home) as Step & { vectors: number; vectorLoadMs: number; p50: number; p95: number; rssDeltaMb: number };
+    const hybrid = step('hybrid', root, home) as Step & { vectors: number; vectorLoadMs: number; p50: number; p95: number; rssDeltaMb: number; vectorMb: number };
     const row = {
       notes: size,
       'full index (s)': +(full.indexMs! / 1000).toFixed(2),
@@ -68,7 +68,8 @@ for (const size of suites.has('index') ? sizes : []) {
       'vector load (ms)': Math.round(hybrid.vectorLoadMs),
       'hybrid p50 (ms)': +hybrid.p50.toFixed(2),
       'hybrid p95 (ms)': +hybrid.p95.toFixed(2),
-      'MB per 100k vectors': Math.round((hybrid.rssDeltaMb / hybrid.vectors) * 100_000),
+      'MB per 100k vectors': Math.round((hybrid.vectorMb / hybrid.vectors) * 100_000),
+      'search RSS growth with vectors (MB)': Math.round(hybrid.rssDeltaMb),
     };
     rows.push(row);
     appendFileSync(join(here, 'results.jsonl'), JSON.stringify({ at: new Date().toISOString(), suite: 'index', cpus: cpus().length, cpu: cpus()[0]?.model, node: process.version, ...row }) + '\n');

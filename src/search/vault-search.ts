@@ -334,20 +334,21 @@ export const DEFAULT_MODEL = 'TaylorAI/bge-micro-v2';
 function loadVectors(db: Database.Database, model: string, ids: Int32Array): VectorIndex {
   const docOf = new Map<number, number>();
   ids.forEach((id, doc) => docOf.set(id, doc));
+  const hashOf = new Map((db.prepare('SELECT id, hash FROM notes').raw().all() as [number, string][]));
   // Empty vectors mark notes with nothing to embed; they are not vectors.
-  const sql = `FROM vectors v JOIN notes n ON n.id = v.note_id AND n.hash = v.content_hash WHERE v.model = ? AND length(v.vector) > 0`;
-  const first = db.prepare(`SELECT length(v.vector) ${sql} LIMIT 1`).pluck().get(model) as number | undefined;
+  const first = db.prepare('SELECT length(vector) FROM vectors WHERE model = ? AND length(vector) > 0 LIMIT 1').pluck().get(model) as number | undefined;
   if (first === undefined) return VectorIndex.fromEntries(0, [], ids.length);
   const dims = first / 4;
-  const capacity = db.prepare(`SELECT count(*) ${sql}`).pluck().get(model) as number;
+  const capacity = db.prepare('SELECT count(*) FROM vectors WHERE model = ?').pluck().get(model) as number;
   const columns = VectorIndex.allocate(dims, capacity);
-  const bytes = new Uint8Array(columns.data.buffer);
+  const bytes = new Uint8Array(columns.data.buffer, columns.data.byteOffset, columns.data.byteLength);
   let rows = 0;
-  const iterate = db.prepare(`SELECT v.note_id, v.block_key, v.source, v.vector ${sql}`).raw().iterate(model) as IterableIterator<[number, string, VectorSource, Buffer]>;
-  for (const [noteId, blockKey, source, blob] of iterate) {
+  // One pass over the table; staleness (note hash changed since) is checked here, not by a join.
+  const iterate = db.prepare('SELECT note_id, block_key, source, content_hash, vector FROM vectors WHERE model = ?').raw().iterate(model) as IterableIterator<[number, string, VectorSource, string, Buffer]>;
+  for (const [noteId, blockKey, source, contentHash, blob] of iterate) {
     const doc = docOf.get(noteId);
     // A vector of another width (another model's space) never mixes in.
-    if (doc === undefined || blob.byteLength !== dims * 4) continue;
+    if (doc === undefined || blob.byteLength !== dims * 4 || hashOf.get(noteId) !== contentHash) continue;
     bytes.set(blob, rows * dims * 4);
     columns.owners[rows] = doc;
     columns.blockKeys[rows] = blockKey;

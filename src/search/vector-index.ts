@@ -126,6 +126,13 @@ export class VectorIndex {
     return new VectorIndex(dims, columns, entries.length, documents);
   }
 
+  /** Bytes held for the vectors: the floats, owners, and an estimate for the section keys. */
+  memoryBytes(): number {
+    let keys = 0;
+    for (let row = 0; row < this.size; row++) keys += 16 + this.blockKeys[row]!.length * 2;
+    return this.data.byteLength + this.owners.byteLength + keys + this.size * 8;
+  }
+
   /** Whether scans run in the WASM SIMD kernel (else the JS loop). */
   get accelerated(): boolean {
     return this.kernel !== null;
