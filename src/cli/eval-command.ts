@@ -5,7 +5,7 @@ import { checkFloors, evaluateBeir, loadBeir, loadGolden, runGolden, runKnownIte
 import { acquireLock, runIndex } from '../index/index.js';
 import { BM25_DEFAULTS, DEFAULT_FIELD_WEIGHTS, lexicalExtension, VaultSearch } from '../search/index.js';
 import type { Command } from './command.js';
-import { openConfiguredEmbedder } from './vectors.js';
+import { openConfiguredEmbedder } from '../embed/index.js';
 import { openVault } from './context.js';
 
 const FLOOR_OPTIONS = {

@@ -2,7 +2,7 @@ import { acquireLock, runIndex, type IndexProgress, type IndexReport } from '../
 import { lexicalExtension } from '../search/index.js';
 import { UsageError } from '../errors.js';
 import type { Command, CommandContext } from './command.js';
-import { refreshVectors, type VectorRefresh } from './vectors.js';
+import { refreshVectors, type VectorRefresh } from '../embed/index.js';
 import { openVault } from './context.js';
 
 export const indexCommand: Command = {

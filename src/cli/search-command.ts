@@ -2,7 +2,7 @@ import { acquireLock, runIndex } from '../index/index.js';
 import { lexicalExtension, VaultSearch, type SearchMode, type SearchResponse } from '../search/index.js';
 import { EngramError, UsageError } from '../errors.js';
 import type { Command } from './command.js';
-import { embedQuery } from './vectors.js';
+import { embedQuery } from '../embed/index.js';
 import { openVault } from './context.js';
 
 export const searchCommand: Command = {

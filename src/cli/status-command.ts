@@ -1,7 +1,7 @@
 import { readStatus, type StatusDoc } from '../index/index.js';
 import type { Command } from './command.js';
 import { openVault } from './context.js';
-import { vectorStatus, type VectorStatus } from './vectors.js';
+import { vectorStatus, type VectorStatus } from '../embed/index.js';
 
 export const statusCommand: Command = {
   name: 'status',

@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import { EngramError, UsageError } from '../errors.js';
-import { blockEmbedInput, sourceEmbedInput } from '../embed/index.js';
+import { blockEmbedInput, openConfiguredEmbedder, readSmartConnections, sourceEmbedInput } from '../embed/index.js';
 import { readNoteFile } from '../vault/index.js';
 import type { Command } from './command.js';
 import { openVault } from './context.js';
-import { openConfiguredEmbedder, readSmartConnections } from './vectors.js';
 
 /** Below this median cosine the two vector spaces disagree: Smart Connections' vectors and ours are not comparable. */
 const AGREEMENT_FLOOR = 0.95;

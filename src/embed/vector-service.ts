@@ -1,13 +1,27 @@
 /**
- * Vectors, as the commands use them: import Smart Connections' fresh vectors and drain the local
- * embedding backlog after an index run, and embed a query for search. The embedder runs in a
- * worker thread and is closed after each use, so a command never hangs on it.
+ * Vectors as the commands and the MCP server use them: import Smart Connections' fresh vectors
+ * and drain the local embedding backlog after an index run, embed a query, and describe it all
+ * for `status`. Settings come in as plain data from the composition roots.
  */
 import type Database from 'better-sqlite3';
-import { embedBacklog, importSmartVectors, locateModel, openEmbedder, type BacklogReport, type Embedder } from '../embed/index.js';
 import { EngramError } from '../errors.js';
 import { isIndexedByDefault, readSmartEnv, type ScReport, type SmartEnvRead } from '../smart-env/index.js';
-import type { CliEnv, Output } from './context.js';
+import { embedBacklog, importSmartVectors, type BacklogReport } from './backlog.js';
+import { openEmbedder, type Embedder } from './embedder.js';
+import { locateModel } from './model-files.js';
+
+/** What the vector functions need to know of the environment. */
+export interface VectorSettings {
+  model: string;
+  modelDir: string;
+  offline: boolean;
+  exclude: readonly string[];
+}
+
+/** Where embedder log lines go (never stdout: that is the MCP channel). */
+export interface LogSink {
+  err(text: string): void;
+}
 
 export interface VectorRefresh {
   smartConnections: ScReport | null;
@@ -17,13 +31,13 @@ export interface VectorRefresh {
 }
 
 /** Why the configured model cannot be used, or null when it can (checked without loading it). */
-export function modelUnavailable(env: CliEnv): string | null {
+export function modelUnavailable(env: VectorSettings): string | null {
   const location = locateModel(env.model, env.modelDir, 'auto', !env.offline);
   if (location.ok) return null;
   return `model ${env.model} is not in ${env.modelDir}${env.offline ? ' and downloads are off (ENGRAM_OFFLINE=1)' : ''}; install it there or unset ENGRAM_OFFLINE to download it`;
 }
 
-export async function openConfiguredEmbedder(env: CliEnv, io: Output): Promise<{ embedder: Embedder } | { reason: string }> {
+export async function openConfiguredEmbedder(env: VectorSettings, io: LogSink): Promise<{ embedder: Embedder } | { reason: string }> {
   const missing = modelUnavailable(env);
   if (missing) return { reason: missing };
   const opened = await openEmbedder({ model: env.model, modelDir: env.modelDir, allowDownload: !env.offline, onLog: (line) => io.err(line) });
@@ -35,7 +49,7 @@ export async function openConfiguredEmbedder(env: CliEnv, io: Output): Promise<{
  * outside dot-folders) minus excluded folders. By rule, not by what is in the index, so a record
  * for a deleted note counts as missing on disk rather than silently out of scope.
  */
-function notePathRule(env: CliEnv): (path: string) => boolean {
+function notePathRule(env: VectorSettings): (path: string) => boolean {
   const excluded = env.exclude.map((folder) => folder.replace(/^\/+|\/+$/g, '').toLowerCase() + '/');
   return (path) => isIndexedByDefault(path) && !excluded.some((prefix) => path.toLowerCase().startsWith(prefix));
 }
@@ -45,7 +59,7 @@ function notePathRule(env: CliEnv): (path: string) => boolean {
  * keeps rewriting while we read is skipped for this run, with a warning: Engram carries on with
  * its own vectors rather than fail the index.
  */
-export function readSmartConnections(vault: string, env: CliEnv, isIndexed: (path: string) => boolean = notePathRule(env)): SmartEnvRead {
+export function readSmartConnections(vault: string, env: VectorSettings, isIndexed: (path: string) => boolean = notePathRule(env)): SmartEnvRead {
   try {
     return readSmartEnv({ vaultRoot: vault, modelKey: env.model, isIndexed });
   } catch (error) {
@@ -65,8 +79,8 @@ export function readSmartConnections(vault: string, env: CliEnv, isIndexed: (pat
 export async function refreshVectors(
   db: Database.Database,
   vault: string,
-  env: CliEnv,
-  io: Output,
+  env: VectorSettings,
+  io: LogSink,
   options: { budgetMs?: number; embed: boolean; progress: boolean },
 ): Promise<VectorRefresh> {
   const smart = readSmartConnections(vault, env, notePathRule(env));
@@ -101,7 +115,7 @@ export async function refreshVectors(
 }
 
 /** The query as a vector of the configured model, or why there is none. */
-export async function embedQuery(query: string, env: CliEnv, io: Output): Promise<{ vector: Float32Array } | { reason: string }> {
+export async function embedQuery(query: string, env: VectorSettings, io: LogSink): Promise<{ vector: Float32Array } | { reason: string }> {
   const opened = await openConfiguredEmbedder(env, io);
   if ('reason' in opened) return opened;
   try {
@@ -133,7 +147,7 @@ export interface VectorStatus {
 }
 
 /** The `vectors` section of `engram status`: what the plugin has, what is stored, what is missing. */
-export function vectorStatus(db: Database.Database, vault: string, env: CliEnv): VectorStatus {
+export function vectorStatus(db: Database.Database, vault: string, env: VectorSettings): VectorStatus {
   const indexed = new Set(db.prepare('SELECT path_key FROM notes').pluck().all() as string[]);
   const { report } = readSmartConnections(vault, env, notePathRule(env));
   const current = `FROM vectors v JOIN notes n ON n.id = v.note_id AND n.hash = v.content_hash WHERE v.model = ? AND length(v.vector) > 0`;
