@@ -17,6 +17,8 @@ export interface CliEnv {
   modelDir: string;
   /** ENGRAM_OFFLINE=1 forbids downloading a missing model. */
   offline: boolean;
+  /** ENGRAM_HTTP_TOKEN: the bearer token `engram serve --http` requires, when set. */
+  httpToken: string | undefined;
 }
 
 export interface Output {
@@ -35,6 +37,7 @@ export function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
     model: env.ENGRAM_EMBED_MODEL || 'TaylorAI/bge-micro-v2',
     modelDir: env.ENGRAM_MODEL_DIR || join(homedir(), '.cache', 'engram', 'models'),
     offline: env.ENGRAM_OFFLINE === '1' || env.ENGRAM_OFFLINE === 'true',
+    httpToken: env.ENGRAM_HTTP_TOKEN || undefined,
   };
 }
 

@@ -7,3 +7,4 @@ export type { Block, Heading } from './markdown.js';
 export type { Task, TaskPriority } from './tasks.js';
 export type { Frontmatter } from './frontmatter.js';
 export { pathKey, foldPath, baseName, folderOf, isNotePath, noteName, hasDotSegment } from './paths.js';
+export { resolveNotePath, type NotePathResult, type NotePathOptions } from './note-path.js';

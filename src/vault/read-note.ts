@@ -4,7 +4,7 @@
  * a file with invalid UTF-8 is indexed with replacement characters and a warning.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync } from 'node:fs';
 import { systemErrorCode } from '../errors.js';
 
 export const DEFAULTS = {
@@ -24,6 +24,8 @@ const lenientUtf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false })
 export function readNoteFile(absPath: string, maxNoteBytes: number = DEFAULTS.maxNoteBytes): ReadOutcome {
   let bytes: Buffer;
   try {
+    // A note replaced by a symlink since it was indexed is not followed (it could lead anywhere).
+    if (lstatSync(absPath).isSymbolicLink()) return { ok: false, vanished: false, reason: 'is now a symlink (not followed)' };
     bytes = readFileSync(absPath);
   } catch (error) {
     const code = systemErrorCode(error);

@@ -1,0 +1,63 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { UsageError } from '../errors.js';
+import { createServer, startHttp, VaultEngine } from '../mcp/index.js';
+import type { Command } from './command.js';
+import { openVault } from './context.js';
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'Run the MCP server for a vault: over stdio (what Claude Code launches), or Streamable HTTP on 127.0.0.1 with --http PORT. Indexes in the background and watches the vault while it runs.',
+  options: {
+    http: { type: 'string', value: 'PORT', description: 'serve Streamable HTTP on 127.0.0.1:PORT instead of stdio (token: $ENGRAM_HTTP_TOKEN)' },
+    'no-watch': { type: 'boolean', description: 'do not watch the vault for changes' },
+    'no-index': { type: 'boolean', description: 'do not bring the index up to date at start' },
+  },
+  async run(args, { env, io }) {
+    const port = args.values.http === undefined ? null : Number(args.values.http);
+    if (port !== null && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new UsageError(`--http needs a port number, not "${String(args.values.http)}"`);
+    if (port === null) {
+      // stdout is the protocol channel: libraries that log with console.log must not reach it.
+      console.log = console.info = console.debug = console.warn = (...parts: unknown[]) => io.err(parts.map(String).join(' '));
+    }
+    const opened = openVault(args.values.vault as string | undefined, env);
+    const entry = process.argv[1];
+    const engine = new VaultEngine({
+      vault: opened.vault,
+      stateDir: opened.stateDir,
+      db: opened.state.db,
+      settings: env,
+      log: io,
+      // The same `engram index` a user would run, in a child process so the server answers at once.
+      indexCommand: args.values['no-index'] || !entry ? null : { command: process.execPath, args: [...process.execArgv, entry, 'index', '--vault', opened.vault, '--quiet'] },
+      watch: args.values['no-watch'] !== true,
+    });
+    engine.start();
+    const stop = async () => {
+      await engine.close();
+      opened.state.db.close();
+    };
+    if (port !== null) {
+      const http = await startHttp(engine, { port, ...(env.httpToken ? { token: env.httpToken } : {}) });
+      const address = http.address();
+      io.err(`engram: serving ${opened.vault} on http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}/mcp${env.httpToken ? ' (bearer token required)' : ''}`);
+      await new Promise<void>((resolve) => {
+        const close = () => http.close(() => resolve());
+        process.once('SIGINT', close);
+        process.once('SIGTERM', close);
+      });
+      await stop();
+      return 0;
+    }
+    const server = createServer(engine);
+    const transport = new StdioServerTransport();
+    await server.connect(transport);
+    await new Promise<void>((resolve) => {
+      transport.onclose = () => resolve();
+      process.stdin.once('end', () => resolve());
+      process.once('SIGTERM', () => resolve());
+    });
+    await server.close();
+    await stop();
+    return 0;
+  },
+};

@@ -1,0 +1,172 @@
+/**
+ * The server's view of one vault, kept fresh while it runs: the state database, a search engine
+ * rebuilt after the index changes, a warm embedder for queries, a background index run at start,
+ * and a file watcher that re-indexes changed notes within a fraction of a second.
+ *
+ * Freshness: we watch (chokidar) rather than check before each query — a check is a vault
+ * listing (~100 ms at 10k notes) on every call, a watcher event costs one `indexPaths` of the
+ * changed notes (~15 ms) once.
+ */
+import type Database from 'better-sqlite3';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { relative, sep } from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import { embedBacklog, openConfiguredEmbedder, type Embedder, type LogSink, type VectorSettings } from '../embed/index.js';
+import { indexPaths } from '../index/index.js';
+import { lexicalExtension, VaultSearch } from '../search/index.js';
+
+export interface EngineOptions {
+  vault: string;
+  stateDir: string;
+  db: Database.Database;
+  settings: VectorSettings;
+  log: LogSink;
+  /** How to run `engram index` for this vault in a child process (null: do not index at start). */
+  indexCommand: { command: string; args: string[] } | null;
+  /** Watch the vault for changes (default true). */
+  watch?: boolean;
+  /** Quiet period before re-indexing a burst of changes (ms). */
+  debounceMs?: number;
+}
+
+export type IndexState = { state: 'ready' } | { state: 'indexing'; since: string } | { state: 'failed'; reason: string };
+
+export class VaultEngine {
+  readonly vault: string;
+  readonly stateDir: string;
+  readonly db: Database.Database;
+  private engine: VaultSearch | null = null;
+  private generation = 0;
+  private engineGeneration = -1;
+  private embedder: Promise<{ embedder: Embedder } | { reason: string }> | null = null;
+  private child: ChildProcess | null = null;
+  private watcher: FSWatcher | null = null;
+  private pending = new Set<string>();
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+  private readonly extension = lexicalExtension();
+  private known: string[] | null = null;
+  private knownGeneration = -1;
+  indexState: IndexState = { state: 'ready' };
+
+  constructor(private readonly options: EngineOptions) {
+    this.vault = options.vault;
+    this.stateDir = options.stateDir;
+    this.db = options.db;
+  }
+
+  get settings(): VectorSettings {
+    return this.options.settings;
+  }
+
+  /** Starts the background index run and the watcher; returns at once. */
+  start(): void {
+    if (this.options.indexCommand) this.startIndexRun(this.options.indexCommand);
+    if (this.options.watch !== false) this.startWatcher();
+  }
+
+  /** The search engine over the index as it is now (rebuilt only after a change). */
+  search(): VaultSearch {
+    if (this.engine === null || this.engineGeneration !== this.generation) {
+      this.engine = VaultSearch.open(this.db, this.vault, { model: this.settings.model });
+      this.engineGeneration = this.generation;
+    }
+    return this.engine;
+  }
+
+  /** Vault-relative paths of the indexed notes (cached until the index changes). */
+  knownPaths(): string[] {
+    if (this.known === null || this.knownGeneration !== this.generation) {
+      this.known = this.db.prepare('SELECT path FROM notes').pluck().all() as string[];
+      this.knownGeneration = this.generation;
+    }
+    return this.known;
+  }
+
+  /** The query as a vector, from an embedder opened once and kept warm; or why not. */
+  async queryVector(text: string): Promise<{ vector: Float32Array } | { reason: string }> {
+    this.embedder ??= openConfiguredEmbedder(this.settings, this.options.log);
+    const opened = await this.embedder;
+    if ('reason' in opened) return opened;
+    const [vector] = await opened.embedder.embed([text]);
+    return vector ? { vector } : { reason: 'the embedder returned no vector' };
+  }
+
+  /** Re-indexes the given vault-relative paths now (the watcher calls this, tests may too). */
+  async refresh(paths: readonly string[]): Promise<void> {
+    if (paths.length === 0) return;
+    indexPaths(this.db, paths, { root: this.vault, exclude: this.settings.exclude, extensions: [this.extension] });
+    this.generation++;
+    // Changed notes get vectors in the background when the embedder is already warm.
+    const opened = this.embedder ? await this.embedder : null;
+    if (opened && 'embedder' in opened) {
+      await embedBacklog(this.db, { root: this.vault, embedder: opened.embedder, budgetMs: 5_000 });
+      this.generation++;
+    }
+  }
+
+  /** Resolves once every change seen so far has been indexed. */
+  async settled(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+      this.flush();
+    }
+    await this.flushing;
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    await this.watcher?.close();
+    this.child?.kill();
+    const opened = this.embedder ? await this.embedder : null;
+    if (opened && 'embedder' in opened) await opened.embedder.close();
+  }
+
+  private startIndexRun(command: { command: string; args: string[] }): void {
+    this.indexState = { state: 'indexing', since: new Date().toISOString() };
+    const child = spawn(command.command, command.args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    this.child = child;
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-2000);
+    });
+    child.on('exit', (code) => {
+      this.child = null;
+      this.generation++;
+      // Another process already indexing this vault is not a failure: its results are shared.
+      const busy = /already running/.test(stderr);
+      this.indexState = code === 0 || busy ? { state: 'ready' } : { state: 'failed', reason: stderr.trim().split('\n').pop() ?? `exit ${code}` };
+    });
+  }
+
+  private startWatcher(): void {
+    const root = this.vault;
+    this.watcher = watch(root, {
+      ignoreInitial: true,
+      followSymlinks: false,
+      // chokidar 5 takes functions, not globs: skip dot-folders and dot-files at any depth.
+      ignored: (path: string) => relative(root, path).split(sep).some((segment) => segment.startsWith('.')),
+    });
+    const queue = (path: string) => {
+      const rel = relative(root, path).split(sep).join('/');
+      if (rel === '' || rel.startsWith('..')) return;
+      this.pending.add(rel);
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.flush();
+      }, this.options.debounceMs ?? 150);
+    };
+    for (const event of ['add', 'change', 'unlink'] as const) this.watcher.on(event, queue);
+    this.watcher.on('error', (error) => this.options.log.err(`engram: watcher: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  private flush(): void {
+    const paths = [...this.pending];
+    this.pending.clear();
+    this.flushing = this.flushing.then(() => this.refresh(paths)).catch((error: unknown) => {
+      this.options.log.err(`engram: re-indexing ${paths.length} changed paths failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+}

@@ -1,0 +1,5 @@
+/** The MCP server: tools by group over stdio or Streamable HTTP, and the engine that keeps them fresh. */
+export { createServer, SERVER_INSTRUCTIONS } from './server.js';
+export { VaultEngine, type EngineOptions, type IndexState } from './engine.js';
+export { startHttp, type HttpOptions } from './http.js';
+export { TOOL_GUIDE, ROUTING } from './orient-tools.js';

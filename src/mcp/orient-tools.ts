@@ -1,0 +1,102 @@
+/**
+ * Orient tools: what an agent calls first — the vault's constitution and routing rules, what
+ * each tool is for, and the state of the index, vectors and caretaker, in one compact call.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { vectorStatus } from '../embed/index.js';
+import { readStatus } from '../index/index.js';
+import type { VaultEngine } from './engine.js';
+import { guarded, ok } from './results.js';
+
+/** The constitution is shown whole up to this size, then cut with a marker. */
+const CONSTITUTION_CHARS = 4000;
+
+export const ROUTING = [
+  'The vault is the human\'s. Read anything outside dot-folders; cite notes as [[wikilinks]] with their path.',
+  'Agents write only under Claude/ (sessions, inbox captures, concepts, tasks); everything else changes only with the human\'s explicit confirmation.',
+  'Search before you write, so you extend an existing note instead of duplicating it.',
+];
+
+export const TOOL_GUIDE: Record<string, string> = {
+  onboard: 'this orientation: rules, tools, status',
+  index_status: 'full index health: counts, links, vectors, skipped files, warnings',
+  librarian_status: 'the caretaker\'s last sweep',
+  search_brain: 'find notes by words or meaning (hybrid), with filters; cite the path and lines',
+  context_bundle: 'search hits plus related notes, sized to a token budget — for answering a question',
+  recall_bundle: 'recent sessions, captures, open tasks and changes — for a digest or resuming a project',
+  read_note: 'read one note (paths as search returns them)',
+  query_notes: 'filter notes by frontmatter fields (equals, contains, in, ranges)',
+  get_backlinks: 'notes that link to a note',
+  list_recent: 'recently modified notes',
+  list_tasks: 'tasks in Obsidian Tasks format, by status and due date',
+};
+
+export function registerOrientTools(server: McpServer, engine: VaultEngine): void {
+  server.registerTool('onboard', {
+    title: 'Orient in the vault',
+    description: 'Call this first. Returns the vault\'s constitution (Claude/README.md), where to write what, a one-line guide to every tool, and a compact status of the index, vectors and the caretaker.',
+    inputSchema: {},
+    outputSchema: {
+      constitution: z.string().nullable().describe('Claude/README.md, cut at 4,000 characters; null when absent'),
+      routing: z.array(z.string()),
+      tools: z.record(z.string(), z.string()),
+      status: z.object({ notes: z.number(), indexing: z.string(), vectors: z.string(), librarian: z.string(), warnings: z.array(z.string()) }),
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+  }, () => guarded(() => {
+    const path = join(engine.vault, 'Claude', 'README.md');
+    let constitution: string | null = null;
+    if (existsSync(path)) {
+      const text = readFileSync(path, 'utf8');
+      constitution = text.length > CONSTITUTION_CHARS ? `${text.slice(0, CONSTITUTION_CHARS)}\n…[cut; read_note Claude/README.md for the rest]` : text;
+    }
+    const status = readStatus(engine.db, { vault: engine.vault, stateDir: engine.stateDir });
+    const search = engine.search();
+    const covered = search.vectors.coveredDocuments().size;
+    const structured = {
+      constitution,
+      routing: ROUTING,
+      tools: TOOL_GUIDE,
+      status: {
+        notes: status.notes,
+        indexing: engine.indexState.state === 'indexing' ? `indexing in the background since ${engine.indexState.since}; results cover ${status.notes} notes so far`
+          : engine.indexState.state === 'failed' ? `the last index run failed: ${engine.indexState.reason}` : `up to date (last full run ${status.last_indexed_at ?? 'never'})`,
+        vectors: `${covered} of ${search.metas.length} notes have ${engine.settings.model} vectors`,
+        librarian: 'no sweep yet',
+        warnings: status.warnings.slice(0, 5),
+      },
+    };
+    return ok(structured);
+  }));
+
+  server.registerTool('index_status', {
+    title: 'Index status',
+    description: 'The `engram status` document: note, block, link, tag and task counts, link resolution, vectors and their sources, skipped files with reasons, and warnings.',
+    inputSchema: {},
+    outputSchema: {
+      vault: z.string(), notes: z.number(), blocks: z.number(),
+      links: z.object({ total: z.number(), resolved: z.number(), unresolved: z.number(), to_attachments: z.number() }),
+      tags: z.number(), tasks: z.object({ total: z.number(), open: z.number(), done: z.number() }),
+      skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
+      last_indexed_at: z.string().nullable(), indexing: z.string(), warnings: z.array(z.string()),
+      vectors: z.record(z.string(), z.unknown()),
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+  }, () => guarded(() => {
+    const status = readStatus(engine.db, { vault: engine.vault, stateDir: engine.stateDir });
+    const vectors = vectorStatus(engine.db, engine.vault, engine.settings);
+    const { state_dir: _stateDir, attachments: _a, words: _w, ...rest } = status;
+    return ok({ ...rest, indexing: engine.indexState.state, warnings: [...status.warnings, ...vectors.warnings], vectors: { ...vectors } });
+  }));
+
+  server.registerTool('librarian_status', {
+    title: 'Caretaker status',
+    description: 'The Librarian\'s last sweep in brief: counts, errors and its run id. Says "no sweep yet" until a sweep has run.',
+    inputSchema: {},
+    outputSchema: { status: z.string(), last_run: z.string().nullable() },
+    annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+  }, () => guarded(() => ok({ status: 'no sweep yet', last_run: null }, 'no sweep yet: the Librarian has not run on this vault')));
+}

@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { connectFixture, MCP_VAULT } from '../helpers/mcp.js';
+
+test('the server tells agents to onboard first; onboard returns rules, tools and status', async (t) => {
+  const { client, call } = await connectFixture(t, MCP_VAULT);
+  assert.match(client.getInstructions() ?? '', /Call `onboard` first/);
+  const result = await call('onboard');
+  assert.equal(result.isError, undefined);
+  const s = result.structuredContent!;
+  assert.match(s.constitution as string, /Agents write under Claude\/ only/);
+  assert.ok((s.routing as string[]).length >= 3);
+  assert.ok('search_brain' in (s.tools as object));
+  assert.equal((s.status as { notes: number }).notes, 7);
+  assert.ok(JSON.stringify(s).length < 6000, 'a few KB at most');
+});
+
+test('index_status and librarian_status', async (t) => {
+  const { call } = await connectFixture(t, MCP_VAULT);
+  const status = (await call('index_status')).structuredContent!;
+  assert.equal(status.notes, 7);
+  assert.ok((status.vectors as { model: string }).model);
+  const librarian = await call('librarian_status');
+  assert.equal(librarian.structuredContent!.status, 'no sweep yet');
+});
+
+test('search_brain: hits with evidence, filters, scoped_out, include_text, mode says why', async (t) => {
+  const { call } = await connectFixture(t, MCP_VAULT);
+  const result = await call('search_brain', { query: 'tantivy cutover', limit: 5 });
+  const s = result.structuredContent! as { mode: string; mode_reason: string; results: { path: string; lines: number[]; excerpt: string; lanes: object }[] };
+  assert.equal(s.mode, 'keyword');
+  assert.match(s.mode_reason, /keyword only/);
+  assert.equal(s.results[0]!.path, 'Claude/Sessions/2026-03-12 Review.md');
+  assert.ok(s.results[0]!.excerpt.includes('Tantivy'));
+  assert.equal(s.results[0]!.lines.length, 2);
+  assert.match(result.content[0]!.text!, /1\. Claude\/Sessions\/2026-03-12 Review\.md \(lines/);
+  const filtered = (await call('search_brain', { query: 'tantivy cutover', folder: 'Projects' })).structuredContent! as { results: { path: string }[]; scoped_out?: { best: { path: string } } };
+  assert.ok(filtered.results.every((hit) => hit.path.startsWith('Projects/')));
+  assert.equal(filtered.scoped_out?.best.path, 'Claude/Sessions/2026-03-12 Review.md');
+  const tagged = (await call('search_brain', { query: 'tantivy', tags: ['project'], include_text: true })).structuredContent! as { results: { path: string; text: string }[] };
+  assert.deepEqual(tagged.results.map((hit) => hit.path), ['Projects/Atlas.md']);
+  assert.match(tagged.results[0]!.text, /Move search to Tantivy/);
+  const semantic = await call('search_brain', { query: 'tantivy', mode: 'semantic' });
+  assert.equal(semantic.isError, true);
+  assert.match(semantic.content[0]!.text!, /semantic search is not possible: no note has a .* vector yet.*use mode "hybrid" or "keyword"/);
+  const bad = await call('search_brain', { query: '', limit: 500 });
+  assert.equal(bad.isError, true);
+});
+
+test('context_bundle sizes to the budget; recall_bundle has sections with status', async (t) => {
+  const { call } = await connectFixture(t, MCP_VAULT);
+  const bundle = (await call('context_bundle', { query: 'tantivy', max_tokens: 200 })).structuredContent! as { hits: { text: string }[]; used_tokens: number; related: unknown[] };
+  assert.ok(bundle.used_tokens <= 200);
+  assert.ok(bundle.hits.length >= 1);
+  const around = (await call('context_bundle', { path: 'Projects/Atlas.md', max_tokens: 200 })).structuredContent! as { hits: { path: string }[]; related: { path: string; why: string }[] };
+  assert.equal(around.hits[0]!.path, 'Projects/Atlas.md');
+  const inHits = new Set(around.hits.map((hit) => hit.path));
+  assert.ok(around.related.every((note) => !inHits.has(note.path) && /^(linked from|links to) /.test(note.why)));
+  assert.deepEqual(around.related.find((note) => note.path === 'Glossary.md'), { path: 'Glossary.md', title: 'Glossary', why: 'linked from Projects/Atlas.md' });
+  const neither = await call('context_bundle', {});
+  assert.equal(neither.isError, true);
+  const recall = (await call('recall_bundle', { mode: 'digest', since: '2000-01-01' })).structuredContent! as { sections: Record<string, { status: string; items: { path?: string; text?: string }[] }> };
+  assert.equal(recall.sections.sessions!.status, 'ok');
+  assert.equal(recall.sections.captures!.items[0]!.path, 'Claude/Inbox/2026-03-15.md');
+  assert.equal(recall.sections.open_tasks!.items[0]!.text, 'Load test');
+  const resume = (await call('recall_bundle', { mode: 'resume', project: 'atlas', since: '2000-01-01' })).structuredContent! as { sections: Record<string, { items: { path?: string }[] }> };
+  assert.ok(resume.sections.changed_notes!.items.some((note) => note.path === 'Projects/Atlas.md'));
+  assert.equal((await call('recall_bundle', { mode: 'resume' })).isError, true);
+});
+
+test('read_note reads notes, resolves variants, truncates, and refuses what is not a note', async (t) => {
+  const { call, vault } = await connectFixture(t, MCP_VAULT);
+  const note = (await call('read_note', { path: 'projects/atlas' })).structuredContent! as { path: string; text: string; truncated: boolean };
+  assert.equal(note.path, 'Projects/Atlas.md');
+  assert.equal(note.text, readFileSync(join(vault.root, 'Projects/Atlas.md'), 'utf8'));
+  const cut = (await call('read_note', { path: 'Projects/Atlas.md', max_chars: 100 })).structuredContent! as { text: string; truncated: boolean };
+  assert.equal(cut.truncated, true);
+  assert.match(cut.text, /truncated at 100 of/);
+  for (const path of ['.obsidian/plugins/fake-sync/data.json', '../outside.md', '/etc/passwd', 'Projects/%2e%2e/%2e%2e/x.md', 'C:\\x.md', 'Nope.md']) {
+    const refused = await call('read_note', { path });
+    assert.equal(refused.isError, true, path);
+    assert.doesNotMatch(refused.content[0]!.text!, /sk-fake/);
+  }
+});
+
+test('query_notes, get_backlinks, list_recent, list_tasks', async (t) => {
+  const { call } = await connectFixture(t, MCP_VAULT);
+  const projects = (await call('query_notes', { where: [{ field: 'type', op: 'eq', value: 'project' }] })).structuredContent! as { notes: { path: string }[] };
+  assert.deepEqual(projects.notes.map((n) => n.path), ['Projects/Atlas.md']);
+  const ranked = (await call('query_notes', { where: [{ field: 'priority', op: 'gte', value: 1 }], sort: 'priority', order: 'asc' })).structuredContent! as { notes: { path: string }[] };
+  assert.deepEqual(ranked.notes.map((n) => n.path), ['Projects/Decisions.md', 'Projects/Atlas.md']);
+  const due = (await call('query_notes', { where: [{ field: 'due', op: 'lt', value: '2026-06-01' }] })).structuredContent! as { notes: { path: string }[] };
+  assert.deepEqual(due.notes.map((n) => n.path), ['Projects/Atlas.md']);
+  const tagged = (await call('query_notes', { where: [{ field: 'tags', op: 'contains', value: 'atlas' }] })).structuredContent! as { total: number };
+  assert.equal(tagged.total, 1);
+  const inSet = (await call('query_notes', { where: [{ field: 'status', op: 'in', value: ['done', 'external'] }] })).structuredContent! as { total: number };
+  assert.equal(inSet.total, 2);
+
+  const backlinks = (await call('get_backlinks', { path: 'Projects/Atlas.md' })).structuredContent! as { backlinks: { path: string; kind: string }[] };
+  assert.deepEqual(backlinks.backlinks.map((b) => `${b.path} ${b.kind}`).sort(), ['People/Lena.md markdown', 'Projects/Decisions.md embed', 'Projects/Decisions.md wikilink']);
+
+  const recent = (await call('list_recent', { limit: 3, folder: 'Projects' })).structuredContent! as { notes: { path: string }[] };
+  assert.ok(recent.notes.every((n) => n.path.startsWith('Projects/')));
+
+  const open = (await call('list_tasks', {})).structuredContent! as { tasks: { text: string; due: string; path: string; line: number }[] };
+  assert.deepEqual(open.tasks.map((task) => [task.text, task.due, task.path]), [['Load test', '2026-04-20', 'Projects/Atlas.md']]);
+  const done = (await call('list_tasks', { status: 'done' })).structuredContent! as { tasks: { text: string }[] };
+  assert.deepEqual(done.tasks.map((task) => task.text), ['Kickoff']);
+  assert.equal((await call('list_tasks', { due_before: 'tomorrow' })).isError, true);
+});
+
+test('an edited, added, renamed or deleted note is reflected in search within 2 seconds (watcher)', async (t) => {
+  const { call, vault } = await connectFixture(t, MCP_VAULT, { watch: true });
+  await new Promise((resolve) => setTimeout(resolve, 300)); // the watcher's initial scan
+  const paths = async (query: string) => ((await call('search_brain', { query })).structuredContent! as { results: { path: string }[] }).results.map((hit) => hit.path);
+  const waitFor = async (check: () => Promise<boolean>, what: string) => {
+    const started = Date.now();
+    while (Date.now() - started < 2000) {
+      if (await check()) return Date.now() - started;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.fail(`${what} not reflected within 2 s`);
+  };
+  vault.write('People/Lena.md', '# Lena\nNow also owns the zeppelin contract.\n');
+  await waitFor(async () => (await paths('zeppelin')).includes('People/Lena.md'), 'an edit');
+  vault.write('New.md', '# New\nquokka facts\n');
+  await waitFor(async () => (await paths('quokka')).includes('New.md'), 'an addition');
+  const { renameSync } = await import('node:fs');
+  renameSync(join(vault.root, 'New.md'), join(vault.root, 'Renamed.md'));
+  await waitFor(async () => { const found = await paths('quokka'); return found.includes('Renamed.md') && !found.includes('New.md'); }, 'a rename');
+  vault.remove('Renamed.md');
+  await waitFor(async () => (await paths('quokka')).length === 0, 'a deletion');
+});
