@@ -3,7 +3,7 @@
  * latency against SQLite FTS5 and wink-bm25-text-search on the same documents (synthetic vaults,
  * and SciFact when ../shared/corpora/scifact is present). Each step runs in its own process.
  * Results print as tables and are appended to bench/results.jsonl.
- * Usage: npm run bench -- [--sizes 1000,10000,50000] [--suites index,search]
+ * Usage: npm run bench -- [--sizes 1000,10000,50000] [--suites index,search,mcp]
  */
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,9 +13,10 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { generateVault } from './generate-vault.js';
 import { SCIFACT } from './search-datasets.js';
+import { benchMcp } from './mcp-bench.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,10000' }, suites: { type: 'string', default: 'index,search' } } });
+const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,10000' }, suites: { type: 'string', default: 'index,search,mcp' } } });
 const sizes = values.sizes!.split(',').map(Number).filter((n) => n > 0);
 const suites = new Set(values.suites!.split(','));
 
@@ -80,6 +81,17 @@ for (const size of suites.has('index') ? sizes : []) {
 if (rows.length > 0) console.table(rows);
 
 interface SearchStep { engine: string; dataset: string; documents: number; buildMs: number; p50: number; p95: number; maxRssMb: number }
+
+if (suites.has('mcp')) {
+  const mcpRows: Record<string, string | number>[] = [];
+  for (const size of sizes.filter((n) => n >= 10_000).concat(sizes.some((n) => n >= 10_000) ? [] : [10_000])) {
+    process.stderr.write(`mcp round trips at ${size} notes…\n`);
+    const row = await benchMcp(size);
+    mcpRows.push(row);
+    appendFileSync(join(here, 'results.jsonl'), JSON.stringify({ at: new Date().toISOString(), suite: 'mcp', cpus: cpus().length, node: process.version, ...row }) + '\n');
+  }
+  console.table(mcpRows);
+}
 
 if (suites.has('search')) {
   const datasets = [...sizes.map((size) => `synthetic:${size}`), ...(existsSync(SCIFACT) ? ['scifact'] : [])];

@@ -186,8 +186,8 @@ export function registerRetrieveTools(server: McpServer, engine: VaultEngine): v
         value: z.union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number()]))]).optional(),
       })).max(20).default([]).describe('conditions, all of which must hold'),
       sort: z.string().default('modified').describe('a frontmatter field, or "modified" / "path" / "title"'),
-      order: z.enum(['asc', 'desc']).default('desc'),
-      limit: z.number().int().min(1).max(500).default(50),
+      order: z.enum(['asc', 'desc']).default('desc').describe('sort direction'),
+      limit: z.number().int().min(1).max(500).default(50).describe('most notes returned'),
     },
     outputSchema: { notes: z.array(z.object({ path: z.string(), title: z.string(), modified: z.string(), fields: z.record(z.string(), z.unknown()) })), total: z.number() },
     annotations: READ_ONLY,
@@ -208,7 +208,7 @@ export function registerRetrieveTools(server: McpServer, engine: VaultEngine): v
   server.registerTool('get_backlinks', {
     title: 'Backlinks',
     description: 'Notes that link to a note — wikilinks, embeds, markdown links and frontmatter links, resolved the way Obsidian resolves them — with the line of each link.',
-    inputSchema: { path: z.string().describe('the note linked to'), limit: z.number().int().min(1).max(500).default(100) },
+    inputSchema: { path: z.string().describe('the note linked to'), limit: z.number().int().min(1).max(500).default(100).describe('most backlinks returned') },
     outputSchema: { path: z.string(), backlinks: z.array(z.object({ path: z.string(), title: z.string(), kind: z.string(), line: z.number(), display: z.string().nullable() })), total: z.number() },
     annotations: READ_ONLY,
   }, (args) => guarded(() => {
@@ -222,7 +222,7 @@ export function registerRetrieveTools(server: McpServer, engine: VaultEngine): v
   server.registerTool('list_recent', {
     title: 'Recent notes',
     description: 'Notes by modification time, newest first, optionally inside a folder.',
-    inputSchema: { limit: z.number().int().min(1).max(200).default(20), folder: folderArg, since: dateArg('only notes modified on or after') },
+    inputSchema: { limit: z.number().int().min(1).max(200).default(20).describe('most notes returned'), folder: folderArg, since: dateArg('only notes modified on or after') },
     outputSchema: { notes: z.array(z.object({ path: z.string(), title: z.string(), modified: z.string(), tags: z.array(z.string()) })) },
     annotations: READ_ONLY,
   }, (args) => guarded(() => {
@@ -238,11 +238,11 @@ export function registerRetrieveTools(server: McpServer, engine: VaultEngine): v
     title: 'Tasks',
     description: 'Tasks in Obsidian Tasks format (- [ ] …, 📅 due, ✅ done) across the vault: status, text, due and done dates, priority, path and line.',
     inputSchema: {
-      status: z.enum(['open', 'done', 'in_progress', 'cancelled', 'all']).default('open'),
+      status: z.enum(['open', 'done', 'in_progress', 'cancelled', 'all']).default('open').describe('which tasks: open (default), done, in_progress, cancelled or all'),
       due_before: dateArg('due on or before'),
       due_after: dateArg('due on or after'),
       folder: folderArg,
-      limit: z.number().int().min(1).max(500).default(100),
+      limit: z.number().int().min(1).max(500).default(100).describe('most tasks returned'),
     },
     outputSchema: { tasks: z.array(z.object({ status: z.string(), text: z.string(), due: z.string().nullable(), done: z.string().nullable(), priority: z.string().nullable(), path: z.string(), line: z.number() })), total: z.number() },
     annotations: READ_ONLY,

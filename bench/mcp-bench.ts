@@ -1,0 +1,89 @@
+/**
+ * MCP round trips at 10k notes: `search_brain` over stdio (one client, sequential) and over
+ * Streamable HTTP (16 concurrent clients), against the built server (dist/). Keyword mode (no
+ * model on the bench machine). Run by `npm run bench -- --suites mcp`.
+ */
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { syntheticVault } from './search-datasets.js';
+
+const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const WORDS = ['kalo', 'mire', 'tanvi', 'sodel', 'praun', 'nequa', 'rizen', 'bocha', 'fugar', 'heljo'];
+const query = (i: number) => `${WORDS[i % WORDS.length]} ${WORDS[(i * 7 + 3) % WORDS.length]}`;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+export async function benchMcp(size: number): Promise<Record<string, number | string>> {
+  const vault = syntheticVault(size);
+  const home = mkdtempSync(join(tmpdir(), 'engram-mcp-bench-'));
+  const env = { ...process.env, ENGRAM_HOME: home, ENGRAM_OFFLINE: '1', ENGRAM_MODEL_DIR: join(home, 'no-models') } as Record<string, string>;
+  try {
+    execFileSync(process.execPath, [CLI, 'index', '--vault', vault, '--quiet', '--no-embed'], { env });
+
+    const stdio = new Client({ name: 'bench', version: '0' });
+    await stdio.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--vault', vault, '--no-index', '--no-watch'], env, stderr: 'ignore' }));
+    for (let i = 0; i < 20; i++) await stdio.callTool({ name: 'search_brain', arguments: { query: query(i) } });
+    const stdioTimes: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      const t0 = performance.now();
+      await stdio.callTool({ name: 'search_brain', arguments: { query: query(i) } });
+      stdioTimes.push(performance.now() - t0);
+    }
+    await stdio.close();
+    stdioTimes.sort((a, b) => a - b);
+
+    const server = spawn(process.execPath, [CLI, 'serve', '--http', '0', '--vault', vault, '--no-index', '--no-watch'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const port = await new Promise<number>((resolve, reject) => {
+      let stderr = '';
+      server.stderr!.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const match = /127\.0\.0\.1:(\d+)\/mcp/.exec(stderr);
+        if (match) resolve(Number(match[1]));
+      });
+      server.on('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+    });
+    const httpTimes: number[] = [];
+    let errors = 0;
+    const clients = await Promise.all(Array.from({ length: 16 }, async () => {
+      const client = new Client({ name: 'bench', version: '0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+      return client;
+    }));
+    // Warm-up, as for stdio: the first search loads the index into memory.
+    for (let i = 0; i < 20; i++) await clients[i % clients.length]!.callTool({ name: 'search_brain', arguments: { query: query(i) } });
+    await Promise.all(clients.map(async (client, c) => {
+      for (let i = 0; i < 40; i++) {
+        const t0 = performance.now();
+        try {
+          const result = (await client.callTool({ name: 'search_brain', arguments: { query: query(c * 40 + i) } })) as { isError?: boolean };
+          if (result.isError) errors++;
+        } catch {
+          errors++;
+        }
+        httpTimes.push(performance.now() - t0);
+      }
+    }));
+    await Promise.all(clients.map((client) => client.close()));
+    server.kill('SIGTERM');
+    httpTimes.sort((a, b) => a - b);
+    return {
+      notes: size,
+      'stdio p50 (ms)': +percentile(stdioTimes, 50).toFixed(2),
+      'stdio p95 (ms)': +percentile(stdioTimes, 95).toFixed(2),
+      'http 16 clients p50 (ms)': +percentile(httpTimes, 50).toFixed(2),
+      'http 16 clients p99 (ms)': +percentile(httpTimes, 99).toFixed(2),
+      'http calls': httpTimes.length,
+      errors,
+    };
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The contract, frozen: every MCP tool with its parameters (required ones marked) and hints,
+ * and every CLI command with its options. Changing what clients see must change this test.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { COMMANDS } from '../../src/cli/main.js';
+import { connectFixture, MCP_VAULT } from '../helpers/mcp.js';
+
+const TOOLS: Record<string, string[]> = {
+  context_bundle: ['max_tokens', 'path', 'query'],
+  get_backlinks: ['limit', 'path*'],
+  index_status: [],
+  librarian_status: [],
+  list_recent: ['folder', 'limit', 'since'],
+  list_tasks: ['due_after', 'due_before', 'folder', 'limit', 'status'],
+  onboard: [],
+  query_notes: ['limit', 'order', 'sort', 'where'],
+  read_note: ['max_chars', 'path*'],
+  recall_bundle: ['limit', 'mode', 'project', 'since'],
+  search_brain: ['exclude_folders', 'folder', 'include_text', 'limit', 'min_score', 'mode', 'modified_after', 'modified_before', 'query*', 'tag_mode', 'tags', 'types'],
+};
+
+const CLI: Record<string, string[]> = {
+  index: ['batch-size', 'embed-budget', 'exclude', 'full', 'no-embed', 'quiet'],
+  status: [],
+  search: ['all-tags', 'exclude-folder', 'explain', 'folder', 'limit', 'min-score', 'mode', 'modified-after', 'modified-before', 'no-refresh', 'tag', 'type'],
+  related: ['limit'],
+  serve: ['http', 'no-index', 'no-watch'],
+  eval: ['b', 'beir', 'delta', 'golden', 'k1', 'known-items', 'min-mrr', 'min-ndcg10', 'min-recall10', 'min-success10', 'min-success5', 'mode', 'no-history', 'split', 'title-weight'],
+  verify: ['sample', 'seed'],
+};
+
+test('MCP tools and their parameters', async (t) => {
+  const { client } = await connectFixture(t, MCP_VAULT);
+  const { tools } = await client.listTools();
+  const actual = Object.fromEntries(tools.map((tool) => {
+    const schema = tool.inputSchema as { properties?: Record<string, unknown>; required?: string[] };
+    const required = new Set(schema.required ?? []);
+    return [tool.name, Object.keys(schema.properties ?? {}).sort().map((name) => (required.has(name) ? `${name}*` : name))];
+  }));
+  assert.deepEqual(actual, TOOLS);
+  for (const tool of tools) {
+    assert.ok(tool.description && tool.description.length > 40, `${tool.name} has a description`);
+    assert.equal(tool.annotations?.readOnlyHint, true, `${tool.name} is read-only`);
+    assert.equal(tool.annotations?.destructiveHint, false, `${tool.name} is not destructive`);
+    assert.ok(tool.outputSchema, `${tool.name} declares its output`);
+    for (const [name, property] of Object.entries((tool.inputSchema as { properties?: Record<string, { description?: string }> }).properties ?? {})) {
+      assert.ok(property.description, `${tool.name}.${name} has a description`);
+    }
+  }
+});
+
+test('CLI commands and their options', () => {
+  const actual = Object.fromEntries(COMMANDS.map((command) => [command.name, Object.keys(command.options).sort()]));
+  assert.deepEqual(actual, CLI);
+});

@@ -1,0 +1,110 @@
+/**
+ * The server as clients meet it: a spawned `engram serve` over stdio, and `engram serve --http`
+ * with the real SDK client, a wrong Host header, a foreign Origin and a missing token.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { request } from 'node:http';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { REPO } from '../helpers/cli.js';
+import { MCP_VAULT } from '../helpers/mcp.js';
+import { makeVault } from '../helpers/vault.js';
+
+const ENTRY = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+const baseEnv = (home: string) => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ENGRAM_HOME: home, ENGRAM_OFFLINE: '1' });
+
+test('spawned engram serve over stdio: answers at once, indexes in the background, lists and runs tools, stdout stays JSON-RPC', async (t) => {
+  const vault = makeVault(t, MCP_VAULT);
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', ENTRY, 'serve', '--vault', vault.root],
+    env: baseEnv(vault.home),
+    cwd: REPO,
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'stdio-test', version: '0' });
+  const started = Date.now();
+  await client.connect(transport);
+  t.after(() => client.close());
+  assert.ok(Date.now() - started < 5000, 'initialize answered promptly (tsx start-up included)');
+  const tools = (await client.listTools()).tools.map((tool) => tool.name).sort();
+  assert.deepEqual(tools, ['context_bundle', 'get_backlinks', 'index_status', 'librarian_status', 'list_recent', 'list_tasks', 'onboard', 'query_notes', 'read_note', 'recall_bundle', 'search_brain']);
+  // The background index run finishes; then search finds the notes.
+  let hits: { path: string }[] = [];
+  for (let i = 0; i < 100 && hits.length === 0; i++) {
+    const result = (await client.callTool({ name: 'search_brain', arguments: { query: 'tantivy' } })) as { structuredContent?: { results: { path: string }[] } };
+    hits = result.structuredContent?.results ?? [];
+    if (hits.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.ok(hits.length > 0, 'search finds notes once the background index has run');
+  const refused = (await client.callTool({ name: 'read_note', arguments: { path: '.obsidian/plugins/fake-sync/data.json' } })) as { isError?: boolean };
+  assert.equal(refused.isError, true);
+  const traversal = (await client.callTool({ name: 'read_note', arguments: { path: '../outside.md' } })) as { isError?: boolean };
+  assert.equal(traversal.isError, true);
+});
+
+async function startHttp(t: Parameters<typeof makeVault>[0], token?: string): Promise<{ port: number; vault: ReturnType<typeof makeVault> }> {
+  const vault = makeVault(t, MCP_VAULT);
+  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, 'serve', '--http', '0', '--vault', vault.root, '--no-watch'], {
+    cwd: REPO, env: { ...baseEnv(vault.home), ...(token ? { ENGRAM_HTTP_TOKEN: token } : {}) }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  t.after(() => {
+    child.kill('SIGTERM');
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = /http:\/\/127\.0\.0\.1:(\d+)\/mcp/.exec(stderr);
+      if (match) resolve(Number(match[1]));
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+  });
+  return { port, vault };
+}
+
+function raw(port: number, path: string, headers: Record<string, string>, method = 'GET', body?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
+      let data = '';
+      res.on('data', (chunk: Buffer) => { data += chunk.toString(); });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data }));
+    });
+    req.on('error', reject);
+    if (body) req.write(body);
+    req.end();
+  });
+}
+
+test('engram serve --http: a real client works; wrong Host and foreign Origin are refused; /health answers', async (t) => {
+  const { port } = await startHttp(t);
+  const client = new Client({ name: 'http-test', version: '0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+  t.after(() => client.close());
+  const onboard = (await client.callTool({ name: 'onboard', arguments: {} })) as { structuredContent?: { routing: string[] } };
+  assert.ok(onboard.structuredContent!.routing.length > 0);
+  const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '0' } } });
+  const jsonHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  assert.equal((await raw(port, '/mcp', { ...jsonHeaders, host: 'evil.example:80' }, 'POST', init)).status, 403, 'DNS rebinding: wrong Host');
+  assert.equal((await raw(port, '/mcp', { ...jsonHeaders, host: `127.0.0.1:${port}`, origin: 'http://evil.example' }, 'POST', init)).status, 403, 'foreign Origin');
+  const health = await raw(port, '/health', { host: `localhost:${port}` });
+  assert.equal(health.status, 200);
+  assert.equal(JSON.parse(health.body).ok, true);
+  assert.equal((await raw(port, '/elsewhere', { host: `127.0.0.1:${port}` })).status, 404);
+});
+
+test('engram serve --http with ENGRAM_HTTP_TOKEN: no token or a wrong one is 401, the right one works', async (t) => {
+  const { port } = await startHttp(t, 'sekret-token');
+  const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '0' } } });
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', host: `127.0.0.1:${port}` };
+  assert.equal((await raw(port, '/mcp', headers, 'POST', init)).status, 401);
+  assert.equal((await raw(port, '/mcp', { ...headers, authorization: 'Bearer wrong' }, 'POST', init)).status, 401);
+  const client = new Client({ name: 'http-token', version: '0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { authorization: 'Bearer sekret-token' } } }));
+  t.after(() => client.close());
+  assert.ok((await client.listTools()).tools.length >= 11);
+});
