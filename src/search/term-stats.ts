@@ -8,6 +8,7 @@
  */
 import { FIELDS, type FieldTexts } from './fields.js';
 import { scanWordSpans, type Tokenizer } from './tokenizer.js';
+import { WordTable } from './word-table.js';
 
 const FORMAT = 1;
 const HEADER = 2 + FIELDS.length;
@@ -29,7 +30,7 @@ export interface TermStats {
  * indexing calls this once per note and these were most of its cost.
  */
 export class TermCounter {
-  private readonly words = new WordTable();
+  private readonly words = new WordTable<readonly number[]>();
   private stamp = 0;
   private seen = new Uint32Array(1024);
   private slot = new Uint32Array(1024);
@@ -95,52 +96,6 @@ export class TermCounter {
     this.slot = slot;
   }
 }
-
-/**
- * Word → term ids, looked up by a hash of the word's characters where it stands in the text:
- * a word seen before costs a hash and a compare, with no string made for it. Open addressing
- * over an Int32Array of entry indexes; grows at half full.
- */
-class WordTable {
-  private table = new Int32Array(1 << 16).fill(-1);
-  private readonly entries: { word: string; hash: number; ids: readonly number[] }[] = [];
-
-  lookup(text: string, start: number, end: number, make: (word: string) => readonly number[]): readonly number[] {
-    let hash = 0x811c9dc5;
-    for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-    const length = end - start;
-    const mask = this.table.length - 1;
-    for (let probe = hash & mask; ; probe = (probe + 1) & mask) {
-      const at = this.table[probe]!;
-      if (at === -1) {
-        const word = text.slice(start, end);
-        const entry = { word, hash, ids: make(word) };
-        if (this.entries.length < MAX_WORDS) {
-          this.table[probe] = this.entries.length;
-          this.entries.push(entry);
-          if (this.entries.length * 2 > this.table.length) this.rehash();
-        }
-        return entry.ids;
-      }
-      const entry = this.entries[at]!;
-      if (entry.hash === hash && entry.word.length === length && text.startsWith(entry.word, start)) return entry.ids;
-    }
-  }
-
-  private rehash(): void {
-    const table = new Int32Array(this.table.length * 2).fill(-1);
-    const mask = table.length - 1;
-    this.entries.forEach((entry, index) => {
-      let probe = entry.hash & mask;
-      while (table[probe] !== -1) probe = (probe + 1) & mask;
-      table[probe] = index;
-    });
-    this.table = table;
-  }
-}
-
-/** Distinct words remembered; past this, new words are expanded each time (still correct). */
-const MAX_WORDS = 1_000_000;
 
 export function encodeTermStats(stats: TermStats): Buffer {
   const words = new Uint32Array(HEADER + stats.termIds.length * 2);

@@ -7,6 +7,7 @@
  * finds notes tagged `atlas`.
  */
 import { stem as porter2 } from 'porter2';
+import { WordTable } from './word-table.js';
 
 /** Lucene's English stop words: measured best on SciFact with Porter stemming (research/corpora.md). */
 export const ENGLISH_STOP_WORDS: readonly string[] = [
@@ -57,20 +58,16 @@ export function createTokenizer(options: Partial<TokenizerOptions> = {}): Tokeni
     if (folded === '' || stop.has(folded)) return null;
     return settings.stem && folded.length >= 3 && ASCII_WORD.test(folded) ? porter2(folded) : folded;
   };
-  // Words repeat (Zipf): the tokens a raw word yields are computed once and reused. This cache
-  // is what makes indexing cost a map lookup per word instead of regexes, folding and stemming.
-  const cache = new Map<string, readonly string[]>();
-  const expand = (token: string): readonly string[] => {
-    let tokens = cache.get(token);
-    if (tokens !== undefined) return tokens;
-    tokens = CJK_ANY.test(token) ? splitScripts(token, normalize) : expandWord(token, settings.compounds, normalize);
-    if (cache.size < 500_000) cache.set(token, tokens);
-    return tokens;
-  };
+  // Words repeat (Zipf): the tokens a raw word yields are computed once and reused, looked up
+  // in place by a hash of the word's characters (no string is made for a word seen before).
+  const compute = (token: string): readonly string[] =>
+    CJK_ANY.test(token) ? splitScripts(token, normalize) : expandWord(token, settings.compounds, normalize);
+  const table = new WordTable<readonly string[]>();
+  const expand = (token: string): readonly string[] => table.lookup(token, 0, token.length, compute);
 
   const tokenize = (text: string, out: string[] = []): string[] => {
-    scanWords(text, (word) => {
-      const tokens = expand(word);
+    scanWordSpans(text, (start, end) => {
+      const tokens = table.lookup(text, start, end, compute);
       for (let i = 0; i < tokens.length; i++) out.push(tokens[i]!);
     });
     return out;
