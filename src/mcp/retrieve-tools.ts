@@ -344,7 +344,8 @@ function dateBound(key: 'modifiedAfter' | 'modifiedBefore', value: string | unde
 }
 
 function lookup(fields: Record<string, unknown>, field: string): unknown {
-  if (field in fields) return fields[field];
+  // Own fields only: `constructor` or `toString` are not frontmatter.
+  if (Object.hasOwn(fields, field)) return fields[field];
   const lower = field.toLowerCase();
   const key = Object.keys(fields).find((candidate) => candidate.toLowerCase() === lower);
   return key === undefined ? undefined : fields[key];

@@ -97,6 +97,10 @@ test('query_notes, get_backlinks, list_recent, list_tasks', async (t) => {
   assert.equal(tagged.total, 1);
   const inSet = (await call('query_notes', { where: [{ field: 'status', op: 'in', value: ['done', 'external'] }] })).structuredContent! as { total: number };
   assert.equal(inSet.total, 2);
+  for (const field of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+    const inherited = (await call('query_notes', { where: [{ field, op: 'exists' }] })).structuredContent! as { total: number };
+    assert.equal(inherited.total, 0, `${field} is not a frontmatter field`);
+  }
 
   const backlinks = (await call('get_backlinks', { path: 'Projects/Atlas.md' })).structuredContent! as { backlinks: { path: string; kind: string }[] };
   assert.deepEqual(backlinks.backlinks.map((b) => `${b.path} ${b.kind}`).sort(), ['People/Lena.md markdown', 'Projects/Decisions.md embed', 'Projects/Decisions.md wikilink']);
