@@ -21,7 +21,7 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-export async function benchMcp(size: number): Promise<Record<string, number | string>> {
+export async function benchMcp(size: number, tool = 'search_brain'): Promise<Record<string, number | string>> {
   const vault = syntheticVault(size);
   const home = mkdtempSync(join(tmpdir(), 'engram-mcp-bench-'));
   const env = { ...process.env, ENGRAM_HOME: home, ENGRAM_OFFLINE: '1', ENGRAM_MODEL_DIR: join(home, 'no-models') } as Record<string, string>;
@@ -63,7 +63,7 @@ export async function benchMcp(size: number): Promise<Record<string, number | st
       for (let i = 0; i < 40; i++) {
         const t0 = performance.now();
         try {
-          const result = (await client.callTool({ name: 'search_brain', arguments: { query: query(c * 40 + i) } })) as { isError?: boolean };
+          const result = (await client.callTool({ name: tool, arguments: tool === 'search_brain' ? { query: query(c * 40 + i) } : {} })) as { isError?: boolean };
           if (result.isError) errors++;
         } catch {
           errors++;

@@ -24,6 +24,24 @@ export interface Evidence {
 /** Characters of context an excerpt keeps around its best line. */
 const EXCERPT_CHARS = 240;
 
+/** Length of the query-term prefix a plain-ASCII line must contain to be worth tokenizing. */
+const PROBE_CHARS = 3;
+
+/**
+ * Cheap pre-check before tokenizing a line (tokenizing every line of every hit was most of a
+ * search's server time): a plain-ASCII line can hold a query term only if its lower-cased text
+ * contains the term's first characters, since stems start like the words they come from. Lines
+ * with other characters (accents, CJK) are always tokenized. Porter2's few irregular stems
+ * (`dying` → `die`) can make a line look empty here; that changes which line is quoted, never
+ * which notes rank.
+ */
+function mayContain(line: string, probes: readonly string[]): boolean {
+  if (probes.length === 0) return false;
+  if (/[^\x00-\x7f]/.test(line)) return true;
+  const lower = line.toLowerCase();
+  return probes.some((probe) => lower.includes(probe));
+}
+
 export function findEvidence(
   text: string,
   blocks: readonly EvidenceBlock[],
@@ -33,6 +51,7 @@ export function findEvidence(
 ): Evidence {
   const lines = text.split('\n');
   const wanted = new Set(queryTerms);
+  const probes = [...wanted].map((term) => term.slice(0, PROBE_CHARS));
   const candidates = blocks.filter((block) => block.key !== '#---frontmatter---');
   let best: { block: EvidenceBlock; weight: number; line: number } | null = null;
   for (const block of candidates) {
@@ -41,7 +60,9 @@ export function findEvidence(
     let bestLineWeight = 0;
     for (let n = block.start; n <= block.bodyEnd && n <= lines.length; n++) {
       let lineWeight = 0;
-      for (const token of tokenize(lines[n - 1]!)) {
+      const line = lines[n - 1]!;
+      if (!mayContain(line, probes)) continue;
+      for (const token of tokenize(line)) {
         if (!wanted.has(token)) continue;
         counts.set(token, (counts.get(token) ?? 0) + 1);
         lineWeight += weightOf(token);
