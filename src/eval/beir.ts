@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngramError } from '../errors.js';
 import {
-  BM25_DEFAULTS, compileFilter, createTokenizer, DEFAULT_FIELD_WEIGHTS, LexicalIndex, rankDocuments, TermCounter,
+  BM25_DEFAULTS, compileFilter, createTokenizer, countDocuments, DEFAULT_FIELD_WEIGHTS, LexicalIndex, rankDocuments,
   type Bm25Params, type FieldWeights, type NoteMeta, type TokenizerOptions,
 } from '../search/index.js';
 import { mean, ndcgAt, percentile, reciprocalRank, recallAt } from './metrics.js';
@@ -68,18 +68,8 @@ export interface BeirReport {
 /** The statistics of a corpus, computed once; `evaluateBeir` can then try many settings cheaply. */
 export function prepareBeir(data: BeirData, tokenizer: Partial<TokenizerOptions> = {}) {
   const tokenize = createTokenizer(tokenizer);
-  const vocabulary = new Map<string, number>();
-  const idOf = (term: string) => {
-    let id = vocabulary.get(term);
-    if (id === undefined) vocabulary.set(term, (id = vocabulary.size + 1));
-    return id;
-  };
-  const counter = new TermCounter(tokenize, idOf);
   const started = performance.now();
-  const documents = data.documents.map((document, i) => ({
-    id: i,
-    stats: counter.count({ title: document.title, aliases: '', headings: '', tags: '', body: document.text }),
-  }));
+  const { vocabulary, documents } = countDocuments(data.documents.map((document) => ({ title: document.title, aliases: '', headings: '', tags: '', body: document.text })), tokenize);
   return { tokenize, vocabulary, documents, tokenizeMs: performance.now() - started };
 }
 

@@ -2,7 +2,7 @@
 export { createTokenizer, scanWords, foldToken, tokenizerSignature, ENGLISH_STOP_WORDS, DEFAULTS as TOKENIZER_DEFAULTS, type Tokenizer, type TokenizerOptions } from './tokenizer.js';
 export { DEFAULTS as BM25_DEFAULTS, termScore, inverseDocumentFrequency, type Bm25Params } from './bm25l.js';
 export { FIELDS, noteFieldTexts, type FieldName, type FieldTexts, type FieldWeights } from './fields.js';
-export { TermCounter, encodeTermStats, decodeTermStats, type TermStats } from './term-stats.js';
+export { TermCounter, countDocuments, encodeTermStats, decodeTermStats, type TermStats } from './term-stats.js';
 export { LexicalIndex, DEFAULT_FIELD_WEIGHTS, type IndexedDocument, type ScoredDocument, type TermExplanation } from './lexical-index.js';
 export { lexicalExtension, loadTermStats } from './lexical-store.js';
 export { compileFilter, folderSegments, type SearchFilters, type NoteMeta, type CompiledFilter } from './filters.js';

@@ -126,3 +126,17 @@ export function decodeTermStats(blob: Uint8Array): TermStats {
   }
   return { fieldLengths: words.slice(2, HEADER), termIds, fields, tfs };
 }
+
+/**
+ * Term statistics for documents held in memory (BEIR corpora, tests): a fresh vocabulary with
+ * ids in first-seen order, one TermStats per document.
+ */
+export function countDocuments(texts: readonly FieldTexts[], tokenize: Tokenizer): { vocabulary: Map<string, number>; documents: { id: number; stats: TermStats }[] } {
+  const vocabulary = new Map<string, number>();
+  const counter = new TermCounter(tokenize, (term) => {
+    let id = vocabulary.get(term);
+    if (id === undefined) vocabulary.set(term, (id = vocabulary.size + 1));
+    return id;
+  });
+  return { vocabulary, documents: texts.map((fields, i) => ({ id: i, stats: counter.count(fields) })) };
+}

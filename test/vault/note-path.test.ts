@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { test, type TestContext } from 'node:test';
+import { seededRandom } from '../../bench/generate-vault.js';
 import { hasDotSegment, isNotePath, resolveNotePath, walkVault, type NotePathOptions, type NotePathResult } from '../../src/vault/index.js';
 import { makeVault } from '../helpers/vault.js';
 
@@ -293,17 +294,7 @@ test('an ambiguous refusal names at most five candidates', (t) => {
   if (!result.ok) assert.match(result.reason, /\("A\/N\.Md", "A\/N\.md", "A\/n\.md", "a\/N\.MD", "a\/N\.md" and 2 more\)/);
 });
 
-/** mulberry32: a small seeded generator, so a failure names a reproducible input. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let x = state;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = seededRandom;
 
 const FRAGMENTS = [
   '..', '.', '/', '/', '/', '\\', '%2e', '%2E', '%2f', '%5c', '%25', '%00', '%20', ' ', ':', '//', '~', 'C:', '\u0000', '\uFF0E',
