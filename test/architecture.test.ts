@@ -14,7 +14,7 @@ const LAYERS: Record<string, number> = {
   'errors.ts': 0,
   vault: 1, 'smart-env': 1,
   index: 2,
-  search: 3, embed: 3, graph: 3,
+  search: 3, embed: 3, graph: 3, writes: 3,
   librarian: 4, eval: 4,
   mcp: 5,
   'daemon.ts': 6,

@@ -137,6 +137,36 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    name: '004-write-journal',
+    up(db) {
+      db.exec(`
+        -- Every write Engram makes into the vault, with what it replaced, so it can be undone.
+        CREATE TABLE journal (
+          id INTEGER PRIMARY KEY,
+          run_id TEXT NOT NULL,
+          tool TEXT NOT NULL,
+          path TEXT NOT NULL,
+          before_hash TEXT,
+          after_hash TEXT NOT NULL,
+          before_bytes BLOB,
+          at TEXT NOT NULL,
+          undone_at TEXT
+        );
+        CREATE INDEX journal_path ON journal(path);
+        -- Writes outside the agent territory wait here between preview and apply.
+        CREATE TABLE previews (
+          token TEXT PRIMARY KEY,
+          tool TEXT NOT NULL,
+          path TEXT NOT NULL,
+          before_hash TEXT,
+          after_bytes BLOB NOT NULL,
+          expires_ms INTEGER NOT NULL,
+          used_ms INTEGER
+        );
+      `);
+    },
+  },
 ];
 
 /** Applies the migrations not yet recorded, in order. Returns the names applied. */

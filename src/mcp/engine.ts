@@ -14,8 +14,12 @@ import { watch, type FSWatcher } from 'chokidar';
 import { embedBacklog, openConfiguredEmbedder, type Embedder, type LogSink, type VectorSettings } from '../embed/index.js';
 import { indexPaths } from '../index/index.js';
 import { lexicalExtension, VaultSearch } from '../search/index.js';
+import { VaultWriter } from '../writes/index.js';
+import { randomUUID } from 'node:crypto';
 
 export interface EngineOptions {
+  /** The agent-territory folder (ENGRAM_AGENT_ROOT, default `Claude`). */
+  agentRoot?: string;
   vault: string;
   stateDir: string;
   db: Database.Database;
@@ -45,6 +49,8 @@ export class VaultEngine {
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
   private readonly extension = lexicalExtension();
+  private vaultWriter: VaultWriter | null = null;
+  private readonly runId = `mcp-${randomUUID().slice(0, 8)}`;
   private known: string[] | null = null;
   private knownGeneration = -1;
   indexState: IndexState = { state: 'ready' };
@@ -57,6 +63,16 @@ export class VaultEngine {
 
   get settings(): VectorSettings {
     return this.options.settings;
+  }
+
+  get agentRoot(): string {
+    return this.options.agentRoot ?? 'Claude';
+  }
+
+  /** The vault writer for this server, journaling under one run id per server process. */
+  writer(): VaultWriter {
+    this.vaultWriter ??= new VaultWriter({ root: this.vault, db: this.db, stateDir: this.stateDir, agentRoot: this.agentRoot, runId: this.runId });
+    return this.vaultWriter;
   }
 
   /** Starts the background index run and the watcher; returns at once. */

@@ -32,6 +32,13 @@ export const TOOL_GUIDE: Record<string, string> = {
   get_backlinks: 'notes that link to a note',
   list_recent: 'recently modified notes',
   list_tasks: 'tasks in Obsidian Tasks format, by status and due date',
+  log_session: 'file a session log under Claude/Sessions/ (and index it)',
+  capture: 'a timestamped line in today\'s Claude/Inbox/ note',
+  upsert_concept: 'create or extend Claude/Concepts/<name>.md',
+  add_task: 'a task in Claude/Tasks.md (Obsidian Tasks format)',
+  append_note: 'append to a note (end, start, under a heading); outside Claude/ it previews first',
+  write_note: 'create a note (overwrite only when asked); outside Claude/ it previews first',
+  undo_write: 'revert a journaled write by its number',
 };
 
 export function registerOrientTools(server: McpServer, engine: VaultEngine): void {

@@ -1,0 +1,245 @@
+/**
+ * Write tools: what an agent writes back. Inside the agent folder (`Claude/` by default) writes
+ * are free, except the protected files; anywhere else a write is previewed first and applied
+ * with the preview's token — or, when the client supports elicitation, the human is asked
+ * directly. Every write is journaled (undo_write reverts it) and searchable when the tool returns.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { EngramError } from '../errors.js';
+import { classifyWrite, freeNotePath, safeNoteName, type WriteReceipt, type WriteRequest } from '../writes/index.js';
+import type { VaultEngine } from './engine.js';
+import { fail, guarded, ok, type ToolResult } from './results.js';
+
+const WRITES = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
+
+const receiptSchema = { path: z.string(), journal_id: z.number(), created: z.boolean() };
+
+export function registerWriteTools(server: McpServer, engine: VaultEngine): void {
+  const root = () => engine.agentRoot;
+  const today = () => new Date().toISOString().slice(0, 10);
+
+  /** Commits inside the agent folder, then makes the change searchable before returning. */
+  const commit = async (request: WriteRequest): Promise<WriteReceipt> => {
+    const receipt = engine.writer().write(request);
+    await engine.refresh([receipt.path, `${root()}/Audit.md`]);
+    return receipt;
+  };
+  const done = (receipt: WriteReceipt, extra: Record<string, unknown> = {}, text?: string): ToolResult =>
+    ok({ path: receipt.path, journal_id: receipt.journalId, created: receipt.created, ...extra }, text ?? `${receipt.created ? 'created' : 'updated'} ${receipt.path} (write #${receipt.journalId}; undo_write can revert it)`);
+
+  server.registerTool('log_session', {
+    title: 'Log a session',
+    description: `Files a session log as ${'Claude'}/Sessions/YYYY-MM-DD <title>.md (frontmatter created, agent, project, tags) and adds a line to the session index. Use at the end of a working session: what was done, decided and left open.`,
+    inputSchema: {
+      title: z.string().max(300).describe('a short title; it becomes the file name'),
+      body: z.string().max(500_000).describe('the log, in markdown'),
+      project: z.string().max(200).optional().describe('the project it belongs to'),
+      tags: z.array(z.string().max(100)).max(20).default([]).describe('tags, without #'),
+      agent: z.string().max(100).default('claude').describe('who is writing'),
+    },
+    outputSchema: { ...receiptSchema, index_journal_id: z.number() },
+    annotations: WRITES,
+  }, (args) => guarded(async () => {
+    const name = safeNoteName(`${today()} ${args.title}`);
+    if (!name.ok) return fail(name.reason);
+    const path = freeNotePath(`${root()}/Sessions`, name.name, (candidate) => engine.writer().exists(candidate));
+    const frontmatter = ['---', `created: ${new Date().toISOString()}`, `agent: ${yamlString(args.agent)}`,
+      ...(args.project ? [`project: ${yamlString(args.project)}`] : []), `tags: [${['session', ...args.tags].map(yamlString).join(', ')}]`, '---'];
+    const receipt = await commit({ tool: 'log_session', path, create: true, next: () => `${frontmatter.join('\n')}\n# ${args.title.trim()}\n\n${args.body.trim()}\n` });
+    const link = path.slice(0, -3);
+    const index = await commit({ tool: 'log_session', path: `${root()}/Index.md`, next: (current) => `${current ?? '# Index\n\n'}${current && !current.endsWith('\n') ? '\n' : ''}- ${today()} [[${link}|${args.title.trim()}]]${args.project ? ` (${args.project})` : ''}\n` });
+    return done(receipt, { index_journal_id: index.journalId });
+  }));
+
+  server.registerTool('capture', {
+    title: 'Capture a thought',
+    description: `Adds a timestamped line to today's inbox note (${'Claude'}/Inbox/YYYY-MM-DD.md). For quick facts, ideas and to-dos worth triaging later.`,
+    inputSchema: { text: z.string().min(1).max(20_000).describe('what to capture (one line or a short paragraph)') },
+    outputSchema: receiptSchema,
+    annotations: WRITES,
+  }, (args) => guarded(async () => {
+    const time = new Date().toISOString().slice(11, 16);
+    const line = `- ${time} ${args.text.trim().replace(/\r?\n/g, ' ')}`;
+    const receipt = await commit({ tool: 'capture', path: `${root()}/Inbox/${today()}.md`, next: (current) => `${current ?? `# Inbox ${today()}\n\n`}${current && !current.endsWith('\n') ? '\n' : ''}${line}\n` });
+    return done(receipt);
+  }));
+
+  server.registerTool('upsert_concept', {
+    title: 'Create or extend a concept',
+    description: `Writes ${'Claude'}/Concepts/<name>.md: creates it, or — when a concept of that name exists (case-insensitive) — appends the text under "## Update YYYY-MM-DD". Reports similar notes, so you can extend one instead of duplicating it.`,
+    inputSchema: {
+      name: z.string().max(200).describe('the concept\'s name; it becomes the file name'),
+      body: z.string().min(1).max(200_000).describe('what the vault should know about it, in markdown'),
+    },
+    outputSchema: { ...receiptSchema, similar: z.array(z.object({ path: z.string(), title: z.string() })) },
+    annotations: WRITES,
+  }, (args) => guarded(async () => {
+    const name = safeNoteName(args.name);
+    if (!name.ok) return fail(name.reason);
+    const folder = `${root()}/Concepts`;
+    const existing = engine.knownPaths().find((path) => path.toLowerCase() === `${folder}/${name.name}.md`.toLowerCase()) ?? `${folder}/${name.name}.md`;
+    const similar = engine.search().search({ query: args.name, limit: 5, mode: 'keyword' }).results
+      .filter((hit) => hit.path !== existing).map((hit) => ({ path: hit.path, title: hit.title }));
+    const receipt = await commit({
+      tool: 'upsert_concept', path: existing,
+      next: (current) => current === null
+        ? `---\ncreated: ${new Date().toISOString()}\ntype: concept\n---\n# ${name.name}\n\n${args.body.trim()}\n`
+        : `${current}${current.endsWith('\n') ? '' : '\n'}\n## Update ${today()}\n\n${args.body.trim()}\n`,
+    });
+    return done(receipt, { similar });
+  }));
+
+  server.registerTool('add_task', {
+    title: 'Add a task',
+    description: `Adds a task in Obsidian Tasks format to ${'Claude'}/Tasks.md: "- [ ] text ⏫ 📅 YYYY-MM-DD".`,
+    inputSchema: {
+      text: z.string().min(1).max(2000).describe('the task'),
+      due: z.string().optional().describe('due date, YYYY-MM-DD'),
+      priority: z.enum(['highest', 'high', 'medium', 'low', 'lowest']).optional().describe('Tasks priority'),
+    },
+    outputSchema: { ...receiptSchema, line: z.string() },
+    annotations: WRITES,
+  }, (args) => guarded(async () => {
+    if (args.due !== undefined && !isRealDate(args.due)) return fail(`due must be a real date like 2026-05-01, not "${args.due}"`);
+    const marks: Record<string, string> = { highest: '🔺', high: '⏫', medium: '🔼', low: '🔽', lowest: '⏬' };
+    const line = `- [ ] ${args.text.trim().replace(/\r?\n/g, ' ')}${args.priority ? ` ${marks[args.priority]}` : ''}${args.due ? ` 📅 ${args.due}` : ''}`;
+    const receipt = await commit({ tool: 'add_task', path: `${root()}/Tasks.md`, next: (current) => `${current ?? '# Tasks\n\n'}${current && !current.endsWith('\n') ? '\n' : ''}${line}\n` });
+    return done(receipt, { line });
+  }));
+
+  const previewOrApply = async (tool: string, args: { path?: string; token?: string }, next: ((current: string | null) => string) | null, create: boolean): Promise<ToolResult> => {
+    if (args.token) {
+      const receipt = engine.writer().apply(args.token);
+      await engine.refresh([receipt.path, `${root()}/Audit.md`]);
+      return done(receipt, { applied: true });
+    }
+    if (!args.path || !next) return fail('give a path (and content), or the token of a preview to apply it');
+    const verdict = classifyWrite(args.path.replace(/^\.\//, ''), tool, { agentRoot: root() });
+    if (verdict.kind !== 'confirm') return done(await commit({ tool, path: args.path, next, create }));
+    const preview = engine.writer().preview({ tool, path: args.path, next, create });
+    // A client that can ask its human does so now; the rest get the diff and a token.
+    if (server.server.getClientCapabilities()?.elicitation) {
+      const answer = await server.server.elicitInput({
+        message: `Engram wants to change ${preview.path}, which is yours:\n\n${preview.diff}\n\nApprove this change?`,
+        requestedSchema: { type: 'object', properties: { approve: { type: 'boolean', title: 'Approve', description: 'Apply this change to your note' } }, required: ['approve'] },
+      });
+      if (answer.action === 'accept' && answer.content?.approve === true) {
+        const receipt = engine.writer().apply(preview.token);
+        await engine.refresh([receipt.path, `${root()}/Audit.md`]);
+        return done(receipt, { applied: true });
+      }
+      return fail(`the human did not approve the change to ${preview.path}; nothing was written`);
+    }
+    return ok({ path: preview.path, preview: preview.diff, token: preview.token, expires: preview.expires, applied: false },
+      `${verdict.reason}. Nothing was written yet. Show the human this change and, if they agree, call ${tool} again with token "${preview.token}" (valid until ${preview.expires}):\n\n${preview.diff}`);
+  };
+
+  const outsideSchema = {
+    path: z.string().optional(), journal_id: z.number().optional(), created: z.boolean().optional(), applied: z.boolean().optional(),
+    preview: z.string().optional(), token: z.string().optional(), expires: z.string().optional(),
+  };
+
+  server.registerTool('append_note', {
+    title: 'Append to a note',
+    description: 'Appends text to a note: at the end, at the start (after any frontmatter), or at the end of a named section (the section ends at the next heading of the same or a higher level). Free in the agent folder; elsewhere it previews the change first and applies it with the returned token.',
+    inputSchema: {
+      path: z.string().optional().describe('vault-relative path of the note'),
+      content: z.string().max(500_000).optional().describe('markdown to add'),
+      position: z.enum(['end', 'start', 'under_heading']).default('end').describe('where to add it'),
+      heading: z.string().optional().describe('for under_heading: the heading text, without #'),
+      token: z.string().optional().describe('apply a preview made earlier'),
+    },
+    outputSchema: outsideSchema,
+    annotations: WRITES,
+  }, (args) => guarded(async () => {
+    if (!args.token && (args.content === undefined || args.content === '')) return fail('give the content to append');
+    if (args.position === 'under_heading' && !args.heading && !args.token) return fail('under_heading needs the heading\'s text');
+    const content = args.content ?? '';
+    const next = (current: string | null): string => {
+      if (current === null) throw new EngramError('USAGE', `${args.path} does not exist; create it with write_note`);
+      return insertText(current, content, args.position, args.heading);
+    };
+    return previewOrApply('append_note', args, next, false);
+  }));
+
+  server.registerTool('write_note', {
+    title: 'Write a note',
+    description: 'Creates a note; replaces an existing one only with overwrite: true. Free in the agent folder (except the constitution and the caretaker\'s files); elsewhere it previews the change first and applies it with the returned token.',
+    inputSchema: {
+      path: z.string().optional().describe('vault-relative path, ending in .md'),
+      content: z.string().max(1_000_000).optional().describe('the whole note, in markdown'),
+      overwrite: z.boolean().default(false).describe('replace the note if it exists'),
+      token: z.string().optional().describe('apply a preview made earlier'),
+    },
+    outputSchema: outsideSchema,
+    annotations: { ...WRITES, destructiveHint: true },
+  }, (args) => guarded(async () => {
+    if (!args.token && args.content === undefined) return fail('give the note\'s content');
+    const content = args.content ?? '';
+    return previewOrApply('write_note', args, () => content, !args.overwrite);
+  }));
+
+  server.registerTool('undo_write', {
+    title: 'Undo a write',
+    description: 'Reverts one journaled write (its number is in the write\'s result and in Claude/Audit.md) if the note still holds exactly what that write left; otherwise refuses and says why.',
+    inputSchema: { id: z.number().int().min(1).describe('the write\'s journal number') },
+    outputSchema: receiptSchema,
+    annotations: { ...WRITES, destructiveHint: true },
+  }, (args) => guarded(async () => {
+    const receipt = engine.writer().undo(args.id);
+    await engine.refresh([receipt.path, `${root()}/Audit.md`]);
+    return ok({ path: receipt.path, journal_id: receipt.journalId, created: false }, `reverted write #${args.id} on ${receipt.path} (recorded as write #${receipt.journalId})`);
+  }));
+}
+
+/** Inserts `content` at the end, the start (after frontmatter) or the end of a named section. */
+export function insertText(current: string, content: string, position: 'end' | 'start' | 'under_heading', heading?: string): string {
+  const addition = content.trim();
+  if (position === 'end') return `${current}${current.endsWith('\n') || current === '' ? '' : '\n'}${addition}\n`;
+  const lines = current.split('\n');
+  let bodyStart = 0;
+  if (lines[0]?.trim() === '---') {
+    const close = lines.findIndex((line, i) => i > 0 && (line.trim() === '---' || line.trim() === '...'));
+    if (close !== -1) bodyStart = close + 1;
+  }
+  if (position === 'start') return [...lines.slice(0, bodyStart), addition, ...lines.slice(bodyStart)].join('\n');
+  const wanted = (heading ?? '').replace(/^#+\s*/, '').trim().toLowerCase();
+  let fence = false;
+  let found = -1;
+  let level = 0;
+  for (let i = bodyStart; i < lines.length; i++) {
+    if (/^\s*(```|~~~)/.test(lines[i]!)) fence = !fence;
+    if (fence) continue;
+    const match = /^(#{1,6})\s+(.*?)\s*$/.exec(lines[i]!);
+    if (!match) continue;
+    if (found === -1 && match[2]!.toLowerCase() === wanted) {
+      found = i;
+      level = match[1]!.length;
+    } else if (found !== -1 && match[1]!.length <= level) {
+      return insertBefore(lines, i, addition);
+    }
+  }
+  if (found === -1) throw new EngramError('USAGE', `no heading "${heading}" in the note; use position "end", or one of its headings`);
+  return insertBefore(lines, lines.length, addition);
+}
+
+/** Inserts `addition` after the last non-blank line before line `at` (the end of a section). */
+function insertBefore(lines: string[], at: number, addition: string): string {
+  let end = at;
+  while (end > 0 && lines[end - 1]!.trim() === '') end--;
+  const rest = lines.slice(end);
+  if (rest.length === 0 || rest.every((line) => line.trim() === '')) return [...lines.slice(0, end), addition, ''].join('\n');
+  // Keep the blank lines that separated the section from the next heading; add one if there were none.
+  return [...lines.slice(0, end), addition, ...(rest[0]!.trim() === '' ? rest : ['', ...rest])].join('\n');
+}
+
+function isRealDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}
+
+function yamlString(value: string): string {
+  return /^[\p{L}\p{N} _.-]+$/u.test(value) && !/^(true|false|null|yes|no|~|\d.*)$/i.test(value) ? value : JSON.stringify(value);
+}

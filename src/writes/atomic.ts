@@ -1,0 +1,47 @@
+/**
+ * Writing one file so that a crash at any moment leaves either the old or the new bytes: write
+ * a temporary file in the same folder, flush it to disk, rename it over the target. The
+ * temporary name starts with a dot, so a left-over one is never taken for a note.
+ */
+import { closeSync, fsyncSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+const TEMP_PREFIX = '.engram-write-';
+
+export function writeFileAtomic(absolute: string, bytes: Uint8Array): void {
+  const temp = join(dirname(absolute), `${TEMP_PREFIX}${basename(absolute)}.${randomBytes(4).toString('hex')}`);
+  const fd = openSync(temp, 'wx', 0o644);
+  try {
+    let offset = 0;
+    while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(temp, absolute);
+  } catch (error) {
+    unlinkSync(temp);
+    throw error;
+  }
+}
+
+/** Removes temporary files a killed writer left in `folder` (older than a minute). */
+export function sweepTempFiles(folder: string, now = Date.now()): void {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(TEMP_PREFIX)) continue;
+    const path = join(folder, name);
+    try {
+      if (now - statSync(path).mtimeMs > 60_000) unlinkSync(path);
+    } catch {
+      // gone already, or not ours to remove: either way nothing to do
+    }
+  }
+}

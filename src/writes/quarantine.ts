@@ -1,0 +1,35 @@
+/**
+ * The write quarantine, in one place: where an agent may write freely, what is protected, and
+ * what needs the human's confirmation. Pure: a vault-relative path (already through the path
+ * gate) and the writing tool in, a verdict out.
+ */
+
+export interface QuarantineOptions {
+  /** The agent-territory folder (ENGRAM_AGENT_ROOT, default `Claude`). */
+  agentRoot: string;
+}
+
+export type WriteVerdict =
+  | { kind: 'free' }
+  | { kind: 'confirm'; reason: string }
+  | { kind: 'refused'; reason: string };
+
+/** Tools allowed to write entity notes under `<root>/Graph/`. */
+const GRAPH_TOOLS = new Set(['graph']);
+
+export function classifyWrite(path: string, tool: string, options: QuarantineOptions): WriteVerdict {
+  const root = options.agentRoot.replace(/^\/+|\/+$/g, '');
+  const lower = path.normalize('NFC').toLowerCase();
+  const rootLower = root.toLowerCase();
+  if (!lower.startsWith(`${rootLower}/`)) {
+    return { kind: 'confirm', reason: `${path} is outside ${root}/, which belongs to the human: the change needs their confirmation` };
+  }
+  const inside = lower.slice(rootLower.length + 1);
+  if (inside === 'readme.md') return { kind: 'refused', reason: `${root}/README.md is the vault's constitution; only the human edits it (agents may propose changes in ${root}/Inbox/)` };
+  if (inside === 'librarian.md') return { kind: 'refused', reason: `${root}/Librarian.md is the caretaker's report; only the Librarian writes it` };
+  if (inside === 'audit.md') return { kind: 'refused', reason: `${root}/Audit.md is the write journal's trail; Engram keeps it itself` };
+  if ((inside === 'graph' || inside.startsWith('graph/')) && !GRAPH_TOOLS.has(tool)) {
+    return { kind: 'refused', reason: `${root}/Graph/ holds entity notes the graph tools maintain; correct facts through them, not by writing the files` };
+  }
+  return { kind: 'free' };
+}

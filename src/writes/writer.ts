@@ -1,0 +1,258 @@
+/**
+ * The only code that writes into the vault. Every write passes the path gate and the
+ * quarantine, is serialized by a vault-wide write lock (so two processes appending to the same
+ * file lose nothing), validated (size, NUL, unpaired surrogates), written atomically with the
+ * file's own line endings, journaled with the bytes it replaced, and mirrored on top of a short
+ * audit trail in the agent folder. Writes outside the agent folder go through preview → apply.
+ */
+import type Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { EngramError } from '../errors.js';
+import { acquireLock, type Lock } from '../index/index.js';
+import { hashContent, resolveNotePath } from '../vault/index.js';
+import { sweepTempFiles, writeFileAtomic } from './atomic.js';
+import { classifyWrite } from './quarantine.js';
+
+export const DEFAULTS = {
+  /** Largest note a single write may produce. */
+  maxBytes: 1024 * 1024,
+  /** How long a preview token stays valid. */
+  previewMs: 5 * 60 * 1000,
+  /** How long a write waits for another process's write to finish. */
+  lockWaitMs: 10_000,
+  /** Lines kept in the audit trail. */
+  auditLines: 300,
+} as const;
+
+export interface WriterOptions {
+  /** The vault's real path. */
+  root: string;
+  db: Database.Database;
+  stateDir: string;
+  agentRoot: string;
+  /** Who writes: a session or run id, recorded with every write. */
+  runId: string;
+  now?: () => number;
+}
+
+export interface WriteRequest {
+  tool: string;
+  /** Vault-relative path (checked here). */
+  path: string;
+  /** The new text from the current one (`null` when the note does not exist); line endings as `\n`. */
+  next: (current: string | null) => string;
+  /** Refuse when the note exists already. */
+  create?: boolean;
+}
+
+export interface WriteReceipt {
+  journalId: number;
+  path: string;
+  created: boolean;
+  beforeHash: string | null;
+  afterHash: string;
+}
+
+export interface Preview {
+  token: string;
+  path: string;
+  diff: string;
+  expires: string;
+}
+
+export class VaultWriter {
+  private readonly now: () => number;
+
+  constructor(private readonly options: WriterOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  get agentRoot(): string {
+    return this.options.agentRoot;
+  }
+
+  /** A write inside the agent folder. Outside it this refuses and says to preview first. */
+  write(request: WriteRequest): WriteReceipt {
+    const path = this.checkPath(request.path);
+    const verdict = classifyWrite(path, request.tool, { agentRoot: this.options.agentRoot });
+    if (verdict.kind === 'refused') throw new EngramError('USAGE', verdict.reason);
+    if (verdict.kind === 'confirm') throw new EngramError('USAGE', `${verdict.reason}; call the tool with preview first, show the human the diff, and apply with the token if they agree`);
+    return this.withLock(() => this.commit(request.tool, path, request.next, request.create === true, null));
+  }
+
+  /** The diff a write outside the agent folder would make, and a token to apply exactly that. */
+  preview(request: WriteRequest): Preview {
+    const path = this.checkPath(request.path);
+    const verdict = classifyWrite(path, request.tool, { agentRoot: this.options.agentRoot });
+    if (verdict.kind === 'refused') throw new EngramError('USAGE', verdict.reason);
+    const current = this.readCurrent(path);
+    if (request.create && current !== null) throw new EngramError('USAGE', `${path} exists already; choose another title or ask to overwrite it`);
+    const after = this.render(current, request.next);
+    const token = randomBytes(16).toString('hex');
+    const expires = this.now() + DEFAULTS.previewMs;
+    this.options.db.prepare('INSERT INTO previews (token, tool, path, before_hash, after_bytes, expires_ms) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(token, request.tool, path, current === null ? null : hashContent(current.bytes), after, expires);
+    return { token, path, diff: lineDiff(current?.text ?? '', after.toString('utf8')), expires: new Date(expires).toISOString() };
+  }
+
+  /** Applies a preview: only once, only before it expires, only if the file is as it was. */
+  apply(token: string): WriteReceipt {
+    const row = this.options.db.prepare('SELECT tool, path, before_hash, after_bytes, expires_ms, used_ms FROM previews WHERE token = ?').get(token) as
+      | { tool: string; path: string; before_hash: string | null; after_bytes: Buffer; expires_ms: number; used_ms: number | null }
+      | undefined;
+    if (!row) throw new EngramError('USAGE', 'unknown preview token; preview the write again');
+    if (row.used_ms !== null) throw new EngramError('USAGE', 'this preview token was used already; preview again for another change');
+    if (this.now() > row.expires_ms) throw new EngramError('USAGE', 'this preview expired; preview the write again and apply within 5 minutes');
+    return this.withLock(() => {
+      const current = this.readCurrent(row.path);
+      const hash = current === null ? null : hashContent(current.bytes);
+      if (hash !== row.before_hash) throw new EngramError('USAGE', `${row.path} changed since the preview (the human may have edited it); preview again`);
+      const receipt = this.commit(row.tool, row.path, () => row.after_bytes.toString('utf8'), false, row.after_bytes);
+      this.options.db.prepare('UPDATE previews SET used_ms = ? WHERE token = ?').run(this.now(), token);
+      return receipt;
+    });
+  }
+
+  /** Reverts a journaled write if the file still holds exactly what that write left. */
+  undo(journalId: number): WriteReceipt {
+    const row = this.options.db.prepare('SELECT path, before_hash, after_hash, before_bytes, undone_at FROM journal WHERE id = ?').get(journalId) as
+      | { path: string; before_hash: string | null; after_hash: string; before_bytes: Buffer | null; undone_at: string | null }
+      | undefined;
+    if (!row) throw new EngramError('USAGE', `no write #${journalId} in the journal`);
+    if (row.undone_at) throw new EngramError('USAGE', `write #${journalId} was undone already (${row.undone_at})`);
+    return this.withLock(() => {
+      const current = this.readCurrent(row.path);
+      if (current === null || hashContent(current.bytes) !== row.after_hash) {
+        throw new EngramError('USAGE', `${row.path} has changed since write #${journalId}; undoing it would lose those changes, so it is refused — edit the note by hand instead`);
+      }
+      const absolute = join(this.options.root, row.path);
+      let receipt: WriteReceipt;
+      if (row.before_bytes === null) {
+        // The write created the note: undoing it removes the note again.
+        const id = this.journal('undo_write', row.path, row.after_hash, current.bytes, 'deleted');
+        unlinkSync(absolute);
+        receipt = { journalId: id, path: row.path, created: false, beforeHash: row.after_hash, afterHash: 'deleted' };
+      } else {
+        receipt = this.commit('undo_write', row.path, () => row.before_bytes!.toString('utf8'), false, row.before_bytes);
+      }
+      this.options.db.prepare('UPDATE journal SET undone_at = ? WHERE id = ?').run(new Date(this.now()).toISOString(), journalId);
+      return receipt;
+    });
+  }
+
+  /** True when a note exists at this vault-relative path (any case). */
+  exists(path: string): boolean {
+    const resolved = resolveNotePath(this.options.root, path, { allowMissing: true });
+    return resolved.ok && existsSync(resolved.absolute);
+  }
+
+  private checkPath(input: string): string {
+    const resolved = resolveNotePath(this.options.root, input, { allowMissing: true });
+    if (!resolved.ok) throw new EngramError('USAGE', resolved.reason);
+    return resolved.path;
+  }
+
+  private readCurrent(path: string): { bytes: Buffer; text: string } | null {
+    const absolute = join(this.options.root, path);
+    if (!existsSync(absolute)) return null;
+    if (lstatSync(absolute).isSymbolicLink()) throw new EngramError('USAGE', `${path} is a symlink; Engram does not write through symlinks`);
+    const bytes = readFileSync(absolute);
+    return { bytes, text: bytes.toString('utf8') };
+  }
+
+  /** The new bytes: `next` sees `\n` line endings; the file's own endings and BOM are kept. */
+  private render(current: { bytes: Buffer; text: string } | null, next: (current: string | null) => string): Buffer {
+    const bom = current?.text.startsWith('\uFEFF') ? '\uFEFF' : '';
+    const crlf = current !== null && current.text.includes('\r\n');
+    const body = current === null ? null : current.text.slice(bom.length).replace(/\r\n/g, '\n');
+    const text = next(body);
+    validateText(text);
+    const out = bom + (crlf ? text.replace(/\r?\n/g, '\r\n') : text);
+    const bytes = Buffer.from(out, 'utf8');
+    if (bytes.length > DEFAULTS.maxBytes) throw new EngramError('USAGE', `the note would be ${bytes.length} bytes; the limit for one write is ${DEFAULTS.maxBytes} — split the content`);
+    return bytes;
+  }
+
+  private commit(tool: string, path: string, next: (current: string | null) => string, create: boolean, exact: Buffer | null): WriteReceipt {
+    const current = this.readCurrent(path);
+    if (create && current !== null) throw new EngramError('USAGE', `${path} exists already; choose another title or ask to overwrite it`);
+    const after = exact ?? this.render(current, next);
+    const absolute = join(this.options.root, path);
+    mkdirSync(dirname(absolute), { recursive: true });
+    // Journal first: a kill between the two leaves a journal row whose after-hash the file does
+    // not have, which undo then refuses — never a change without a record.
+    const beforeHash = current === null ? null : hashContent(current.bytes);
+    const afterHash = hashContent(after);
+    const id = this.journal(tool, path, beforeHash, current?.bytes ?? null, afterHash);
+    writeFileAtomic(absolute, after);
+    sweepTempFiles(dirname(absolute), this.now());
+    return { journalId: id, path, created: current === null, beforeHash, afterHash };
+  }
+
+  private journal(tool: string, path: string, beforeHash: string | null, beforeBytes: Buffer | null, afterHash: string): number {
+    const at = new Date(this.now()).toISOString();
+    const id = Number(this.options.db.prepare('INSERT INTO journal (run_id, tool, path, before_hash, after_hash, before_bytes, at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(this.options.runId, tool, path, beforeHash, afterHash, beforeBytes, at).lastInsertRowid);
+    this.audit(`- ${at.slice(0, 16).replace('T', ' ')} · #${id} ${tool} · ${path} · ${beforeHash?.slice(0, 8) ?? 'new'} → ${afterHash.slice(0, 8)} · ${this.options.runId}`);
+    return id;
+  }
+
+  /** Puts a line on top of `<agent root>/Audit.md`, keeping the newest lines. */
+  private audit(line: string): void {
+    const path = join(this.options.root, this.options.agentRoot, 'Audit.md');
+    mkdirSync(dirname(path), { recursive: true });
+    const header = '# Engram write audit\n\nNewest first. Undo a write with `undo_write` and its #number.\n\n';
+    const old = existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((entry) => entry.startsWith('- ')) : [];
+    writeFileAtomic(path, Buffer.from(header + [line, ...old].slice(0, DEFAULTS.auditLines).join('\n') + '\n', 'utf8'));
+  }
+
+  private withLock<T>(run: () => T): T {
+    const lock = this.waitForLock();
+    try {
+      return run();
+    } finally {
+      lock.release();
+    }
+  }
+
+  private waitForLock(): Lock {
+    const deadline = Date.now() + DEFAULTS.lockWaitMs;
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    for (;;) {
+      try {
+        return acquireLock(this.options.stateDir, 'write', { purpose: 'a vault write', staleMs: 60_000 });
+      } catch (error) {
+        if (!(error instanceof EngramError && error.code === 'LOCKED') || Date.now() > deadline) throw error;
+        Atomics.wait(pause, 0, 0, 5 + Math.floor(Math.random() * 10));
+      }
+    }
+  }
+}
+
+/** Refuses text a note must not hold: NUL bytes and unpaired surrogates (not valid UTF-8). */
+function validateText(text: string): void {
+  if (text.includes('\u0000')) throw new EngramError('USAGE', 'the content holds a NUL byte; notes are text — remove it');
+  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text)) {
+    throw new EngramError('USAGE', 'the content holds an unpaired surrogate (not valid UTF-8); fix the text encoding');
+  }
+}
+
+/** A compact line diff for previews: removed lines with `-`, added with `+`, shared edges elided. */
+export function lineDiff(before: string, after: string): string {
+  const a = before === '' ? [] : before.split('\n');
+  const b = after.split('\n');
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
+  const lines = [`@@ line ${start + 1} @@`];
+  for (const line of a.slice(start, endA)) lines.push(`- ${line}`);
+  for (const line of b.slice(start, endB)) lines.push(`+ ${line}`);
+  return lines.join('\n');
+}
