@@ -19,7 +19,16 @@ const TOOLS: Record<string, string[]> = {
   read_note: ['max_chars', 'path*'],
   recall_bundle: ['limit', 'mode', 'project', 'since'],
   search_brain: ['exclude_folders', 'folder', 'include_text', 'limit', 'min_score', 'mode', 'modified_after', 'modified_before', 'query*', 'tag_mode', 'tags', 'types'],
+  log_session: ['agent', 'body*', 'project', 'tags', 'title*'],
+  capture: ['text*'],
+  upsert_concept: ['body*', 'name*'],
+  add_task: ['due', 'priority', 'text*'],
+  append_note: ['content', 'heading', 'path', 'position', 'token'],
+  write_note: ['content', 'overwrite', 'path', 'token'],
+  undo_write: ['id*'],
 };
+
+const WRITE_TOOLS = new Set(['log_session', 'capture', 'upsert_concept', 'add_task', 'append_note', 'write_note', 'undo_write']);
 
 const CLI: Record<string, string[]> = {
   index: ['batch-size', 'embed-budget', 'exclude', 'full', 'no-embed', 'quiet'],
@@ -42,8 +51,8 @@ test('MCP tools and their parameters', async (t) => {
   assert.deepEqual(actual, TOOLS);
   for (const tool of tools) {
     assert.ok(tool.description && tool.description.length > 40, `${tool.name} has a description`);
-    assert.equal(tool.annotations?.readOnlyHint, true, `${tool.name} is read-only`);
-    assert.equal(tool.annotations?.destructiveHint, false, `${tool.name} is not destructive`);
+    assert.equal(tool.annotations?.readOnlyHint, !WRITE_TOOLS.has(tool.name), `${tool.name} read-only hint`);
+    assert.equal(tool.annotations?.destructiveHint, tool.name === 'write_note' || tool.name === 'undo_write', `${tool.name} destructive hint`);
     assert.ok(tool.outputSchema, `${tool.name} declares its output`);
     for (const [name, property] of Object.entries((tool.inputSchema as { properties?: Record<string, { description?: string }> }).properties ?? {})) {
       assert.ok(property.description, `${tool.name}.${name} has a description`);

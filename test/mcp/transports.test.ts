@@ -4,7 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -32,7 +34,7 @@ test('spawned engram serve over stdio: answers at once, indexes in the backgroun
   t.after(() => client.close());
   assert.ok(Date.now() - started < 5000, 'initialize answered promptly (tsx start-up included)');
   const tools = (await client.listTools()).tools.map((tool) => tool.name).sort();
-  assert.deepEqual(tools, ['context_bundle', 'get_backlinks', 'index_status', 'librarian_status', 'list_recent', 'list_tasks', 'onboard', 'query_notes', 'read_note', 'recall_bundle', 'search_brain']);
+  assert.deepEqual(tools, ['add_task', 'append_note', 'capture', 'context_bundle', 'get_backlinks', 'index_status', 'librarian_status', 'list_recent', 'list_tasks', 'log_session', 'onboard', 'query_notes', 'read_note', 'recall_bundle', 'search_brain', 'undo_write', 'upsert_concept', 'write_note']);
   // The background index run finishes; then search finds the notes.
   let hits: { path: string }[] = [];
   for (let i = 0; i < 100 && hits.length === 0; i++) {
@@ -107,4 +109,40 @@ test('engram serve --http with ENGRAM_HTTP_TOKEN: no token or a wrong one is 401
   await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { authorization: 'Bearer sekret-token' } } }));
   t.after(() => client.close());
   assert.ok((await client.listTools()).tools.length >= 11);
+});
+
+test('spawned engram serve: an agent writes under Claude/, finds each write, and cannot touch the rest without preview → apply', async (t) => {
+  const vault = makeVault(t, MCP_VAULT);
+  const client = new Client({ name: 'writer', version: '0' });
+  await client.connect(new StdioClientTransport({
+    command: process.execPath, args: ['--import', 'tsx', ENTRY, 'serve', '--vault', vault.root, '--no-watch'], env: baseEnv(vault.home), cwd: REPO, stderr: 'pipe',
+  }));
+  t.after(() => client.close());
+  type R = { isError?: boolean; structuredContent?: Record<string, unknown>; content: { text?: string }[] };
+  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as R;
+  const found = async (query: string, path: string) => ((await call('search_brain', { query })).structuredContent!.results as { path: string }[]).some((hit) => hit.path === path);
+  // Wait for the background index so search works at all.
+  for (let i = 0; i < 100 && !(await found('tantivy', 'Projects/Atlas.md')); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+
+  const session = (await call('log_session', { title: 'Walrus review', body: 'walrus findings' })).structuredContent!.path as string;
+  assert.ok(await found('walrus findings', session));
+  const inbox = (await call('capture', { text: 'narwhal sighting' })).structuredContent!.path as string;
+  assert.ok(await found('narwhal', inbox));
+  const concept = (await call('upsert_concept', { name: 'Okapi', body: 'okapi stripes' })).structuredContent!.path as string;
+  assert.ok(await found('okapi stripes', concept));
+  await call('add_task', { text: 'feed the axolotl', due: '2026-07-01' });
+  assert.ok(await found('axolotl', 'Claude/Tasks.md'));
+  await call('write_note', { path: 'Claude/Plan.md', content: '# Plan\n## Steps\n- one\n' });
+  await call('append_note', { path: 'Claude/Plan.md', content: '- platypus step', position: 'under_heading', heading: 'Steps' });
+  assert.ok(await found('platypus', 'Claude/Plan.md'));
+
+  assert.equal((await call('write_note', { path: 'Claude/README.md', content: 'mine now', overwrite: true })).isError, true);
+  const before = readFileSync(join(vault.root, 'Projects/Atlas.md'));
+  const preview = await call('write_note', { path: 'Projects/Atlas.md', content: 'overwritten', overwrite: true });
+  assert.equal(preview.structuredContent!.applied, false);
+  assert.deepEqual(readFileSync(join(vault.root, 'Projects/Atlas.md')), before);
+  const applied = await call('write_note', { token: preview.structuredContent!.token as string });
+  assert.equal(readFileSync(join(vault.root, 'Projects/Atlas.md'), 'utf8'), 'overwritten');
+  await call('undo_write', { id: applied.structuredContent!.journal_id as number });
+  assert.deepEqual(readFileSync(join(vault.root, 'Projects/Atlas.md')), before, 'undo_write restores the previous bytes');
 });
