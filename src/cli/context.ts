@@ -19,6 +19,8 @@ export interface CliEnv {
   offline: boolean;
   /** ENGRAM_HTTP_TOKEN: the bearer token `engram serve --http` requires, when set. */
   httpToken: string | undefined;
+  /** ENGRAM_AGENT_ROOT: the agent-territory folder (default `Claude`). */
+  agentRoot: string;
 }
 
 export interface Output {
@@ -38,6 +40,7 @@ export function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
     modelDir: env.ENGRAM_MODEL_DIR || join(homedir(), '.cache', 'engram', 'models'),
     offline: env.ENGRAM_OFFLINE === '1' || env.ENGRAM_OFFLINE === 'true',
     httpToken: env.ENGRAM_HTTP_TOKEN || undefined,
+    agentRoot: (env.ENGRAM_AGENT_ROOT || 'Claude').replace(/^\/+|\/+$/g, ''),
   };
 }
 

@@ -26,6 +26,7 @@ export const serveCommand: Command = {
       stateDir: opened.stateDir,
       db: opened.state.db,
       settings: env,
+      agentRoot: env.agentRoot,
       log: io,
       // The same `engram index` a user would run, in a child process so the server answers at once.
       indexCommand: args.values['no-index'] || !entry ? null : { command: process.execPath, args: [...process.execArgv, entry, 'index', '--vault', opened.vault, '--quiet'] },

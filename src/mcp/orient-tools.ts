@@ -54,7 +54,7 @@ export function registerOrientTools(server: McpServer, engine: VaultEngine): voi
     },
     annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
   }, () => guarded(() => {
-    const path = join(engine.vault, 'Claude', 'README.md');
+    const path = join(engine.vault, engine.agentRoot, 'README.md');
     let constitution: string | null = null;
     if (existsSync(path)) {
       const text = readFileSync(path, 'utf8');

@@ -30,7 +30,7 @@ export function registerWriteTools(server: McpServer, engine: VaultEngine): void
 
   server.registerTool('log_session', {
     title: 'Log a session',
-    description: `Files a session log as ${'Claude'}/Sessions/YYYY-MM-DD <title>.md (frontmatter created, agent, project, tags) and adds a line to the session index. Use at the end of a working session: what was done, decided and left open.`,
+    description: `Files a session log as ${engine.agentRoot}/Sessions/YYYY-MM-DD <title>.md (frontmatter created, agent, project, tags) and adds a line to the session index. Use at the end of a working session: what was done, decided and left open.`,
     inputSchema: {
       title: z.string().max(300).describe('a short title; it becomes the file name'),
       body: z.string().max(500_000).describe('the log, in markdown'),
@@ -54,7 +54,7 @@ export function registerWriteTools(server: McpServer, engine: VaultEngine): void
 
   server.registerTool('capture', {
     title: 'Capture a thought',
-    description: `Adds a timestamped line to today's inbox note (${'Claude'}/Inbox/YYYY-MM-DD.md). For quick facts, ideas and to-dos worth triaging later.`,
+    description: `Adds a timestamped line to today's inbox note (${engine.agentRoot}/Inbox/YYYY-MM-DD.md). For quick facts, ideas and to-dos worth triaging later.`,
     inputSchema: { text: z.string().min(1).max(20_000).describe('what to capture (one line or a short paragraph)') },
     outputSchema: receiptSchema,
     annotations: WRITES,
@@ -67,7 +67,7 @@ export function registerWriteTools(server: McpServer, engine: VaultEngine): void
 
   server.registerTool('upsert_concept', {
     title: 'Create or extend a concept',
-    description: `Writes ${'Claude'}/Concepts/<name>.md: creates it, or — when a concept of that name exists (case-insensitive) — appends the text under "## Update YYYY-MM-DD". Reports similar notes, so you can extend one instead of duplicating it.`,
+    description: `Writes ${engine.agentRoot}/Concepts/<name>.md: creates it, or — when a concept of that name exists (case-insensitive) — appends the text under "## Update YYYY-MM-DD". Reports similar notes, so you can extend one instead of duplicating it.`,
     inputSchema: {
       name: z.string().max(200).describe('the concept\'s name; it becomes the file name'),
       body: z.string().min(1).max(200_000).describe('what the vault should know about it, in markdown'),
@@ -92,7 +92,7 @@ export function registerWriteTools(server: McpServer, engine: VaultEngine): void
 
   server.registerTool('add_task', {
     title: 'Add a task',
-    description: `Adds a task in Obsidian Tasks format to ${'Claude'}/Tasks.md: "- [ ] text ⏫ 📅 YYYY-MM-DD".`,
+    description: `Adds a task in Obsidian Tasks format to ${engine.agentRoot}/Tasks.md: "- [ ] text ⏫ 📅 YYYY-MM-DD".`,
     inputSchema: {
       text: z.string().min(1).max(2000).describe('the task'),
       due: z.string().optional().describe('due date, YYYY-MM-DD'),
