@@ -3,22 +3,37 @@
  * a temporary file in the same folder, flush it to disk, rename it over the target. The
  * temporary name starts with a dot, so a left-over one is never taken for a note.
  */
-import { closeSync, fsyncSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { closeSync, fchmodSync, fsyncSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
 const TEMP_PREFIX = '.engram-write-';
 
+/**
+ * Replaces `absolute` with `bytes`. The temporary name is short whatever the note's name (a
+ * long but valid name plus a prefix would exceed the 255-byte limit), and an existing note's
+ * permissions carry over to the new file.
+ */
 export function writeFileAtomic(absolute: string, bytes: Uint8Array): void {
-  const temp = join(dirname(absolute), `${TEMP_PREFIX}${basename(absolute)}.${randomBytes(4).toString('hex')}`);
-  const fd = openSync(temp, 'wx', 0o644);
+  const temp = join(dirname(absolute), `${TEMP_PREFIX}${randomBytes(6).toString('hex')}`);
+  let mode = 0o644;
+  try {
+    mode = statSync(absolute).mode & 0o777;
+  } catch {
+    // a new note: the default mode
+  }
+  const fd = openSync(temp, 'wx', mode);
   try {
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+    fchmodSync(fd, mode); // openSync's mode is filtered by the umask
     fsyncSync(fd);
-  } finally {
+  } catch (error) {
     closeSync(fd);
+    unlinkSync(temp);
+    throw error;
   }
+  closeSync(fd);
   try {
     renameSync(temp, absolute);
   } catch (error) {

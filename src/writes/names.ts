@@ -2,14 +2,16 @@
  * Safe note file names: what Obsidian and the three desktop file systems accept. Pure.
  */
 
-/** Characters Obsidian refuses in file names (plus the path separators and NUL). */
-const FORBIDDEN = /[*"\\/<>:|?#^[\]\u0000-\u001f]/;
+/** Characters Obsidian refuses in file names, path separators, and control/format characters. */
+const FORBIDDEN = /[*"\\/<>:|?#^[\]\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/;
 /** Device names Windows reserves, with or without an extension. */
 const RESERVED = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])(\..*)?$/i;
 
 export const DEFAULTS = {
-  /** Longest file name (without `.md`) we create: leaves room in 255-byte name limits. */
+  /** Longest file name (without `.md`) we create, in characters. */
   maxNameChars: 120,
+  /** …and in UTF-8 bytes: file systems limit names to 255 bytes, and ` 99.md` must still fit. */
+  maxNameBytes: 200,
 } as const;
 
 export type NameResult = { ok: true; name: string } | { ok: false; reason: string };
@@ -21,9 +23,15 @@ export function safeNoteName(title: string): NameResult {
   if (/^\.+$/.test(name)) return { ok: false, reason: `"${name}" is only dots; give the note a real title` };
   if (name.startsWith('.')) return { ok: false, reason: `"${name}" starts with a dot, which hides the note; drop the leading dot` };
   const bad = FORBIDDEN.exec(name);
-  if (bad) return { ok: false, reason: `the title contains "${bad[0] === '\u0000' ? 'NUL' : bad[0]}", which note names cannot hold (* " \\ / < > : | ? # ^ [ ]); rephrase it` };
+  if (bad) {
+    const shown = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/.test(bad[0]) ? `U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}` : bad[0];
+    return { ok: false, reason: `the title contains "${shown}", which note names cannot hold (* " \\ / < > : | ? # ^ [ ] and control characters); rephrase it` };
+  }
   if (RESERVED.test(name)) return { ok: false, reason: `"${name}" is a name Windows reserves for devices; choose another title` };
   if (Array.from(name).length > DEFAULTS.maxNameChars) return { ok: false, reason: `the title is ${Array.from(name).length} characters; keep it under ${DEFAULTS.maxNameChars}` };
+  if (Buffer.byteLength(name) > DEFAULTS.maxNameBytes) return { ok: false, reason: `the title takes ${Buffer.byteLength(name)} bytes as a file name; shorten it (at most ${DEFAULTS.maxNameBytes})` };
+  // A percent-escape could decode to a separator or a dot segment in a tool that decodes paths.
+  if (/%[0-9a-f]{2}/i.test(name)) return { ok: false, reason: 'the title contains a percent-escape such as %2F; write the character itself or rephrase' };
   if (/[. ]$/.test(name)) return { ok: false, reason: 'the title ends with a dot or space, which Windows drops; remove it' };
   return { ok: true, name };
 }

@@ -19,12 +19,14 @@ const GRAPH_TOOLS = new Set(['graph']);
 
 export function classifyWrite(path: string, tool: string, options: QuarantineOptions): WriteVerdict {
   const root = options.agentRoot.replace(/^\/+|\/+$/g, '');
-  const lower = path.normalize('NFC').toLowerCase();
-  const rootLower = root.toLowerCase();
-  if (!lower.startsWith(`${rootLower}/`)) {
+  const normalized = path.normalize('NFC');
+  // The agent folder matches exactly: on a case-sensitive disk `claude/` would be a new folder
+  // next to `Claude/`, not agent territory. (The path gate returns existing notes' real
+  // spelling, so on a case-insensitive disk `claude/x.md` arrives as `Claude/x.md`.)
+  if (!normalized.startsWith(`${root.normalize('NFC')}/`)) {
     return { kind: 'confirm', reason: `${path} is outside ${root}/, which belongs to the human: the change needs their confirmation` };
   }
-  const inside = lower.slice(rootLower.length + 1);
+  const inside = normalized.slice(root.length + 1).toLowerCase();
   if (inside === 'readme.md') return { kind: 'refused', reason: `${root}/README.md is the vault's constitution; only the human edits it (agents may propose changes in ${root}/Inbox/)` };
   if (inside === 'librarian.md') return { kind: 'refused', reason: `${root}/Librarian.md is the caretaker's report; only the Librarian writes it` };
   if (inside === 'audit.md') return { kind: 'refused', reason: `${root}/Audit.md is the write journal's trail; Engram keeps it itself` };

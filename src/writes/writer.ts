@@ -8,7 +8,7 @@
 import type Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { EngramError } from '../errors.js';
 import { acquireLock, type Lock } from '../index/index.js';
 import { hashContent, resolveNotePath } from '../vault/index.js';
@@ -127,12 +127,13 @@ export class VaultWriter {
       if (current === null || hashContent(current.bytes) !== row.after_hash) {
         throw new EngramError('USAGE', `${row.path} has changed since write #${journalId}; undoing it would lose those changes, so it is refused — edit the note by hand instead`);
       }
-      const absolute = join(this.options.root, row.path);
+      const absolute = this.locate(row.path);
       let receipt: WriteReceipt;
       if (row.before_bytes === null) {
         // The write created the note: undoing it removes the note again.
         const id = this.journal('undo_write', row.path, row.after_hash, current.bytes, 'deleted');
         unlinkSync(absolute);
+        this.audit(this.auditPath(), `- ${new Date(this.now()).toISOString().slice(0, 16).replace('T', ' ')} · #${id} undo_write · ${row.path} · ${row.after_hash.slice(0, 8)} → deleted · ${this.options.runId}`);
         receipt = { journalId: id, path: row.path, created: false, beforeHash: row.after_hash, afterHash: 'deleted' };
       } else {
         receipt = this.commit('undo_write', row.path, () => row.before_bytes!.toString('utf8'), false, row.before_bytes);
@@ -154,8 +155,19 @@ export class VaultWriter {
     return resolved.path;
   }
 
+  /**
+   * Re-runs the path gate at the moment of writing (under the lock): a folder swapped for a
+   * symlink since the call was checked, or since a preview, must not redirect the write.
+   */
+  private locate(path: string): string {
+    const resolved = resolveNotePath(this.options.root, path, { allowMissing: true });
+    if (!resolved.ok) throw new EngramError('USAGE', resolved.reason);
+    if (resolved.path.normalize('NFC') !== path.normalize('NFC')) throw new EngramError('USAGE', `${path} now resolves to ${resolved.path}; check the vault and try again`);
+    return resolved.absolute;
+  }
+
   private readCurrent(path: string): { bytes: Buffer; text: string } | null {
-    const absolute = join(this.options.root, path);
+    const absolute = this.locate(path);
     if (!existsSync(absolute)) return null;
     if (lstatSync(absolute).isSymbolicLink()) throw new EngramError('USAGE', `${path} is a symlink; Engram does not write through symlinks`);
     const bytes = readFileSync(absolute);
@@ -179,32 +191,44 @@ export class VaultWriter {
     const current = this.readCurrent(path);
     if (create && current !== null) throw new EngramError('USAGE', `${path} exists already; choose another title or ask to overwrite it`);
     const after = exact ?? this.render(current, next);
-    const absolute = join(this.options.root, path);
+    const absolute = this.locate(path);
+    const audit = this.auditPath();
     mkdirSync(dirname(absolute), { recursive: true });
-    // Journal first: a kill between the two leaves a journal row whose after-hash the file does
-    // not have, which undo then refuses — never a change without a record.
+    // Journal first: a kill between journal and rename leaves a row whose after-hash the file
+    // does not have, which undo then refuses — never a change without a record. A write that
+    // fails outright takes its row back.
     const beforeHash = current === null ? null : hashContent(current.bytes);
     const afterHash = hashContent(after);
     const id = this.journal(tool, path, beforeHash, current?.bytes ?? null, afterHash);
-    writeFileAtomic(absolute, after);
+    try {
+      writeFileAtomic(absolute, after);
+    } catch (error) {
+      this.options.db.prepare('DELETE FROM journal WHERE id = ?').run(id);
+      throw new EngramError('USAGE', `could not write ${path}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}; nothing was changed`);
+    }
     sweepTempFiles(dirname(absolute), this.now());
+    this.audit(audit, `- ${new Date(this.now()).toISOString().slice(0, 16).replace('T', ' ')} · #${id} ${tool} · ${path} · ${beforeHash?.slice(0, 8) ?? 'new'} → ${afterHash.slice(0, 8)} · ${this.options.runId}`);
     return { journalId: id, path, created: current === null, beforeHash, afterHash };
   }
 
   private journal(tool: string, path: string, beforeHash: string | null, beforeBytes: Buffer | null, afterHash: string): number {
     const at = new Date(this.now()).toISOString();
-    const id = Number(this.options.db.prepare('INSERT INTO journal (run_id, tool, path, before_hash, after_hash, before_bytes, at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    return Number(this.options.db.prepare('INSERT INTO journal (run_id, tool, path, before_hash, after_hash, before_bytes, at) VALUES (?, ?, ?, ?, ?, ?, ?)')
       .run(this.options.runId, tool, path, beforeHash, afterHash, beforeBytes, at).lastInsertRowid);
-    this.audit(`- ${at.slice(0, 16).replace('T', ' ')} · #${id} ${tool} · ${path} · ${beforeHash?.slice(0, 8) ?? 'new'} → ${afterHash.slice(0, 8)} · ${this.options.runId}`);
-    return id;
   }
 
-  /** Puts a line on top of `<agent root>/Audit.md`, keeping the newest lines. */
-  private audit(line: string): void {
-    const path = join(this.options.root, this.options.agentRoot, 'Audit.md');
+  /** The audit trail's real location, through the path gate (never a symlink, never outside). */
+  private auditPath(): string {
+    const resolved = resolveNotePath(this.options.root, `${this.options.agentRoot}/Audit.md`, { allowMissing: true });
+    if (!resolved.ok) throw new EngramError('USAGE', `the agent folder ${this.options.agentRoot}/ is not a plain folder inside the vault (${resolved.reason}); fix it before writing`);
+    return resolved.absolute;
+  }
+
+  /** Puts a line on top of the audit trail, keeping the newest lines. */
+  private audit(path: string, line: string): void {
     mkdirSync(dirname(path), { recursive: true });
     const header = '# Engram write audit\n\nNewest first. Undo a write with `undo_write` and its #number.\n\n';
-    const old = existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter((entry) => entry.startsWith('- ')) : [];
+    const old = existsSync(path) && !lstatSync(path).isSymbolicLink() ? readFileSync(path, 'utf8').split('\n').filter((entry) => entry.startsWith('- ')) : [];
     writeFileAtomic(path, Buffer.from(header + [line, ...old].slice(0, DEFAULTS.auditLines).join('\n') + '\n', 'utf8'));
   }
 
@@ -241,8 +265,8 @@ function validateText(text: string): void {
 
 /** A compact line diff for previews: removed lines with `-`, added with `+`, shared edges elided. */
 export function lineDiff(before: string, after: string): string {
-  const a = before === '' ? [] : before.split('\n');
-  const b = after.split('\n');
+  const a = before === '' ? [] : before.replace(/\r\n/g, '\n').split('\n');
+  const b = after.replace(/\r\n/g, '\n').split('\n');
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let endA = a.length;
