@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'STATE_CORRUPT'
   | 'LOCKED'
   | 'EMBEDDER_FAILED'
+  | 'EXTRACTOR_FAILED'
   | 'SMART_ENV_UNSTABLE'
   | 'USAGE';
 

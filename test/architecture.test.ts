@@ -14,11 +14,12 @@ const LAYERS: Record<string, number> = {
   'errors.ts': 0,
   vault: 1, 'smart-env': 1,
   index: 2,
-  search: 3, embed: 3, graph: 3, writes: 3,
-  librarian: 4, eval: 4,
-  mcp: 5,
-  'daemon.ts': 6,
-  cli: 7,
+  writes: 3,
+  search: 4, embed: 4, graph: 4,
+  librarian: 5, eval: 5,
+  mcp: 6,
+  'daemon.ts': 7,
+  cli: 8,
 };
 const COMPOSITION_ROOTS = new Set(['cli/main.ts', 'daemon.ts', 'mcp/server.ts']);
 

@@ -21,6 +21,12 @@ export interface CliEnv {
   httpToken: string | undefined;
   /** ENGRAM_AGENT_ROOT: the agent-territory folder (default `Claude`). */
   agentRoot: string;
+  /** ENGRAM_EXTRACTOR: anthropic, claude-cli, structural, none, or auto. */
+  extractor: string;
+  anthropicApiKey: string | undefined;
+  anthropicBaseUrl: string | undefined;
+  /** ENGRAM_EXTRACT_MODEL. */
+  extractModel: string;
 }
 
 export interface Output {
@@ -41,6 +47,10 @@ export function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
     offline: env.ENGRAM_OFFLINE === '1' || env.ENGRAM_OFFLINE === 'true',
     httpToken: env.ENGRAM_HTTP_TOKEN || undefined,
     agentRoot: (env.ENGRAM_AGENT_ROOT || 'Claude').replace(/^\/+|\/+$/g, ''),
+    extractor: (env.ENGRAM_EXTRACTOR || 'auto').toLowerCase(),
+    anthropicApiKey: env.ANTHROPIC_API_KEY || undefined,
+    anthropicBaseUrl: env.ANTHROPIC_BASE_URL || undefined,
+    extractModel: env.ENGRAM_EXTRACT_MODEL || 'claude-haiku-4-5',
   };
 }
 

@@ -10,13 +10,14 @@ import { commandHelp, parseCommandArgs, type Command } from './command.js';
 import { readCliEnv, type Output } from './context.js';
 import { indexCommand } from './index-command.js';
 import { evalCommand } from './eval-command.js';
+import { graphCommand } from './graph-command.js';
 import { relatedCommand } from './related-command.js';
 import { searchCommand } from './search-command.js';
 import { serveCommand } from './serve-command.js';
 import { statusCommand } from './status-command.js';
 import { verifyCommand } from './verify-command.js';
 
-export const COMMANDS: readonly Command[] = [indexCommand, statusCommand, searchCommand, relatedCommand, serveCommand, evalCommand, verifyCommand];
+export const COMMANDS: readonly Command[] = [indexCommand, statusCommand, searchCommand, relatedCommand, graphCommand, serveCommand, evalCommand, verifyCommand];
 
 export function mainHelp(): string {
   const rows = COMMANDS.map((command) => `  ${command.name.padEnd(10)} ${command.summary.split('. ')[0]!.replace(/\.$/, '')}`);

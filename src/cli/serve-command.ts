@@ -27,6 +27,7 @@ export const serveCommand: Command = {
       db: opened.state.db,
       settings: env,
       agentRoot: env.agentRoot,
+      extractor: env,
       log: io,
       // The same `engram index` a user would run, in a child process so the server answers at once.
       indexCommand: args.values['no-index'] || !entry ? null : { command: process.execPath, args: [...process.execArgv, entry, 'index', '--vault', opened.vault, '--quiet'] },

@@ -167,6 +167,77 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    name: '005-graph',
+    up(db) {
+      db.exec(`
+        -- Entities by (normalized name, type); their markdown notes are the source of truth for
+        -- humans, these rows the cache for traversal. dirty = its note must be regenerated.
+        CREATE TABLE entities (
+          id INTEGER PRIMARY KEY,
+          name TEXT NOT NULL,
+          norm TEXT NOT NULL,
+          type TEXT NOT NULL,
+          note_path TEXT NOT NULL,
+          created TEXT NOT NULL,
+          updated TEXT NOT NULL,
+          dirty INTEGER NOT NULL DEFAULT 1,
+          UNIQUE (norm, type)
+        );
+        CREATE TABLE entity_aliases (
+          entity_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+          alias TEXT NOT NULL,
+          norm TEXT NOT NULL,
+          PRIMARY KEY (entity_id, norm)
+        ) WITHOUT ROWID;
+        CREATE INDEX entity_aliases_norm ON entity_aliases(norm);
+        -- What each note asserted: retracted exactly when the note changes, moves or goes.
+        CREATE TABLE mentions (
+          entity_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+          note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+          evidence TEXT NOT NULL,
+          PRIMARY KEY (entity_id, note_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX mentions_note ON mentions(note_id);
+        CREATE TABLE relations (
+          from_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+          to_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+          relation TEXT NOT NULL,
+          note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+          evidence TEXT NOT NULL,
+          PRIMARY KEY (from_id, to_id, relation, note_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX relations_note ON relations(note_id);
+        CREATE INDEX relations_to ON relations(to_id);
+        CREATE TRIGGER mentions_gone AFTER DELETE ON mentions BEGIN UPDATE entities SET dirty = 1 WHERE id = OLD.entity_id; END;
+        CREATE TRIGGER relations_gone AFTER DELETE ON relations BEGIN UPDATE entities SET dirty = 1 WHERE id IN (OLD.from_id, OLD.to_id); END;
+        -- One row per note: what was extracted from which content with which backend.
+        CREATE TABLE extractions (
+          note_id INTEGER PRIMARY KEY REFERENCES notes(id) ON DELETE CASCADE,
+          note_hash TEXT NOT NULL,
+          backend TEXT NOT NULL,
+          model TEXT NOT NULL,
+          prompt_version TEXT NOT NULL,
+          status TEXT NOT NULL,
+          attempts INTEGER NOT NULL,
+          input_tokens INTEGER NOT NULL,
+          output_tokens INTEGER NOT NULL,
+          cost_usd REAL NOT NULL,
+          error TEXT,
+          at TEXT NOT NULL
+        );
+        -- Every note sent to an LLM: what, where, how much.
+        CREATE TABLE egress (
+          id INTEGER PRIMARY KEY,
+          note_path TEXT NOT NULL,
+          backend TEXT NOT NULL,
+          model TEXT NOT NULL,
+          bytes INTEGER NOT NULL,
+          at TEXT NOT NULL
+        );
+      `);
+    },
+  },
 ];
 
 /** Applies the migrations not yet recorded, in order. Returns the names applied. */

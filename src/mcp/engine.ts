@@ -15,11 +15,15 @@ import { embedBacklog, openConfiguredEmbedder, type Embedder, type LogSink, type
 import { indexPaths } from '../index/index.js';
 import { lexicalExtension, VaultSearch } from '../search/index.js';
 import { VaultWriter } from '../writes/index.js';
+import type { ExtractorSettings } from '../graph/index.js';
+import { resolveNotePath } from '../vault/index.js';
 import { randomUUID } from 'node:crypto';
 
 export interface EngineOptions {
   /** The agent-territory folder (ENGRAM_AGENT_ROOT, default `Claude`). */
   agentRoot?: string;
+  /** Which extractor graph tools use (default: structural). */
+  extractor?: ExtractorSettings;
   vault: string;
   stateDir: string;
   db: Database.Database;
@@ -63,6 +67,15 @@ export class VaultEngine {
 
   get settings(): VectorSettings {
     return this.options.settings;
+  }
+
+  get extractorSettings(): ExtractorSettings {
+    return this.options.extractor ?? { extractor: 'structural', extractModel: 'structural' };
+  }
+
+  /** A note path from a tool, through the path gate, against the indexed notes. */
+  resolve(path: string) {
+    return resolveNotePath(this.vault, path, { known: this.knownPaths() });
   }
 
   get agentRoot(): string {

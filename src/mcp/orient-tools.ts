@@ -39,6 +39,10 @@ export const TOOL_GUIDE: Record<string, string> = {
   append_note: 'append to a note (end, start, under a heading); outside Claude/ it previews first',
   write_note: 'create a note (overwrite only when asked); outside Claude/ it previews first',
   undo_write: 'revert a journaled write by its number',
+  index_brain: 'extract entities from new or changed notes into Claude/Graph/ (bounded batch)',
+  find_entity: 'look an entity up by name or alias',
+  related_notes: 'notes connected to a note through shared entities, with the chain',
+  graph_stats: 'entity, relation and mention counts; extraction cost',
 };
 
 export function registerOrientTools(server: McpServer, engine: VaultEngine): void {

@@ -75,6 +75,7 @@ export function registerRetrieveTools(server: McpServer, engine: VaultEngine): v
       query: z.string(), mode: z.string(), mode_reason: z.string(), budget_tokens: z.number(), used_tokens: z.number(),
       hits: z.array(z.object({ path: z.string(), title: z.string(), section: z.string(), lines: z.tuple([z.number(), z.number()]).nullable(), text: z.string() })),
       related: z.array(z.object({ path: z.string(), title: z.string(), why: z.string() })),
+      entities: z.array(z.object({ name: z.string(), type: z.string(), note_path: z.string(), mentioned_in: z.array(z.string()) })),
       truncated: z.boolean(),
     },
     annotations: READ_ONLY,
@@ -112,7 +113,7 @@ export function registerRetrieveTools(server: McpServer, engine: VaultEngine): v
       used += text.length;
     }
     const related = relatedNotes(engine, hits.map((hit) => hit.path), 10);
-    return ok({ query, mode: response.mode, mode_reason: response.mode_reason, budget_tokens: args.max_tokens, used_tokens: Math.ceil(used / 4), hits, related, truncated });
+    return ok({ query, mode: response.mode, mode_reason: response.mode_reason, budget_tokens: args.max_tokens, used_tokens: Math.ceil(used / 4), hits, related, entities: hitEntities(engine, hits.map((hit) => hit.path)), truncated });
   }));
 
   server.registerTool('recall_bundle', {
@@ -318,6 +319,20 @@ function relatedNotes(engine: VaultEngine, paths: readonly string[], limit: numb
       WHERE l.resolved_path IN (SELECT value FROM json_each(@given)) AND s.path NOT IN (SELECT value FROM json_each(@given))`).all({ given }) as { path: string; title: string; why: string }[];
   const seen = new Set<string>();
   return rows.filter((row) => !seen.has(row.path) && seen.add(row.path)).slice(0, limit);
+}
+
+/** The graph's entities mentioned by the given notes (empty until the graph is built). */
+function hitEntities(engine: VaultEngine, paths: readonly string[]): { name: string; type: string; note_path: string; mentioned_in: string[] }[] {
+  if (paths.length === 0) return [];
+  const rows = engine.db.prepare(`SELECT e.name, e.type, e.note_path, n.path FROM mentions m JOIN entities e ON e.id = m.entity_id JOIN notes n ON n.id = m.note_id
+    WHERE n.path IN (SELECT value FROM json_each(@paths)) ORDER BY e.name`).all({ paths: JSON.stringify(paths) }) as { name: string; type: string; note_path: string; path: string }[];
+  const byEntity = new Map<string, { name: string; type: string; note_path: string; mentioned_in: string[] }>();
+  for (const row of rows) {
+    const entry = byEntity.get(row.note_path) ?? { name: row.name, type: row.type, note_path: row.note_path, mentioned_in: [] };
+    entry.mentioned_in.push(row.path);
+    byEntity.set(row.note_path, entry);
+  }
+  return [...byEntity.values()].sort((a, b) => b.mentioned_in.length - a.mentioned_in.length || (a.name < b.name ? -1 : 1)).slice(0, 20);
 }
 
 function describeHits(response: SearchResponse): string {

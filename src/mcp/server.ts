@@ -8,6 +8,7 @@ import type { VaultEngine } from './engine.js';
 import { registerOrientTools } from './orient-tools.js';
 import { registerRetrieveTools } from './retrieve-tools.js';
 import { registerWriteTools } from './write-tools.js';
+import { registerGraphTools } from './graph-tools.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 
@@ -23,5 +24,6 @@ export function createServer(engine: VaultEngine): McpServer {
   registerOrientTools(server, engine);
   registerRetrieveTools(server, engine);
   registerWriteTools(server, engine);
+  registerGraphTools(server, engine);
   return server;
 }

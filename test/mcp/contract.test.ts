@@ -26,15 +26,20 @@ const TOOLS: Record<string, string[]> = {
   append_note: ['content', 'heading', 'path', 'position', 'token'],
   write_note: ['content', 'overwrite', 'path', 'token'],
   undo_write: ['id*'],
+  index_brain: ['max_notes'],
+  find_entity: ['limit', 'name*', 'type'],
+  related_notes: ['hops', 'limit', 'path*'],
+  graph_stats: [],
 };
 
-const WRITE_TOOLS = new Set(['log_session', 'capture', 'upsert_concept', 'add_task', 'append_note', 'write_note', 'undo_write']);
+const WRITE_TOOLS = new Set(['log_session', 'capture', 'upsert_concept', 'add_task', 'append_note', 'write_note', 'undo_write', 'index_brain']);
 
 const CLI: Record<string, string[]> = {
   index: ['batch-size', 'embed-budget', 'exclude', 'full', 'no-embed', 'quiet'],
   status: [],
   search: ['all-tags', 'exclude-folder', 'explain', 'folder', 'limit', 'min-score', 'mode', 'modified-after', 'modified-before', 'no-refresh', 'tag', 'type'],
   related: ['limit'],
+  graph: ['max-cost', 'max-notes'],
   serve: ['http', 'no-index', 'no-watch'],
   eval: ['b', 'beir', 'delta', 'golden', 'k1', 'known-items', 'min-mrr', 'min-ndcg10', 'min-recall10', 'min-success10', 'min-success5', 'mode', 'no-history', 'split', 'title-weight'],
   verify: ['sample', 'seed'],

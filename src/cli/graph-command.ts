@@ -1,0 +1,96 @@
+import { acquireLock, indexPaths, runIndex } from '../index/index.js';
+import { graphStats, runGraphIndex, selectExtractor, type Extractor, type GraphIndexReport } from '../graph/index.js';
+import { lexicalExtension } from '../search/index.js';
+import { VaultWriter } from '../writes/index.js';
+import { UsageError } from '../errors.js';
+import type Database from 'better-sqlite3';
+import type { Command } from './command.js';
+import { openVault, type CliEnv } from './context.js';
+
+export const graphCommand: Command = {
+  name: 'graph',
+  summary: 'The knowledge graph. `engram graph index` extracts entities from new and changed notes into entity notes under Claude/Graph/; `engram graph stats` counts them.',
+  positionals: 'index|stats',
+  maxPositionals: 1,
+  options: {
+    'max-notes': { type: 'string', value: 'N', description: 'index: extract at most N notes this run (the rest stays in the backlog)' },
+    'max-cost': { type: 'string', value: 'USD', description: 'index: stop starting notes once this much is spent (estimated)' },
+  },
+  async run(args, { env, io }) {
+    const action = args.positionals[0];
+    if (action !== 'index' && action !== 'stats') throw new UsageError('say what to do: engram graph index, or engram graph stats');
+    const opened = openVault(args.values.vault as string | undefined, env);
+    try {
+      if (action === 'stats') {
+        const stats = graphStats(opened.state.db);
+        io.out(args.values.json ? JSON.stringify(stats, null, 2) : describeStats(stats));
+        return 0;
+      }
+      const maxNotes = positive(args.values['max-notes'], '--max-notes');
+      const maxCost = positive(args.values['max-cost'], '--max-cost');
+      const lock = acquireLock(opened.stateDir, 'index', { purpose: 'an index run' });
+      try {
+        runIndex(opened.state.db, { root: opened.vault, exclude: env.exclude, extensions: [lexicalExtension()] });
+        const extractor = selectExtractor(env, opened.state.db);
+        if (extractor === null) {
+          io.out('graph: no extractor (ENGRAM_EXTRACTOR=none); nothing to do');
+          return 0;
+        }
+        const report = await graphIndex(opened.state.db, opened.vault, opened.stateDir, env, extractor, { maxNotes, maxCost }, (done, total) => {
+          if (!args.values.json && total >= 20 && done % 20 === 0) io.err(`extracted ${done}/${total} notes`);
+        });
+        io.out(args.values.json ? JSON.stringify({ extractor: extractor.backend, model: extractor.model, ...report }, null, 2) : describeReport(extractor, report));
+        return report.failed > 0 && report.processed === 0 ? 1 : 0;
+      } finally {
+        lock.release();
+      }
+    } finally {
+      opened.state.db.close();
+    }
+  },
+};
+
+/** One extraction run, then the entity notes it wrote are indexed so search sees them. */
+export async function graphIndex(
+  db: Database.Database, vault: string, stateDir: string, env: CliEnv, extractor: Extractor,
+  limits: { maxNotes?: number | undefined; maxCost?: number | undefined }, onProgress?: (done: number, total: number) => void,
+): Promise<GraphIndexReport> {
+  const writer = new VaultWriter({ root: vault, db, stateDir, agentRoot: env.agentRoot, runId: `graph-${new Date().toISOString().slice(0, 19)}` });
+  const report = await runGraphIndex({
+    root: vault, db, extractor, writer, agentRoot: env.agentRoot,
+    ...(limits.maxNotes === undefined ? {} : { maxNotes: limits.maxNotes }),
+    ...(limits.maxCost === undefined ? {} : { maxCostUsd: limits.maxCost }),
+    ...(onProgress ? { onProgress } : {}),
+  });
+  if (report.written.length > 0) indexPaths(db, [...report.written, `${env.agentRoot}/Audit.md`], { root: vault, exclude: env.exclude, extensions: [lexicalExtension()] });
+  return report;
+}
+
+
+function positive(raw: unknown, name: string): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!(value > 0)) throw new UsageError(`${name} must be a positive number, not "${String(raw)}"`);
+  return value;
+}
+
+function describeReport(extractor: Extractor, report: GraphIndexReport): string {
+  const lines = [
+    `graph (${extractor.backend}${extractor.model !== extractor.backend ? `, ${extractor.model}` : ''}): ${report.processed} notes extracted, ${report.failed} failed, ${report.remaining} remaining; ${report.entities} entities, ${report.entityNotesWritten} entity notes written`,
+  ];
+  if (report.skippedPrivate > 0) lines.push(`${report.skippedPrivate} private notes were not sent`);
+  if (report.inputTokens + report.outputTokens > 0) lines.push(`tokens ${report.inputTokens} in, ${report.outputTokens} out; about $${report.costUsd.toFixed(4)}`);
+  for (const error of report.errors) lines.push(`error: ${error}`);
+  return lines.join('\n');
+}
+
+function describeStats(stats: ReturnType<typeof graphStats>): string {
+  const types = Object.entries(stats.entities).map(([type, n]) => `${n} ${type}`).join(', ') || 'none';
+  return [
+    `entities     ${types}`,
+    `relations    ${stats.relations}; mentions ${stats.mentions}; orphans ${stats.orphans}`,
+    `extracted    ${stats.extracted_notes} notes (${stats.failed_notes} failed), last ${stats.last_extraction ?? 'never'}`,
+    `cost         $${stats.cost_usd.toFixed(4)} (${stats.tokens.input} tokens in, ${stats.tokens.output} out)`,
+  ].join('\n');
+}
+

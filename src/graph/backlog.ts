@@ -1,0 +1,166 @@
+/**
+ * The extraction backlog: notes whose content, extractor or prompt changed since they were last
+ * extracted, processed in bounded batches. Each note's assertions are recorded in one
+ * transaction (a kill loses no completed note's work); transient failures are retried on a later
+ * run, never benched; private notes are never sent; every note sent to an LLM is logged.
+ * Entity notes whose content changed are then rewritten through the write layer.
+ */
+import type Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { EngramError } from '../errors.js';
+import { parseNote, readNoteFile } from '../vault/index.js';
+import type { VaultWriter } from '../writes/index.js';
+import { renderEntityNote } from './entity-notes.js';
+import { normalizeName, type ExtractionInput, type Extractor } from './model.js';
+import { ExtractorError } from './prompt.js';
+import { GraphStore } from './store.js';
+
+export const DEFAULTS = {
+  batchSize: 50,
+  concurrency: 4,
+  /** Permanent failures (bad request, refused) are tried this often, then left for a human. */
+  maxPermanentAttempts: 3,
+  privateTags: ['private'] as readonly string[],
+} as const;
+
+export interface GraphIndexOptions {
+  root: string;
+  db: Database.Database;
+  extractor: Extractor;
+  writer: VaultWriter;
+  agentRoot: string;
+  /** Most notes extracted in this run (the rest is `remaining`). */
+  maxNotes?: number;
+  /** Stop starting new notes once this much has been spent (USD, estimated). */
+  maxCostUsd?: number;
+  privateTags?: readonly string[];
+  privateFolders?: readonly string[];
+  concurrency?: number;
+  onProgress?: (done: number, total: number) => void;
+  now?: () => number;
+}
+
+export interface GraphIndexReport {
+  processed: number;
+  failed: number;
+  remaining: number;
+  skippedPrivate: number;
+  entities: number;
+  entityNotesWritten: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  errors: string[];
+  /** Paths written (entity notes), for the caller to re-index. */
+  written: string[];
+}
+
+interface Pending { id: number; path: string; title: string; hash: string; attempts: number; status: string | null }
+
+export async function runGraphIndex(options: GraphIndexOptions): Promise<GraphIndexReport> {
+  const { db, extractor } = options;
+  const now = options.now ?? Date.now;
+  const store = new GraphStore(db, options.agentRoot);
+  // Entity notes and the write audit are Engram's own output, never a source of entities.
+  const graphFolder = `${options.agentRoot}/Graph/`;
+  const privateTags = options.privateTags ?? DEFAULTS.privateTags;
+  const privateFolders = (options.privateFolders ?? []).map((folder) => `${folder.replace(/^\/+|\/+$/g, '').toLowerCase()}/`);
+  const pending = (db.prepare(`SELECT n.id, n.path, n.title, n.hash, coalesce(x.attempts, 0) AS attempts, x.status FROM notes n LEFT JOIN extractions x ON x.note_id = n.id
+      WHERE substr(n.path, 1, length(@graph)) != @graph AND n.path != @audit
+        AND (x.note_id IS NULL OR x.note_hash != n.hash OR x.backend != @backend OR x.model != @model OR x.prompt_version != @prompt
+             OR (x.status = 'transient') OR (x.status = 'failed' AND x.attempts < @maxAttempts))
+      ORDER BY n.id`).all({ graph: graphFolder, audit: `${options.agentRoot}/Audit.md`, backend: extractor.backend, model: extractor.model, prompt: extractor.promptVersion, maxAttempts: DEFAULTS.maxPermanentAttempts }) as Pending[]);
+  const report: GraphIndexReport = { processed: 0, failed: 0, remaining: 0, skippedPrivate: 0, entities: 0, entityNotesWritten: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, errors: [], written: [] };
+  const tags = db.prepare('SELECT tag FROM tags WHERE note_id = ?').pluck();
+  const links = db.prepare("SELECT DISTINCT resolved_path FROM links WHERE note_id = ? AND resolved_kind = 'note' AND resolved_path IS NOT NULL").pluck();
+  const record = db.prepare(`INSERT OR REPLACE INTO extractions (note_id, note_hash, backend, model, prompt_version, status, attempts, input_tokens, output_tokens, cost_usd, error, at)
+    VALUES (@note_id, @note_hash, @backend, @model, @prompt_version, @status, @attempts, @input_tokens, @output_tokens, @cost_usd, @error, @at)`);
+  const egress = db.prepare('INSERT INTO egress (note_path, backend, model, bytes, at) VALUES (?, ?, ?, ?, ?)');
+  const sendsText = extractor.backend === 'anthropic' || extractor.backend === 'claude-cli';
+  const names = db.prepare('SELECT name, type, norm FROM entities ORDER BY id DESC LIMIT 5000').all() as { name: string; type: ExtractionInput['known'][number]['type']; norm: string }[];
+  const aliasesOf = db.prepare('SELECT alias FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE e.norm = ? AND e.type = ?').pluck();
+
+  const limit = options.maxNotes ?? Infinity;
+  let index = 0;
+  let done = 0;
+  // Counted when a worker takes a note (synchronously, before any await), so concurrent workers
+  // never start more than `maxNotes` between them.
+  let started = 0;
+  const outcome = (note: Pending, status: string, error: string | null, usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 }) => ({
+    note_id: note.id, note_hash: note.hash, backend: extractor.backend, model: extractor.model, prompt_version: extractor.promptVersion,
+    status, attempts: note.attempts + 1, input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, cost_usd: usage.costUsd, error, at: new Date(now()).toISOString(),
+  });
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      if (index >= pending.length || started >= limit) return;
+      if (options.maxCostUsd !== undefined && report.costUsd >= options.maxCostUsd) return;
+      const note = pending[index++]!;
+      const noteTags = tags.all(note.id) as string[];
+      const lower = note.path.toLowerCase();
+      if (noteTags.some((tag) => privateTags.some((p) => tag === p || tag.startsWith(`${p}/`))) || privateFolders.some((folder) => lower.startsWith(folder))) {
+        record.run(outcome(note, 'private', null));
+        report.skippedPrivate++;
+        continue;
+      }
+      const read = readNoteFile(join(options.root, note.path));
+      if (!read.ok || read.hash !== note.hash) continue; // changed since indexing: the next index run sees it
+      started++;
+      const parsed = parseNote(note.path, read.text);
+      const folded = normalizeName(read.text);
+      const input: ExtractionInput = {
+        path: note.path, title: note.title, text: read.text, frontmatter: parsed.frontmatter, tags: noteTags,
+        links: links.all(note.id) as string[],
+        known: names.filter((entity) => entity.norm.length > 2 && folded.includes(entity.norm)).slice(0, 30)
+          .map((entity) => ({ name: entity.name, type: entity.type, aliases: aliasesOf.all(entity.norm, entity.type) as string[] })),
+      };
+      if (sendsText) egress.run(note.path, extractor.backend, extractor.model, Buffer.byteLength(read.text), new Date(now()).toISOString());
+      try {
+        const extraction = await extractor.extract(input);
+        db.transaction(() => {
+          store.recordNote(note.id, extraction, new Date(now()).toISOString());
+          record.run(outcome(note, 'ok', null, extraction.usage));
+        })();
+        report.processed++;
+        report.inputTokens += extraction.usage.inputTokens;
+        report.outputTokens += extraction.usage.outputTokens;
+        report.costUsd += extraction.usage.costUsd;
+      } catch (error) {
+        const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+        const transient = isTransient(error);
+        record.run(outcome(note, transient ? 'transient' : 'failed', message));
+        report.failed++;
+        if (report.errors.length < 10) report.errors.push(`${note.path}: ${message}`);
+      }
+      options.onProgress?.(++done, pending.length);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? DEFAULTS.concurrency) }, worker));
+  report.remaining = pending.length - index;
+  writeEntityNotes(store, options.writer, report);
+  report.entities = db.prepare('SELECT count(*) FROM entities').pluck().get() as number;
+  return report;
+}
+
+/** Rewrites the notes of entities whose mentions or relations changed, through the write layer. */
+export function writeEntityNotes(store: GraphStore, writer: VaultWriter, report: Pick<GraphIndexReport, 'entityNotesWritten' | 'written' | 'errors'>): void {
+  for (const id of store.dirty()) {
+    const described = store.describe(id);
+    try {
+      writer.write({ tool: 'graph', path: described.entity.note_path, next: (current) => renderEntityNote(described, current) });
+      report.entityNotesWritten++;
+      report.written.push(described.entity.note_path);
+      store.clean(id);
+    } catch (error) {
+      if (report.errors.length < 10) report.errors.push(`${described.entity.note_path}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
+
+/** Rate limits, overload, server errors and timeouts pass; a bad key or request does not. */
+function isTransient(error: unknown): boolean {
+  if (error instanceof ExtractorError) return error.transient;
+  if (error instanceof EngramError) return /transient|retry later|timed out|timeout|overloaded|429|529|5\d\d/i.test(error.message);
+  const status = typeof error === 'object' && error !== null && 'status' in error ? Number((error as { status: unknown }).status) : NaN;
+  if (status === 429 || status === 529 || status >= 500) return true;
+  return error instanceof Error && /timeout|timed out|ECONNRESET|ECONNREFUSED|socket hang up/i.test(error.message);
+}

@@ -1,0 +1,147 @@
+/**
+ * The `anthropic` extractor: one Messages API call per note through `@anthropic-ai/sdk`, with the
+ * model forced to call the `record_extraction` tool whose input schema is the extraction. The SDK
+ * retries 408/409/429/5xx/529 and timeouts with exponential backoff (honouring `retry-after`);
+ * what still fails becomes an `ExtractorError` that says whether to retry later or fix the setup.
+ * A reply that is not a usable tool call yields an empty extraction with `dropped`, never a throw.
+ */
+import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk';
+import type { ExtractionInput, ExtractionUsage } from './model.js';
+import {
+  EXTRACTION_SCHEMA, EXTRACTION_TOOL, ExtractorError, PROMPT_VERSION, buildExtractionPrompt, checkReply, redactSecrets,
+  type CheckedExtraction, type CheckedExtractor,
+} from './prompt.js';
+
+export const ANTHROPIC_DEFAULTS = {
+  /** The public endpoint. Always passed to the SDK, so it never falls back to a base URL from the environment. */
+  baseURL: 'https://api.anthropic.com',
+  /** Retries after the first attempt, on 408/409/429/5xx/529 and timeouts (SDK backoff 0.5 s doubling to 8 s, or `retry-after`). */
+  maxRetries: 3,
+  /** Per attempt, in ms. A note's extraction is one short call; minutes mean something is stuck. */
+  timeoutMs: 60_000,
+  /** Output cap. 4096 fits every current model, Haiku 3 included, and about 40 entities and 60 relations with quotes. */
+  maxTokens: 4096,
+  /**
+   * USD per million tokens, used to estimate cost when the caller gives no prices: Claude Haiku
+   * 4.5's list price when this was written ($1 in, $5 out). An estimate, not a bill: cache
+   * discounts, batch pricing and later price changes are not modelled.
+   */
+  pricing: { inputPerMTok: 1, outputPerMTok: 5 },
+} as const;
+
+export interface AnthropicExtractorOptions {
+  /** The API key, sent as `Authorization: Bearer`. Required and non-empty: the SDK's own credential lookup is never used. */
+  apiKey: string;
+  /** API root (default `https://api.anthropic.com`); tests point it at a loopback fake. */
+  baseURL?: string;
+  /** Model id, e.g. `claude-haiku-4-5`. Part of the extraction's identity: changing it re-extracts notes. */
+  model: string;
+  /** Retries after the first attempt, 0 or more (default 3). */
+  maxRetries?: number;
+  /** Per-attempt timeout in ms, above 0 (default 60000). With retries, a call can take about (maxRetries + 1) × this. */
+  timeoutMs?: number;
+  /** Output token cap per call (default 4096). */
+  maxTokens?: number;
+  /** Prices in USD per million tokens for the cost estimate (default Haiku-class: 1 in, 5 out). */
+  pricing?: { inputPerMTok: number; outputPerMTok: number };
+}
+
+export function createAnthropicExtractor(options: AnthropicExtractorOptions): CheckedExtractor {
+  if (options.apiKey.trim() === '') {
+    throw new ExtractorError('anthropic', 'the anthropic extractor has no API key; set one (ANTHROPIC_API_KEY) or choose the claude-cli or structural backend', { transient: false });
+  }
+  const maxRetries = options.maxRetries ?? ANTHROPIC_DEFAULTS.maxRetries;
+  const timeoutMs = options.timeoutMs ?? ANTHROPIC_DEFAULTS.timeoutMs;
+  const pricing = options.pricing ?? ANTHROPIC_DEFAULTS.pricing;
+  const client = new Anthropic({
+    apiKey: options.apiKey,
+    baseURL: options.baseURL ?? ANTHROPIC_DEFAULTS.baseURL,
+    maxRetries,
+    timeout: timeoutMs,
+    // Progress goes through the caller's hooks; the SDK must not print on stdout (the MCP channel).
+    logLevel: 'off',
+  });
+  return {
+    backend: 'anthropic',
+    model: options.model,
+    promptVersion: PROMPT_VERSION,
+    async extract(input: ExtractionInput): Promise<CheckedExtraction> {
+      const { system, user } = buildExtractionPrompt(input, { reply: 'tool' });
+      let message: Anthropic.Message;
+      try {
+        message = await client.messages.create({
+          model: options.model,
+          max_tokens: options.maxTokens ?? ANTHROPIC_DEFAULTS.maxTokens,
+          system,
+          messages: [{ role: 'user', content: user }],
+          tools: [{ name: EXTRACTION_TOOL, description: 'Record the entities and relations found in the note.', input_schema: EXTRACTION_SCHEMA }],
+          tool_choice: { type: 'tool', name: EXTRACTION_TOOL },
+        });
+      } catch (error) {
+        throw describeFailure(error, input.path, { maxRetries, timeoutMs });
+      }
+      return readReply(message, pricing);
+    },
+  };
+}
+
+function readReply(message: Anthropic.Message, pricing: { inputPerMTok: number; outputPerMTok: number }): CheckedExtraction {
+  const usage = usageOf(message.usage, pricing);
+  const call = (Array.isArray(message.content) ? message.content : [])
+    .find((block): block is Anthropic.ToolUseBlock => block.type === 'tool_use' && block.name === EXTRACTION_TOOL);
+  if (!call) return checkReply(undefined, usage, `the model did not call ${EXTRACTION_TOOL} (stop_reason ${String(message.stop_reason)})`);
+  const checked = checkReply(call.input, usage);
+  // A reply cut at max_tokens is still checked item by item, but say why it may be short.
+  if (message.stop_reason === 'max_tokens' && checked.warning === undefined) checked.warning = 'the reply hit max_tokens and may be incomplete';
+  return checked;
+}
+
+/** Tokens from the reply and a cost estimate. Cached input tokens are billed as input here (an upper bound). */
+export function usageOf(raw: Partial<Anthropic.Usage> | undefined, pricing: { inputPerMTok: number; outputPerMTok: number }): ExtractionUsage {
+  const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0);
+  const inputTokens = count(raw?.input_tokens) + count(raw?.cache_creation_input_tokens) + count(raw?.cache_read_input_tokens);
+  const outputTokens = count(raw?.output_tokens);
+  const costUsd = (inputTokens * pricing.inputPerMTok + outputTokens * pricing.outputPerMTok) / 1_000_000;
+  return { inputTokens, outputTokens, costUsd };
+}
+
+const RETRY_LATER = 'This is transient: the note stays pending; retry later (or lower the extraction concurrency).';
+
+/** Turns whatever the SDK threw into an `ExtractorError` with the fact and the remedy. */
+function describeFailure(error: unknown, path: string, limits: { maxRetries: number; timeoutMs: number }): ExtractorError {
+  const head = `anthropic extraction of "${path}" failed`;
+  const attempts = `${limits.maxRetries + 1} attempt${limits.maxRetries === 0 ? '' : 's'}`;
+  if (error instanceof APIConnectionTimeoutError) {
+    return new ExtractorError('anthropic', `${head}: timed out after ${limits.timeoutMs} ms per attempt (${attempts}). ${RETRY_LATER}`, { transient: true, cause: error });
+  }
+  if (error instanceof APIConnectionError) {
+    return new ExtractorError('anthropic', `${head}: could not reach the API (${redactSecrets(error.message)}) after ${attempts}. ${RETRY_LATER} Check the network or baseURL if it persists.`, { transient: true, cause: error });
+  }
+  if (error instanceof APIError && typeof error.status === 'number') {
+    const status = error.status;
+    const detail = apiErrorDetail(error);
+    if (status === 408 || status === 409 || status === 429 || status >= 500) {
+      const what = status === 429 ? 'rate limited' : status === 529 ? 'the API is overloaded' : 'the API failed';
+      return new ExtractorError('anthropic', `${head}: ${what} (HTTP ${status}${detail}) after ${attempts}. ${RETRY_LATER}`, { transient: true, status, cause: error });
+    }
+    const remedy = status === 401 || status === 403
+      ? 'fix the API key (ANTHROPIC_API_KEY) or its permissions'
+      : status === 404
+        ? 'fix the model name'
+        : status === 402
+          ? 'check the account\'s billing'
+          : 'fix the model name or request settings';
+    return new ExtractorError('anthropic', `${head}: the API refused the request (HTTP ${status}${detail}). This is permanent: ${remedy}; retrying will not help.`, { transient: false, status, cause: error });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ExtractorError('anthropic', `${head}: ${redactSecrets(message.split('\n')[0] ?? '')}. This is permanent until the setup is fixed; retrying will not help.`, { transient: false, cause: error });
+}
+
+/** ` invalid_request_error: model: foo not found`, from the error body, short and secrets-free. */
+function apiErrorDetail(error: APIError): string {
+  const body = error.error as { error?: { type?: unknown; message?: unknown } } | undefined;
+  const type = typeof body?.error?.type === 'string' ? body.error.type : '';
+  const message = typeof body?.error?.message === 'string' ? body.error.message.slice(0, 200) : '';
+  const text = [type, message].filter((part) => part !== '').join(': ');
+  return text === '' ? '' : ` ${redactSecrets(text)}`;
+}

@@ -1,0 +1,11 @@
+/** The knowledge graph: extractors, the SQLite cache, entity notes, the backlog, related notes. */
+export * from './model.js';
+export { createStructuralExtractor, type LinkedNote } from './extract-structural.js';
+export { GraphStore, fileName as entityFileName, type EntityRow } from './store.js';
+export { renderEntityNote, type EntityNote } from './entity-notes.js';
+export { runGraphIndex, writeEntityNotes, DEFAULTS as GRAPH_DEFAULTS, type GraphIndexOptions, type GraphIndexReport } from './backlog.js';
+export { relatedNotes, graphStats, type RelatedNote, type GraphStats } from './related.js';
+export { selectExtractor, structuralExtractor, type ExtractorSettings } from './select.js';
+export { createAnthropicExtractor, ANTHROPIC_DEFAULTS, type AnthropicExtractorOptions } from './extract-anthropic.js';
+export { createClaudeCliExtractor, type ClaudeCliExtractorOptions } from './extract-claude-cli.js';
+export { ExtractorError, PROMPT_VERSION, buildExtractionPrompt, EXTRACTION_SCHEMA } from './prompt.js';

@@ -1,0 +1,79 @@
+/**
+ * Graph tools: extract the backlog, look entities up, walk from a note to related notes, count.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { ENTITY_TYPES, GraphStore, graphStats, relatedNotes, runGraphIndex, selectExtractor } from '../graph/index.js';
+import type { VaultEngine } from './engine.js';
+import { fail, guarded, ok } from './results.js';
+
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
+
+export function registerGraphTools(server: McpServer, engine: VaultEngine): void {
+  server.registerTool('index_brain', {
+    title: 'Extract entities',
+    description: 'Extracts people, organizations, topics, projects and sources from new or changed notes (a bounded batch) into entity notes under Claude/Graph/. Reports processed, failed and remaining, tokens and cost. Call again while remaining > 0.',
+    inputSchema: { max_notes: z.number().int().min(1).max(500).default(20).describe('notes to extract in this call') },
+    outputSchema: {
+      extractor: z.string(), processed: z.number(), failed: z.number(), remaining: z.number(), skipped_private: z.number(),
+      entities: z.number(), entity_notes_written: z.number(), input_tokens: z.number(), output_tokens: z.number(), cost_usd: z.number(), errors: z.array(z.string()),
+    },
+    annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+  }, (args) => guarded(async () => {
+    const extractor = selectExtractor(engine.extractorSettings, engine.db);
+    if (!extractor) return fail('no extractor is configured (ENGRAM_EXTRACTOR=none); set ENGRAM_EXTRACTOR to structural, anthropic or claude-cli');
+    const report = await runGraphIndex({ root: engine.vault, db: engine.db, extractor, writer: engine.writer(), agentRoot: engine.agentRoot, maxNotes: args.max_notes });
+    await engine.refresh([...report.written, `${engine.agentRoot}/Audit.md`]);
+    return ok({
+      extractor: `${extractor.backend}${extractor.model !== extractor.backend ? ` (${extractor.model})` : ''}`, processed: report.processed, failed: report.failed,
+      remaining: report.remaining, skipped_private: report.skippedPrivate, entities: report.entities, entity_notes_written: report.entityNotesWritten,
+      input_tokens: report.inputTokens, output_tokens: report.outputTokens, cost_usd: Math.round(report.costUsd * 1e6) / 1e6, errors: report.errors,
+    });
+  }));
+
+  server.registerTool('find_entity', {
+    title: 'Find an entity',
+    description: 'Looks an entity up by name or alias (case, accents and spacing ignored; partial names match), optionally of one type. Returns its entity note\'s path and how many notes mention it.',
+    inputSchema: {
+      name: z.string().min(1).max(200).describe('a name or alias, or part of one'),
+      type: z.enum(ENTITY_TYPES).optional().describe('only entities of this type'),
+      limit: z.number().int().min(1).max(50).default(10).describe('most entities returned'),
+    },
+    outputSchema: { entities: z.array(z.object({ name: z.string(), type: z.string(), note_path: z.string(), mentions: z.number(), aliases: z.array(z.string()) })) },
+    annotations: READ_ONLY,
+  }, (args) => guarded(() => {
+    const store = new GraphStore(engine.db, engine.agentRoot);
+    const aliases = engine.db.prepare('SELECT alias FROM entity_aliases WHERE entity_id = ? ORDER BY alias').pluck();
+    const found = store.find(args.name, args.type ?? null, args.limit).map((row) => ({ name: row.name, type: row.type, note_path: row.note_path, mentions: row.mentions, aliases: aliases.all(row.id) as string[] }));
+    return ok({ entities: found });
+  }));
+
+  server.registerTool('related_notes', {
+    title: 'Related notes',
+    description: 'Notes connected to a note through the entities they share (hops 1) or through related entities (hops 2), ranked with hub entities damped by how many notes mention them; each result shows the chain that connects it.',
+    inputSchema: {
+      path: z.string().describe('vault-relative path of the note'),
+      hops: z.union([z.literal(1), z.literal(2)]).default(1).describe('1: shared entities; 2: also entities related to them'),
+      limit: z.number().int().min(1).max(100).default(10).describe('most notes returned'),
+    },
+    outputSchema: { path: z.string(), related: z.array(z.object({ path: z.string(), title: z.string(), score: z.number(), chains: z.array(z.string()) })) },
+    annotations: READ_ONLY,
+  }, (args) => guarded(() => {
+    const resolved = engine.resolve(args.path);
+    if (!resolved.ok) return fail(resolved.reason);
+    const related = relatedNotes(engine.db, resolved.path, { hops: args.hops, limit: args.limit });
+    if (related === null) return fail(`${resolved.path} is not indexed yet; try again after indexing`);
+    return ok({ path: resolved.path, related }, related.length === 0 ? `no related notes for ${resolved.path} yet (run index_brain to extract entities)` : undefined);
+  }));
+
+  server.registerTool('graph_stats', {
+    title: 'Graph statistics',
+    description: 'Entity counts by type, relations, mentions, orphans (entities no note mentions any more), notes extracted and failed, the last extraction, tokens and cost so far.',
+    inputSchema: {},
+    outputSchema: {
+      entities: z.record(z.string(), z.number()), relations: z.number(), mentions: z.number(), orphans: z.number(),
+      extracted_notes: z.number(), failed_notes: z.number(), last_extraction: z.string().nullable(), cost_usd: z.number(), tokens: z.object({ input: z.number(), output: z.number() }),
+    },
+    annotations: READ_ONLY,
+  }, () => guarded(() => ok({ ...graphStats(engine.db) })));
+}

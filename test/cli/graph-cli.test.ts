@@ -1,0 +1,64 @@
+/**
+ * `engram graph` end to end: the structural extractor on a fixture vault, and the Anthropic
+ * backend through the real SDK against a fake Messages API on 127.0.0.1 — entity notes written,
+ * cost accounted, every note sent logged, a second run changes nothing.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import Database from 'better-sqlite3';
+import { runCli } from '../helpers/cli.js';
+import { startFakeAnthropic, toolUseReply } from '../helpers/fake-anthropic.js';
+import { makeVault } from '../helpers/vault.js';
+
+const VAULT = {
+  'People/Lena.md': '---\ntype: person\n---\n# Lena\nVendor contact at Tessellate.\n',
+  'Projects/Atlas.md': '---\ntype: project\npeople: ["[[Lena]]"]\n---\n# Atlas\nSearch migration with [[Lena]].\n',
+  'Notes/Private.md': '---\ntags: [private]\n---\n# Private\nSecret plans with Tessellate.\n',
+};
+
+test('engram graph index (structural) writes entity notes; stats count them; a second run changes nothing', async (t) => {
+  const vault = makeVault(t, VAULT);
+  const env = { ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root };
+  const first = await runCli(['graph', 'index', '--json'], env);
+  assert.equal(first.code, 0, first.stderr);
+  const report = JSON.parse(first.stdout);
+  assert.equal(report.extractor, 'structural');
+  assert.ok(report.entityNotesWritten >= 2);
+  assert.ok(existsSync(join(vault.root, 'Claude/Graph/People/Lena.md')));
+  const second = JSON.parse((await runCli(['graph', 'index', '--json'], env)).stdout);
+  assert.deepEqual([second.processed, second.entityNotesWritten], [0, 0]);
+  const stats = JSON.parse((await runCli(['graph', 'stats', '--json'], env)).stdout);
+  assert.ok(stats.entities.person >= 1);
+  assert.equal((await runCli(['graph', 'frob'], env)).code, 2);
+});
+
+test('engram graph index with ENGRAM_EXTRACTOR=anthropic against a fake API: cost, egress, private notes never sent', async (t) => {
+  const vault = makeVault(t, VAULT);
+  const reply = toolUseReply({ entities: [{ name: 'Tessellate', type: 'organization', aliases: [], evidence: 'Vendor contact at Tessellate' }, { name: 'Lena', type: 'person', aliases: [], evidence: 'Lena' }], relations: [{ from: 'Lena', to: 'Tessellate', relation: 'works_at', evidence: 'Vendor contact at Tessellate' }] }, { input_tokens: 1000, output_tokens: 200 });
+  const fake = await startFakeAnthropic(Array.from({ length: 10 }, () => reply));
+  t.after(() => fake.close());
+  const env = { ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root, ENGRAM_EXTRACTOR: 'anthropic', ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url, ENGRAM_EXTRACT_MODEL: 'claude-haiku-test' };
+  const result = await runCli(['graph', 'index', '--json'], env);
+  assert.equal(result.code, 0, result.stderr);
+  const report = JSON.parse(result.stdout);
+  assert.equal(report.extractor, 'anthropic');
+  assert.equal(report.processed, 2);
+  assert.equal(report.skippedPrivate, 1);
+  assert.equal(report.inputTokens, 2000);
+  assert.ok(report.costUsd > 0);
+  assert.equal(fake.requests.length, 2, 'the private note was never sent');
+  assert.ok(fake.requests.every((request) => !JSON.stringify(request.body).includes('Secret plans')));
+  const lena = readFileSync(join(vault.root, 'Claude/Graph/People/Lena.md'), 'utf8');
+  assert.match(lena, /works at \[\[Claude\/Graph\/Organizations\/Tessellate\|Tessellate\]\]/);
+  const db = new Database(join(vault.home, readdirSync(vault.home)[0]!, 'engram.db'), { readonly: true });
+  t.after(() => db.close());
+  assert.deepEqual(db.prepare('SELECT note_path, backend, model FROM egress ORDER BY note_path').all(), [
+    { note_path: 'People/Lena.md', backend: 'anthropic', model: 'claude-haiku-test' },
+    { note_path: 'Projects/Atlas.md', backend: 'anthropic', model: 'claude-haiku-test' },
+  ]);
+  const again = JSON.parse((await runCli(['graph', 'index', '--json'], env)).stdout);
+  assert.equal(again.processed, 0, 'nothing is sent twice');
+  assert.equal(fake.requests.length, 2);
+});
