@@ -27,6 +27,8 @@ export interface CliEnv {
   anthropicBaseUrl: string | undefined;
   /** ENGRAM_EXTRACT_MODEL. */
   extractModel: string;
+  /** ENGRAM_CONSOLIDATE_MODEL: adjudicates merge candidates (Anthropic API); unset, a human does. */
+  consolidateModel: string | undefined;
 }
 
 export interface Output {
@@ -51,6 +53,7 @@ export function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
     anthropicApiKey: env.ANTHROPIC_API_KEY || undefined,
     anthropicBaseUrl: env.ANTHROPIC_BASE_URL || undefined,
     extractModel: env.ENGRAM_EXTRACT_MODEL || 'claude-haiku-4-5',
+    consolidateModel: env.ENGRAM_CONSOLIDATE_MODEL || undefined,
   };
 }
 

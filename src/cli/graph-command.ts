@@ -1,5 +1,5 @@
 import { acquireLock, indexPaths, runIndex } from '../index/index.js';
-import { graphStats, runGraphIndex, selectExtractor, type Extractor, type GraphIndexReport } from '../graph/index.js';
+import { consolidate, GraphStore, graphStats, runGraphIndex, selectAdjudicator, selectExtractor, type ConsolidateReport, type Extractor, type GraphIndexReport } from '../graph/index.js';
 import { lexicalExtension } from '../search/index.js';
 import { VaultWriter } from '../writes/index.js';
 import { UsageError } from '../errors.js';
@@ -9,22 +9,40 @@ import { openVault, type CliEnv } from './context.js';
 
 export const graphCommand: Command = {
   name: 'graph',
-  summary: 'The knowledge graph. `engram graph index` extracts entities from new and changed notes into entity notes under Claude/Graph/; `engram graph stats` counts them.',
-  positionals: 'index|stats',
+  summary: 'The knowledge graph. `engram graph index` extracts entities from new and changed notes into entity notes under Claude/Graph/; `engram graph stats` counts them; `engram graph consolidate` proposes merges of duplicate entities, `--apply IDS` merges, `--undo IDS` reverses.',
+  positionals: 'index|stats|consolidate',
   maxPositionals: 1,
   options: {
     'max-notes': { type: 'string', value: 'N', description: 'index: extract at most N notes this run (the rest stays in the backlog)' },
     'max-cost': { type: 'string', value: 'USD', description: 'index: stop starting notes once this much is spent (estimated)' },
+    apply: { type: 'string', value: 'IDS', description: 'consolidate: merge these pending proposals (comma-separated ids)' },
+    undo: { type: 'string', value: 'IDS', description: 'consolidate: reverse these applied merges (comma-separated ids)' },
   },
   async run(args, { env, io }) {
     const action = args.positionals[0];
-    if (action !== 'index' && action !== 'stats') throw new UsageError('say what to do: engram graph index, or engram graph stats');
+    if (action !== 'index' && action !== 'stats' && action !== 'consolidate') throw new UsageError('say what to do: engram graph index, engram graph stats, or engram graph consolidate');
+    const apply = ids(args.values.apply, '--apply');
+    const undo = ids(args.values.undo, '--undo');
     const opened = openVault(args.values.vault as string | undefined, env);
     try {
       if (action === 'stats') {
         const stats = graphStats(opened.state.db);
         io.out(args.values.json ? JSON.stringify(stats, null, 2) : describeStats(stats));
         return 0;
+      }
+      if (action === 'consolidate') {
+        const lock = acquireLock(opened.stateDir, 'index', { purpose: 'a graph consolidation' });
+        try {
+          const db = opened.state.db;
+          const writer = new VaultWriter({ root: opened.vault, db, stateDir: opened.stateDir, agentRoot: env.agentRoot, runId: `consolidate-${new Date().toISOString().slice(0, 19)}` });
+          const adjudicator = apply.length + undo.length === 0 ? selectAdjudicator(env, db) : undefined;
+          const report = await consolidate(new GraphStore(db, env.agentRoot), db, writer, { apply, undo, ...(adjudicator ? { adjudicator } : {}) });
+          if (report.written.length > 0) indexPaths(db, [...report.written, `${env.agentRoot}/Audit.md`], { root: opened.vault, exclude: env.exclude, extensions: [lexicalExtension()] });
+          io.out(args.values.json ? JSON.stringify(report, null, 2) : describeConsolidation(report));
+          return report.errors.length > 0 ? 1 : 0;
+        } finally {
+          lock.release();
+        }
       }
       const maxNotes = positive(args.values['max-notes'], '--max-notes');
       const maxCost = positive(args.values['max-cost'], '--max-cost');
@@ -66,6 +84,26 @@ export async function graphIndex(
   return report;
 }
 
+
+/** `1,2, 3` → [1, 2, 3]; anything else is a usage error. */
+function ids(raw: unknown, name: string): number[] {
+  if (raw === undefined) return [];
+  const parts = String(raw).split(',').map((part) => part.trim()).filter(Boolean);
+  if (parts.length === 0 || parts.some((part) => !/^[1-9]\d{0,9}$/.test(part))) throw new UsageError(`${name} takes proposal ids like 3 or 3,5 — not "${String(raw)}"`);
+  return parts.map(Number);
+}
+
+function describeConsolidation(report: ConsolidateReport): string {
+  const lines: string[] = [];
+  if (report.applied.length > 0) lines.push(`merged proposal${report.applied.length === 1 ? '' : 's'} ${report.applied.map((id) => `#${id}`).join(', ')}`);
+  if (report.undone.length > 0) lines.push(`undid merge${report.undone.length === 1 ? '' : 's'} ${report.undone.map((id) => `#${id}`).join(', ')}`);
+  if (report.written.length > 0) lines.push(`${report.written.length} entity notes rewritten`);
+  if (report.applied.length + report.undone.length === 0) lines.push(`${report.proposed.length} new merge proposal${report.proposed.length === 1 ? '' : 's'}; ${report.pending.length} pending`);
+  for (const p of report.pending) lines.push(`  #${p.id} ${p.type}: "${p.loser}" → "${p.winner}" (${p.reason}; ${p.verdict})`);
+  if (report.pending.length > 0 && report.applied.length === 0) lines.push('apply with: engram graph consolidate --apply ID[,ID…]');
+  for (const error of report.errors) lines.push(`error: ${error}`);
+  return lines.join('\n');
+}
 
 function positive(raw: unknown, name: string): number | undefined {
   if (raw === undefined) return undefined;

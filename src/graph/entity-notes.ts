@@ -10,11 +10,21 @@ export interface EntityNote {
   aliases: string[];
   mentions: { path: string; title: string; evidence: string }[];
   relations: { relation: string; direction: 'in' | 'out'; other: string; other_path: string; source: string; evidence: string }[];
+  /** Set when this entity was merged into another: the note becomes a stub that points there. */
+  mergedInto?: { name: string; note_path: string } | null;
 }
 
 /** The note's text; `current` is the existing note (its summary is kept). */
 export function renderEntityNote(note: EntityNote, current: string | null): string {
   const { entity } = note;
+  if (note.mergedInto) {
+    // A stub, so every link to the old name still lands somewhere that says where to go.
+    return [
+      '---', `entity: ${entity.type}`, `merged_into: ${quote(`[[${link(note.mergedInto.note_path)}|${note.mergedInto.name}]]`)}`, `tags: [graph/merged]`,
+      `created: ${entity.created}`, `updated: ${entity.updated}`, '---', `# ${entity.name}`, '',
+      `Merged into [[${link(note.mergedInto.note_path)}|${note.mergedInto.name}]]: the same ${entity.type}. Its mentions and relations are listed there.`, '',
+    ].join('\n');
+  }
   const summary = keptSummary(current) ?? defaultSummary(note);
   const lines = [
     '---',

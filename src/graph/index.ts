@@ -5,7 +5,9 @@ export { GraphStore, fileName as entityFileName, type EntityRow } from './store.
 export { renderEntityNote, type EntityNote } from './entity-notes.js';
 export { runGraphIndex, writeEntityNotes, DEFAULTS as GRAPH_DEFAULTS, type GraphIndexOptions, type GraphIndexReport } from './backlog.js';
 export { relatedNotes, graphStats, type RelatedNote, type GraphStats } from './related.js';
-export { selectExtractor, structuralExtractor, type ExtractorSettings } from './select.js';
+export { selectAdjudicator, selectExtractor, structuralExtractor, type ExtractorSettings } from './select.js';
 export { createAnthropicExtractor, ANTHROPIC_DEFAULTS, type AnthropicExtractorOptions } from './extract-anthropic.js';
 export { createClaudeCliExtractor, type ClaudeCliExtractorOptions } from './extract-claude-cli.js';
 export { ExtractorError, PROMPT_VERSION, buildExtractionPrompt, EXTRACTION_SCHEMA } from './prompt.js';
+export { consolidate, proposeMerges, listProposals, applyMerge, undoMerge, DEFAULTS as CONSOLIDATE_DEFAULTS, type Adjudicator, type Candidate, type CandidateEntity, type Proposal, type ConsolidateReport } from './consolidate.js';
+export { createAnthropicAdjudicator, type AnthropicAdjudicatorOptions } from './adjudicate-anthropic.js';

@@ -64,7 +64,7 @@ export interface GraphStats {
 }
 
 export function graphStats(db: Database.Database): GraphStats {
-  const byType = db.prepare('SELECT type, count(*) AS n FROM entities GROUP BY type ORDER BY type').all() as { type: string; n: number }[];
+  const byType = db.prepare('SELECT type, count(*) AS n FROM entities WHERE merged_into IS NULL GROUP BY type ORDER BY type').all() as { type: string; n: number }[];
   const sums = db.prepare(`SELECT count(*) FILTER (WHERE status = 'ok') AS ok, count(*) FILTER (WHERE status IN ('failed', 'transient')) AS failed,
     max(at) AS last, coalesce(sum(cost_usd), 0) AS cost, coalesce(sum(input_tokens), 0) AS input, coalesce(sum(output_tokens), 0) AS output FROM extractions`).get() as
     { ok: number; failed: number; last: string | null; cost: number; input: number; output: number };
@@ -72,7 +72,7 @@ export function graphStats(db: Database.Database): GraphStats {
     entities: Object.fromEntries(byType.map((row) => [row.type, row.n])),
     relations: db.prepare('SELECT count(*) FROM relations').pluck().get() as number,
     mentions: db.prepare('SELECT count(*) FROM mentions').pluck().get() as number,
-    orphans: db.prepare('SELECT count(*) FROM entities e WHERE NOT EXISTS (SELECT 1 FROM mentions m WHERE m.entity_id = e.id)').pluck().get() as number,
+    orphans: db.prepare('SELECT count(*) FROM entities e WHERE e.merged_into IS NULL AND NOT EXISTS (SELECT 1 FROM mentions m WHERE m.entity_id = e.id)').pluck().get() as number,
     extracted_notes: sums.ok,
     failed_notes: sums.failed,
     last_extraction: sums.last,

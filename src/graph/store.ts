@@ -46,6 +46,9 @@ export class GraphStore {
     const norm = normalizeName(name);
     const existing = (this.db.prepare('SELECT id FROM entities WHERE norm = ? AND type = ?').pluck().get(norm, type) as number | undefined)
       ?? (this.db.prepare('SELECT e.id FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE a.norm = ? AND e.type = ?').pluck().get(norm, type) as number | undefined);
+    // A merged entity's name still resolves — to the entity it was merged into.
+    const winner = existing === undefined ? undefined : this.winnerOf(existing);
+    if (winner !== undefined && winner !== existing) return this.upsertEntity(this.nameOfRaw(winner), type, [...aliases, name], now);
     const id = existing ?? Number(this.db.prepare('INSERT INTO entities (name, norm, type, note_path, created, updated) VALUES (?, ?, ?, ?, ?, ?)')
       .run(name, norm, type, `${this.agentRoot}/Graph/${TYPE_FOLDERS[type]}/${fileName(name)}.md`, now, now).lastInsertRowid);
     for (const alias of aliases) {
@@ -63,6 +66,21 @@ export class GraphStore {
     return id;
   }
 
+  /** The entity an id stands for now: itself, or the one it was (transitively) merged into. */
+  private winnerOf(id: number): number {
+    let current = id;
+    for (let hops = 0; hops < 16; hops++) {
+      const next = this.db.prepare('SELECT merged_into FROM entities WHERE id = ?').pluck().get(current) as number | null | undefined;
+      if (next === null || next === undefined) return current;
+      current = next;
+    }
+    return current;
+  }
+
+  private nameOfRaw(id: number): string {
+    return this.db.prepare('SELECT name FROM entities WHERE id = ?').pluck().get(id) as string;
+  }
+
   private nameOf(id: number): string {
     return normalizeName(this.db.prepare('SELECT name FROM entities WHERE id = ?').pluck().get(id) as string);
   }
@@ -78,8 +96,10 @@ export class GraphStore {
 
   /** Everything an entity note shows. */
   describe(id: number) {
-    const entity = this.db.prepare('SELECT id, name, type, note_path, created, updated FROM entities WHERE id = ?').get(id) as
-      { id: number; name: string; type: EntityType; note_path: string; created: string; updated: string };
+    const entity = this.db.prepare('SELECT id, name, type, note_path, created, updated, merged_into FROM entities WHERE id = ?').get(id) as
+      { id: number; name: string; type: EntityType; note_path: string; created: string; updated: string; merged_into: number | null };
+    const mergedInto = entity.merged_into === null ? null
+      : this.db.prepare('SELECT name, note_path FROM entities WHERE id = ?').get(entity.merged_into) as { name: string; note_path: string };
     const aliases = this.db.prepare('SELECT alias FROM entity_aliases WHERE entity_id = ? ORDER BY alias').pluck().all(id) as string[];
     const mentions = this.db.prepare(`SELECT n.path, n.title, m.evidence FROM mentions m JOIN notes n ON n.id = m.note_id WHERE m.entity_id = ? ORDER BY n.path`).all(id) as { path: string; title: string; evidence: string }[];
     const relations = this.db.prepare(`
@@ -87,7 +107,7 @@ export class GraphStore {
       UNION ALL
       SELECT r.relation, 'in' AS direction, e.name, e.note_path, n.path, r.evidence FROM relations r JOIN entities e ON e.id = r.from_id JOIN notes n ON n.id = r.note_id WHERE r.to_id = @id
       ORDER BY 1, 3, 5`).all({ id }) as { relation: string; direction: 'in' | 'out'; other: string; other_path: string; source: string; evidence: string }[];
-    return { entity, aliases, mentions, relations };
+    return { entity, aliases, mentions, relations, mergedInto };
   }
 
   find(query: string, type: EntityType | null, limit: number): EntityRow[] {
@@ -96,7 +116,7 @@ export class GraphStore {
         CASE WHEN e.norm = @norm THEN 0 WHEN EXISTS (SELECT 1 FROM entity_aliases a WHERE a.entity_id = e.id AND a.norm = @norm) THEN 1
              WHEN e.norm LIKE @prefix ESCAPE '\\' THEN 2 ELSE 3 END AS rank
       FROM entities e
-      WHERE (@type IS NULL OR e.type = @type) AND (e.norm LIKE @contains ESCAPE '\\' OR EXISTS (SELECT 1 FROM entity_aliases a WHERE a.entity_id = e.id AND a.norm LIKE @contains ESCAPE '\\'))
+      WHERE e.merged_into IS NULL AND (@type IS NULL OR e.type = @type) AND (e.norm LIKE @contains ESCAPE '\\' OR EXISTS (SELECT 1 FROM entity_aliases a WHERE a.entity_id = e.id AND a.norm LIKE @contains ESCAPE '\\'))
       ORDER BY rank, mentions DESC, e.name LIMIT @limit`).all({ norm, prefix: `${escapeLike(norm)}%`, contains: `%${escapeLike(norm)}%`, type, limit }) as (EntityRow & { rank: number })[];
     return rows.map(({ rank: _rank, ...row }) => row);
   }

@@ -238,6 +238,29 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    name: '006-graph-proposals',
+    up(db) {
+      db.exec(`
+        -- An entity merged into another: its note becomes a stub that points to the winner.
+        ALTER TABLE entities ADD COLUMN merged_into INTEGER REFERENCES entities(id);
+        -- Durable merge proposals: reviewed, then applied exactly as reviewed, and undoable.
+        CREATE TABLE proposals (
+          id INTEGER PRIMARY KEY,
+          kind TEXT NOT NULL,
+          winner_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+          loser_id INTEGER NOT NULL REFERENCES entities(id) ON DELETE CASCADE,
+          reason TEXT NOT NULL,
+          verdict TEXT NOT NULL,
+          status TEXT NOT NULL,
+          created TEXT NOT NULL,
+          decided TEXT,
+          undo TEXT,
+          UNIQUE (kind, winner_id, loser_id)
+        );
+      `);
+    },
+  },
 ];
 
 /** Applies the migrations not yet recorded, in order. Returns the names applied. */

@@ -3,7 +3,7 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { ENTITY_TYPES, GraphStore, graphStats, relatedNotes, runGraphIndex, selectExtractor } from '../graph/index.js';
+import { consolidate, ENTITY_TYPES, GraphStore, graphStats, relatedNotes, runGraphIndex, selectAdjudicator, selectExtractor } from '../graph/index.js';
 import type { VaultEngine } from './engine.js';
 import { fail, guarded, ok } from './results.js';
 
@@ -76,4 +76,30 @@ export function registerGraphTools(server: McpServer, engine: VaultEngine): void
     },
     annotations: READ_ONLY,
   }, () => guarded(() => ok({ ...graphStats(engine.db) })));
+
+  server.registerTool('consolidate_graph', {
+    title: 'Consolidate entities',
+    description: 'Finds entities that are probably the same (same type; names equal up to word order, one an alias of the other, or a couple of letters apart) and lists them as numbered merge proposals, each with a verdict from ENGRAM_CONSOLIDATE_MODEL when one is set ("different" verdicts are recorded as rejected). Nothing merges until you call again with apply: [ids] — the loser\'s mentions, relations and names move to the winner and its note becomes a stub linking there. undo: [ids] reverses an applied merge.',
+    inputSchema: {
+      apply: z.array(z.number().int().min(1)).max(50).optional().describe('ids of pending proposals to merge, exactly as listed'),
+      undo: z.array(z.number().int().min(1)).max(50).optional().describe('ids of applied merges to reverse'),
+    },
+    outputSchema: {
+      proposed: z.array(PROPOSAL), pending: z.array(PROPOSAL), applied: z.array(z.number()), undone: z.array(z.number()),
+      written: z.array(z.string()), errors: z.array(z.string()),
+    },
+    annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
+  }, (args) => guarded(async () => {
+    const deciding = Boolean(args.apply?.length || args.undo?.length);
+    const adjudicator = deciding ? undefined : selectAdjudicator(engine.extractorSettings, engine.db);
+    const report = await consolidate(new GraphStore(engine.db, engine.agentRoot), engine.db, engine.writer(), {
+      ...(args.apply ? { apply: args.apply } : {}), ...(args.undo ? { undo: args.undo } : {}), ...(adjudicator ? { adjudicator } : {}),
+    });
+    if (report.written.length > 0) await engine.refresh([...report.written, `${engine.agentRoot}/Audit.md`]);
+    const hint = report.pending.length > 0 && report.applied.length === 0 && report.undone.length === 0
+      ? `${report.pending.length} merge proposal(s) wait for review; apply the right ones with consolidate_graph({ apply: [ids] })` : undefined;
+    return ok({ ...report }, hint ? `${hint}\n\n${JSON.stringify(report, null, 2)}` : undefined);
+  }));
 }
+
+const PROPOSAL = z.object({ id: z.number(), winner: z.string(), loser: z.string(), type: z.string(), reason: z.string(), verdict: z.string(), status: z.string() });

@@ -43,6 +43,7 @@ export const TOOL_GUIDE: Record<string, string> = {
   find_entity: 'look an entity up by name or alias',
   related_notes: 'notes connected to a note through shared entities, with the chain',
   graph_stats: 'entity, relation and mention counts; extraction cost',
+  consolidate_graph: 'propose merges of duplicate entities; apply or undo them by id',
 };
 
 export function registerOrientTools(server: McpServer, engine: VaultEngine): void {

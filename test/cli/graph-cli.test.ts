@@ -62,3 +62,25 @@ test('engram graph index with ENGRAM_EXTRACTOR=anthropic against a fake API: cos
   assert.equal(again.processed, 0, 'nothing is sent twice');
   assert.equal(fake.requests.length, 2);
 });
+
+test('engram graph consolidate lists proposals, --apply merges, --undo reverses; bad ids are one-line usage errors', async (t) => {
+  const vault = makeVault(t, {
+    'People/Ana Silva.md': '---\ntype: person\n---\n# Ana Silva\nEngineer.\n',
+    'Meetings/Retro.md': '---\nattendees: [Anna Silva]\n---\n# Retro\nA retro.\n',
+  });
+  const env = { ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root };
+  assert.equal((await runCli(['graph', 'index'], env)).code, 0);
+  const listed = await runCli(['graph', 'consolidate'], env);
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.match(listed.stdout, /1 new merge proposal; 1 pending\n {2}#1 person: "Anna Silva" → "Ana Silva"/);
+  const bad = await runCli(['graph', 'consolidate', '--apply', 'one'], env);
+  assert.equal(bad.code, 2);
+  assert.equal(bad.stderr.trim().split('\n').length, 1);
+  assert.equal((await runCli(['graph', 'consolidate', '--apply', '7'], env)).code, 2, 'an unknown proposal is a usage error');
+  const applied = await runCli(['graph', 'consolidate', '--apply', '1'], env);
+  assert.equal(applied.code, 0, applied.stderr);
+  assert.match(readFileSync(join(vault.root, 'Claude/Graph/People/Anna Silva.md'), 'utf8'), /Merged into \[\[Claude\/Graph\/People\/Ana Silva\|Ana Silva\]\]/);
+  const undone = await runCli(['graph', 'consolidate', '--undo', '1', '--json'], env);
+  assert.deepEqual(JSON.parse(undone.stdout).undone, [1]);
+  assert.doesNotMatch(readFileSync(join(vault.root, 'Claude/Graph/People/Anna Silva.md'), 'utf8'), /Merged into/);
+});

@@ -30,16 +30,17 @@ const TOOLS: Record<string, string[]> = {
   find_entity: ['limit', 'name*', 'type'],
   related_notes: ['hops', 'limit', 'path*'],
   graph_stats: [],
+  consolidate_graph: ['apply', 'undo'],
 };
 
-const WRITE_TOOLS = new Set(['log_session', 'capture', 'upsert_concept', 'add_task', 'append_note', 'write_note', 'undo_write', 'index_brain']);
+const WRITE_TOOLS = new Set(['log_session', 'capture', 'upsert_concept', 'add_task', 'append_note', 'write_note', 'undo_write', 'index_brain', 'consolidate_graph']);
 
 const CLI: Record<string, string[]> = {
   index: ['batch-size', 'embed-budget', 'exclude', 'full', 'no-embed', 'quiet'],
   status: [],
   search: ['all-tags', 'exclude-folder', 'explain', 'folder', 'limit', 'min-score', 'mode', 'modified-after', 'modified-before', 'no-refresh', 'tag', 'type'],
   related: ['limit'],
-  graph: ['max-cost', 'max-notes'],
+  graph: ['apply', 'max-cost', 'max-notes', 'undo'],
   serve: ['http', 'no-index', 'no-watch'],
   eval: ['b', 'beir', 'delta', 'golden', 'k1', 'known-items', 'min-mrr', 'min-ndcg10', 'min-recall10', 'min-success10', 'min-success5', 'mode', 'no-history', 'split', 'title-weight'],
   verify: ['sample', 'seed'],

@@ -39,3 +39,35 @@ test('index_brain extracts in bounded batches; find_entity, related_notes, graph
   const searched = (await call('search_brain', { query: 'Lena', folder: 'Claude/Graph' })).structuredContent as { results: { path: string }[] };
   assert.ok(searched.results.some((hit) => hit.path === 'Claude/Graph/People/Lena.md'), 'entity notes are searchable at once');
 });
+
+test('consolidate_graph lists merge proposals, applies one by id, undoes it; bad ids are errors that change nothing', async (t) => {
+  const { call } = await connectFixture(t, {
+    ...MCP_VAULT,
+    'People/Ana Silva.md': '---\ntype: person\n---\n# Ana Silva\nEngineer.\n',
+    'Meetings/Retro.md': '---\nattendees: [Anna Silva]\n---\n# Retro\nA retro.\n',
+  });
+  for (let i = 0; i < 10; i++) if (((await call('index_brain', { max_notes: 50 })).structuredContent as { remaining: number }).remaining === 0) break;
+  type Report = { proposed: { id: number; loser: string; winner: string }[]; pending: { id: number }[]; applied: number[]; undone: number[]; written: string[] };
+  const listed = await call('consolidate_graph');
+  const report = listed.structuredContent as Report;
+  const proposal = report.proposed.find((p) => p.loser === 'Anna Silva' && p.winner === 'Ana Silva');
+  assert.ok(proposal, JSON.stringify(report.proposed));
+  assert.match((listed.content as { text: string }[])[0]!.text, /apply the right ones with consolidate_graph/);
+
+  const bad = await call('consolidate_graph', { apply: [proposal.id, 9999] });
+  assert.equal(bad.isError, true);
+  assert.match((bad.content as { text: string }[])[0]!.text, /no proposal #9999/);
+
+  const applied = (await call('consolidate_graph', { apply: [proposal.id] })).structuredContent as Report;
+  assert.deepEqual(applied.applied, [proposal.id]);
+  assert.ok(applied.written.includes('Claude/Graph/People/Anna Silva.md'));
+  const stub = (await call('read_note', { path: 'Claude/Graph/People/Anna Silva.md' })).structuredContent as { text: string };
+  assert.match(stub.text, /Merged into \[\[Claude\/Graph\/People\/Ana Silva\|Ana Silva\]\]/);
+  const found = (await call('find_entity', { name: 'Anna Silva' })).structuredContent as { entities: { name: string }[] };
+  assert.deepEqual(found.entities.map((entity) => entity.name), ['Ana Silva']);
+
+  const undone = (await call('consolidate_graph', { undo: [proposal.id] })).structuredContent as Report;
+  assert.deepEqual(undone.undone, [proposal.id]);
+  const back = (await call('find_entity', { name: 'Anna Silva' })).structuredContent as { entities: { name: string }[] };
+  assert.deepEqual(back.entities.map((entity) => entity.name), ['Anna Silva']);
+});

@@ -34,7 +34,7 @@ test('spawned engram serve over stdio: answers at once, indexes in the backgroun
   t.after(() => client.close());
   assert.ok(Date.now() - started < 5000, 'initialize answered promptly (tsx start-up included)');
   const tools = (await client.listTools()).tools.map((tool) => tool.name).sort();
-  assert.deepEqual(tools, ['add_task', 'append_note', 'capture', 'context_bundle', 'find_entity', 'get_backlinks', 'graph_stats', 'index_brain', 'index_status', 'librarian_status', 'list_recent', 'list_tasks', 'log_session', 'onboard', 'query_notes', 'read_note', 'recall_bundle', 'related_notes', 'search_brain', 'undo_write', 'upsert_concept', 'write_note']);
+  assert.deepEqual(tools, ['add_task', 'append_note', 'capture', 'consolidate_graph', 'context_bundle', 'find_entity', 'get_backlinks', 'graph_stats', 'index_brain', 'index_status', 'librarian_status', 'list_recent', 'list_tasks', 'log_session', 'onboard', 'query_notes', 'read_note', 'recall_bundle', 'related_notes', 'search_brain', 'undo_write', 'upsert_concept', 'write_note']);
   // The background index run finishes; then search finds the notes.
   let hits: { path: string }[] = [];
   for (let i = 0; i < 100 && hits.length === 0; i++) {

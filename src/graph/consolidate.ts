@@ -1,0 +1,225 @@
+/**
+ * Consolidation: entities that are probably the same thing (same type; names equal up to word
+ * order, one name an alias of the other, or a small edit apart) become durable merge proposals
+ * with ids. An adjudicator — a model, or none — may confirm or reject each. Applying a proposal
+ * does exactly what was reviewed: the loser's mentions and relations move to the winner, its
+ * names become the winner's aliases, and its note becomes a stub pointing to the winner, so no
+ * link breaks. Every applied merge can be undone.
+ */
+import type Database from 'better-sqlite3';
+import { UsageError } from '../errors.js';
+import type { EntityType } from './model.js';
+import type { GraphStore } from './store.js';
+import type { VaultWriter } from '../writes/index.js';
+import { writeEntityNotes } from './backlog.js';
+
+export const DEFAULTS = {
+  /** Candidate pairs examined per call (bounded: no prompt or loop that grows with the graph). */
+  maxCandidates: 50,
+  /** Names shorter than this never match by edit distance (`Bo` and `Ba` are different people). */
+  minFuzzyChars: 6,
+} as const;
+
+export interface CandidateEntity {
+  id: number;
+  name: string;
+  mentions: number;
+  aliases: string[];
+  /** A few evidence quotes from the notes that mention it (note text: untrusted). */
+  evidence: string[];
+}
+
+export interface Candidate {
+  winner: CandidateEntity;
+  loser: CandidateEntity;
+  type: EntityType;
+  reason: string;
+}
+
+/** Decides whether two entities are the same, or says why it could not (then a human decides). */
+export type Adjudicator = (candidate: Candidate) => Promise<{ same: boolean; reason: string } | { unavailable: string }>;
+
+export interface Proposal {
+  id: number;
+  winner: string;
+  loser: string;
+  type: string;
+  reason: string;
+  verdict: string;
+  status: 'pending' | 'rejected' | 'applied' | 'undone';
+}
+
+/** Finds new candidate pairs, adjudicates them, and stores them as proposals. */
+export async function proposeMerges(db: Database.Database, options: { adjudicator?: Adjudicator; limit?: number; now?: () => number } = {}): Promise<Proposal[]> {
+  const now = new Date((options.now ?? Date.now)()).toISOString();
+  const entities = db.prepare(`SELECT e.id, e.name, e.norm, e.type, (SELECT count(*) FROM mentions WHERE entity_id = e.id) AS mentions,
+      EXISTS (SELECT 1 FROM mentions m JOIN notes n ON n.id = m.note_id WHERE m.entity_id = e.id AND n.title = e.name) AS own FROM entities e
+    WHERE e.merged_into IS NULL ORDER BY e.type, e.id`).all() as { id: number; name: string; norm: string; type: EntityType; mentions: number; own: number }[];
+  const aliases = db.prepare('SELECT norm FROM entity_aliases WHERE entity_id = ?').pluck();
+  const aliasNames = db.prepare('SELECT alias FROM entity_aliases WHERE entity_id = ? ORDER BY alias').pluck();
+  const evidence = db.prepare('SELECT evidence FROM mentions WHERE entity_id = ? AND evidence != \'\' LIMIT 5').pluck();
+  const side = (entity: { id: number; name: string; mentions: number }): CandidateEntity =>
+    ({ id: entity.id, name: entity.name, mentions: entity.mentions, aliases: aliasNames.all(entity.id) as string[], evidence: evidence.all(entity.id) as string[] });
+  const known = db.prepare('SELECT 1 FROM proposals WHERE kind = \'merge\' AND ((winner_id = ? AND loser_id = ?) OR (winner_id = ? AND loser_id = ?))').pluck();
+  const candidates: Candidate[] = [];
+  const limit = options.limit ?? DEFAULTS.maxCandidates;
+  for (let i = 0; i < entities.length && candidates.length < limit; i++) {
+    for (let j = i + 1; j < entities.length && candidates.length < limit; j++) {
+      const a = entities[i]!;
+      const b = entities[j]!;
+      if (a.type !== b.type) break; // sorted by type: no later entity shares it
+      const reason = similarity(a, b, aliases.all(a.id) as string[], aliases.all(b.id) as string[]);
+      if (!reason || known.get(a.id, b.id, b.id, a.id)) continue;
+      // The winner: more mentions; on a tie, the one with a note of its own in the vault; then the elder.
+      const bWins = b.mentions !== a.mentions ? b.mentions > a.mentions : b.own > a.own;
+      const [winner, loser] = bWins ? [b, a] : [a, b];
+      candidates.push({ winner: side(winner), loser: side(loser), type: a.type, reason });
+    }
+  }
+  const insert = db.prepare(`INSERT INTO proposals (kind, winner_id, loser_id, reason, verdict, status, created) VALUES ('merge', ?, ?, ?, ?, ?, ?)`);
+  const proposals: Proposal[] = [];
+  for (const candidate of candidates) {
+    const verdict = options.adjudicator ? await options.adjudicator(candidate) : { unavailable: 'not adjudicated' };
+    // A "same" verdict still waits for apply: a model's opinion never merges anything by itself.
+    const status = 'same' in verdict && !verdict.same ? 'rejected' : 'pending';
+    const said = 'unavailable' in verdict ? `${verdict.unavailable}: a human decides` : `${verdict.same ? 'same' : 'different'}: ${verdict.reason}`;
+    const id = Number(insert.run(candidate.winner.id, candidate.loser.id, candidate.reason, said, status, now).lastInsertRowid);
+    proposals.push({ id, winner: candidate.winner.name, loser: candidate.loser.name, type: candidate.type, reason: candidate.reason, verdict: said, status });
+  }
+  return proposals;
+}
+
+export function listProposals(db: Database.Database, status?: Proposal['status']): Proposal[] {
+  return db.prepare(`SELECT p.id, w.name AS winner, l.name AS loser, w.type, p.reason, p.verdict, p.status FROM proposals p
+    JOIN entities w ON w.id = p.winner_id JOIN entities l ON l.id = p.loser_id WHERE (@status IS NULL OR p.status = @status) ORDER BY p.id`).all({ status: status ?? null }) as Proposal[];
+}
+
+/**
+ * Applies a pending proposal in one transaction and returns the entity ids whose notes must be
+ * rewritten. What moved is recorded with the proposal, so `undoMerge` can put it back.
+ */
+export function applyMerge(db: Database.Database, id: number, now: string): number[] {
+  return db.transaction(() => {
+    const proposal = db.prepare('SELECT winner_id, loser_id, status FROM proposals WHERE id = ?').get(id) as { winner_id: number; loser_id: number; status: string } | undefined;
+    if (!proposal) throw new UsageError(`no proposal #${id}; list them with consolidate_graph`);
+    if (proposal.status !== 'pending') throw new UsageError(`proposal #${id} is ${proposal.status}, not pending; only pending proposals are applied`);
+    const { winner_id: winner, loser_id: loser } = proposal;
+    const mentions = db.prepare('SELECT note_id, evidence FROM mentions WHERE entity_id = ?').all(loser) as { note_id: number; evidence: string }[];
+    const outgoing = db.prepare('SELECT to_id, relation, note_id, evidence FROM relations WHERE from_id = ?').all(loser) as { to_id: number; relation: string; note_id: number; evidence: string }[];
+    const incoming = db.prepare('SELECT from_id, relation, note_id, evidence FROM relations WHERE to_id = ?').all(loser) as { from_id: number; relation: string; note_id: number; evidence: string }[];
+    const loserRow = db.prepare('SELECT name, norm FROM entities WHERE id = ?').get(loser) as { name: string; norm: string };
+    const loserAliases = db.prepare('SELECT alias, norm FROM entity_aliases WHERE entity_id = ?').all(loser) as { alias: string; norm: string }[];
+    // Only what the winner did not already have is recorded as added, so undo removes exactly that.
+    const addMention = db.prepare('INSERT OR IGNORE INTO mentions (entity_id, note_id, evidence) VALUES (?, ?, ?)');
+    const addRelation = db.prepare('INSERT OR IGNORE INTO relations (from_id, to_id, relation, note_id, evidence) VALUES (?, ?, ?, ?, ?)');
+    const addedMentions = mentions.filter((m) => addMention.run(winner, m.note_id, m.evidence).changes > 0).map((m) => m.note_id);
+    const addedRelations: [number, number, string, number][] = [];
+    for (const r of outgoing) if (r.to_id !== winner && addRelation.run(winner, r.to_id, r.relation, r.note_id, r.evidence).changes > 0) addedRelations.push([winner, r.to_id, r.relation, r.note_id]);
+    for (const r of incoming) if (r.from_id !== winner && addRelation.run(r.from_id, winner, r.relation, r.note_id, r.evidence).changes > 0) addedRelations.push([r.from_id, winner, r.relation, r.note_id]);
+    db.prepare('DELETE FROM mentions WHERE entity_id = ?').run(loser);
+    db.prepare('DELETE FROM relations WHERE from_id = ? OR to_id = ?').run(loser, loser);
+    const addedAliases: string[] = [];
+    for (const alias of [{ alias: loserRow.name, norm: loserRow.norm }, ...loserAliases]) {
+      if (db.prepare('INSERT OR IGNORE INTO entity_aliases (entity_id, alias, norm) VALUES (?, ?, ?)').run(winner, alias.alias, alias.norm).changes > 0) addedAliases.push(alias.norm);
+    }
+    db.prepare('UPDATE entities SET merged_into = ?, dirty = 1, updated = ? WHERE id = ?').run(winner, now, loser);
+    db.prepare('UPDATE entities SET dirty = 1, updated = ? WHERE id = ?').run(now, winner);
+    const undo = { mentions, outgoing, incoming, addedAliases, addedMentions, addedRelations };
+    db.prepare("UPDATE proposals SET status = 'applied', decided = ?, undo = ? WHERE id = ?").run(now, JSON.stringify(undo), id);
+    return [winner, loser];
+  })();
+}
+
+/** Reverts an applied merge: the loser gets back its mentions, relations and note. */
+export function undoMerge(db: Database.Database, id: number, now: string): number[] {
+  return db.transaction(() => {
+    const proposal = db.prepare('SELECT winner_id, loser_id, status, undo FROM proposals WHERE id = ?').get(id) as { winner_id: number; loser_id: number; status: string; undo: string | null } | undefined;
+    if (!proposal || proposal.status !== 'applied' || !proposal.undo) throw new UsageError(`proposal #${id} is not an applied merge; nothing to undo`);
+    const { winner_id: winner, loser_id: loser } = proposal;
+    const undo = JSON.parse(proposal.undo) as {
+      mentions: { note_id: number; evidence: string }[]; outgoing: { to_id: number; relation: string; note_id: number; evidence: string }[];
+      incoming: { from_id: number; relation: string; note_id: number; evidence: string }[]; addedAliases: string[];
+      addedMentions: number[]; addedRelations: [number, number, string, number][];
+    };
+    for (const note of undo.addedMentions) db.prepare('DELETE FROM mentions WHERE entity_id = ? AND note_id = ?').run(winner, note);
+    for (const [from, to, relation, note] of undo.addedRelations) db.prepare('DELETE FROM relations WHERE from_id = ? AND to_id = ? AND relation = ? AND note_id = ?').run(from, to, relation, note);
+    // A note that still exists gets its mention back; one deleted since stays gone.
+    const noteExists = db.prepare('SELECT 1 FROM notes WHERE id = ?').pluck();
+    for (const mention of undo.mentions) if (noteExists.get(mention.note_id)) db.prepare('INSERT OR IGNORE INTO mentions (entity_id, note_id, evidence) VALUES (?, ?, ?)').run(loser, mention.note_id, mention.evidence);
+    for (const r of undo.outgoing) if (noteExists.get(r.note_id)) db.prepare('INSERT OR IGNORE INTO relations (from_id, to_id, relation, note_id, evidence) VALUES (?, ?, ?, ?, ?)').run(loser, r.to_id, r.relation, r.note_id, r.evidence);
+    for (const r of undo.incoming) if (noteExists.get(r.note_id)) db.prepare('INSERT OR IGNORE INTO relations (from_id, to_id, relation, note_id, evidence) VALUES (?, ?, ?, ?, ?)').run(r.from_id, loser, r.relation, r.note_id, r.evidence);
+    for (const norm of undo.addedAliases) db.prepare('DELETE FROM entity_aliases WHERE entity_id = ? AND norm = ?').run(winner, norm);
+    db.prepare('UPDATE entities SET merged_into = NULL, dirty = 1, updated = ? WHERE id = ?').run(now, loser);
+    db.prepare('UPDATE entities SET dirty = 1, updated = ? WHERE id = ?').run(now, winner);
+    db.prepare("UPDATE proposals SET status = 'undone', decided = ? WHERE id = ?").run(now, id);
+    return [winner, loser];
+  })();
+}
+
+/** Why two same-type entities look like one, or null. */
+function similarity(a: { name: string; norm: string }, b: { name: string; norm: string }, aAliases: readonly string[], bAliases: readonly string[]): string | null {
+  if (aAliases.includes(b.norm) || bAliases.includes(a.norm)) return `"${b.name}" is an alias of "${a.name}" (or the reverse)`;
+  const words = (norm: string) => norm.split(' ').sort().join(' ');
+  if (words(a.norm) === words(b.norm)) return `the same words in another order`;
+  const short = Math.min(a.norm.length, b.norm.length);
+  if (short >= DEFAULTS.minFuzzyChars && editDistance(a.norm, b.norm, 2) <= 2) return `names ${editDistance(a.norm, b.norm, 2)} letter(s) apart`;
+  return null;
+}
+
+/** Levenshtein distance, giving up above `max` (returns max + 1). */
+function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      current.push(value);
+      if (value < best) best = value;
+    }
+    if (best > max) return max + 1;
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+export interface ConsolidateReport {
+  /** New proposals found by this call. */
+  proposed: Proposal[];
+  /** Every proposal still waiting for a decision. */
+  pending: Proposal[];
+  applied: number[];
+  undone: number[];
+  /** Entity notes rewritten (winners, and losers turned into stubs). */
+  written: string[];
+  errors: string[];
+}
+
+/**
+ * One consolidation step: apply or undo the proposals named, else look for new ones. Entity notes
+ * of every entity touched are rewritten through the write layer in the same call.
+ */
+export async function consolidate(store: GraphStore, db: Database.Database, writer: VaultWriter,
+  request: { apply?: readonly number[]; undo?: readonly number[]; adjudicator?: Adjudicator; now?: () => number }): Promise<ConsolidateReport> {
+  const now = () => new Date((request.now ?? Date.now)()).toISOString();
+  const report: ConsolidateReport = { proposed: [], pending: [], applied: [], undone: [], written: [], errors: [] };
+  // Every id is checked before anything changes: a typo in the third id applies none.
+  const statusOf = db.prepare('SELECT status FROM proposals WHERE id = ?').pluck();
+  for (const [ids, wanted, verb] of [[request.apply ?? [], 'pending', 'applied'], [request.undo ?? [], 'applied', 'undone']] as const) {
+    for (const id of ids) {
+      const status = statusOf.get(id) as string | undefined;
+      if (status === undefined) throw new UsageError(`no proposal #${id}; call without ids to list the pending proposals`);
+      if (status !== wanted) throw new UsageError(`proposal #${id} is ${status}; only ${wanted} proposals can be ${verb}`);
+    }
+  }
+  for (const id of request.apply ?? []) { applyMerge(db, id, now()); report.applied.push(id); }
+  for (const id of request.undo ?? []) { undoMerge(db, id, now()); report.undone.push(id); }
+  if (!request.apply?.length && !request.undo?.length) {
+    report.proposed = await proposeMerges(db, { ...(request.adjudicator ? { adjudicator: request.adjudicator } : {}), ...(request.now ? { now: request.now } : {}) });
+  }
+  const notes = { entityNotesWritten: 0, written: report.written, errors: report.errors };
+  writeEntityNotes(store, writer, notes);
+  report.pending = listProposals(db, 'pending');
+  return report;
+}
