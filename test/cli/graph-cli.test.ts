@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import { runCli } from '../helpers/cli.js';
+import { runCli, spawnCliAsync } from '../helpers/cli.js';
 import { startFakeAnthropic, toolUseReply } from '../helpers/fake-anthropic.js';
 import { makeVault } from '../helpers/vault.js';
 
@@ -83,4 +83,39 @@ test('engram graph consolidate lists proposals, --apply merges, --undo reverses;
   const undone = await runCli(['graph', 'consolidate', '--undo', '1', '--json'], env);
   assert.deepEqual(JSON.parse(undone.stdout).undone, [1]);
   assert.doesNotMatch(readFileSync(join(vault.root, 'Claude/Graph/People/Anna Silva.md'), 'utf8'), /Merged into/);
+});
+
+test('a SIGKILLed anthropic extraction keeps every completed note: the rerun sends only the rest and writes all entity notes', async (t) => {
+  const notes = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`Notes/N${i}.md`, `# N${i}\nMet Person ${i} at Org ${i}.\n`]));
+  const vault = makeVault(t, notes);
+  const entity = (i: number) => ({ entities: [{ name: `Person ${i}`, type: 'person', aliases: [], evidence: `Met Person ${i}` }], relations: [] });
+  // Three replies come at once; every later request hangs until the process is killed.
+  const first = await startFakeAnthropic(Array.from({ length: 8 }, (_, i) => (body) => ({ ...toolUseReply(entity(i))(body, undefined as never), ...(i >= 3 ? { delayMs: 120_000 } : {}) })));
+  t.after(() => first.close());
+  const env = { ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root, ENGRAM_EXTRACTOR: 'anthropic', ANTHROPIC_API_KEY: 'test-key', ENGRAM_EXTRACT_MODEL: 'claude-haiku-test' };
+  const child = spawnCliAsync(['graph', 'index'], { ...env, ANTHROPIC_BASE_URL: first.url });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+  for (let waited = 0; first.requests.length < 7 && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(first.requests.length, 7, `three answered and four in flight: ${stderr}`);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  child.kill('SIGKILL');
+  assert.equal(await exited, 'SIGKILL');
+
+  const dbPath = join(vault.home, readdirSync(vault.home)[0]!, 'engram.db');
+  const db = new Database(dbPath);
+  const completed = db.prepare("SELECT count(*) FROM extractions WHERE status = 'ok'").pluck().get();
+  db.close();
+  assert.equal(completed, 3, 'the three answered notes were recorded before the kill');
+
+  const second = await startFakeAnthropic(Array.from({ length: 8 }, (_, i) => toolUseReply(entity(10 + i))));
+  t.after(() => second.close());
+  const rerun = await runCli(['graph', 'index', '--json'], { ...env, ANTHROPIC_BASE_URL: second.url });
+  assert.equal(rerun.code, 0, rerun.stderr);
+  const report = JSON.parse(rerun.stdout);
+  assert.deepEqual([report.processed, report.failed, report.remaining], [5, 0, 0]);
+  assert.equal(second.requests.length, 5, 'completed notes are not sent again');
+  const people = readdirSync(join(vault.root, 'Claude/Graph/People')).length;
+  assert.equal(people, 8, 'entity notes of the notes extracted before the kill are written by the rerun');
 });
