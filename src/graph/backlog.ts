@@ -14,6 +14,7 @@ import { renderEntityNote } from './entity-notes.js';
 import { normalizeName, type ExtractionInput, type Extractor } from './model.js';
 import { ExtractorError } from './prompt.js';
 import { GraphStore } from './store.js';
+import { needsRebuild, rebuildGraphCache, type RebuildReport } from './rebuild.js';
 
 export const DEFAULTS = {
   batchSize: 50,
@@ -53,6 +54,8 @@ export interface GraphIndexReport {
   errors: string[];
   /** Paths written (entity notes), for the caller to re-index. */
   written: string[];
+  /** Set when the cache was empty and was read back from the entity notes first. */
+  rebuilt?: RebuildReport;
 }
 
 interface Pending { id: number; path: string; title: string; hash: string; attempts: number; status: string | null }
@@ -61,6 +64,9 @@ export async function runGraphIndex(options: GraphIndexOptions): Promise<GraphIn
   const { db, extractor } = options;
   const now = options.now ?? Date.now;
   const store = new GraphStore(db, options.agentRoot);
+  // An empty cache beside existing entity notes (a new state directory): read the graph back
+  // from the notes rather than paying to extract every note again.
+  const rebuilt = needsRebuild(db, options.agentRoot) ? rebuildGraphCache(db, { root: options.root, agentRoot: options.agentRoot, extractor, now }) : undefined;
   // Entity notes and the write audit are Engram's own output, never a source of entities.
   const graphFolder = `${options.agentRoot}/Graph/`;
   const privateTags = options.privateTags ?? DEFAULTS.privateTags;
@@ -70,7 +76,7 @@ export async function runGraphIndex(options: GraphIndexOptions): Promise<GraphIn
         AND (x.note_id IS NULL OR x.note_hash != n.hash OR x.backend != @backend OR x.model != @model OR x.prompt_version != @prompt
              OR (x.status = 'transient') OR (x.status = 'failed' AND x.attempts < @maxAttempts))
       ORDER BY n.id`).all({ graph: graphFolder, audit: `${options.agentRoot}/Audit.md`, backend: extractor.backend, model: extractor.model, prompt: extractor.promptVersion, maxAttempts: DEFAULTS.maxPermanentAttempts }) as Pending[]);
-  const report: GraphIndexReport = { processed: 0, failed: 0, remaining: 0, skippedPrivate: 0, entities: 0, entityNotesWritten: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, errors: [], written: [] };
+  const report: GraphIndexReport = { processed: 0, failed: 0, remaining: 0, skippedPrivate: 0, entities: 0, entityNotesWritten: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, errors: [], written: [], ...(rebuilt ? { rebuilt } : {}) };
   const tags = db.prepare('SELECT tag FROM tags WHERE note_id = ?').pluck();
   const links = db.prepare("SELECT DISTINCT resolved_path FROM links WHERE note_id = ? AND resolved_kind = 'note' AND resolved_path IS NOT NULL").pluck();
   const record = db.prepare(`INSERT OR REPLACE INTO extractions (note_id, note_hash, backend, model, prompt_version, status, attempts, input_tokens, output_tokens, cost_usd, error, at)

@@ -11,3 +11,4 @@ export { createClaudeCliExtractor, type ClaudeCliExtractorOptions } from './extr
 export { ExtractorError, PROMPT_VERSION, buildExtractionPrompt, EXTRACTION_SCHEMA } from './prompt.js';
 export { consolidate, proposeMerges, listProposals, applyMerge, undoMerge, DEFAULTS as CONSOLIDATE_DEFAULTS, type Adjudicator, type Candidate, type CandidateEntity, type Proposal, type ConsolidateReport } from './consolidate.js';
 export { createAnthropicAdjudicator, type AnthropicAdjudicatorOptions } from './adjudicate-anthropic.js';
+export { needsRebuild, parseEntityNote, rebuildGraphCache, type RebuildReport } from './rebuild.js';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { consolidate, GraphStore, graphStats, normalizeName, runGraphIndex, selectAdjudicator, structuralExtractor } from '../../src/graph/index.js';
+import { consolidate, GraphStore, graphStats, normalizeName, rebuildGraphCache, runGraphIndex, selectAdjudicator, structuralExtractor } from '../../src/graph/index.js';
 import { errorStep, startFakeAnthropic, textReply, toolUseReply } from '../helpers/fake-anthropic.js';
 import { indexPaths, openStateDb, runIndex } from '../../src/index/index.js';
 import { lexicalExtension } from '../../src/search/index.js';
@@ -72,6 +72,16 @@ test('applying moves mentions and names to the winner and leaves a stub; new ext
   assert.match(stub, /# Anna Silva\n\nMerged into \[\[Claude\/Graph\/People\/Ana Silva\|Ana Silva\]\]/);
   assert.equal(graphStats(db).entities.person, 3, 'Ana Silva, Bo Li and Bo Lu; the merged entity is not counted');
   assert.deepEqual(store.find('anna silva', 'person', 5).map((row) => row.name), ['Ana Silva'], 'the old name finds the winner');
+
+  // The merge lives in the notes: a cache rebuilt from them still knows it.
+  const home = join(vault.home, '..', 'rebuilt-home');
+  mkdirSync(home, { recursive: true });
+  const fresh = openStateDb(home).db;
+  runIndex(fresh, { root: realpathSync(vault.root), extensions: [lexicalExtension()] });
+  const rebuilt = rebuildGraphCache(fresh, { root: realpathSync(vault.root), agentRoot: 'Claude', extractor: structuralExtractor(fresh) });
+  assert.equal(rebuilt.merged, 1);
+  assert.deepEqual(new GraphStore(fresh, 'Claude').find('anna silva', 'person', 5).map((row) => row.name), ['Ana Silva']);
+  fresh.close();
 
   // The note that said "Anna Silva" changes: its mention lands on the winner, not on the stub.
   vault.write('Meetings/Retro.md', '---\nattendees: [Anna Silva]\nproject: Atlas\n---\n# Retro\nA longer retro.\n');

@@ -164,3 +164,38 @@ test('entity note rendering is stable (golden)', () => {
     '## Relations', '', '- [[Claude/Graph/People/Ana Silva|Ana Silva]] works on this (from [[Projects/Atlas]])', '',
   ].join('\n'));
 });
+
+test('an empty cache is rebuilt from the entity notes: same graph, nothing re-extracted except notes changed since', async (t) => {
+  const { vault, root, db, extract } = setup(t);
+  await extract();
+  const snapshot = (database: typeof db) => ({
+    entities: database.prepare('SELECT name, type, note_path FROM entities WHERE merged_into IS NULL ORDER BY note_path').all(),
+    aliases: database.prepare('SELECT e.name, a.alias FROM entity_aliases a JOIN entities e ON e.id = a.entity_id ORDER BY 1, 2').all(),
+    mentions: database.prepare('SELECT e.name, n.path, m.evidence FROM mentions m JOIN entities e ON e.id = m.entity_id JOIN notes n ON n.id = m.note_id ORDER BY 1, 2').all(),
+    relations: database.prepare('SELECT f.name AS f, t.name AS t, r.relation, n.path FROM relations r JOIN entities f ON f.id = r.from_id JOIN entities t ON t.id = r.to_id JOIN notes n ON n.id = r.note_id ORDER BY 1, 2, 3, 4').all(),
+  });
+  const before = snapshot(db);
+  assert.ok(before.relations.length > 0 && before.mentions.length > 5);
+
+  // A new state directory: the index is rebuilt from the vault, the graph from its entity notes.
+  const home = join(vault.home, '..', 'fresh-home');
+  mkdirSync(home, { recursive: true });
+  const fresh = openStateDb(home).db;
+  t.after(() => fresh.close());
+  runIndex(fresh, { root, extensions: [lexicalExtension()] });
+  // One note changes after its entities were written: it alone is extracted again.
+  vault.write('Meetings/Design.md', '---\nattendees: ["[[Bo Chen]]"]\n---\n# Design\nMockups with [[Bo Chen]], again.\n');
+  runIndex(fresh, { root, extensions: [lexicalExtension()] });
+  const sent: string[] = [];
+  const structural = structuralExtractor(fresh);
+  const counting: Extractor = { ...structural, extract: (input) => { sent.push(input.path); return structural.extract(input); } };
+  const writer = new VaultWriter({ root, db: fresh, stateDir: home, agentRoot: 'Claude', runId: 'rebuild' });
+  const report = await runGraphIndex({ root, db: fresh, extractor: counting, writer, agentRoot: 'Claude' });
+  assert.ok(report.rebuilt, 'the cache was rebuilt');
+  assert.deepEqual(report.rebuilt.skipped, []);
+  assert.deepEqual(sent, ['Meetings/Design.md']);
+  assert.deepEqual(snapshot(fresh), before);
+  const again = await runGraphIndex({ root, db: fresh, extractor: counting, writer, agentRoot: 'Claude' });
+  assert.equal(again.rebuilt, undefined, 'a filled cache is never rebuilt');
+  assert.equal(again.processed, 0);
+});
