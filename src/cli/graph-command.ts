@@ -36,7 +36,7 @@ export const graphCommand: Command = {
           const db = opened.state.db;
           const writer = new VaultWriter({ root: opened.vault, db, stateDir: opened.stateDir, agentRoot: env.agentRoot, runId: `consolidate-${new Date().toISOString().slice(0, 19)}` });
           const adjudicator = apply.length + undo.length === 0 ? selectAdjudicator(env, db) : undefined;
-          const report = await consolidate(new GraphStore(db, env.agentRoot), db, writer, { apply, undo, ...(adjudicator ? { adjudicator } : {}) });
+          const report = await consolidate(new GraphStore(db, env.agentRoot), db, writer, { apply, undo, vectorModel: env.model, ...(adjudicator ? { adjudicator } : {}) });
           if (report.written.length > 0) indexPaths(db, [...report.written, `${env.agentRoot}/Audit.md`], { root: opened.vault, exclude: env.exclude, extensions: [lexicalExtension()] });
           io.out(args.values.json ? JSON.stringify(report, null, 2) : describeConsolidation(report));
           return report.errors.length > 0 ? 1 : 0;

@@ -18,6 +18,10 @@ export const DEFAULTS = {
   maxCandidates: 50,
   /** Names shorter than this never match by edit distance (`Bo` and `Ba` are different people). */
   minFuzzyChars: 6,
+  /** Entity vectors closer than this (cosine) make a candidate pair. */
+  minVectorCosine: 0.92,
+  /** Entities per type compared by vector (the most mentioned): bounds the pairwise pass. */
+  maxVectorEntities: 2000,
 } as const;
 
 export interface CandidateEntity {
@@ -50,7 +54,7 @@ export interface Proposal {
 }
 
 /** Finds new candidate pairs, adjudicates them, and stores them as proposals. */
-export async function proposeMerges(db: Database.Database, options: { adjudicator?: Adjudicator; limit?: number; now?: () => number } = {}): Promise<Proposal[]> {
+export async function proposeMerges(db: Database.Database, options: { adjudicator?: Adjudicator; limit?: number; now?: () => number; vectorModel?: string } = {}): Promise<Proposal[]> {
   const now = new Date((options.now ?? Date.now)()).toISOString();
   const entities = db.prepare(`SELECT e.id, e.name, e.norm, e.type, (SELECT count(*) FROM mentions WHERE entity_id = e.id) AS mentions,
       EXISTS (SELECT 1 FROM mentions m JOIN notes n ON n.id = m.note_id WHERE m.entity_id = e.id AND n.title = e.name) AS own FROM entities e
@@ -74,6 +78,16 @@ export async function proposeMerges(db: Database.Database, options: { adjudicato
       const bWins = b.mentions !== a.mentions ? b.mentions > a.mentions : b.own > a.own;
       const [winner, loser] = bWins ? [b, a] : [a, b];
       candidates.push({ winner: side(winner), loser: side(loser), type: a.type, reason });
+    }
+  }
+  if (options.vectorModel && candidates.length < limit) {
+    const taken = new Set(candidates.map((c) => pairKey(c.winner.id, c.loser.id)));
+    for (const pair of vectorPairs(db, options.vectorModel, limit - candidates.length, (a, b) => !taken.has(pairKey(a, b)) && !known.get(a, b, b, a))) {
+      const a = entities.find((e) => e.id === pair.a)!;
+      const b = entities.find((e) => e.id === pair.b)!;
+      const bWins = b.mentions !== a.mentions ? b.mentions > a.mentions : b.own > a.own;
+      const [winner, loser] = bWins ? [b, a] : [a, b];
+      candidates.push({ winner: side(winner), loser: side(loser), type: a.type, reason: `mentioned in notes about the same things, never together (cosine ${pair.cosine.toFixed(3)})` });
     }
   }
   const insert = db.prepare(`INSERT INTO proposals (kind, winner_id, loser_id, reason, verdict, status, created) VALUES ('merge', ?, ?, ?, ?, ?, ?)`);
@@ -156,6 +170,61 @@ export function undoMerge(db: Database.Database, id: number, now: string): numbe
   })();
 }
 
+function pairKey(a: number, b: number): string {
+  return a < b ? `${a}:${b}` : `${b}:${a}`;
+}
+
+/**
+ * Same-type entity pairs whose vectors — the normalized mean of the current vectors of the notes
+ * that mention each — are at least `minVectorCosine` apart, closest first. Pairs mentioned
+ * together in any note are skipped: co-mentioned entities (two people at one meeting) share their
+ * context by construction, while two names for one thing rarely appear side by side.
+ */
+function vectorPairs(db: Database.Database, model: string, limit: number, accept: (a: number, b: number) => boolean): { a: number; b: number; cosine: number }[] {
+  const rows = db.prepare(`SELECT m.entity_id AS entity, e.type, m.note_id AS note, v.vector FROM mentions m
+      JOIN entities e ON e.id = m.entity_id AND e.merged_into IS NULL
+      JOIN notes n ON n.id = m.note_id
+      JOIN vectors v ON v.note_id = m.note_id AND v.block_key = '' AND v.model = ? AND v.content_hash = n.hash`).all(model) as { entity: number; type: string; note: number; vector: Buffer }[];
+  const byEntity = new Map<number, { type: string; notes: Set<number>; sum: Float64Array }>();
+  for (const row of rows) {
+    const bytes = row.vector.byteOffset % 4 === 0 ? row.vector : Buffer.from(row.vector);
+    const vector = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
+    let entry = byEntity.get(row.entity);
+    if (!entry) byEntity.set(row.entity, (entry = { type: row.type, notes: new Set(), sum: new Float64Array(vector.length) }));
+    if (entry.sum.length !== vector.length) continue;
+    entry.notes.add(row.note);
+    for (let i = 0; i < vector.length; i++) entry.sum[i]! += vector[i]!;
+  }
+  const byType = new Map<string, { id: number; notes: Set<number>; unit: Float32Array }[]>();
+  for (const [id, entry] of byEntity) {
+    let norm = 0;
+    for (const value of entry.sum) norm += value * value;
+    if (norm === 0) continue;
+    const unit = Float32Array.from(entry.sum, (value) => value / Math.sqrt(norm));
+    const list = byType.get(entry.type) ?? [];
+    list.push({ id, notes: entry.notes, unit });
+    byType.set(entry.type, list);
+  }
+  const pairs: { a: number; b: number; cosine: number }[] = [];
+  for (const list of byType.values()) {
+    const bounded = list.sort((x, y) => y.notes.size - x.notes.size || x.id - y.id).slice(0, DEFAULTS.maxVectorEntities);
+    for (let i = 0; i < bounded.length; i++) {
+      for (let j = i + 1; j < bounded.length; j++) {
+        const x = bounded[i]!;
+        const y = bounded[j]!;
+        if (x.unit.length !== y.unit.length) continue;
+        let dot = 0;
+        for (let k = 0; k < x.unit.length; k++) dot += x.unit[k]! * y.unit[k]!;
+        if (dot < DEFAULTS.minVectorCosine) continue;
+        let together = false;
+        for (const note of x.notes) if (y.notes.has(note)) { together = true; break; }
+        if (!together && accept(x.id, y.id)) pairs.push({ a: Math.min(x.id, y.id), b: Math.max(x.id, y.id), cosine: dot });
+      }
+    }
+  }
+  return pairs.sort((p, q) => q.cosine - p.cosine).slice(0, limit);
+}
+
 /** Why two same-type entities look like one, or null. */
 function similarity(a: { name: string; norm: string }, b: { name: string; norm: string }, aAliases: readonly string[], bAliases: readonly string[]): string | null {
   if (aAliases.includes(b.norm) || bAliases.includes(a.norm)) return `"${b.name}" is an alias of "${a.name}" (or the reverse)`;
@@ -201,7 +270,7 @@ export interface ConsolidateReport {
  * of every entity touched are rewritten through the write layer in the same call.
  */
 export async function consolidate(store: GraphStore, db: Database.Database, writer: VaultWriter,
-  request: { apply?: readonly number[]; undo?: readonly number[]; adjudicator?: Adjudicator; now?: () => number }): Promise<ConsolidateReport> {
+  request: { apply?: readonly number[]; undo?: readonly number[]; adjudicator?: Adjudicator; now?: () => number; vectorModel?: string }): Promise<ConsolidateReport> {
   const now = () => new Date((request.now ?? Date.now)()).toISOString();
   const report: ConsolidateReport = { proposed: [], pending: [], applied: [], undone: [], written: [], errors: [] };
   // Every id is checked before anything changes: a typo in the third id applies none.
@@ -216,7 +285,9 @@ export async function consolidate(store: GraphStore, db: Database.Database, writ
   for (const id of request.apply ?? []) { applyMerge(db, id, now()); report.applied.push(id); }
   for (const id of request.undo ?? []) { undoMerge(db, id, now()); report.undone.push(id); }
   if (!request.apply?.length && !request.undo?.length) {
-    report.proposed = await proposeMerges(db, { ...(request.adjudicator ? { adjudicator: request.adjudicator } : {}), ...(request.now ? { now: request.now } : {}) });
+    report.proposed = await proposeMerges(db, {
+      ...(request.adjudicator ? { adjudicator: request.adjudicator } : {}), ...(request.now ? { now: request.now } : {}), ...(request.vectorModel ? { vectorModel: request.vectorModel } : {}),
+    });
   }
   const notes = { entityNotesWritten: 0, written: report.written, errors: report.errors };
   writeEntityNotes(store, writer, notes);

@@ -93,7 +93,7 @@ export function registerGraphTools(server: McpServer, engine: VaultEngine): void
     const deciding = Boolean(args.apply?.length || args.undo?.length);
     const adjudicator = deciding ? undefined : selectAdjudicator(engine.extractorSettings, engine.db);
     const report = await consolidate(new GraphStore(engine.db, engine.agentRoot), engine.db, engine.writer(), {
-      ...(args.apply ? { apply: args.apply } : {}), ...(args.undo ? { undo: args.undo } : {}), ...(adjudicator ? { adjudicator } : {}),
+      ...(args.apply ? { apply: args.apply } : {}), ...(args.undo ? { undo: args.undo } : {}), ...(adjudicator ? { adjudicator } : {}), vectorModel: engine.settings.model,
     });
     if (report.written.length > 0) await engine.refresh([...report.written, `${engine.agentRoot}/Audit.md`]);
     const hint = report.pending.length > 0 && report.applied.length === 0 && report.undone.length === 0

@@ -157,3 +157,31 @@ test('an adjudicator that fails or answers without the tool leaves the proposal 
   assert.match(report.proposed.map((p) => p.verdict).join('\n'), /HTTP|400|model: nope/);
   assert.match(report.proposed.map((p) => p.verdict).join('\n'), /no usable verdict/);
 });
+
+test('entity vectors: entities mentioned in notes about the same things, never together, are proposed; co-mentioned ones are not', async (t) => {
+  const vault = makeVault(t, {
+    'Notes/A.md': '---\npeople: [Robert Zhang]\n---\n# A\nQuarterly budget review.\n',
+    'Notes/B.md': '---\npeople: [Bob Z]\n---\n# B\nBudget review, next quarter.\n',
+    'Notes/C.md': '---\npeople: [Carla Diaz, Dan Ortiz]\n---\n# C\nGarden plans.\n',
+  });
+  mkdirSync(vault.home, { recursive: true });
+  const root = realpathSync(vault.root);
+  const { db } = openStateDb(vault.home);
+  t.after(() => db.close());
+  runIndex(db, { root, extensions: [lexicalExtension()] });
+  const writer = new VaultWriter({ root, db, stateDir: vault.home, agentRoot: 'Claude', runId: 'test' });
+  await runGraphIndex({ root, db, extractor: structuralExtractor(db), writer, agentRoot: 'Claude' });
+  // Note vectors as the embedder would store them: A and B point the same way, C elsewhere.
+  const put = db.prepare("INSERT INTO vectors (note_id, block_key, model, source, content_hash, vector) SELECT id, '', 'test-model', 'local', hash, ? FROM notes WHERE path = ?");
+  const unit = (values: number[]) => Buffer.from(new Float32Array(values).buffer);
+  put.run(unit([1, 0.05, 0]), 'Notes/A.md');
+  put.run(unit([0.98, 0.1, 0]), 'Notes/B.md');
+  put.run(unit([0, 0, 1]), 'Notes/C.md');
+  const store = new GraphStore(db, 'Claude');
+  const none = await consolidate(store, db, writer, {});
+  assert.deepEqual(none.proposed, [], 'without a vector model only names count, and these names differ');
+  const report = await consolidate(store, db, writer, { vectorModel: 'test-model' });
+  assert.deepEqual(report.proposed.map((p) => [p.winner, p.loser].sort()), [['Bob Z', 'Robert Zhang']], 'Carla and Dan share a note, so their identical context proves nothing');
+  assert.match(report.proposed[0]!.reason, /never together \(cosine 0\.99\d\)/);
+  assert.deepEqual((await consolidate(store, db, writer, { vectorModel: 'other-model' })).proposed, [], 'vectors of another model are never compared');
+});
