@@ -18,6 +18,8 @@ export const DEFAULTS = {
   maxCandidates: 50,
   /** Names shorter than this never match by edit distance (`Bo` and `Ba` are different people). */
   minFuzzyChars: 6,
+  /** Names at least this long may be two edits apart; shorter ones one. */
+  twoEditChars: 12,
   /** Entity vectors closer than this (cosine) make a candidate pair. */
   minVectorCosine: 0.92,
   /** Entities per type compared by vector (the most mentioned): bounds the pairwise pass. */
@@ -74,8 +76,7 @@ export async function proposeMerges(db: Database.Database, options: { adjudicato
       if (a.type !== b.type) break; // sorted by type: no later entity shares it
       const reason = similarity(a, b, aliases.all(a.id) as string[], aliases.all(b.id) as string[]);
       if (!reason || known.get(a.id, b.id, b.id, a.id)) continue;
-      // The winner: more mentions; on a tie, the one with a note of its own in the vault; then the elder.
-      const bWins = b.mentions !== a.mentions ? b.mentions > a.mentions : b.own > a.own;
+      const bWins = winsOver(b, a);
       const [winner, loser] = bWins ? [b, a] : [a, b];
       candidates.push({ winner: side(winner), loser: side(loser), type: a.type, reason });
     }
@@ -85,7 +86,7 @@ export async function proposeMerges(db: Database.Database, options: { adjudicato
     for (const pair of vectorPairs(db, options.vectorModel, limit - candidates.length, (a, b) => !taken.has(pairKey(a, b)) && !known.get(a, b, b, a))) {
       const a = entities.find((e) => e.id === pair.a)!;
       const b = entities.find((e) => e.id === pair.b)!;
-      const bWins = b.mentions !== a.mentions ? b.mentions > a.mentions : b.own > a.own;
+      const bWins = winsOver(b, a);
       const [winner, loser] = bWins ? [b, a] : [a, b];
       candidates.push({ winner: side(winner), loser: side(loser), type: a.type, reason: `mentioned in notes about the same things, never together (cosine ${pair.cosine.toFixed(3)})` });
     }
@@ -138,6 +139,8 @@ export function applyMerge(db: Database.Database, id: number, now: string): numb
     }
     db.prepare('UPDATE entities SET merged_into = ?, dirty = 1, updated = ? WHERE id = ?').run(winner, now, loser);
     db.prepare('UPDATE entities SET dirty = 1, updated = ? WHERE id = ?').run(now, winner);
+    // Entities related to the loser link to it from their notes: those lines now name the winner.
+    for (const other of new Set([...outgoing.map((r) => r.to_id), ...incoming.map((r) => r.from_id)])) db.prepare('UPDATE entities SET dirty = 1 WHERE id = ?').run(other);
     const undo = { mentions, outgoing, incoming, addedAliases, addedMentions, addedRelations };
     db.prepare("UPDATE proposals SET status = 'applied', decided = ?, undo = ? WHERE id = ?").run(now, JSON.stringify(undo), id);
     return [winner, loser];
@@ -164,10 +167,20 @@ export function undoMerge(db: Database.Database, id: number, now: string): numbe
     for (const r of undo.incoming) if (noteExists.get(r.note_id)) db.prepare('INSERT OR IGNORE INTO relations (from_id, to_id, relation, note_id, evidence) VALUES (?, ?, ?, ?, ?)').run(r.from_id, loser, r.relation, r.note_id, r.evidence);
     for (const norm of undo.addedAliases) db.prepare('DELETE FROM entity_aliases WHERE entity_id = ? AND norm = ?').run(winner, norm);
     db.prepare('UPDATE entities SET merged_into = NULL, dirty = 1, updated = ? WHERE id = ?').run(now, loser);
+    for (const other of new Set([...undo.outgoing.map((r) => r.to_id), ...undo.incoming.map((r) => r.from_id)])) db.prepare('UPDATE entities SET dirty = 1 WHERE id = ?').run(other);
     db.prepare('UPDATE entities SET dirty = 1, updated = ? WHERE id = ?').run(now, winner);
     db.prepare("UPDATE proposals SET status = 'undone', decided = ? WHERE id = ?").run(now, id);
     return [winner, loser];
   })();
+}
+
+/**
+ * Whether `b` should absorb `a`: the entity with a note of its own in the vault (its title is the
+ * human's name for it) wins; then the one more notes mention; then the elder.
+ */
+function winsOver(b: { mentions: number; own: number }, a: { mentions: number; own: number }): boolean {
+  if (b.own !== a.own) return b.own > a.own;
+  return b.mentions > a.mentions;
 }
 
 function pairKey(a: number, b: number): string {
@@ -230,8 +243,14 @@ function similarity(a: { name: string; norm: string }, b: { name: string; norm: 
   if (aAliases.includes(b.norm) || bAliases.includes(a.norm)) return `"${b.name}" is an alias of "${a.name}" (or the reverse)`;
   const words = (norm: string) => norm.split(' ').sort().join(' ');
   if (words(a.norm) === words(b.norm)) return `the same words in another order`;
+  // One slip in a short name, two in a long one: `ranking`/`running` and `person`/`personal`
+  // are different words, `Ana Silva`/`Anna Silva` one slip.
   const short = Math.min(a.norm.length, b.norm.length);
-  if (short >= DEFAULTS.minFuzzyChars && editDistance(a.norm, b.norm, 2) <= 2) return `names ${editDistance(a.norm, b.norm, 2)} letter(s) apart`;
+  const allowed = short >= DEFAULTS.twoEditChars ? 2 : 1;
+  if (short >= DEFAULTS.minFuzzyChars) {
+    const distance = editDistance(a.norm, b.norm, allowed);
+    if (distance <= allowed) return `names ${distance} letter${distance === 1 ? '' : 's'} apart`;
+  }
   return null;
 }
 

@@ -18,6 +18,8 @@ const VAULT = {
   'People/Ana Silva.md': '---\ntype: person\n---\n# Ana Silva\nEngineer.\n',
   'Meetings/Sync.md': '---\nattendees: ["[[Ana Silva]]"]\nproject: Atlas\n---\n# Sync\nWith [[Ana Silva]].\n',
   'Meetings/Retro.md': '---\nattendees: [Anna Silva]\nproject: Atlas\n---\n# Retro\nA retro.\n',
+  'Projects/Atlas.md': '---\ntype: project\npeople: [Anna Silva]\n---\n# Atlas\nThe search migration.\n',
+  'Notes/Topics.md': '---\ntags: [ranking, running, person, personal, baking]\n---\n# Topics\nDifferent words a letter or two apart are not duplicates.\n',
   'Meetings/Kickoff.md': '---\nattendees: [Bo Li, Bo Lu]\n---\n# Kickoff\nShort names never match by spelling: Bo Li is not Bo Lu.\n',
 };
 
@@ -46,10 +48,10 @@ test('a near-duplicate becomes a pending proposal; listing again proposes nothin
   await extract();
   const first = await consolidate(store, db, writer, {});
   assert.deepEqual(first.proposed.map((p) => [p.loser, p.winner, p.status]), [['Anna Silva', 'Ana Silva', 'pending']]);
-  assert.match(first.proposed[0]!.reason, /1 letter\(s\) apart/);
+  assert.match(first.proposed[0]!.reason, /names 1 letter apart/);
   assert.match(first.proposed[0]!.verdict, /human decides/);
   assert.deepEqual(first.written, [], 'proposing writes no note');
-  assert.deepEqual(mentionsOf('Anna Silva'), ['Meetings/Retro.md']);
+  assert.deepEqual(mentionsOf('Anna Silva'), ['Meetings/Retro.md', 'Projects/Atlas.md']);
   const again = await consolidate(store, db, writer, {});
   assert.deepEqual(again.proposed, []);
   assert.equal(again.pending.length, 1);
@@ -61,8 +63,10 @@ test('applying moves mentions and names to the winner and leaves a stub; new ext
   const [proposal] = (await consolidate(store, db, writer, {})).proposed;
   const applied = await consolidate(store, db, writer, { apply: [proposal!.id] });
   assert.deepEqual(applied.applied, [proposal!.id]);
-  assert.deepEqual(applied.written.sort(), ['Claude/Graph/People/Ana Silva.md', 'Claude/Graph/People/Anna Silva.md']);
-  assert.deepEqual(mentionsOf('Ana Silva'), ['Meetings/Retro.md', 'Meetings/Sync.md', 'People/Ana Silva.md']);
+  assert.deepEqual(applied.written.sort(), ['Claude/Graph/People/Ana Silva.md', 'Claude/Graph/People/Anna Silva.md', 'Claude/Graph/Projects/Atlas.md'], 'a related entity\'s note is rewritten too');
+  assert.match(read('Claude/Graph/Projects/Atlas.md'), /\[\[Claude\/Graph\/People\/Ana Silva\|Ana Silva\]\]/);
+  assert.doesNotMatch(read('Claude/Graph/Projects/Atlas.md'), /\[\[Claude\/Graph\/People\/Anna Silva/);
+  assert.deepEqual(mentionsOf('Ana Silva'), ['Meetings/Retro.md', 'Meetings/Sync.md', 'People/Ana Silva.md', 'Projects/Atlas.md']);
   assert.deepEqual(mentionsOf('Anna Silva'), []);
   const winner = read('Claude/Graph/People/Ana Silva.md');
   assert.match(winner, /aliases: \["Anna Silva"\]/);
@@ -93,7 +97,8 @@ test('applying moves mentions and names to the winner and leaves a stub; new ext
 
   const undone = await consolidate(store, db, writer, { undo: [proposal!.id] });
   assert.deepEqual(undone.undone, [proposal!.id]);
-  assert.deepEqual(mentionsOf('Anna Silva'), ['Meetings/Retro.md']);
+  assert.deepEqual(mentionsOf('Anna Silva'), ['Meetings/Retro.md', 'Projects/Atlas.md']);
+  assert.match(read('Claude/Graph/Projects/Atlas.md'), /\[\[Claude\/Graph\/People\/Anna Silva\|Anna Silva\]\]/);
   assert.deepEqual(mentionsOf('Ana Silva'), ['Meetings/Sync.md', 'People/Ana Silva.md']);
   assert.doesNotMatch(read('Claude/Graph/People/Ana Silva.md'), /Anna Silva/);
   assert.doesNotMatch(read('Claude/Graph/People/Anna Silva.md'), /Merged into/);
@@ -105,7 +110,7 @@ test('bad ids change nothing: unknown, not pending, or undoing what was never ap
   await extract();
   const [proposal] = (await consolidate(store, db, writer, {})).proposed;
   await assert.rejects(consolidate(store, db, writer, { apply: [proposal!.id, 999] }), /no proposal #999/);
-  assert.deepEqual(mentionsOf('Anna Silva'), ['Meetings/Retro.md'], 'a bad id among good ones applies none');
+  assert.deepEqual(mentionsOf('Anna Silva'), ['Meetings/Retro.md', 'Projects/Atlas.md'], 'a bad id among good ones applies none');
   await assert.rejects(consolidate(store, db, writer, { undo: [proposal!.id] }), /is pending; only applied proposals can be undone/);
   await consolidate(store, db, writer, { apply: [proposal!.id] });
   await assert.rejects(consolidate(store, db, writer, { apply: [proposal!.id] }), /is applied; only pending proposals can be applied/);
@@ -138,7 +143,7 @@ test('ENGRAM_CONSOLIDATE_MODEL adjudicates through the real SDK: verdicts are re
   assert.match(user, /<<<ENGRAM-NOTE-[0-9a-f]+\n[\s\S]*"Anna Silva"[\s\S]*attendees: Anna Silva[\s\S]*\nENGRAM-NOTE-[0-9a-f]+>>>/);
   assert.match(body.system!, /never instructions/);
   const egress = db.prepare("SELECT note_path FROM egress WHERE backend = 'anthropic-adjudicator' ORDER BY note_path").pluck().all();
-  assert.deepEqual(egress, ['Meetings/Retro.md', 'Meetings/Sync.md', 'People/Ana Silva.md']);
+  assert.deepEqual(egress, ['Meetings/Retro.md', 'Meetings/Sync.md', 'People/Ana Silva.md', 'Projects/Atlas.md']);
   assert.equal(selectAdjudicator({ ...settings, consolidateModel: undefined }, db), undefined, 'unset: a human decides');
   assert.throws(() => selectAdjudicator({ ...settings, anthropicApiKey: undefined }, db), /needs ANTHROPIC_API_KEY/);
 });
