@@ -194,28 +194,28 @@ function pairKey(a: number, b: number): string {
  * context by construction, while two names for one thing rarely appear side by side.
  */
 function vectorPairs(db: Database.Database, model: string, limit: number, accept: (a: number, b: number) => boolean): { a: number; b: number; cosine: number }[] {
-  const rows = db.prepare(`SELECT m.entity_id AS entity, e.type, m.note_id AS note, v.vector FROM mentions m
+  const rows = db.prepare(`SELECT m.entity_id AS entity, e.type, e.norm, m.note_id AS note, v.vector FROM mentions m
       JOIN entities e ON e.id = m.entity_id AND e.merged_into IS NULL
       JOIN notes n ON n.id = m.note_id
-      JOIN vectors v ON v.note_id = m.note_id AND v.block_key = '' AND v.model = ? AND v.content_hash = n.hash`).all(model) as { entity: number; type: string; note: number; vector: Buffer }[];
-  const byEntity = new Map<number, { type: string; notes: Set<number>; sum: Float64Array }>();
+      JOIN vectors v ON v.note_id = m.note_id AND v.block_key = '' AND v.model = ? AND v.content_hash = n.hash`).all(model) as { entity: number; type: string; norm: string; note: number; vector: Buffer }[];
+  const byEntity = new Map<number, { type: string; norm: string; notes: Set<number>; sum: Float64Array }>();
   for (const row of rows) {
     const bytes = row.vector.byteOffset % 4 === 0 ? row.vector : Buffer.from(row.vector);
     const vector = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
     let entry = byEntity.get(row.entity);
-    if (!entry) byEntity.set(row.entity, (entry = { type: row.type, notes: new Set(), sum: new Float64Array(vector.length) }));
+    if (!entry) byEntity.set(row.entity, (entry = { type: row.type, norm: row.norm, notes: new Set(), sum: new Float64Array(vector.length) }));
     if (entry.sum.length !== vector.length) continue;
     entry.notes.add(row.note);
     for (let i = 0; i < vector.length; i++) entry.sum[i]! += vector[i]!;
   }
-  const byType = new Map<string, { id: number; notes: Set<number>; unit: Float32Array }[]>();
+  const byType = new Map<string, { id: number; norm: string; notes: Set<number>; unit: Float32Array }[]>();
   for (const [id, entry] of byEntity) {
     let norm = 0;
     for (const value of entry.sum) norm += value * value;
     if (norm === 0) continue;
     const unit = Float32Array.from(entry.sum, (value) => value / Math.sqrt(norm));
     const list = byType.get(entry.type) ?? [];
-    list.push({ id, notes: entry.notes, unit });
+    list.push({ id, norm: entry.norm, notes: entry.notes, unit });
     byType.set(entry.type, list);
   }
   const pairs: { a: number; b: number; cosine: number }[] = [];
@@ -231,11 +231,24 @@ function vectorPairs(db: Database.Database, model: string, limit: number, accept
         if (dot < DEFAULTS.minVectorCosine) continue;
         let together = false;
         for (const note of x.notes) if (y.notes.has(note)) { together = true; break; }
-        if (!together && accept(x.id, y.id)) pairs.push({ a: Math.min(x.id, y.id), b: Math.max(x.id, y.id), cosine: dot });
+        if (!together && namesHint(x.norm, y.norm) && accept(x.id, y.id)) pairs.push({ a: Math.min(x.id, y.id), b: Math.max(x.id, y.id), cosine: dot });
       }
     }
   }
   return pairs.sort((p, q) => q.cosine - p.cosine).slice(0, limit);
+}
+
+/**
+ * Whether two names could be one: a word of one begins a word of the other (`Bob Z` /
+ * `Robert Zhang`: z…), or one is the other's initials (`NYC` / `New York City`). Context alone
+ * is not enough: with a small embedding model, notes on neighbouring subjects sit above 0.92.
+ */
+function namesHint(a: string, b: string): boolean {
+  const wa = a.split(' ').filter(Boolean);
+  const wb = b.split(' ').filter(Boolean);
+  const initials = (words: string[]) => words.map((word) => word[0]).join('');
+  if ((wa.length === 1 && wb.length > 1 && wa[0] === initials(wb)) || (wb.length === 1 && wa.length > 1 && wb[0] === initials(wa))) return true;
+  return wa.some((x) => wb.some((y) => x.startsWith(y) || y.startsWith(x)));
 }
 
 /** Why two same-type entities look like one, or null. */

@@ -168,6 +168,7 @@ test('entity vectors: entities mentioned in notes about the same things, never t
     'Notes/A.md': '---\npeople: [Robert Zhang]\n---\n# A\nQuarterly budget review.\n',
     'Notes/B.md': '---\npeople: [Bob Z]\n---\n# B\nBudget review, next quarter.\n',
     'Notes/C.md': '---\npeople: [Carla Diaz, Dan Ortiz]\n---\n# C\nGarden plans.\n',
+    'Notes/D.md': '---\npeople: [Maria Lopez]\n---\n# D\nAnother budget review.\n',
   });
   mkdirSync(vault.home, { recursive: true });
   const root = realpathSync(vault.root);
@@ -182,11 +183,12 @@ test('entity vectors: entities mentioned in notes about the same things, never t
   put.run(unit([1, 0.05, 0]), 'Notes/A.md');
   put.run(unit([0.98, 0.1, 0]), 'Notes/B.md');
   put.run(unit([0, 0, 1]), 'Notes/C.md');
+  put.run(unit([0.99, 0.08, 0]), 'Notes/D.md');
   const store = new GraphStore(db, 'Claude');
   const none = await consolidate(store, db, writer, {});
   assert.deepEqual(none.proposed, [], 'without a vector model only names count, and these names differ');
   const report = await consolidate(store, db, writer, { vectorModel: 'test-model' });
-  assert.deepEqual(report.proposed.map((p) => [p.winner, p.loser].sort()), [['Bob Z', 'Robert Zhang']], 'Carla and Dan share a note, so their identical context proves nothing');
+  assert.deepEqual(report.proposed.map((p) => [p.winner, p.loser].sort()), [['Bob Z', 'Robert Zhang']], 'Carla and Dan share a note, so their identical context proves nothing; Maria Lopez shares context but no name');
   assert.match(report.proposed[0]!.reason, /never together \(cosine 0\.99\d\)/);
   assert.deepEqual((await consolidate(store, db, writer, { vectorModel: 'other-model' })).proposed, [], 'vectors of another model are never compared');
 });
