@@ -75,7 +75,7 @@ export async function graphIndex(
 ): Promise<GraphIndexReport> {
   const writer = new VaultWriter({ root: vault, db, stateDir, agentRoot: env.agentRoot, runId: `graph-${new Date().toISOString().slice(0, 19)}` });
   const report = await runGraphIndex({
-    root: vault, db, extractor, writer, agentRoot: env.agentRoot,
+    root: vault, db, extractor, writer, agentRoot: env.agentRoot, vectorModel: env.model,
     ...(limits.maxNotes === undefined ? {} : { maxNotes: limits.maxNotes }),
     ...(limits.maxCost === undefined ? {} : { maxCostUsd: limits.maxCost }),
     ...(onProgress ? { onProgress } : {}),

@@ -14,6 +14,7 @@ import { renderEntityNote } from './entity-notes.js';
 import { normalizeName, type ExtractionInput, type Extractor } from './model.js';
 import { ExtractorError } from './prompt.js';
 import { GraphStore } from './store.js';
+import { cosine, entityVectors, floats } from './entity-vectors.js';
 import { needsRebuild, rebuildGraphCache, type RebuildReport } from './rebuild.js';
 
 export const DEFAULTS = {
@@ -22,6 +23,9 @@ export const DEFAULTS = {
   /** Permanent failures (bad request, refused) are tried this often, then left for a human. */
   maxPermanentAttempts: 3,
   privateTags: ['private'] as readonly string[],
+  /** Existing entities a prompt carries at most, and how many of them may come by vector. */
+  maxKnown: 30,
+  nearestKnown: 10,
 } as const;
 
 export interface GraphIndexOptions {
@@ -37,6 +41,8 @@ export interface GraphIndexOptions {
   privateTags?: readonly string[];
   privateFolders?: readonly string[];
   concurrency?: number;
+  /** The embedding model whose note vectors ground prompts (nearest entities); unset, names and aliases only. */
+  vectorModel?: string;
   onProgress?: (done: number, total: number) => void;
   now?: () => number;
 }
@@ -83,8 +89,7 @@ export async function runGraphIndex(options: GraphIndexOptions): Promise<GraphIn
     VALUES (@note_id, @note_hash, @backend, @model, @prompt_version, @status, @attempts, @input_tokens, @output_tokens, @cost_usd, @error, @at)`);
   const egress = db.prepare('INSERT INTO egress (note_path, backend, model, bytes, at) VALUES (?, ?, ?, ?, ?)');
   const sendsText = extractor.backend === 'anthropic' || extractor.backend === 'claude-cli';
-  const names = db.prepare('SELECT name, type, norm FROM entities ORDER BY id DESC LIMIT 5000').all() as { name: string; type: ExtractionInput['known'][number]['type']; norm: string }[];
-  const aliasesOf = db.prepare('SELECT alias FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE e.norm = ? AND e.type = ?').pluck();
+  const ground = grounding(db, options.vectorModel);
 
   const limit = options.maxNotes ?? Infinity;
   let index = 0;
@@ -116,8 +121,7 @@ export async function runGraphIndex(options: GraphIndexOptions): Promise<GraphIn
       const input: ExtractionInput = {
         path: note.path, title: note.title, text: read.text, frontmatter: parsed.frontmatter, tags: noteTags,
         links: links.all(note.id) as string[],
-        known: names.filter((entity) => entity.norm.length > 2 && folded.includes(entity.norm)).slice(0, 30)
-          .map((entity) => ({ name: entity.name, type: entity.type, aliases: aliasesOf.all(entity.norm, entity.type) as string[] })),
+        known: ground(note.id, folded),
       };
       if (sendsText) egress.run(note.path, extractor.backend, extractor.model, Buffer.byteLength(read.text), new Date(now()).toISOString());
       try {
@@ -145,6 +149,52 @@ export async function runGraphIndex(options: GraphIndexOptions): Promise<GraphIn
   writeEntityNotes(store, options.writer, report);
   report.entities = db.prepare('SELECT count(*) FROM entities').pluck().get() as number;
   return report;
+}
+
+/**
+ * The existing entities a note's prompt carries, so the extractor reuses them instead of minting
+ * duplicates: those whose name or alias occurs in the note (whole words), then — with a vector
+ * model — the entities nearest the note's own vector. At most `DEFAULTS.maxKnown`.
+ */
+function grounding(db: Database.Database, vectorModel: string | undefined): (noteId: number, folded: string) => ExtractionInput['known'] {
+  type Known = { id: number; name: string; type: ExtractionInput['known'][number]['type'] };
+  const byName = new Map<string, Known>();
+  for (const row of db.prepare('SELECT id, name, type, norm FROM entities WHERE merged_into IS NULL ORDER BY id DESC LIMIT 5000').all() as (Known & { norm: string })[]) {
+    const key = words(row.norm).trim();
+    if (key.length > 2 && !byName.has(key)) byName.set(key, row);
+  }
+  for (const row of db.prepare('SELECT e.id, e.name, e.type, a.norm FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE e.merged_into IS NULL LIMIT 20000').all() as (Known & { norm: string })[]) {
+    const key = words(row.norm).trim();
+    if (key.length > 2 && !byName.has(key)) byName.set(key, row);
+  }
+  const aliasesOf = db.prepare('SELECT alias FROM entity_aliases WHERE entity_id = ? ORDER BY alias').pluck();
+  const vectors = vectorModel ? entityVectors(db, vectorModel) : [];
+  const noteVector = db.prepare("SELECT v.vector FROM vectors v JOIN notes n ON n.id = v.note_id WHERE v.note_id = ? AND v.block_key = '' AND v.model = ? AND v.content_hash = n.hash").pluck();
+  return (noteId, folded) => {
+    const chosen = new Map<number, Known>();
+    const text = ` ${words(folded)} `;
+    const present = new Set(text.split(' '));
+    for (const [key, entity] of byName) {
+      if (chosen.size >= DEFAULTS.maxKnown) break;
+      // A cheap first-word check before the substring search keeps this linear in practice.
+      const space = key.indexOf(' ');
+      if (!present.has(space < 0 ? key : key.slice(0, space))) continue;
+      if (text.includes(` ${key} `)) chosen.set(entity.id, entity);
+    }
+    const blob = vectors.length > 0 ? noteVector.get(noteId, vectorModel) as Buffer | undefined : undefined;
+    if (blob) {
+      const mine = floats(blob);
+      const nearest = vectors.filter((entity) => entity.unit.length === mine.length && !chosen.has(entity.id))
+        .map((entity) => ({ entity, score: cosine(entity.unit, mine) })).sort((a, b) => b.score - a.score).slice(0, DEFAULTS.nearestKnown);
+      for (const { entity } of nearest) if (chosen.size < DEFAULTS.maxKnown) chosen.set(entity.id, entity);
+    }
+    return [...chosen.values()].map((entity) => ({ name: entity.name, type: entity.type, aliases: aliasesOf.all(entity.id) as string[] }));
+  };
+}
+
+/** Letters and digits only, single-spaced: `harbor — tenant data` → `harbor tenant data`. */
+function words(text: string): string {
+  return text.replace(/[^\p{L}\p{N}]+/gu, ' ');
 }
 
 /** Rewrites the notes of entities whose mentions or relations changed, through the write layer. */

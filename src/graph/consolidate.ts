@@ -12,6 +12,7 @@ import type { EntityType } from './model.js';
 import type { GraphStore } from './store.js';
 import type { VaultWriter } from '../writes/index.js';
 import { writeEntityNotes } from './backlog.js';
+import { cosine, entityVectors, type EntityVector } from './entity-vectors.js';
 
 export const DEFAULTS = {
   /** Candidate pairs examined per call (bounded: no prompt or loop that grows with the graph). */
@@ -194,29 +195,11 @@ function pairKey(a: number, b: number): string {
  * context by construction, while two names for one thing rarely appear side by side.
  */
 function vectorPairs(db: Database.Database, model: string, limit: number, accept: (a: number, b: number) => boolean): { a: number; b: number; cosine: number }[] {
-  const rows = db.prepare(`SELECT m.entity_id AS entity, e.type, e.norm, m.note_id AS note, v.vector FROM mentions m
-      JOIN entities e ON e.id = m.entity_id AND e.merged_into IS NULL
-      JOIN notes n ON n.id = m.note_id
-      JOIN vectors v ON v.note_id = m.note_id AND v.block_key = '' AND v.model = ? AND v.content_hash = n.hash`).all(model) as { entity: number; type: string; norm: string; note: number; vector: Buffer }[];
-  const byEntity = new Map<number, { type: string; norm: string; notes: Set<number>; sum: Float64Array }>();
-  for (const row of rows) {
-    const bytes = row.vector.byteOffset % 4 === 0 ? row.vector : Buffer.from(row.vector);
-    const vector = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
-    let entry = byEntity.get(row.entity);
-    if (!entry) byEntity.set(row.entity, (entry = { type: row.type, norm: row.norm, notes: new Set(), sum: new Float64Array(vector.length) }));
-    if (entry.sum.length !== vector.length) continue;
-    entry.notes.add(row.note);
-    for (let i = 0; i < vector.length; i++) entry.sum[i]! += vector[i]!;
-  }
-  const byType = new Map<string, { id: number; norm: string; notes: Set<number>; unit: Float32Array }[]>();
-  for (const [id, entry] of byEntity) {
-    let norm = 0;
-    for (const value of entry.sum) norm += value * value;
-    if (norm === 0) continue;
-    const unit = Float32Array.from(entry.sum, (value) => value / Math.sqrt(norm));
-    const list = byType.get(entry.type) ?? [];
-    list.push({ id, norm: entry.norm, notes: entry.notes, unit });
-    byType.set(entry.type, list);
+  const byType = new Map<string, EntityVector[]>();
+  for (const entity of entityVectors(db, model)) {
+    const list = byType.get(entity.type) ?? [];
+    list.push(entity);
+    byType.set(entity.type, list);
   }
   const pairs: { a: number; b: number; cosine: number }[] = [];
   for (const list of byType.values()) {
@@ -226,8 +209,7 @@ function vectorPairs(db: Database.Database, model: string, limit: number, accept
         const x = bounded[i]!;
         const y = bounded[j]!;
         if (x.unit.length !== y.unit.length) continue;
-        let dot = 0;
-        for (let k = 0; k < x.unit.length; k++) dot += x.unit[k]! * y.unit[k]!;
+        const dot = cosine(x.unit, y.unit);
         if (dot < DEFAULTS.minVectorCosine) continue;
         let together = false;
         for (const note of x.notes) if (y.notes.has(note)) { together = true; break; }

@@ -22,7 +22,7 @@ export function registerGraphTools(server: McpServer, engine: VaultEngine): void
   }, (args) => guarded(async () => {
     const extractor = selectExtractor(engine.extractorSettings, engine.db);
     if (!extractor) return fail('no extractor is configured (ENGRAM_EXTRACTOR=none); set ENGRAM_EXTRACTOR to structural, anthropic or claude-cli');
-    const report = await runGraphIndex({ root: engine.vault, db: engine.db, extractor, writer: engine.writer(), agentRoot: engine.agentRoot, maxNotes: args.max_notes });
+    const report = await runGraphIndex({ root: engine.vault, db: engine.db, extractor, writer: engine.writer(), agentRoot: engine.agentRoot, maxNotes: args.max_notes, vectorModel: engine.settings.model });
     await engine.refresh([...report.written, `${engine.agentRoot}/Audit.md`]);
     return ok({
       extractor: `${extractor.backend}${extractor.model !== extractor.backend ? ` (${extractor.model})` : ''}`, processed: report.processed, failed: report.failed,

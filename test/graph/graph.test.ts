@@ -199,3 +199,34 @@ test('an empty cache is rebuilt from the entity notes: same graph, nothing re-ex
   assert.equal(again.rebuilt, undefined, 'a filled cache is never rebuilt');
   assert.equal(again.processed, 0);
 });
+
+test('grounding: the prompt carries entities named (or aliased) in the note as whole words, then the nearest by vector', async (t) => {
+  const { vault, root, db, index, extract } = setup(t, {
+    'People/Robert Zhang.md': '---\ntype: person\naliases: [Bobby]\n---\n# Robert Zhang\nRuns the budget.\n',
+    'Projects/Harbor.md': '---\ntype: project\n---\n# Harbor\nData deletion.\n',
+    'Notes/Call.md': '# Call\nA call with bobby about harbor, not about Harboring anything.\n',
+    'Notes/Budget.md': '# Budget\nThe quarterly review.\n',
+    'Notes/Robert.md': '# Robert\nRobertson called the Zhangs; Bobbywise.\n',
+  });
+  await extract();
+  const put = db.prepare("INSERT INTO vectors (note_id, block_key, model, source, content_hash, vector) SELECT id, '', 'test-model', 'local', hash, ? FROM notes WHERE path = ?");
+  const unit = (values: number[]) => Buffer.from(new Float32Array(values).buffer);
+  put.run(unit([1, 0, 0]), 'People/Robert Zhang.md');
+  put.run(unit([0, 1, 0]), 'Projects/Harbor.md');
+  put.run(unit([0.95, 0.1, 0]), 'Notes/Budget.md');
+  vault.write('Notes/Call.md', '# Call\nA call with bobby about harbor, not about Harboring anything. Again.\n');
+  index();
+  const seen = new Map<string, string[]>();
+  const capturing: Extractor = {
+    backend: 'anthropic', model: 'capture', promptVersion: 'capture-1',
+    async extract(input) {
+      seen.set(input.path, input.known.map((entity) => entity.name));
+      return { entities: [], relations: [], usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 } };
+    },
+  };
+  const writer = new VaultWriter({ root, db, stateDir: vault.home, agentRoot: 'Claude', runId: 'ground' });
+  await runGraphIndex({ root, db, extractor: capturing, writer, agentRoot: 'Claude', vectorModel: 'test-model' });
+  assert.deepEqual(seen.get('Notes/Call.md')?.sort(), ['Harbor', 'Robert Zhang'], 'an alias (bobby) and a name (harbor), whole words only');
+  assert.deepEqual(seen.get('Notes/Budget.md')?.[0], 'Robert Zhang', 'no name in the text: the nearest entity by vector comes first');
+  assert.equal(seen.get('Notes/Robert.md')?.includes('Robert Zhang') ?? false, false, 'no vector, no whole-word name: not grounded');
+});
