@@ -4,11 +4,12 @@
  * cost accounted, every note sent logged, a second run changes nothing.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
-import { runCli, spawnCliAsync } from '../helpers/cli.js';
+import { REPO, runCli, spawnCliAsync } from '../helpers/cli.js';
 import { startFakeAnthropic, toolUseReply } from '../helpers/fake-anthropic.js';
 import { makeVault } from '../helpers/vault.js';
 
@@ -118,4 +119,41 @@ test('a SIGKILLed anthropic extraction keeps every completed note: the rerun sen
   assert.equal(second.requests.length, 5, 'completed notes are not sent again');
   const people = readdirSync(join(vault.root, 'Claude/Graph/People')).length;
   assert.equal(people, 8, 'entity notes of the notes extracted before the kill are written by the rerun');
+});
+
+test('the committed eval vault: structural entity notes whose every link resolves, ranked related notes with chains, an idempotent second run', async (t) => {
+  const work = mkdtempSync(join(tmpdir(), 'engram-graph-eval-'));
+  t.after(() => rmSync(work, { recursive: true, force: true }));
+  const root = join(work, 'vault');
+  cpSync(join(REPO, 'evals', 'vault'), root, { recursive: true });
+  const env = { ENGRAM_HOME: join(work, 'home'), ENGRAM_VAULT: root };
+  const first = JSON.parse((await runCli(['graph', 'index', '--json'], env)).stdout);
+  assert.deepEqual([first.processed, first.failed, first.remaining], [163, 0, 0]);
+  assert.ok(first.entities > 100, `entities: ${first.entities}`);
+  // Every link Engram wrote (evidence quotes aside: they quote the source note verbatim) names a
+  // file that exists by its full path, so Obsidian follows it whatever the vault's link settings.
+  const graph = join(root, 'Claude', 'Graph');
+  let links = 0;
+  for (const folder of readdirSync(graph)) {
+    for (const file of readdirSync(join(graph, folder))) {
+      const text = readFileSync(join(graph, folder, file), 'utf8');
+      assert.match(text, /^---\nentity: \w+\n/, `${folder}/${file}`);
+      const ours = text.split('\n').map((line) => line.replace(/ — ".*"$/, '')).join('\n');
+      for (const match of ours.matchAll(/\[\[([^|\]]+)/g)) {
+        links++;
+        assert.ok(existsSync(join(root, `${match[1]}.md`)), `${folder}/${file} links to a missing ${match[1]}`);
+      }
+    }
+  }
+  assert.ok(links > 500, `links checked: ${links}`);
+  const second = JSON.parse((await runCli(['graph', 'index', '--json'], env)).stdout);
+  assert.deepEqual([second.processed, second.entityNotesWritten], [0, 0]);
+  const db = new Database(join(env.ENGRAM_HOME, readdirSync(env.ENGRAM_HOME).find((entry) => existsSync(join(env.ENGRAM_HOME, entry, 'engram.db')))!, 'engram.db'), { readonly: true });
+  t.after(() => db.close());
+  const { relatedNotes } = await import('../../src/graph/index.js');
+  const note = db.prepare("SELECT n.path FROM notes n JOIN mentions m ON m.note_id = n.id WHERE n.path NOT LIKE 'Claude/%' GROUP BY n.id ORDER BY count(*) DESC, n.path LIMIT 1").pluck().get() as string;
+  const related = relatedNotes(db, note, { hops: 2, limit: 10 })!;
+  assert.equal(related.length, 10);
+  assert.ok(related.every((entry, i) => i === 0 || related[i - 1]!.score >= entry.score), 'ranked');
+  assert.ok(related.every((entry) => entry.chains.length > 0 && entry.chains[0]!.includes('—mentions→')));
 });
