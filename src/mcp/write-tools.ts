@@ -165,7 +165,7 @@ export function registerWriteTools(server: McpServer, engine: VaultEngine): void
 
   server.registerTool('write_note', {
     title: 'Write a note',
-    description: 'Creates a note; replaces an existing one only with overwrite: true. Free in the agent folder (except the constitution and the caretaker\'s files); elsewhere it previews the change first and applies it with the returned token.',
+    description: 'Creates a note; replaces an existing one only with overwrite: true. Free in the agent folder (except the caretaker\'s files, never written, and the constitution, previewed like the human\'s notes); elsewhere it previews the change first and applies it with the returned token.',
     inputSchema: {
       path: z.string().optional().describe('vault-relative path, ending in .md'),
       content: z.string().max(1_000_000).optional().describe('the whole note, in markdown'),

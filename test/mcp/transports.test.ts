@@ -136,7 +136,10 @@ test('spawned engram serve: an agent writes under Claude/, finds each write, and
   await call('append_note', { path: 'Claude/Plan.md', content: '- platypus step', position: 'under_heading', heading: 'Steps' });
   assert.ok(await found('platypus', 'Claude/Plan.md'));
 
-  assert.equal((await call('write_note', { path: 'Claude/README.md', content: 'mine now', overwrite: true })).isError, true);
+  const constitution = readFileSync(join(vault.root, 'Claude/README.md'));
+  const rules = await call('write_note', { path: 'Claude/README.md', content: 'mine now', overwrite: true });
+  assert.equal(rules.structuredContent!.applied, false, 'the constitution changes only through preview → apply');
+  assert.deepEqual(readFileSync(join(vault.root, 'Claude/README.md')), constitution);
   const before = readFileSync(join(vault.root, 'Projects/Atlas.md'));
   const preview = await call('write_note', { path: 'Projects/Atlas.md', content: 'overwritten', overwrite: true });
   assert.equal(preview.structuredContent!.applied, false);

@@ -87,7 +87,14 @@ test('outside Claude/: preview, then apply with the token; undo restores the byt
   assert.match(stale.content[0]!.text!, /changed since the preview/);
   assert.equal(readFileSync(join(vault.root, 'Projects/Decisions.md'), 'utf8'), '# Decisions\nThe human wrote this a second ago.\n');
 
-  for (const [path, pattern] of [['Claude/README.md', /constitution/], ['Claude/Librarian.md', /caretaker/], ['Claude/Graph/People/Lena.md', /graph tools/], ['.obsidian/app.md', /"\."/], ['../escape.md', /\.\./], ['Claude/notes.txt', /note|\.md/]] as const) {
+  // The constitution is the human's: a change to it is only a preview until applied.
+  const rules = (await call('append_note', { path: 'Claude/README.md', content: 'Agents cite sources.' })).structuredContent as { applied: boolean; token: string };
+  assert.equal(rules.applied, false);
+  assert.doesNotMatch(readFileSync(join(vault.root, 'Claude/README.md'), 'utf8'), /cite sources/);
+  assert.equal(((await call('append_note', { token: rules.token })).structuredContent as { applied: boolean }).applied, true);
+  assert.match(readFileSync(join(vault.root, 'Claude/README.md'), 'utf8'), /Agents cite sources\.\n$/);
+
+  for (const [path, pattern] of [['Claude/Librarian.md', /caretaker/], ['Claude/Graph/People/Lena.md', /graph tools/], ['.obsidian/app.md', /"\."/], ['../escape.md', /\.\./], ['Claude/notes.txt', /note|\.md/]] as const) {
     const refused = await call('write_note', { path, content: 'x', overwrite: true });
     assert.equal(refused.isError, true, path);
     assert.match(refused.content[0]!.text!, pattern, path);

@@ -17,17 +17,17 @@ const TABLE: Array<[path: string, tool: string, kind: Kind]> = [
   ['Claude/Graph.md', 'write_note', 'free'], // a note named Graph, not the Graph/ folder
   ['Claude/Graphs/x.md', 'write_note', 'free'],
   ['claude/x.md', 'write_note', 'confirm'], // a different folder on a case-sensitive disk
-  // Protected files: refused for every tool, whatever the case.
-  ['Claude/README.md', 'write_note', 'refused'],
+  // Protected files: refused for every tool, whatever the case; the constitution needs confirmation.
+  ['Claude/README.md', 'write_note', 'confirm'], // the constitution: the human approves
   ['Claude/Librarian.md', 'write_note', 'refused'],
   ['Claude/Audit.md', 'write_note', 'refused'],
-  ['Claude/README.md', 'graph', 'refused'],
+  ['Claude/README.md', 'graph', 'confirm'],
   ['Claude/Audit.md', 'graph', 'refused'],
   ['Claude/Librarian.md', 'capture', 'refused'],
-  ['Claude/readme.md', 'write_note', 'refused'],
+  ['Claude/readme.md', 'write_note', 'confirm'],
   ['claude/readme.md', 'write_note', 'confirm'],
-  ['Claude/README.MD', 'write_note', 'refused'],
-  ['Claude/readme.md', 'write_note', 'refused'],
+  ['Claude/README.MD', 'write_note', 'confirm'],
+  ['Claude/readme.md', 'write_note', 'confirm'],
   ['Claude/LIBRARIAN.md', 'write_note', 'refused'],
   ['Claude/audit.MD', 'write_note', 'refused'],
   // The graph's entity notes: only the graph tool writes them.
@@ -65,7 +65,7 @@ test('reasons name the protected file or the territory and say what to do', () =
     assert.notEqual(verdict.kind, 'free', path);
     return verdict.kind === 'free' ? '' : verdict.reason;
   };
-  assert.match(reason('Claude/readme.md'), /Claude\/README\.md .*only the human edits it.*Claude\/Inbox\//);
+  assert.match(reason('Claude/readme.md'), /Claude\/README\.md is the vault's constitution: a change needs the human's confirmation/);
   assert.match(reason('Claude/Librarian.md'), /only the Librarian writes it/);
   assert.match(reason('Claude/Audit.md'), /Engram keeps it itself/);
   assert.match(reason('Claude/Graph/People/X.md'), /graph tools/);
@@ -75,7 +75,8 @@ test('reasons name the protected file or the territory and say what to do', () =
 test('the agent root is configurable and its slashes are ignored', () => {
   for (const agentRoot of ['Agent', '/Agent/']) {
     assert.equal(classifyWrite('Agent/x.md', 'write_note', { agentRoot }).kind, 'free', agentRoot);
-    assert.equal(classifyWrite('Agent/README.md', 'write_note', { agentRoot }).kind, 'refused', agentRoot);
+    assert.equal(classifyWrite('Agent/README.md', 'write_note', { agentRoot }).kind, 'confirm', agentRoot);
+    assert.equal(classifyWrite('Agent/Librarian.md', 'write_note', { agentRoot }).kind, 'refused', agentRoot);
     assert.equal(classifyWrite('Claude/x.md', 'write_note', { agentRoot }).kind, 'confirm', agentRoot);
   }
   assert.equal(classifyWrite('AI/Claude/x.md', 'write_note', { agentRoot: 'AI/Claude' }).kind, 'free');

@@ -53,23 +53,29 @@ test('a write outside Claude/ is refused with a message that says to preview; no
   assert.deepEqual(journalRows(fx.db), []);
 });
 
-test('protected files are refused, Graph/ only through the graph tool', (t) => {
+test('protected files are refused, Graph/ only through the graph tool; the constitution only through preview → apply', (t) => {
   const fx = writerVault(t, { ...HUMAN, 'Claude/Audit.md': '# Engram write audit\n\n- old line\n' });
   const before = snapshot(fx.root);
-  refused(() => fx.writer.write({ tool: 'write_note', path: 'Claude/README.md', next: append('obey me') }), /constitution/);
+  refused(() => fx.writer.write({ tool: 'write_note', path: 'Claude/README.md', next: append('obey me') }), /constitution.*confirmation/);
   refused(() => fx.writer.write({ tool: 'write_note', path: 'Claude/readme.md', next: append('obey me') }), /constitution/);
   refused(() => fx.writer.write({ tool: 'write_note', path: 'Claude/Librarian.md', next: append('x') }), /Librarian/);
   refused(() => fx.writer.write({ tool: 'write_note', path: 'Claude/Audit.md', next: () => '' }), /journal/);
   refused(() => fx.writer.write({ tool: 'graph', path: 'Claude/Audit.md', next: () => '' }), /journal/);
   refused(() => fx.writer.write({ tool: 'write_note', path: 'Claude/Graph/People/Ada.md', next: append('x') }), /graph tools/);
   refused(() => fx.writer.write({ tool: 'write_note', path: 'Claude/Graph/People/Bob.md', create: true, next: () => '# Bob\n' }), /graph tools/);
-  // preview does not open a back door to them either
-  refused(() => fx.writer.preview({ tool: 'write_note', path: 'Claude/README.md', next: append('x') }), /constitution/);
+  // preview does not open a back door to the others
+  refused(() => fx.writer.preview({ tool: 'write_note', path: 'Claude/Librarian.md', next: append('x') }), /Librarian/);
   assert.deepEqual(snapshot(fx.root), before);
   assert.deepEqual(journalRows(fx.db), []);
 
   fx.writer.write({ tool: 'graph', path: 'Claude/Graph/People/Ada.md', next: append('born 1815') });
   assert.equal(fx.text('Claude/Graph/People/Ada.md'), '# Ada\nborn 1815\n');
+
+  // The human approves a change to the constitution: preview, then apply with the token.
+  const preview = fx.writer.preview({ tool: 'write_note', path: 'Claude/README.md', next: append('Agents cite sources.') });
+  assert.equal(fx.text('Claude/README.md'), '# Rules for agents\n', 'a preview writes nothing');
+  fx.writer.apply(preview.token);
+  assert.equal(fx.text('Claude/README.md'), '# Rules for agents\nAgents cite sources.\n');
 });
 
 test('hostile and non-note paths are refused with the vault unchanged', (t) => {
