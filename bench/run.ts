@@ -3,7 +3,7 @@
  * latency against SQLite FTS5 and wink-bm25-text-search on the same documents (synthetic vaults,
  * and SciFact when ../shared/corpora/scifact is present). Each step runs in its own process.
  * Results print as tables and are appended to bench/results.jsonl.
- * Usage: npm run bench -- [--sizes 1000,10000,50000] [--suites index,search,mcp]
+ * Usage: npm run bench -- [--sizes 1000,10000,50000] [--suites index,search,mcp,graph]
  */
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { SCIFACT } from './search-datasets.js';
 import { benchMcp } from './mcp-bench.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,10000' }, suites: { type: 'string', default: 'index,search,mcp' } } });
+const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,10000' }, suites: { type: 'string', default: 'index,search,mcp,graph' } } });
 const sizes = values.sizes!.split(',').map(Number).filter((n) => n > 0);
 const suites = new Set(values.suites!.split(','));
 
@@ -91,6 +91,32 @@ if (suites.has('mcp')) {
     appendFileSync(join(here, 'results.jsonl'), JSON.stringify({ at: new Date().toISOString(), suite: 'mcp', cpus: cpus().length, node: process.version, ...row }) + '\n');
   }
   console.table(mcpRows);
+}
+
+if (suites.has('graph')) {
+  // The structural graph on the synthetic vault: no peer exists for entity extraction, so the
+  // ratio is against indexing the same vault in the same process.
+  const graphRows: Record<string, string | number>[] = [];
+  for (const size of sizes) {
+    process.stderr.write(`graph at ${size} notes…\n`);
+    const { root } = vaultFor(size);
+    const home = mkdtempSync(join(tmpdir(), 'engram-bench-graph-'));
+    try {
+      const out = execFileSync(process.execPath, [join(here, 'graph-worker.mjs'), root, home], { encoding: 'utf8', maxBuffer: 1 << 26 });
+      const r = JSON.parse(out.trim().split('\n').pop()!) as { indexMs: number; graphMs: number; againMs: number; consolidateMs: number; processed: number; entities: number; entityNotes: number; againProcessed: number; proposals: number; maxRssMb: number };
+      const row = {
+        notes: size, entities: r.entities, 'entity notes': r.entityNotes,
+        'extract+write (s)': +(r.graphMs / 1000).toFixed(2), 'notes/s': Math.round(r.processed / (r.graphMs / 1000)),
+        'vs full index': `${(r.graphMs / r.indexMs).toFixed(1)}×`, 'no-change (ms)': Math.round(r.againMs),
+        'consolidate (ms)': Math.round(r.consolidateMs), proposals: r.proposals, 'peak RSS (MB)': r.maxRssMb,
+      };
+      graphRows.push(row);
+      appendFileSync(join(here, 'results.jsonl'), JSON.stringify({ at: new Date().toISOString(), suite: 'graph', cpus: cpus().length, node: process.version, ...row }) + '\n');
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }
+  console.table(graphRows);
 }
 
 if (suites.has('search')) {

@@ -62,7 +62,6 @@ export async function proposeMerges(db: Database.Database, options: { adjudicato
   const entities = db.prepare(`SELECT e.id, e.name, e.norm, e.type, (SELECT count(*) FROM mentions WHERE entity_id = e.id) AS mentions,
       EXISTS (SELECT 1 FROM mentions m JOIN notes n ON n.id = m.note_id WHERE m.entity_id = e.id AND n.title = e.name) AS own FROM entities e
     WHERE e.merged_into IS NULL ORDER BY e.type, e.id`).all() as { id: number; name: string; norm: string; type: EntityType; mentions: number; own: number }[];
-  const aliases = db.prepare('SELECT norm FROM entity_aliases WHERE entity_id = ?').pluck();
   const aliasNames = db.prepare('SELECT alias FROM entity_aliases WHERE entity_id = ? ORDER BY alias').pluck();
   const evidence = db.prepare('SELECT evidence FROM mentions WHERE entity_id = ? AND evidence != \'\' LIMIT 5').pluck();
   const side = (entity: { id: number; name: string; mentions: number }): CandidateEntity =>
@@ -70,17 +69,20 @@ export async function proposeMerges(db: Database.Database, options: { adjudicato
   const known = db.prepare('SELECT 1 FROM proposals WHERE kind = \'merge\' AND ((winner_id = ? AND loser_id = ?) OR (winner_id = ? AND loser_id = ?))').pluck();
   const candidates: Candidate[] = [];
   const limit = options.limit ?? DEFAULTS.maxCandidates;
-  for (let i = 0; i < entities.length && candidates.length < limit; i++) {
-    for (let j = i + 1; j < entities.length && candidates.length < limit; j++) {
-      const a = entities[i]!;
-      const b = entities[j]!;
-      if (a.type !== b.type) break; // sorted by type: no later entity shares it
-      const reason = similarity(a, b, aliases.all(a.id) as string[], aliases.all(b.id) as string[]);
-      if (!reason || known.get(a.id, b.id, b.id, a.id)) continue;
-      const bWins = winsOver(b, a);
-      const [winner, loser] = bWins ? [b, a] : [a, b];
-      candidates.push({ winner: side(winner), loser: side(loser), type: a.type, reason });
-    }
+  const aliasMap = new Map<number, string[]>();
+  for (const row of db.prepare('SELECT a.entity_id AS id, a.norm FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE e.merged_into IS NULL').all() as { id: number; norm: string }[]) {
+    const list = aliasMap.get(row.id);
+    if (list) list.push(row.norm); else aliasMap.set(row.id, [row.norm]);
+  }
+  const aliasesOf = (id: number) => aliasMap.get(id) ?? [];
+  for (const [i, j] of namePairs(entities, aliasesOf)) {
+    if (candidates.length >= limit) break;
+    const a = entities[i]!;
+    const b = entities[j]!;
+    const reason = similarity(a, b, aliasesOf(a.id), aliasesOf(b.id));
+    if (!reason || known.get(a.id, b.id, b.id, a.id)) continue;
+    const [winner, loser] = winsOver(b, a) ? [b, a] : [a, b];
+    candidates.push({ winner: side(winner), loser: side(loser), type: a.type, reason });
   }
   if (options.vectorModel && candidates.length < limit) {
     const taken = new Set(candidates.map((c) => pairKey(c.winner.id, c.loser.id)));
@@ -231,6 +233,62 @@ function namesHint(a: string, b: string): boolean {
   const initials = (words: string[]) => words.map((word) => word[0]).join('');
   if ((wa.length === 1 && wb.length > 1 && wa[0] === initials(wb)) || (wb.length === 1 && wa.length > 1 && wb[0] === initials(wa))) return true;
   return wa.some((x) => wb.some((y) => x.startsWith(y) || y.startsWith(x)));
+}
+
+/**
+ * Index pairs (i < j, same type) that may be one entity, in order, found through keys instead of
+ * comparing every pair (10k entities would be 50M comparisons): a name equal to the other's
+ * alias, the same words sorted, or a shared deletion variant (two names within edit distance d
+ * share a string reached by at most d deletions from each; d = 1, or 2 for long names). Every
+ * pair is confirmed by `similarity`. A key shared by more than `MAX_BUCKET` names says nothing.
+ */
+function namePairs(entities: readonly { id: number; norm: string; type: string }[], aliasesOf: (id: number) => readonly string[]): [number, number][] {
+  const MAX_BUCKET = 50;
+  const buckets = new Map<string, number[]>();
+  const add = (key: string, index: number) => {
+    const list = buckets.get(key);
+    if (!list) buckets.set(key, [index]);
+    else if (list.length <= MAX_BUCKET && list[list.length - 1] !== index) list.push(index);
+  };
+  entities.forEach((entity, index) => {
+    const prefix = `${entity.type}\u0000`;
+    add(`${prefix}n${entity.norm}`, index);
+    for (const alias of aliasesOf(entity.id)) add(`${prefix}n${alias}`, index);
+    add(`${prefix}w${entity.norm.split(' ').sort().join(' ')}`, index);
+    if (entity.norm.length >= DEFAULTS.minFuzzyChars) {
+      for (const variant of deletions(entity.norm, entity.norm.length >= DEFAULTS.twoEditChars ? 2 : 1)) add(`${prefix}d${variant}`, index);
+    }
+  });
+  const pairs = new Map<number, [number, number]>();
+  const n = entities.length;
+  for (const list of buckets.values()) {
+    if (list.length < 2 || list.length > MAX_BUCKET) continue;
+    for (let x = 0; x < list.length; x++) {
+      for (let y = x + 1; y < list.length; y++) {
+        const i = Math.min(list[x]!, list[y]!);
+        const j = Math.max(list[x]!, list[y]!);
+        if (i !== j) pairs.set(i * n + j, [i, j]);
+      }
+    }
+  }
+  return [...pairs.values()].sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+}
+
+/** Every string reached from `text` by 0 to `depth` character deletions. */
+function deletions(text: string, depth: number): Set<string> {
+  const out = new Set<string>([text]);
+  let frontier = [text];
+  for (let level = 0; level < depth; level++) {
+    const next: string[] = [];
+    for (const word of frontier) {
+      for (let k = 0; k < word.length; k++) {
+        const variant = word.slice(0, k) + word.slice(k + 1);
+        if (!out.has(variant)) { out.add(variant); next.push(variant); }
+      }
+    }
+    frontier = next;
+  }
+  return out;
 }
 
 /** Why two same-type entities look like one, or null. */

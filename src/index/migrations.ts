@@ -261,6 +261,14 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    name: '007-notes-path-index',
+    up(db) {
+      // Lookups by the exact path (the graph's extractor, rebuild and related notes, the MCP
+      // tools) scanned the whole table: 82k lookups took 39 s at 16k notes.
+      db.exec('CREATE INDEX notes_path ON notes(path)');
+    },
+  },
 ];
 
 /** Applies the migrations not yet recorded, in order. Returns the names applied. */
