@@ -15,27 +15,41 @@ export interface EntityRow {
 }
 
 export class GraphStore {
+  /** Statements by SQL, prepared once per store: a 10k-note run makes ~100k calls. */
+  private readonly statements = new Map<string, Database.Statement>();
+
   constructor(private readonly db: Database.Database, private readonly agentRoot: string) {}
+
+  private sql(text: string, pluck = false): Database.Statement {
+    const key = `${pluck ? 'p' : 'r'}${text}`;
+    let statement = this.statements.get(key);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      if (pluck) statement.pluck();
+      this.statements.set(key, statement);
+    }
+    return statement;
+  }
 
   /** Replaces what note `noteId` asserts with `extraction`; returns the entity ids touched. */
   recordNote(noteId: number, extraction: Pick<Extraction, 'entities' | 'relations'>, now: string): number[] {
     const db = this.db;
     return db.transaction(() => {
-      db.prepare('DELETE FROM mentions WHERE note_id = ?').run(noteId);
-      db.prepare('DELETE FROM relations WHERE note_id = ?').run(noteId);
+      this.sql('DELETE FROM mentions WHERE note_id = ?').run(noteId);
+      this.sql('DELETE FROM relations WHERE note_id = ?').run(noteId);
       const ids = new Map<string, number>();
       for (const entity of extraction.entities) {
         const id = this.upsertEntity(entity.name, entity.type, entity.aliases, now);
         ids.set(normalizeName(entity.name), id);
-        db.prepare('INSERT OR REPLACE INTO mentions (entity_id, note_id, evidence) VALUES (?, ?, ?)').run(id, noteId, entity.evidence);
-        db.prepare('UPDATE entities SET dirty = 1, updated = ? WHERE id = ?').run(now, id);
+        this.sql('INSERT OR REPLACE INTO mentions (entity_id, note_id, evidence) VALUES (?, ?, ?)').run(id, noteId, entity.evidence);
+        this.sql('UPDATE entities SET dirty = 1, updated = ? WHERE id = ?').run(now, id);
       }
       for (const relation of extraction.relations) {
         const from = ids.get(normalizeName(relation.from));
         const to = ids.get(normalizeName(relation.to));
         if (from === undefined || to === undefined) continue;
-        db.prepare('INSERT OR REPLACE INTO relations (from_id, to_id, relation, note_id, evidence) VALUES (?, ?, ?, ?, ?)').run(from, to, relation.relation, noteId, relation.evidence);
-        db.prepare('UPDATE entities SET dirty = 1 WHERE id IN (?, ?)').run(from, to);
+        this.sql('INSERT OR REPLACE INTO relations (from_id, to_id, relation, note_id, evidence) VALUES (?, ?, ?, ?, ?)').run(from, to, relation.relation, noteId, relation.evidence);
+        this.sql('UPDATE entities SET dirty = 1 WHERE id IN (?, ?)').run(from, to);
       }
       return [...ids.values()];
     })();
@@ -44,24 +58,24 @@ export class GraphStore {
   /** An entity by name or alias (normalized), preferring the given type; created when new. */
   private upsertEntity(name: string, type: EntityType, aliases: readonly string[], now: string): number {
     const norm = normalizeName(name);
-    const existing = (this.db.prepare('SELECT id FROM entities WHERE norm = ? AND type = ?').pluck().get(norm, type) as number | undefined)
-      ?? (this.db.prepare('SELECT e.id FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE a.norm = ? AND e.type = ?').pluck().get(norm, type) as number | undefined);
+    const existing = (this.sql('SELECT id FROM entities WHERE norm = ? AND type = ?', true).get(norm, type) as number | undefined)
+      ?? (this.sql('SELECT e.id FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE a.norm = ? AND e.type = ?', true).get(norm, type) as number | undefined);
     // A merged entity's name still resolves — to the entity it was merged into.
     const winner = existing === undefined ? undefined : this.winnerOf(existing);
     if (winner !== undefined && winner !== existing) return this.upsertEntity(this.nameOfRaw(winner), type, [...aliases, name], now);
-    const id = existing ?? Number(this.db.prepare('INSERT INTO entities (name, norm, type, note_path, created, updated) VALUES (?, ?, ?, ?, ?, ?)')
+    const id = existing ?? Number(this.sql('INSERT INTO entities (name, norm, type, note_path, created, updated) VALUES (?, ?, ?, ?, ?, ?)')
       .run(name, norm, type, `${this.agentRoot}/Graph/${TYPE_FOLDERS[type]}/${fileName(name)}.md`, now, now).lastInsertRowid);
     for (const alias of aliases) {
       const aliasNorm = normalizeName(alias);
-      if (aliasNorm !== norm) this.db.prepare('INSERT OR IGNORE INTO entity_aliases (entity_id, alias, norm) VALUES (?, ?, ?)').run(id, alias, aliasNorm);
+      if (aliasNorm !== norm) this.sql('INSERT OR IGNORE INTO entity_aliases (entity_id, alias, norm) VALUES (?, ?, ?)').run(id, alias, aliasNorm);
     }
     if (existing !== undefined && normalizeName(name) !== this.nameOf(existing)) {
-      this.db.prepare('INSERT OR IGNORE INTO entity_aliases (entity_id, alias, norm) VALUES (?, ?, ?)').run(id, name, norm);
+      this.sql('INSERT OR IGNORE INTO entity_aliases (entity_id, alias, norm) VALUES (?, ?, ?)').run(id, name, norm);
     }
     // A name first seen in lower case (a tag, a frontmatter value) takes the capitalized
     // spelling when one comes along: `atlas` becomes `Atlas`.
     if (existing !== undefined && name !== name.toLowerCase()) {
-      this.db.prepare('UPDATE entities SET name = ? WHERE id = ? AND name = lower(name) AND norm = ?').run(name, id, norm);
+      this.sql('UPDATE entities SET name = ? WHERE id = ? AND name = lower(name) AND norm = ?').run(name, id, norm);
     }
     return id;
   }
@@ -70,7 +84,7 @@ export class GraphStore {
   private winnerOf(id: number): number {
     let current = id;
     for (let hops = 0; hops < 16; hops++) {
-      const next = this.db.prepare('SELECT merged_into FROM entities WHERE id = ?').pluck().get(current) as number | null | undefined;
+      const next = this.sql('SELECT merged_into FROM entities WHERE id = ?', true).get(current) as number | null | undefined;
       if (next === null || next === undefined) return current;
       current = next;
     }
@@ -78,31 +92,31 @@ export class GraphStore {
   }
 
   private nameOfRaw(id: number): string {
-    return this.db.prepare('SELECT name FROM entities WHERE id = ?').pluck().get(id) as string;
+    return this.sql('SELECT name FROM entities WHERE id = ?', true).get(id) as string;
   }
 
   private nameOf(id: number): string {
-    return normalizeName(this.db.prepare('SELECT name FROM entities WHERE id = ?').pluck().get(id) as string);
+    return normalizeName(this.sql('SELECT name FROM entities WHERE id = ?', true).get(id) as string);
   }
 
   /** Entities whose notes must be (re)written. */
   dirty(): number[] {
-    return this.db.prepare('SELECT id FROM entities WHERE dirty = 1 ORDER BY id').pluck().all() as number[];
+    return this.sql('SELECT id FROM entities WHERE dirty = 1 ORDER BY id', true).all() as number[];
   }
 
   clean(id: number): void {
-    this.db.prepare('UPDATE entities SET dirty = 0 WHERE id = ?').run(id);
+    this.sql('UPDATE entities SET dirty = 0 WHERE id = ?').run(id);
   }
 
   /** Everything an entity note shows. */
   describe(id: number) {
-    const entity = this.db.prepare('SELECT id, name, type, note_path, created, updated, merged_into FROM entities WHERE id = ?').get(id) as
+    const entity = this.sql('SELECT id, name, type, note_path, created, updated, merged_into FROM entities WHERE id = ?').get(id) as
       { id: number; name: string; type: EntityType; note_path: string; created: string; updated: string; merged_into: number | null };
     const mergedInto = entity.merged_into === null ? null
-      : this.db.prepare('SELECT name, note_path FROM entities WHERE id = ?').get(entity.merged_into) as { name: string; note_path: string };
-    const aliases = this.db.prepare('SELECT alias FROM entity_aliases WHERE entity_id = ? ORDER BY alias').pluck().all(id) as string[];
-    const mentions = this.db.prepare(`SELECT n.path, n.title, m.evidence FROM mentions m JOIN notes n ON n.id = m.note_id WHERE m.entity_id = ? ORDER BY n.path`).all(id) as { path: string; title: string; evidence: string }[];
-    const relations = this.db.prepare(`
+      : this.sql('SELECT name, note_path FROM entities WHERE id = ?').get(entity.merged_into) as { name: string; note_path: string };
+    const aliases = this.sql('SELECT alias FROM entity_aliases WHERE entity_id = ? ORDER BY alias', true).all(id) as string[];
+    const mentions = this.sql(`SELECT n.path, n.title, m.evidence FROM mentions m JOIN notes n ON n.id = m.note_id WHERE m.entity_id = ? ORDER BY n.path`).all(id) as { path: string; title: string; evidence: string }[];
+    const relations = this.sql(`
       SELECT r.relation, 'out' AS direction, e.name AS other, e.note_path AS other_path, n.path AS source, r.evidence FROM relations r JOIN entities e ON e.id = r.to_id JOIN notes n ON n.id = r.note_id WHERE r.from_id = @id
       UNION ALL
       SELECT r.relation, 'in' AS direction, e.name, e.note_path, n.path, r.evidence FROM relations r JOIN entities e ON e.id = r.from_id JOIN notes n ON n.id = r.note_id WHERE r.to_id = @id
@@ -112,7 +126,7 @@ export class GraphStore {
 
   find(query: string, type: EntityType | null, limit: number): EntityRow[] {
     const norm = normalizeName(query);
-    const rows = this.db.prepare(`SELECT e.id, e.name, e.type, e.note_path, (SELECT count(*) FROM mentions WHERE entity_id = e.id) AS mentions,
+    const rows = this.sql(`SELECT e.id, e.name, e.type, e.note_path, (SELECT count(*) FROM mentions WHERE entity_id = e.id) AS mentions,
         CASE WHEN e.norm = @norm THEN 0 WHEN EXISTS (SELECT 1 FROM entity_aliases a WHERE a.entity_id = e.id AND a.norm = @norm) THEN 1
              WHEN e.norm LIKE @prefix ESCAPE '\\' THEN 2 ELSE 3 END AS rank
       FROM entities e
