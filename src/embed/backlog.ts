@@ -8,6 +8,7 @@ import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { readNoteFile } from '../vault/index.js';
+import { vectorFromBlob, vectorToBlob } from '../index/index.js';
 import { blockEmbedInput, INPUT_PREP_VERSION, sourceEmbedInput } from './embed-input.js';
 import type { Embedder } from './embedder.js';
 
@@ -46,7 +47,7 @@ export function importSmartVectors(db: Database.Database, model: string, vectors
         unknownNotes++;
         continue;
       }
-      insert.run(note.id, vector.kind === 'source' ? '' : vector.key, model, note.hash, Buffer.from(vector.vector.buffer, vector.vector.byteOffset, vector.vector.byteLength));
+      insert.run(note.id, vector.kind === 'source' ? '' : vector.key, model, note.hash, vectorToBlob(vector.vector));
       imported++;
     }
   })();
@@ -115,7 +116,7 @@ export async function embedBacklog(db: Database.Database, options: BacklogOption
     const hashes = all.map((input) => createHash('sha256').update(input.text).digest('hex').slice(0, 32));
     const vectors: (Float32Array | null)[] = hashes.map((hash) => {
       const blob = cacheGet.get(hash, model, INPUT_PREP_VERSION) as Buffer | undefined;
-      return blob ? copyVector(blob) : null;
+      return blob ? vectorFromBlob(blob) : null;
     });
     report.cached += vectors.filter((vector) => vector !== null).length;
     const missing = vectors.map((vector, i) => (vector === null ? i : -1)).filter((i) => i !== -1);
@@ -134,7 +135,7 @@ export async function embedBacklog(db: Database.Database, options: BacklogOption
         }
         for (const input of item.inputs) {
           const vector = vectors[at]!;
-          const blob = Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
+          const blob = vectorToBlob(vector);
           cachePut.run(hashes[at], model, INPUT_PREP_VERSION, blob);
           insert.run(item.note.id, input.key, model, item.note.hash, blob);
           report.vectors++;
@@ -150,8 +151,3 @@ export async function embedBacklog(db: Database.Database, options: BacklogOption
   return report;
 }
 
-function copyVector(blob: Buffer): Float32Array {
-  const vector = new Float32Array(blob.byteLength / 4);
-  new Uint8Array(vector.buffer).set(blob);
-  return vector;
-}

@@ -18,19 +18,13 @@ export interface GoldenMetrics {
   ndcg10: number;
 }
 
-export interface GoldenQueryResult {
+export interface GoldenQueryResult extends Omit<GoldenMetrics, 'queries'> {
   id: string;
   category: string;
   query: string;
   /** Rank of the first expected or accepted note, or null when not in the top 20. */
   rank: number | null;
   top: string[];
-  success5: number;
-  success10: number;
-  recall5: number;
-  recall10: number;
-  mrr: number;
-  ndcg10: number;
 }
 
 export interface GoldenReport {

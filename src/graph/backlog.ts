@@ -13,8 +13,9 @@ import type { VaultWriter } from '../writes/index.js';
 import { renderEntityNote } from './entity-notes.js';
 import { normalizeName, type ExtractionInput, type Extractor } from './model.js';
 import { ExtractorError } from './prompt.js';
+import { vectorFromBlob } from '../index/index.js';
 import { GraphStore } from './store.js';
-import { cosine, entityVectors, floats } from './entity-vectors.js';
+import { cosine, entityVectors } from './entity-vectors.js';
 import { needsRebuild, rebuildGraphCache, type RebuildReport } from './rebuild.js';
 
 export const DEFAULTS = {
@@ -183,7 +184,7 @@ function grounding(db: Database.Database, vectorModel: string | undefined): (not
     }
     const blob = vectors.length > 0 ? noteVector.get(noteId, vectorModel) as Buffer | undefined : undefined;
     if (blob) {
-      const mine = floats(blob);
+      const mine = vectorFromBlob(blob);
       const nearest = vectors.filter((entity) => entity.unit.length === mine.length && !chosen.has(entity.id))
         .map((entity) => ({ entity, score: cosine(entity.unit, mine) })).sort((a, b) => b.score - a.score).slice(0, DEFAULTS.nearestKnown);
       for (const { entity } of nearest) if (chosen.size < DEFAULTS.maxKnown) chosen.set(entity.id, entity);

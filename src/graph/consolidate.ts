@@ -86,9 +86,10 @@ export async function proposeMerges(db: Database.Database, options: { adjudicato
   }
   if (options.vectorModel && candidates.length < limit) {
     const taken = new Set(candidates.map((c) => pairKey(c.winner.id, c.loser.id)));
+    const byId = new Map(entities.map((entity) => [entity.id, entity]));
     for (const pair of vectorPairs(db, options.vectorModel, limit - candidates.length, (a, b) => !taken.has(pairKey(a, b)) && !known.get(a, b, b, a))) {
-      const a = entities.find((e) => e.id === pair.a)!;
-      const b = entities.find((e) => e.id === pair.b)!;
+      const a = byId.get(pair.a)!;
+      const b = byId.get(pair.b)!;
       const bWins = winsOver(b, a);
       const [winner, loser] = bWins ? [b, a] : [a, b];
       candidates.push({ winner: side(winner), loser: side(loser), type: a.type, reason: `mentioned in notes about the same things, never together (cosine ${pair.cosine.toFixed(3)})` });
@@ -137,17 +138,34 @@ export function applyMerge(db: Database.Database, id: number, now: string): numb
     db.prepare('DELETE FROM mentions WHERE entity_id = ?').run(loser);
     db.prepare('DELETE FROM relations WHERE from_id = ? OR to_id = ?').run(loser, loser);
     const addedAliases: string[] = [];
+    const addAlias = db.prepare('INSERT OR IGNORE INTO entity_aliases (entity_id, alias, norm) VALUES (?, ?, ?)');
     for (const alias of [{ alias: loserRow.name, norm: loserRow.norm }, ...loserAliases]) {
-      if (db.prepare('INSERT OR IGNORE INTO entity_aliases (entity_id, alias, norm) VALUES (?, ?, ?)').run(winner, alias.alias, alias.norm).changes > 0) addedAliases.push(alias.norm);
+      if (addAlias.run(winner, alias.alias, alias.norm).changes > 0) addedAliases.push(alias.norm);
     }
     db.prepare('UPDATE entities SET merged_into = ?, dirty = 1, updated = ? WHERE id = ?').run(winner, now, loser);
     db.prepare('UPDATE entities SET dirty = 1, updated = ? WHERE id = ?').run(now, winner);
     // Entities related to the loser link to it from their notes: those lines now name the winner.
-    for (const other of new Set([...outgoing.map((r) => r.to_id), ...incoming.map((r) => r.from_id)])) db.prepare('UPDATE entities SET dirty = 1 WHERE id = ?').run(other);
-    const undo = { mentions, outgoing, incoming, addedAliases, addedMentions, addedRelations };
+    markDirty(db, [...outgoing.map((r) => r.to_id), ...incoming.map((r) => r.from_id)]);
+    const undo: MergeUndo = { mentions, outgoing, incoming, addedAliases, addedMentions, addedRelations };
     db.prepare("UPDATE proposals SET status = 'applied', decided = ?, undo = ? WHERE id = ?").run(now, JSON.stringify(undo), id);
     return [winner, loser];
   })();
+}
+
+/** What an applied merge moved (to restore the loser) and added (to take back from the winner). */
+interface MergeUndo {
+  mentions: { note_id: number; evidence: string }[];
+  outgoing: { to_id: number; relation: string; note_id: number; evidence: string }[];
+  incoming: { from_id: number; relation: string; note_id: number; evidence: string }[];
+  addedAliases: string[];
+  addedMentions: number[];
+  addedRelations: [number, number, string, number][];
+}
+
+/** Entities whose notes link to a merged entity: their notes must be re-rendered. */
+function markDirty(db: Database.Database, ids: readonly number[]): void {
+  const mark = db.prepare('UPDATE entities SET dirty = 1 WHERE id = ?');
+  for (const id of new Set(ids)) mark.run(id);
 }
 
 /** Reverts an applied merge: the loser gets back its mentions, relations and note. */
@@ -156,21 +174,22 @@ export function undoMerge(db: Database.Database, id: number, now: string): numbe
     const proposal = db.prepare('SELECT winner_id, loser_id, status, undo FROM proposals WHERE id = ?').get(id) as { winner_id: number; loser_id: number; status: string; undo: string | null } | undefined;
     if (!proposal || proposal.status !== 'applied' || !proposal.undo) throw new UsageError(`proposal #${id} is not an applied merge; nothing to undo`);
     const { winner_id: winner, loser_id: loser } = proposal;
-    const undo = JSON.parse(proposal.undo) as {
-      mentions: { note_id: number; evidence: string }[]; outgoing: { to_id: number; relation: string; note_id: number; evidence: string }[];
-      incoming: { from_id: number; relation: string; note_id: number; evidence: string }[]; addedAliases: string[];
-      addedMentions: number[]; addedRelations: [number, number, string, number][];
-    };
-    for (const note of undo.addedMentions) db.prepare('DELETE FROM mentions WHERE entity_id = ? AND note_id = ?').run(winner, note);
-    for (const [from, to, relation, note] of undo.addedRelations) db.prepare('DELETE FROM relations WHERE from_id = ? AND to_id = ? AND relation = ? AND note_id = ?').run(from, to, relation, note);
+    const undo = JSON.parse(proposal.undo) as MergeUndo;
+    const dropMention = db.prepare('DELETE FROM mentions WHERE entity_id = ? AND note_id = ?');
+    const dropRelation = db.prepare('DELETE FROM relations WHERE from_id = ? AND to_id = ? AND relation = ? AND note_id = ?');
+    const addMention = db.prepare('INSERT OR IGNORE INTO mentions (entity_id, note_id, evidence) VALUES (?, ?, ?)');
+    const addRelation = db.prepare('INSERT OR IGNORE INTO relations (from_id, to_id, relation, note_id, evidence) VALUES (?, ?, ?, ?, ?)');
+    const dropAlias = db.prepare('DELETE FROM entity_aliases WHERE entity_id = ? AND norm = ?');
+    for (const note of undo.addedMentions) dropMention.run(winner, note);
+    for (const [from, to, relation, note] of undo.addedRelations) dropRelation.run(from, to, relation, note);
     // A note that still exists gets its mention back; one deleted since stays gone.
     const noteExists = db.prepare('SELECT 1 FROM notes WHERE id = ?').pluck();
-    for (const mention of undo.mentions) if (noteExists.get(mention.note_id)) db.prepare('INSERT OR IGNORE INTO mentions (entity_id, note_id, evidence) VALUES (?, ?, ?)').run(loser, mention.note_id, mention.evidence);
-    for (const r of undo.outgoing) if (noteExists.get(r.note_id)) db.prepare('INSERT OR IGNORE INTO relations (from_id, to_id, relation, note_id, evidence) VALUES (?, ?, ?, ?, ?)').run(loser, r.to_id, r.relation, r.note_id, r.evidence);
-    for (const r of undo.incoming) if (noteExists.get(r.note_id)) db.prepare('INSERT OR IGNORE INTO relations (from_id, to_id, relation, note_id, evidence) VALUES (?, ?, ?, ?, ?)').run(r.from_id, loser, r.relation, r.note_id, r.evidence);
-    for (const norm of undo.addedAliases) db.prepare('DELETE FROM entity_aliases WHERE entity_id = ? AND norm = ?').run(winner, norm);
+    for (const mention of undo.mentions) if (noteExists.get(mention.note_id)) addMention.run(loser, mention.note_id, mention.evidence);
+    for (const r of undo.outgoing) if (noteExists.get(r.note_id)) addRelation.run(loser, r.to_id, r.relation, r.note_id, r.evidence);
+    for (const r of undo.incoming) if (noteExists.get(r.note_id)) addRelation.run(r.from_id, loser, r.relation, r.note_id, r.evidence);
+    for (const norm of undo.addedAliases) dropAlias.run(winner, norm);
     db.prepare('UPDATE entities SET merged_into = NULL, dirty = 1, updated = ? WHERE id = ?').run(now, loser);
-    for (const other of new Set([...undo.outgoing.map((r) => r.to_id), ...undo.incoming.map((r) => r.from_id)])) db.prepare('UPDATE entities SET dirty = 1 WHERE id = ?').run(other);
+    markDirty(db, [...undo.outgoing.map((r) => r.to_id), ...undo.incoming.map((r) => r.from_id)]);
     db.prepare('UPDATE entities SET dirty = 1, updated = ? WHERE id = ?').run(now, winner);
     db.prepare("UPDATE proposals SET status = 'undone', decided = ? WHERE id = ?").run(now, id);
     return [winner, loser];

@@ -4,6 +4,7 @@
  * and to find consolidation candidates.
  */
 import type Database from 'better-sqlite3';
+import { vectorFromBlob } from '../index/index.js';
 import type { EntityType } from './model.js';
 
 export interface EntityVector {
@@ -24,7 +25,7 @@ export function entityVectors(db: Database.Database, model: string): EntityVecto
       JOIN vectors v ON v.note_id = m.note_id AND v.block_key = '' AND v.model = ? AND v.content_hash = n.hash`).all(model) as { entity: number; name: string; type: string; norm: string; note: number; vector: Buffer }[];
   const byEntity = new Map<number, { name: string; type: string; norm: string; notes: Set<number>; sum: Float64Array }>();
   for (const row of rows) {
-    const vector = floats(row.vector);
+    const vector = vectorFromBlob(row.vector);
     let entry = byEntity.get(row.entity);
     if (!entry) byEntity.set(row.entity, (entry = { name: row.name, type: row.type, norm: row.norm, notes: new Set(), sum: new Float64Array(vector.length) }));
     if (entry.sum.length !== vector.length) continue;
@@ -45,10 +46,4 @@ export function cosine(a: Float32Array, b: Float32Array): number {
   let dot = 0;
   for (let k = 0; k < a.length; k++) dot += a[k]! * b[k]!;
   return dot;
-}
-
-/** A stored vector blob as floats (copied when SQLite's buffer is not 4-byte aligned). */
-export function floats(blob: Buffer): Float32Array {
-  const bytes = blob.byteOffset % 4 === 0 ? blob : Buffer.from(blob);
-  return new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
 }

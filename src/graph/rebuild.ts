@@ -64,11 +64,13 @@ export function rebuildGraphCache(db: Database.Database, options: { root: string
     const noteId = db.prepare('SELECT id FROM notes WHERE path = ?').pluck();
     const mention = db.prepare('INSERT OR IGNORE INTO mentions (entity_id, note_id, evidence) VALUES (?, ?, ?)');
     const relation = db.prepare('INSERT OR IGNORE INTO relations (from_id, to_id, relation, note_id, evidence) VALUES (?, ?, ?, ?, ?)');
+    const byIdentity = db.prepare('SELECT id FROM entities WHERE norm = ? AND type = ?').pluck();
+    const merge = db.prepare('UPDATE entities SET merged_into = ? WHERE id = ?');
     const ids = new Map<string, number>();
     for (const entity of parsed) {
       const norm = normalizeName(entity.name);
       // Two notes for one (name, type) — a copy, a conflict file — fold into the first.
-      const existing = db.prepare('SELECT id FROM entities WHERE norm = ? AND type = ?').pluck().get(norm, entity.type) as number | undefined;
+      const existing = byIdentity.get(norm, entity.type) as number | undefined;
       const id = existing ?? Number(insert.run(entity.name, norm, entity.type, entity.path, entity.created, entity.updated).lastInsertRowid);
       if (existing === undefined) report.entities++;
       ids.set(entity.path.replace(/\.md$/i, ''), id);
@@ -82,7 +84,7 @@ export function rebuildGraphCache(db: Database.Database, options: { root: string
       if (entity.mergedInto !== null) {
         const winner = ids.get(entity.mergedInto);
         if (winner !== undefined && winner !== id) {
-          db.prepare('UPDATE entities SET merged_into = ? WHERE id = ?').run(winner, id);
+          merge.run(winner, id);
           report.merged++;
         }
       }

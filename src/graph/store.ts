@@ -62,14 +62,14 @@ export class GraphStore {
       ?? (this.sql('SELECT e.id FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE a.norm = ? AND e.type = ?', true).get(norm, type) as number | undefined);
     // A merged entity's name still resolves — to the entity it was merged into.
     const winner = existing === undefined ? undefined : this.winnerOf(existing);
-    if (winner !== undefined && winner !== existing) return this.upsertEntity(this.nameOfRaw(winner), type, [...aliases, name], now);
+    if (winner !== undefined && winner !== existing) return this.upsertEntity(this.nameOf(winner), type, [...aliases, name], now);
     const id = existing ?? Number(this.sql('INSERT INTO entities (name, norm, type, note_path, created, updated) VALUES (?, ?, ?, ?, ?, ?)')
       .run(name, norm, type, `${this.agentRoot}/Graph/${TYPE_FOLDERS[type]}/${fileName(name)}.md`, now, now).lastInsertRowid);
     for (const alias of aliases) {
       const aliasNorm = normalizeName(alias);
       if (aliasNorm !== norm) this.sql('INSERT OR IGNORE INTO entity_aliases (entity_id, alias, norm) VALUES (?, ?, ?)').run(id, alias, aliasNorm);
     }
-    if (existing !== undefined && normalizeName(name) !== this.nameOf(existing)) {
+    if (existing !== undefined && norm !== normalizeName(this.nameOf(existing))) {
       this.sql('INSERT OR IGNORE INTO entity_aliases (entity_id, alias, norm) VALUES (?, ?, ?)').run(id, name, norm);
     }
     // A name first seen in lower case (a tag, a frontmatter value) takes the capitalized
@@ -91,12 +91,8 @@ export class GraphStore {
     return current;
   }
 
-  private nameOfRaw(id: number): string {
-    return this.sql('SELECT name FROM entities WHERE id = ?', true).get(id) as string;
-  }
-
   private nameOf(id: number): string {
-    return normalizeName(this.sql('SELECT name FROM entities WHERE id = ?', true).get(id) as string);
+    return this.sql('SELECT name FROM entities WHERE id = ?', true).get(id) as string;
   }
 
   /** Entities whose notes must be (re)written. */

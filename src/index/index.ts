@@ -9,3 +9,4 @@ export { vaultId, resolveVaultRoot, ensureStateDir } from './state-dir.js';
 export { resolvePendingLinks } from './link-resolution.js';
 export { extensionMetaKey, type IndexExtension } from './extension.js';
 export { NoteStore } from './note-store.js';
+export { vectorFromBlob, vectorToBlob } from './vector-blob.js';
