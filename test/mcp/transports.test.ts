@@ -149,3 +149,38 @@ test('spawned engram serve: an agent writes under Claude/, finds each write, and
   await call('undo_write', { id: applied.structuredContent!.journal_id as number });
   assert.deepEqual(readFileSync(join(vault.root, 'Projects/Atlas.md')), before, 'undo_write restores the previous bytes');
 });
+
+test('two engram serve processes on one vault share the state directory: both index, both see each other\'s writes', async (t) => {
+  const vault = makeVault(t, MCP_VAULT);
+  type R = { isError?: boolean; structuredContent?: Record<string, unknown> };
+  const spawnClient = async (name: string) => {
+    const client = new Client({ name, version: '0' });
+    await client.connect(new StdioClientTransport({
+      command: process.execPath, args: ['--import', 'tsx', ENTRY, 'serve', '--vault', vault.root], env: baseEnv(vault.home), cwd: REPO, stderr: 'pipe',
+    }));
+    t.after(() => client.close());
+    return async (tool: string, args: Record<string, unknown>) => (await client.callTool({ name: tool, arguments: args })) as R;
+  };
+  // Started together: both launch a background index run on the same state; one takes the
+  // lock, the other finds it held, and both end up serving the shared index.
+  const [a, b] = await Promise.all([spawnClient('a'), spawnClient('b')]);
+  const hits = async (call: typeof a, query: string) => ((await call('search_brain', { query })).structuredContent!.results as { path: string }[]).map((hit) => hit.path);
+  const waitFor = async (call: typeof a, query: string, path: string, ms: number) => {
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline) {
+      if ((await hits(call, query)).includes(path)) return true;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return false;
+  };
+  assert.ok(await waitFor(a, 'tantivy', 'Projects/Atlas.md', 20_000), 'a serves the index');
+  assert.ok(await waitFor(b, 'tantivy', 'Projects/Atlas.md', 20_000), 'b serves the index');
+  for (const call of [a, b]) {
+    const status = (await call('index_status', {})).structuredContent as { indexing: string };
+    assert.equal(status.indexing, 'ready', 'a concurrent index run is not reported as a failure');
+  }
+  // A write through one server is seen by the other through its watcher (shared database).
+  const inbox = (await a('capture', { text: 'quokka census results' })).structuredContent!.path as string;
+  assert.ok(await waitFor(b, 'quokka census', inbox, 5_000), 'the other server finds the note within seconds');
+  assert.ok(await waitFor(a, 'quokka census', inbox, 1_000));
+});
