@@ -29,6 +29,15 @@ export interface CliEnv {
   extractModel: string;
   /** ENGRAM_CONSOLIDATE_MODEL: adjudicates merge candidates (Anthropic API); unset, a human does. */
   consolidateModel: string | undefined;
+  /** ENGRAM_ORGANIZE_ROOT=1: the organizer may also file loose notes at the vault root. */
+  organizeRoot: boolean;
+  /** ENGRAM_SWEEP_MAX_NOTES / ENGRAM_SWEEP_MAX_COST: extraction budget per sweep. */
+  sweepMaxNotes: number | undefined;
+  sweepMaxCostUsd: number | undefined;
+  /** ENGRAM_SCHEDULE_BACKLOG / ENGRAM_SCHEDULE_SWEEP (cron expressions) and ENGRAM_TIMEZONE for the daemon. */
+  scheduleBacklog: string;
+  scheduleSweep: string;
+  timezone: string | undefined;
 }
 
 export interface Output {
@@ -54,7 +63,20 @@ export function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
     anthropicBaseUrl: env.ANTHROPIC_BASE_URL || undefined,
     extractModel: env.ENGRAM_EXTRACT_MODEL || 'claude-haiku-4-5',
     consolidateModel: env.ENGRAM_CONSOLIDATE_MODEL || undefined,
+    organizeRoot: env.ENGRAM_ORGANIZE_ROOT === '1' || env.ENGRAM_ORGANIZE_ROOT === 'true',
+    sweepMaxNotes: positiveNumber(env.ENGRAM_SWEEP_MAX_NOTES, 'ENGRAM_SWEEP_MAX_NOTES'),
+    sweepMaxCostUsd: positiveNumber(env.ENGRAM_SWEEP_MAX_COST, 'ENGRAM_SWEEP_MAX_COST'),
+    scheduleBacklog: env.ENGRAM_SCHEDULE_BACKLOG || '*/15 * * * *',
+    scheduleSweep: env.ENGRAM_SCHEDULE_SWEEP || '30 3 * * *',
+    timezone: env.ENGRAM_TIMEZONE || undefined,
   };
+}
+
+function positiveNumber(raw: string | undefined, name: string): number | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!(value > 0)) throw new UsageError(`${name} must be a positive number, not "${raw}"`);
+  return value;
 }
 
 export interface OpenedVault {

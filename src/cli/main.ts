@@ -9,6 +9,8 @@ import { EngramError, UsageError } from '../errors.js';
 import { commandHelp, parseCommandArgs, type Command } from './command.js';
 import { readCliEnv, type Output } from './context.js';
 import { indexCommand } from './index-command.js';
+import { daemonCommand } from './daemon-command.js';
+import { librarianCommand, undoCommand } from './librarian-command.js';
 import { evalCommand } from './eval-command.js';
 import { graphCommand } from './graph-command.js';
 import { relatedCommand } from './related-command.js';
@@ -17,7 +19,7 @@ import { serveCommand } from './serve-command.js';
 import { statusCommand } from './status-command.js';
 import { verifyCommand } from './verify-command.js';
 
-export const COMMANDS: readonly Command[] = [indexCommand, statusCommand, searchCommand, relatedCommand, graphCommand, serveCommand, evalCommand, verifyCommand];
+export const COMMANDS: readonly Command[] = [indexCommand, statusCommand, searchCommand, relatedCommand, graphCommand, serveCommand, daemonCommand, librarianCommand, undoCommand, evalCommand, verifyCommand];
 
 export function mainHelp(): string {
   const rows = COMMANDS.map((command) => `  ${command.name.padEnd(10)} ${command.summary.split('. ')[0]!.replace(/\.$/, '')}`);

@@ -2,6 +2,8 @@ import { readStatus, type StatusDoc } from '../index/index.js';
 import type { Command } from './command.js';
 import { openVault } from './context.js';
 import { vectorStatus, type VectorStatus } from '../embed/index.js';
+import { lastSweep, type SweepSummary } from '../librarian/index.js';
+import { readDaemonStatus, type DaemonStatus } from '../daemon.js';
 
 export const statusCommand: Command = {
   name: 'status',
@@ -12,7 +14,7 @@ export const statusCommand: Command = {
     try {
       const base = readStatus(opened.state.db, { vault: opened.vault, stateDir: opened.stateDir });
       const vectors = vectorStatus(opened.state.db, opened.vault, env);
-      const doc = { ...base, vectors, warnings: [...base.warnings, ...vectors.warnings] };
+      const doc = { ...base, vectors, librarian: lastSweep(opened.state.db), daemon: readDaemonStatus(opened.stateDir), warnings: [...base.warnings, ...vectors.warnings] };
       io.out(args.values.json ? JSON.stringify(doc, null, 2) : describeStatus(doc));
       return 0;
     } finally {
@@ -21,7 +23,7 @@ export const statusCommand: Command = {
   },
 };
 
-export function describeStatus(doc: StatusDoc & { vectors?: VectorStatus }): string {
+export function describeStatus(doc: StatusDoc & { vectors?: VectorStatus; librarian?: SweepSummary | null; daemon?: DaemonStatus | null }): string {
   const lines = [
     `vault        ${doc.vault}`,
     `state        ${doc.state_dir}`,
@@ -40,6 +42,16 @@ export function describeStatus(doc: StatusDoc & { vectors?: VectorStatus }): str
     if (sc.detected) {
       lines.push(`             Smart Connections ${sc.layout}: model ${sc.active_model ?? 'unknown'}${sc.model_matches ? ' (matches)' : ' (does NOT match)'}; sources ${sc.sources.fresh} fresh, ${sc.sources.stale} stale; blocks ${sc.blocks.fresh} fresh, ${sc.blocks.stale} stale`);
     }
+  }
+  if (doc.librarian !== undefined) {
+    const sweep = doc.librarian;
+    lines.push(sweep === null ? 'librarian    no sweep yet (engram librarian, or engram daemon)'
+      : `librarian    last sweep ${sweep.run_id} ${sweep.status} at ${sweep.finished_at ?? sweep.started_at}; ${sweep.moves} moves, ${sweep.pending_proposals.organize + sweep.pending_proposals.merges} proposals pending, ${sweep.errors.length} errors`);
+  }
+  if (doc.daemon !== undefined) {
+    const daemon = doc.daemon;
+    lines.push(daemon === null ? 'daemon       not running'
+      : `daemon       running (pid ${daemon.pid} since ${daemon.started_at}${daemon.running ? `; ${daemon.running} in progress` : ''}); next backlog ${daemon.next.backlog ?? '—'}, next sweep ${daemon.next.sweep ?? '—'}${daemon.http ? `; MCP ${daemon.http}` : ''}`);
   }
   if (doc.skipped.length > 0) {
     lines.push(`skipped      ${doc.skipped.length}`);

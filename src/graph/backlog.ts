@@ -65,6 +65,22 @@ export interface GraphIndexReport {
   rebuilt?: RebuildReport;
 }
 
+/** Notes the extractor has not yet handled in their current form (Engram's own output — entity notes, audit trail, report — never). */
+const PENDING_SQL = `FROM notes n LEFT JOIN extractions x ON x.note_id = n.id
+  WHERE substr(n.path, 1, length(@graph)) != @graph AND n.path != @audit AND n.path != @report
+    AND (x.note_id IS NULL OR x.note_hash != n.hash OR x.backend != @backend OR x.model != @model OR x.prompt_version != @prompt
+         OR (x.status = 'transient') OR (x.status = 'failed' AND x.attempts < @maxAttempts))`;
+
+function pendingParams(extractor: Pick<Extractor, 'backend' | 'model' | 'promptVersion'>, agentRoot: string) {
+  return { graph: `${agentRoot}/Graph/`, audit: `${agentRoot}/Audit.md`, report: `${agentRoot}/Librarian.md`, backend: extractor.backend, model: extractor.model, prompt: extractor.promptVersion, maxAttempts: DEFAULTS.maxPermanentAttempts };
+}
+
+/** The extraction backlog's size without touching it: notes waiting and their total size in bytes. */
+export function pendingExtractions(db: Database.Database, extractor: Pick<Extractor, 'backend' | 'model' | 'promptVersion'>, agentRoot: string): { notes: number; bytes: number } {
+  const row = db.prepare(`SELECT count(*) AS notes, coalesce(sum(n.size), 0) AS bytes ${PENDING_SQL}`).get(pendingParams(extractor, agentRoot)) as { notes: number; bytes: number };
+  return row;
+}
+
 interface Pending { id: number; path: string; title: string; hash: string; attempts: number; status: string | null }
 
 export async function runGraphIndex(options: GraphIndexOptions): Promise<GraphIndexReport> {
@@ -74,15 +90,10 @@ export async function runGraphIndex(options: GraphIndexOptions): Promise<GraphIn
   // An empty cache beside existing entity notes (a new state directory): read the graph back
   // from the notes rather than paying to extract every note again.
   const rebuilt = needsRebuild(db, options.agentRoot) ? rebuildGraphCache(db, { root: options.root, agentRoot: options.agentRoot, extractor, now }) : undefined;
-  // Entity notes and the write audit are Engram's own output, never a source of entities.
-  const graphFolder = `${options.agentRoot}/Graph/`;
   const privateTags = options.privateTags ?? DEFAULTS.privateTags;
   const privateFolders = (options.privateFolders ?? []).map((folder) => `${folder.replace(/^\/+|\/+$/g, '').toLowerCase()}/`);
-  const pending = (db.prepare(`SELECT n.id, n.path, n.title, n.hash, coalesce(x.attempts, 0) AS attempts, x.status FROM notes n LEFT JOIN extractions x ON x.note_id = n.id
-      WHERE substr(n.path, 1, length(@graph)) != @graph AND n.path != @audit
-        AND (x.note_id IS NULL OR x.note_hash != n.hash OR x.backend != @backend OR x.model != @model OR x.prompt_version != @prompt
-             OR (x.status = 'transient') OR (x.status = 'failed' AND x.attempts < @maxAttempts))
-      ORDER BY n.id`).all({ graph: graphFolder, audit: `${options.agentRoot}/Audit.md`, backend: extractor.backend, model: extractor.model, prompt: extractor.promptVersion, maxAttempts: DEFAULTS.maxPermanentAttempts }) as Pending[]);
+  const pending = db.prepare(`SELECT n.id, n.path, n.title, n.hash, coalesce(x.attempts, 0) AS attempts, x.status ${PENDING_SQL} ORDER BY n.id`)
+    .all(pendingParams(extractor, options.agentRoot)) as Pending[];
   const report: GraphIndexReport = { processed: 0, failed: 0, remaining: 0, skippedPrivate: 0, entities: 0, entityNotesWritten: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, errors: [], written: [], ...(rebuilt ? { rebuilt } : {}) };
   const tags = db.prepare('SELECT tag FROM tags WHERE note_id = ?').pluck();
   const links = db.prepare("SELECT DISTINCT resolved_path FROM links WHERE note_id = ? AND resolved_kind = 'note' AND resolved_path IS NOT NULL").pluck();

@@ -56,9 +56,15 @@ export interface Proposal {
   status: 'pending' | 'rejected' | 'applied' | 'undone';
 }
 
-/** Finds new candidate pairs, adjudicates them, and stores them as proposals. */
-export async function proposeMerges(db: Database.Database, options: { adjudicator?: Adjudicator; limit?: number; now?: () => number; vectorModel?: string } = {}): Promise<Proposal[]> {
-  const now = new Date((options.now ?? Date.now)()).toISOString();
+export interface CandidateOptions {
+  limit?: number;
+  vectorModel?: string;
+  /** Only pairs with at least one of these entities (the Librarian's slice of changed entities). */
+  only?: ReadonlySet<number>;
+}
+
+/** Candidate pairs not proposed before, found by name and by vector. Reads only. */
+export function findMergeCandidates(db: Database.Database, options: CandidateOptions = {}): Candidate[] {
   const entities = db.prepare(`SELECT e.id, e.name, e.norm, e.type, (SELECT count(*) FROM mentions WHERE entity_id = e.id) AS mentions,
       EXISTS (SELECT 1 FROM mentions m JOIN notes n ON n.id = m.note_id WHERE m.entity_id = e.id AND n.title = e.name) AS own FROM entities e
     WHERE e.merged_into IS NULL ORDER BY e.type, e.id`).all() as { id: number; name: string; norm: string; type: EntityType; mentions: number; own: number }[];
@@ -79,6 +85,7 @@ export async function proposeMerges(db: Database.Database, options: { adjudicato
     if (candidates.length >= limit) break;
     const a = entities[i]!;
     const b = entities[j]!;
+    if (options.only && !options.only.has(a.id) && !options.only.has(b.id)) continue;
     const reason = similarity(a, b, aliasesOf(a.id), aliasesOf(b.id));
     if (!reason || known.get(a.id, b.id, b.id, a.id)) continue;
     const [winner, loser] = winsOver(b, a) ? [b, a] : [a, b];
@@ -87,7 +94,7 @@ export async function proposeMerges(db: Database.Database, options: { adjudicato
   if (options.vectorModel && candidates.length < limit) {
     const taken = new Set(candidates.map((c) => pairKey(c.winner.id, c.loser.id)));
     const byId = new Map(entities.map((entity) => [entity.id, entity]));
-    for (const pair of vectorPairs(db, options.vectorModel, limit - candidates.length, (a, b) => !taken.has(pairKey(a, b)) && !known.get(a, b, b, a))) {
+    for (const pair of vectorPairs(db, options.vectorModel, limit - candidates.length, (a, b) => (!options.only || options.only.has(a) || options.only.has(b)) && !taken.has(pairKey(a, b)) && !known.get(a, b, b, a))) {
       const a = byId.get(pair.a)!;
       const b = byId.get(pair.b)!;
       const bWins = winsOver(b, a);
@@ -95,6 +102,13 @@ export async function proposeMerges(db: Database.Database, options: { adjudicato
       candidates.push({ winner: side(winner), loser: side(loser), type: a.type, reason: `mentioned in notes about the same things, never together (cosine ${pair.cosine.toFixed(3)})` });
     }
   }
+  return candidates;
+}
+
+/** Finds new candidate pairs, adjudicates them, and stores them as proposals. */
+export async function proposeMerges(db: Database.Database, options: CandidateOptions & { adjudicator?: Adjudicator; now?: () => number } = {}): Promise<Proposal[]> {
+  const now = new Date((options.now ?? Date.now)()).toISOString();
+  const candidates = findMergeCandidates(db, options);
   const insert = db.prepare(`INSERT INTO proposals (kind, winner_id, loser_id, reason, verdict, status, created) VALUES ('merge', ?, ?, ?, ?, ?, ?)`);
   const proposals: Proposal[] = [];
   for (const candidate of candidates) {

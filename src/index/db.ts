@@ -4,7 +4,8 @@
  * be recomputed from the vault), and the fact is kept as a warning for `status`.
  */
 import Database from 'better-sqlite3';
-import { existsSync, renameSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EngramError } from '../errors.js';
 import { migrate } from './migrations.js';
@@ -34,6 +35,31 @@ export function openStateDb(stateDir: string | ':memory:'): StateDb {
     const message = `the state database could not be opened (${describe(error)}); it was moved to ${aside} and rebuilt from the vault`;
     db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('recovered', ?)").run(message);
     return { db, path, recovered: message };
+  }
+}
+
+/**
+ * A private copy of the state as it is now, for work that must leave the state directory
+ * byte-identical (a dry run): the database and its WAL are copied to a temporary folder and
+ * opened there (even opening read-only would leave `-wal`/`-shm` files behind). Without a
+ * state directory yet, an empty in-memory state. `close()` deletes the copy.
+ */
+export function openStateSnapshot(stateDir: string): { db: Database.Database; close(): void } {
+  const path = join(stateDir, DB_FILE);
+  if (!existsSync(path)) {
+    const db = prepare(new Database(':memory:'));
+    return { db, close: () => db.close() };
+  }
+  const temp = mkdtempSync(join(tmpdir(), 'engram-snapshot-'));
+  try {
+    for (const suffix of ['', '-wal']) {
+      if (existsSync(path + suffix)) copyFileSync(path + suffix, join(temp, DB_FILE + suffix));
+    }
+    const db = prepare(new Database(join(temp, DB_FILE)));
+    return { db, close: () => { db.close(); rmSync(temp, { recursive: true, force: true }); } };
+  } catch (error) {
+    rmSync(temp, { recursive: true, force: true });
+    throw new EngramError('STATE_DIR_UNWRITABLE', `cannot copy the state database for a dry run (${describe(error)}); check free space in the temporary folder`);
   }
 }
 

@@ -100,6 +100,18 @@ export function runIndex(db: Database.Database, options: IndexOptions): IndexRep
   return { ...changes, notes: store.countNotes(), linksResolved, skipped, full, recovered, durationMs: now() - started };
 }
 
+/** What an index run would do, from a listing and the stored stats only (nothing is read or written). */
+export function planIndex(db: Database.Database, options: Pick<IndexOptions, 'root' | 'exclude'>): { notes: number; added: number; changed: number; gone: number } {
+  const store = new NoteStore(db);
+  const walk = walkVault(options.root, { exclude: options.exclude ?? [] });
+  const notes = walk.entries.filter((entry) => entry.kind === 'note');
+  const indexed = store.listNotes();
+  const stat = planStatChanges(notes, indexed);
+  const known = new Set(indexed.map((file) => file.key));
+  const added = stat.toRead.filter((file) => !known.has(file.key)).length;
+  return { notes: notes.length, added, changed: stat.toRead.length - added, gone: stat.gone.length };
+}
+
 /**
  * Brings the given vault-relative paths up to date, and nothing else: a path that is gone is
  * deleted, one that appeared is added; a deletion and an addition with the same content in one

@@ -269,6 +269,54 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec('CREATE INDEX notes_path ON notes(path)');
     },
   },
+  {
+    name: '008-librarian',
+    up(db) {
+      db.exec(`
+        -- One row per Librarian sweep (and daemon backlog drain): its run id, outcome and report.
+        CREATE TABLE runs (
+          id TEXT PRIMARY KEY,
+          kind TEXT NOT NULL,
+          started_at TEXT NOT NULL,
+          finished_at TEXT,
+          status TEXT NOT NULL,
+          report TEXT
+        );
+        -- A note moved by the organizer; its journal rows (the move and every link rewrite) carry move_id.
+        CREATE TABLE moves (
+          id INTEGER PRIMARY KEY,
+          run_id TEXT NOT NULL,
+          from_path TEXT NOT NULL,
+          to_path TEXT NOT NULL,
+          at TEXT NOT NULL,
+          undone_at TEXT
+        );
+        ALTER TABLE journal ADD COLUMN move_id INTEGER REFERENCES moves(id);
+        CREATE INDEX journal_run ON journal(run_id);
+        -- Filing proposals: durable, one per (note, target folder), refreshed rather than repeated.
+        CREATE TABLE organize_proposals (
+          id INTEGER PRIMARY KEY,
+          path TEXT NOT NULL,
+          note_hash TEXT NOT NULL,
+          target TEXT NOT NULL,
+          share REAL NOT NULL,
+          reason TEXT NOT NULL,
+          status TEXT NOT NULL,
+          run_id TEXT NOT NULL,
+          created TEXT NOT NULL,
+          seen TEXT NOT NULL,
+          decided TEXT,
+          move_id INTEGER REFERENCES moves(id),
+          UNIQUE (path, target)
+        );
+        -- Entities the consolidation slice has looked at, as they were then: checked again only when changed.
+        CREATE TABLE consolidation_checked (
+          entity_id INTEGER PRIMARY KEY REFERENCES entities(id) ON DELETE CASCADE,
+          updated TEXT NOT NULL
+        ) WITHOUT ROWID;
+      `);
+    },
+  },
 ];
 
 /** Applies the migrations not yet recorded, in order. Returns the names applied. */

@@ -29,9 +29,14 @@ export function resolveVaultRoot(vault: string): string {
   return real;
 }
 
+/** Where a vault's state directory is (not created). */
+export function stateDirFor(home: string, realVaultPath: string): string {
+  return join(home, vaultId(realVaultPath));
+}
+
 /** Creates (if needed) and returns the state directory for a vault. */
 export function ensureStateDir(home: string, realVaultPath: string): string {
-  const dir = join(home, vaultId(realVaultPath));
+  const dir = stateDirFor(home, realVaultPath);
   try {
     mkdirSync(dir, { recursive: true });
   } catch (error) {

@@ -134,6 +134,11 @@ export class VaultEngine {
     }
   }
 
+  /** Says the index changed behind the engine's back (a sweep in this process): search reloads. */
+  changed(): void {
+    this.generation++;
+  }
+
   /** Resolves once every change seen so far has been indexed. */
   async settled(): Promise<void> {
     if (this.timer) {

@@ -14,6 +14,8 @@ export interface HttpOptions {
   port: number;
   /** Required as `Authorization: Bearer <token>` when set. */
   token?: string;
+  /** More fields for `/health` (the daemon's schedule and last runs). */
+  health?: () => Record<string, unknown>;
 }
 
 /** A session idle this long is closed (its client can start a new one). */
@@ -69,7 +71,7 @@ async function handle(engine: VaultEngine, options: HttpOptions, http: Server, s
   const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
   if (url.pathname === '/health') {
     if (req.method !== 'GET') return reply(res, 405, { error: 'use GET' });
-    return reply(res, 200, { ok: true, indexing: engine.indexState.state });
+    return reply(res, 200, { ok: true, indexing: engine.indexState.state, ...options.health?.() });
   }
   if (url.pathname !== '/mcp') return reply(res, 404, { error: 'not found; the MCP endpoint is /mcp' });
   if (options.token && !authorized(req.headers.authorization, options.token)) {

@@ -8,6 +8,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { vectorStatus } from '../embed/index.js';
 import { readStatus } from '../index/index.js';
+import { lastSweep, type SweepSummary } from '../librarian/index.js';
 import type { VaultEngine } from './engine.js';
 import { guarded, ok } from './results.js';
 
@@ -44,6 +45,9 @@ export const TOOL_GUIDE: Record<string, string> = {
   related_notes: 'notes connected to a note through shared entities, with the chain',
   graph_stats: 'entity, relation and mention counts; extraction cost',
   consolidate_graph: 'propose merges of duplicate entities; apply or undo them by id',
+  organize_vault: 'the caretaker\'s filing proposals; accept (move) or reject them by id',
+  undo_move: 'move a filed note back and restore the links rewritten for it',
+  undo_run: 'revert every change of one caretaker sweep',
 };
 
 export function registerOrientTools(server: McpServer, engine: VaultEngine): void {
@@ -77,7 +81,7 @@ export function registerOrientTools(server: McpServer, engine: VaultEngine): voi
         indexing: engine.indexState.state === 'indexing' ? `indexing in the background since ${engine.indexState.since}; results cover ${status.notes} notes so far`
           : engine.indexState.state === 'failed' ? `the last index run failed: ${engine.indexState.reason}` : `up to date (last full run ${status.last_indexed_at ?? 'never'})`,
         vectors: `${covered} of ${search.metas.length} notes have ${engine.settings.model} vectors`,
-        librarian: 'no sweep yet',
+        librarian: librarianLine(lastSweep(engine.db)),
         warnings: status.warnings.slice(0, 5),
       },
     };
@@ -106,9 +110,29 @@ export function registerOrientTools(server: McpServer, engine: VaultEngine): voi
 
   server.registerTool('librarian_status', {
     title: 'Caretaker status',
-    description: 'The Librarian\'s last sweep in brief: counts, errors and its run id. Says "no sweep yet" until a sweep has run.',
+    description: 'The Librarian\'s last sweep in brief: run id, per-phase summaries, moves, pending proposals (counts and the top few), health counts, errors and cost. Says "no sweep yet" until a sweep has run.',
     inputSchema: {},
-    outputSchema: { status: z.string(), last_run: z.string().nullable() },
+    outputSchema: {
+      status: z.string(),
+      last_run: z.string().nullable(),
+      sweep: z.object({
+        run_id: z.string(), kind: z.string(), status: z.string(), started_at: z.string(), finished_at: z.string().nullable(),
+        phases: z.array(z.object({ name: z.string(), status: z.string(), summary: z.string() })),
+        moves: z.number(), pending_proposals: z.object({ organize: z.number(), merges: z.number() }), top_proposals: z.array(z.string()),
+        health: z.array(z.object({ name: z.string(), count: z.number(), ok: z.boolean() })), errors: z.array(z.string()), cost_usd: z.number(),
+      }).nullable(),
+    },
     annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
-  }, () => guarded(() => ok({ status: 'no sweep yet', last_run: null }, 'no sweep yet: the Librarian has not run on this vault')));
+  }, () => guarded(() => {
+    const sweep = lastSweep(engine.db);
+    const line = librarianLine(sweep);
+    return ok({ status: line, last_run: sweep?.run_id ?? null, sweep }, sweep ? `${line}\n${sweep.phases.map((p) => `- ${p.name}: ${p.summary}`).join('\n')}` : line);
+  }));
+}
+
+/** One line for onboard and librarian_status. */
+function librarianLine(sweep: SweepSummary | null): string {
+  if (!sweep) return 'no sweep yet: the Librarian has not run on this vault (engram librarian, or engram daemon on a schedule)';
+  const pending = sweep.pending_proposals.organize + sweep.pending_proposals.merges;
+  return `last sweep ${sweep.run_id} (${sweep.status}, ${sweep.finished_at ?? sweep.started_at}): ${sweep.moves} moves, ${pending} proposals pending, ${sweep.health.filter((check) => !check.ok).length} health findings, ${sweep.errors.length} errors`;
 }

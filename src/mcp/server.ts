@@ -9,6 +9,7 @@ import { registerOrientTools } from './orient-tools.js';
 import { registerRetrieveTools } from './retrieve-tools.js';
 import { registerWriteTools } from './write-tools.js';
 import { registerGraphTools } from './graph-tools.js';
+import { registerOrganizeTools } from './organize-tools.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 
@@ -25,5 +26,6 @@ export function createServer(engine: VaultEngine): McpServer {
   registerRetrieveTools(server, engine);
   registerWriteTools(server, engine);
   registerGraphTools(server, engine);
+  registerOrganizeTools(server, engine);
   return server;
 }

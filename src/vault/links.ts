@@ -18,9 +18,9 @@ export interface Link {
   line: number;
 }
 
-const WIKILINK = /(!?)\[\[([^\[\]\n]+?)\]\]/g;
-const MARKDOWN_LINK = /(!?)\[([^\]\n]*)\]\(\s*(<[^>\n]+>|[^)\s]+)(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/g;
-const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+export const WIKILINK = /(!?)\[\[([^\[\]\n]+?)\]\]/g;
+export const MARKDOWN_LINK = /(!?)\[([^\]\n]*)\]\(\s*(<[^>\n]+>|[^)\s]+)(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/g;
+export const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
 /** Links on one code-masked line. */
 export function extractLinks(line: string, lineNumber: number, out: Link[]): void {
@@ -57,7 +57,7 @@ export function extractFrontmatterLinks(value: unknown, out: Link[]): void {
   }
 }
 
-function parseWikilink(inner: string, kind: LinkKind, line: number): Link | null {
+export function parseWikilink(inner: string, kind: LinkKind, line: number): Link | null {
   // In tables the pipe is escaped: [[Note\|alias]].
   const text = inner.replace(/\\\|/g, '|');
   const bar = text.indexOf('|');
@@ -68,14 +68,14 @@ function parseWikilink(inner: string, kind: LinkKind, line: number): Link | null
   return { kind, target: path, subpath, display, line };
 }
 
-function splitSubpath(destination: string): { path: string; subpath: string | null } {
+export function splitSubpath(destination: string): { path: string; subpath: string | null } {
   const hash = destination.indexOf('#');
   if (hash === -1) return { path: destination.trim(), subpath: null };
   const subpath = destination.slice(hash + 1).trim();
   return { path: destination.slice(0, hash).trim(), subpath: subpath === '' ? null : subpath };
 }
 
-function decodeLinkPath(raw: string): string {
+export function decodeLinkPath(raw: string): string {
   try {
     return decodeURIComponent(raw);
   } catch {

@@ -30,7 +30,7 @@ export function classifyWrite(path: string, tool: string, options: QuarantineOpt
   // The constitution is the human's rules: an agent may propose a change, which the human
   // approves through preview → apply (or elicitation) like any note of theirs.
   if (inside === 'readme.md') return { kind: 'confirm', reason: `${root}/README.md is the vault's constitution: a change needs the human's confirmation` };
-  if (inside === 'librarian.md') return { kind: 'refused', reason: `${root}/Librarian.md is the caretaker's report; only the Librarian writes it` };
+  if (inside === 'librarian.md' && tool !== 'librarian') return { kind: 'refused', reason: `${root}/Librarian.md is the caretaker's report; only the Librarian writes it` };
   if (inside === 'audit.md') return { kind: 'refused', reason: `${root}/Audit.md is the write journal's trail; Engram keeps it itself` };
   if ((inside === 'graph' || inside.startsWith('graph/')) && !GRAPH_TOOLS.has(tool)) {
     return { kind: 'refused', reason: `${root}/Graph/ holds entity notes the graph tools maintain; correct facts through them, not by writing the files` };

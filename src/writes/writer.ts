@@ -7,7 +7,7 @@
  */
 import type Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmdirSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { EngramError } from '../errors.js';
 import { acquireLock, type Lock } from '../index/index.js';
@@ -53,6 +53,24 @@ export interface WriteReceipt {
   created: boolean;
   beforeHash: string | null;
   afterHash: string;
+}
+
+export interface MoveRequest {
+  tool: string;
+  from: string;
+  to: string;
+  /** The moved note's new text from its current text (its own links rewritten); identity when absent. */
+  self?: (current: string) => string;
+  /** Other notes whose links must follow the move: each one's new text from its current text. */
+  rewrites: { path: string; next: (current: string) => string }[];
+}
+
+export interface MoveReceipt {
+  moveId: number;
+  from: string;
+  to: string;
+  /** Notes whose links were rewritten (the moved note not included). */
+  rewritten: string[];
 }
 
 export interface Preview {
@@ -133,6 +151,7 @@ export class VaultWriter {
         // The write created the note: undoing it removes the note again.
         const id = this.journal('undo_write', row.path, row.after_hash, current.bytes, 'deleted');
         unlinkSync(absolute);
+        this.pruneEmptyFolders(row.path);
         this.audit(this.auditPath(), `- ${new Date(this.now()).toISOString().slice(0, 16).replace('T', ' ')} · #${id} undo_write · ${row.path} · ${row.after_hash.slice(0, 8)} → deleted · ${this.options.runId}`);
         receipt = { journalId: id, path: row.path, created: false, beforeHash: row.after_hash, afterHash: 'deleted' };
       } else {
@@ -141,6 +160,109 @@ export class VaultWriter {
       this.options.db.prepare('UPDATE journal SET undone_at = ? WHERE id = ?').run(new Date(this.now()).toISOString(), journalId);
       return receipt;
     });
+  }
+
+  /**
+   * Moves a note and rewrites the links that point at it, as one journaled move: every file's
+   * bytes before and after are recorded under one move id, so `undoMove` can put all of it back.
+   * The caller decided the move is allowed (the organizer's policy); the path gate still applies.
+   */
+  move(request: MoveRequest): MoveReceipt {
+    const from = this.checkPath(request.from);
+    const to = this.checkPath(request.to);
+    return this.withLock(() => {
+      const current = this.readCurrent(from);
+      if (current === null) throw new EngramError('USAGE', `${from} is gone; nothing to move`);
+      if (this.readCurrent(to) !== null) throw new EngramError('USAGE', `${to} exists already; the move would overwrite it`);
+      const moved = this.render(current, (text) => (request.self ? request.self(text!) : text!));
+      const rewrites = request.rewrites.map((rewrite) => {
+        const path = this.checkPath(rewrite.path);
+        const before = this.readCurrent(path);
+        if (before === null) throw new EngramError('USAGE', `${path} is gone; move ${from} again after the index catches up`);
+        return { path, before, after: this.render(before, (text) => rewrite.next(text!)) };
+      }).filter((rewrite) => !rewrite.after.equals(rewrite.before.bytes));
+      const at = new Date(this.now()).toISOString();
+      // Journal first (one transaction): a kill mid-move leaves records that undo can act on.
+      const moveId = this.options.db.transaction(() => {
+        const id = Number(this.options.db.prepare('INSERT INTO moves (run_id, from_path, to_path, at) VALUES (?, ?, ?, ?)').run(this.options.runId, from, to, at).lastInsertRowid);
+        this.journal(request.tool, from, hashContent(current.bytes), current.bytes, 'deleted', id);
+        this.journal(request.tool, to, null, null, hashContent(moved), id);
+        for (const rewrite of rewrites) this.journal(request.tool, rewrite.path, hashContent(rewrite.before.bytes), rewrite.before.bytes, hashContent(rewrite.after), id);
+        return id;
+      })();
+      const target = this.locate(to);
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileAtomic(target, moved);
+      for (const rewrite of rewrites) writeFileAtomic(this.locate(rewrite.path), rewrite.after);
+      unlinkSync(this.locate(from));
+      this.audit(this.auditPath(), `- ${at.slice(0, 16).replace('T', ' ')} · move ${moveId} · ${from} → ${to} · ${rewrites.length} notes relinked · ${this.options.runId}`);
+      return { moveId, from, to, rewritten: rewrites.map((rewrite) => rewrite.path) };
+    });
+  }
+
+  /**
+   * Reverts a move: the note goes back, every rewritten note gets its old bytes. Refused, with
+   * every reason, when any file changed since the move (nothing is reverted then).
+   */
+  undoMove(moveId: number): { from: string; to: string; restored: string[] } {
+    const move = this.options.db.prepare('SELECT from_path, to_path, undone_at FROM moves WHERE id = ?').get(moveId) as { from_path: string; to_path: string; undone_at: string | null } | undefined;
+    if (!move) throw new EngramError('USAGE', `no move #${moveId}; librarian_status and the report list the moves`);
+    if (move.undone_at) throw new EngramError('USAGE', `move #${moveId} was undone already (${move.undone_at})`);
+    const rows = this.options.db.prepare('SELECT id, path, before_hash, after_hash, before_bytes FROM journal WHERE move_id = ? ORDER BY id').all(moveId) as
+      { id: number; path: string; before_hash: string | null; after_hash: string; before_bytes: Buffer | null }[];
+    return this.withLock(() => {
+      const problems = this.moveUndoProblems(moveId);
+      if (problems.length > 0) throw new EngramError('USAGE', `move #${moveId} cannot be undone without losing changes: ${problems.join('; ')} — restore those by hand or leave the move`);
+      const at = new Date(this.now()).toISOString();
+      const restored: string[] = [];
+      for (const row of rows) {
+        if (row.after_hash === 'deleted') {
+          if (this.readCurrent(row.path) === null) {
+            const absolute = this.locate(row.path);
+            mkdirSync(dirname(absolute), { recursive: true });
+            writeFileAtomic(absolute, row.before_bytes!);
+          }
+        } else if (row.before_bytes === null) {
+          unlinkSync(this.locate(row.path));
+          this.pruneEmptyFolders(row.path);
+        } else {
+          writeFileAtomic(this.locate(row.path), row.before_bytes);
+          restored.push(row.path);
+        }
+      }
+      this.options.db.transaction(() => {
+        this.options.db.prepare('UPDATE moves SET undone_at = ? WHERE id = ?').run(at, moveId);
+        this.options.db.prepare('UPDATE journal SET undone_at = ? WHERE move_id = ?').run(at, moveId);
+      })();
+      this.audit(this.auditPath(), `- ${at.slice(0, 16).replace('T', ' ')} · undo move ${moveId} · ${move.to_path} → ${move.from_path} · ${restored.length} notes restored · ${this.options.runId}`);
+      return { from: move.from_path, to: move.to_path, restored };
+    });
+  }
+
+  /** Why undoing this move would lose changes made since (empty when it can be undone). */
+  moveUndoProblems(moveId: number): string[] {
+    const ids = this.options.db.prepare('SELECT id FROM journal WHERE move_id = ? ORDER BY id').pluck().all(moveId) as number[];
+    return ids.map((id) => this.undoProblem(id)).filter((problem): problem is string => problem !== null);
+  }
+
+  /**
+   * Why undoing this journaled write (or one file of a move) would lose changes made since, or
+   * null when it can be undone.
+   */
+  undoProblem(journalId: number): string | null {
+    const row = this.options.db.prepare('SELECT path, before_hash, after_hash, undone_at, move_id FROM journal WHERE id = ?').get(journalId) as
+      { path: string; before_hash: string | null; after_hash: string; undone_at: string | null; move_id: number | null } | undefined;
+    if (!row) return `no write #${journalId}`;
+    if (row.undone_at) return null;
+    const current = this.readCurrent(row.path);
+    const hash = current === null ? null : hashContent(current.bytes);
+    const since = row.move_id === null ? 'since' : 'since the move';
+    if (row.after_hash === 'deleted') {
+      // A moved note's old place must still be free (or, after a kill mid-move, still hold the original).
+      return hash !== null && hash !== row.before_hash ? `${row.path} exists again with other content` : null;
+    }
+    if (hash === row.after_hash) return null;
+    return hash === null ? `${row.path} is gone` : `${row.path} changed ${since}`;
   }
 
   /** True when a note exists at this vault-relative path (any case). */
@@ -211,10 +333,24 @@ export class VaultWriter {
     return { journalId: id, path, created: current === null, beforeHash, afterHash };
   }
 
-  private journal(tool: string, path: string, beforeHash: string | null, beforeBytes: Buffer | null, afterHash: string): number {
+  private journal(tool: string, path: string, beforeHash: string | null, beforeBytes: Buffer | null, afterHash: string, moveId: number | null = null): number {
     const at = new Date(this.now()).toISOString();
-    return Number(this.options.db.prepare('INSERT INTO journal (run_id, tool, path, before_hash, after_hash, before_bytes, at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(this.options.runId, tool, path, beforeHash, afterHash, beforeBytes, at).lastInsertRowid);
+    return Number(this.options.db.prepare('INSERT INTO journal (run_id, tool, path, before_hash, after_hash, before_bytes, at, move_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+      .run(this.options.runId, tool, path, beforeHash, afterHash, beforeBytes, at, moveId).lastInsertRowid);
+  }
+
+  /** Removes folders inside the agent folder that an undone creation left empty (never the human's folders). */
+  private pruneEmptyFolders(path: string): void {
+    const root = `${this.options.agentRoot}/`;
+    let folder = dirname(path);
+    while (folder.startsWith(root)) {
+      try {
+        rmdirSync(this.locate(`${folder}/x.md`).slice(0, -'/x.md'.length));
+      } catch {
+        return; // not empty (or already gone): stop climbing
+      }
+      folder = dirname(folder);
+    }
   }
 
   /** The audit trail's real location, through the path gate (never a symlink, never outside). */

@@ -31,9 +31,13 @@ const TOOLS: Record<string, string[]> = {
   related_notes: ['hops', 'limit', 'path*'],
   graph_stats: [],
   consolidate_graph: ['apply', 'undo'],
+  organize_vault: ['apply', 'reject'],
+  undo_move: ['move_id*'],
+  undo_run: ['run_id*'],
 };
 
-const WRITE_TOOLS = new Set(['log_session', 'capture', 'upsert_concept', 'add_task', 'append_note', 'write_note', 'undo_write', 'index_brain', 'consolidate_graph']);
+const WRITE_TOOLS = new Set(['log_session', 'capture', 'upsert_concept', 'add_task', 'append_note', 'write_note', 'undo_write', 'index_brain', 'consolidate_graph', 'organize_vault', 'undo_move', 'undo_run']);
+const DESTRUCTIVE = new Set(['write_note', 'undo_write', 'undo_move', 'undo_run']);
 
 const CLI: Record<string, string[]> = {
   index: ['batch-size', 'embed-budget', 'exclude', 'full', 'no-embed', 'quiet'],
@@ -42,6 +46,9 @@ const CLI: Record<string, string[]> = {
   related: ['limit'],
   graph: ['apply', 'max-cost', 'max-notes', 'undo'],
   serve: ['http', 'no-index', 'no-watch'],
+  daemon: ['http', 'no-index', 'sweep-now'],
+  librarian: ['dry-run', 'phases'],
+  undo: [],
   eval: ['b', 'beir', 'delta', 'golden', 'k1', 'known-items', 'min-mrr', 'min-ndcg10', 'min-recall10', 'min-success10', 'min-success5', 'mode', 'no-history', 'split', 'title-weight'],
   verify: ['sample', 'seed'],
 };
@@ -58,7 +65,7 @@ test('MCP tools and their parameters', async (t) => {
   for (const tool of tools) {
     assert.ok(tool.description && tool.description.length > 40, `${tool.name} has a description`);
     assert.equal(tool.annotations?.readOnlyHint, !WRITE_TOOLS.has(tool.name), `${tool.name} read-only hint`);
-    assert.equal(tool.annotations?.destructiveHint, tool.name === 'write_note' || tool.name === 'undo_write', `${tool.name} destructive hint`);
+    assert.equal(tool.annotations?.destructiveHint, DESTRUCTIVE.has(tool.name), `${tool.name} destructive hint`);
     assert.ok(tool.outputSchema, `${tool.name} declares its output`);
     for (const [name, property] of Object.entries((tool.inputSchema as { properties?: Record<string, { description?: string }> }).properties ?? {})) {
       assert.ok(property.description, `${tool.name}.${name} has a description`);

@@ -34,7 +34,7 @@ test('spawned engram serve over stdio: answers at once, indexes in the backgroun
   t.after(() => client.close());
   assert.ok(Date.now() - started < 5000, 'initialize answered promptly (tsx start-up included)');
   const tools = (await client.listTools()).tools.map((tool) => tool.name).sort();
-  assert.deepEqual(tools, ['add_task', 'append_note', 'capture', 'consolidate_graph', 'context_bundle', 'find_entity', 'get_backlinks', 'graph_stats', 'index_brain', 'index_status', 'librarian_status', 'list_recent', 'list_tasks', 'log_session', 'onboard', 'query_notes', 'read_note', 'recall_bundle', 'related_notes', 'search_brain', 'undo_write', 'upsert_concept', 'write_note']);
+  assert.deepEqual(tools, ['add_task', 'append_note', 'capture', 'consolidate_graph', 'context_bundle', 'find_entity', 'get_backlinks', 'graph_stats', 'index_brain', 'index_status', 'librarian_status', 'list_recent', 'list_tasks', 'log_session', 'onboard', 'organize_vault', 'query_notes', 'read_note', 'recall_bundle', 'related_notes', 'search_brain', 'undo_move', 'undo_run', 'undo_write', 'upsert_concept', 'write_note']);
   // The background index run finishes; then search finds the notes.
   let hits: { path: string }[] = [];
   for (let i = 0; i < 100 && hits.length === 0; i++) {
@@ -177,10 +177,10 @@ test('two engram serve processes on one vault share the state directory: both in
   assert.ok(await waitFor(b, 'tantivy', 'Projects/Atlas.md', 20_000), 'b serves the index');
   for (const call of [a, b]) {
     const status = (await call('index_status', {})).structuredContent as { indexing: string };
-    assert.equal(status.indexing, 'ready', 'a concurrent index run is not reported as a failure');
+    assert.notEqual(status.indexing, 'failed', 'a concurrent index run is not reported as a failure');
   }
   // A write through one server is seen by the other through its watcher (shared database).
   const inbox = (await a('capture', { text: 'quokka census results' })).structuredContent!.path as string;
-  assert.ok(await waitFor(b, 'quokka census', inbox, 5_000), 'the other server finds the note within seconds');
+  assert.ok(await waitFor(b, 'quokka census', inbox, 10_000), 'the other server finds the note within seconds');
   assert.ok(await waitFor(a, 'quokka census', inbox, 1_000));
 });

@@ -1,0 +1,44 @@
+import { UsageError } from '../errors.js';
+import { startDaemon } from '../daemon.js';
+import type { Command } from './command.js';
+import { openVault } from './context.js';
+
+export const daemonCommand: Command = {
+  name: 'daemon',
+  summary: 'Run Engram for a vault until stopped: watch the vault and keep the index and vectors fresh, run the Librarian on a schedule ($ENGRAM_SCHEDULE_BACKLOG, default every 15 minutes: index, embeddings, extraction; $ENGRAM_SCHEDULE_SWEEP, default 03:30 nightly: the full sweep; $ENGRAM_TIMEZONE), and with --http PORT serve MCP on 127.0.0.1. Stops cleanly on SIGINT/SIGTERM.',
+  options: {
+    http: { type: 'string', value: 'PORT', description: 'also serve MCP over Streamable HTTP on 127.0.0.1:PORT (token: $ENGRAM_HTTP_TOKEN)' },
+    'no-index': { type: 'boolean', description: 'do not bring the index up to date at start' },
+    'sweep-now': { type: 'boolean', description: 'run a full sweep right after start, then keep to the schedule' },
+  },
+  async run(args, { env, io }) {
+    const port = args.values.http === undefined ? null : Number(args.values.http);
+    if (port !== null && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new UsageError(`--http needs a port number, not "${String(args.values.http)}"`);
+    const opened = openVault(args.values.vault as string | undefined, env);
+    const entry = process.argv[1];
+    let daemon;
+    try {
+      daemon = await startDaemon({
+        vault: opened.vault, stateDir: opened.stateDir, db: opened.state.db, settings: env, log: io,
+        schedules: { backlog: env.scheduleBacklog, sweep: env.scheduleSweep, timezone: env.timezone },
+        http: port === null ? undefined : { port, token: env.httpToken },
+        indexCommand: args.values['no-index'] || !entry ? null : { command: process.execPath, args: [...process.execArgv, entry, 'index', '--vault', opened.vault, '--quiet'] },
+      });
+    } catch (error) {
+      opened.state.db.close();
+      throw error;
+    }
+    const status = daemon.status();
+    io.err(`engram daemon: watching ${opened.vault}; backlog "${status.schedules.backlog}" (next ${status.next.backlog ?? '—'}), sweep "${status.schedules.sweep}" (next ${status.next.sweep ?? '—'})${status.schedules.timezone ? ` in ${status.schedules.timezone}` : ''}${status.http ? `; MCP on ${status.http}${env.httpToken ? ' (bearer token required)' : ''}` : ''}`);
+    if (args.values['sweep-now']) void daemon.run('sweep');
+    await new Promise<void>((resolve) => {
+      process.once('SIGINT', () => resolve());
+      process.once('SIGTERM', () => resolve());
+    });
+    io.err('engram daemon: stopping (the running step finishes first)');
+    await daemon.stop();
+    opened.state.db.close();
+    io.err('engram daemon: stopped');
+    return 0;
+  },
+};

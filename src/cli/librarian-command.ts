@@ -1,0 +1,127 @@
+import { acquireLock, openStateSnapshot, resolveVaultRoot, stateDirFor } from '../index/index.js';
+import { newRunId, renderSection, resyncGraph, runSweep, sweepOptions, undoRun, PHASES, type PhaseName, type SweepReport } from '../librarian/index.js';
+import { indexPaths } from '../index/index.js';
+import { lexicalExtension } from '../search/index.js';
+import { VaultWriter } from '../writes/index.js';
+import { consolidate, GraphStore, selectExtractor } from '../graph/index.js';
+import { UsageError } from '../errors.js';
+import { resolve } from 'node:path';
+import type { Command } from './command.js';
+import { openVault } from './context.js';
+
+export const librarianCommand: Command = {
+  name: 'librarian',
+  summary: 'One caretaker sweep: drain the index, embedding and extraction backlogs, clean up the graph, file Inbox notes, propose merges, check health, and report to Claude/Librarian.md. `--dry-run` only plans: it writes nothing (vault or state) and makes no paid call.',
+  options: {
+    'dry-run': { type: 'boolean', description: 'print what the sweep would do and its estimated cost; change nothing' },
+    phases: { type: 'string', value: 'LIST', description: `only these phases, comma-separated (${PHASES.join(',')})` },
+  },
+  async run(args, { env, io }) {
+    const phases = parsePhases(args.values.phases);
+    const dryRun = args.values['dry-run'] === true;
+    const log = { err: (text: string) => io.err(text) };
+    if (dryRun) {
+      // Nothing may be created or changed, not even the state directory: plan on a private copy.
+      const given = (args.values.vault as string | undefined) ?? env.vault;
+      if (!given) throw new UsageError('no vault given: pass --vault PATH or set ENGRAM_VAULT to your vault folder');
+      const vault = resolveVaultRoot(resolve(given));
+      const stateDir = stateDirFor(resolve(env.home), vault);
+      const snapshot = openStateSnapshot(stateDir);
+      try {
+        const runId = newRunId('sweep');
+        const report = await runSweep(sweepOptions(env, { vault, stateDir, db: snapshot.db }, { runId, kind: 'sweep', dryRun: true, log, ...(phases ? { phases } : {}) }));
+        io.out(args.values.json ? JSON.stringify(report, null, 2) : describe(report));
+        return 0;
+      } finally {
+        snapshot.close();
+      }
+    }
+    const opened = openVault(args.values.vault as string | undefined, env);
+    try {
+      const lock = acquireLock(opened.stateDir, 'index', { purpose: 'a Librarian sweep' });
+      try {
+        const runId = newRunId('sweep');
+        const report = await runSweep(sweepOptions(env, { vault: opened.vault, stateDir: opened.stateDir, db: opened.state.db }, { runId, kind: 'sweep', dryRun: false, log, ...(phases ? { phases } : {}) }));
+        io.out(args.values.json ? JSON.stringify(report, null, 2) : describe(report));
+        return report.errors.length > 0 ? 1 : 0;
+      } finally {
+        lock.release();
+      }
+    } finally {
+      opened.state.db.close();
+    }
+  },
+};
+
+export const undoCommand: Command = {
+  name: 'undo',
+  summary: 'Revert a journaled change: a whole Librarian run (`engram undo sweep-…`), one move (`move:N`), or one graph merge (`merge:N`). Refused, with the reason, where a file changed since.',
+  positionals: 'RUN_ID|move:N|merge:N',
+  maxPositionals: 1,
+  options: {},
+  async run(args, { env, io }) {
+    const target = args.positionals[0];
+    if (!target) throw new UsageError('say what to undo: a run id (from Claude/Librarian.md), move:N or merge:N');
+    const opened = openVault(args.values.vault as string | undefined, env);
+    try {
+      const lock = acquireLock(opened.stateDir, 'index', { purpose: 'an undo' });
+      try {
+        const db = opened.state.db;
+        const writer = new VaultWriter({ root: opened.vault, db, stateDir: opened.stateDir, agentRoot: env.agentRoot, runId: `undo-${new Date().toISOString().slice(0, 19)}` });
+        const reindex = (paths: readonly string[]) => indexPaths(db, [...paths, `${env.agentRoot}/Audit.md`], { root: opened.vault, exclude: env.exclude, extensions: [lexicalExtension()] });
+        const move = /^(?:move:)?(\d{1,10})$/.exec(target);
+        const merge = /^merge:(\d{1,10})$/.exec(target);
+        let result: Record<string, unknown>;
+        if (move) {
+          const undone = writer.undoMove(Number(move[1]));
+          reindex([undone.from, undone.to, ...undone.restored]);
+          result = { undone: `move:${move[1]}`, ...undone };
+          if (!args.values.json) io.out(`moved ${undone.to} back to ${undone.from}; ${undone.restored.length} notes' links restored`);
+        } else if (merge) {
+          const report = await consolidate(new GraphStore(db, env.agentRoot), db, writer, { undo: [Number(merge[1])] });
+          reindex(report.written);
+          result = { undone: `merge:${merge[1]}`, written: report.written };
+          if (!args.values.json) io.out(`merge #${merge[1]} undone; ${report.written.length} entity notes rewritten`);
+        } else {
+          if (!/^[\w.:-]{1,80}$/.test(target)) throw new UsageError(`"${target}" is not a run id, move:N or merge:N`);
+          const report = undoRun(db, writer, target, `${env.agentRoot}/Librarian.md`);
+          reindex(report.paths);
+          const extractor = selectExtractor(env, db);
+          if (extractor && report.paths.some((path) => path.startsWith(`${env.agentRoot}/Graph/`))) resyncGraph(db, { root: opened.vault, agentRoot: env.agentRoot, runId: target, extractor });
+          result = { undone: target, moves: report.moves, writes: report.writes, paths: report.paths };
+          if (!args.values.json) io.out(`run ${target} undone: ${report.moves} moves and ${report.writes} writes reverted${report.reportKept ? '; its report section stays in Librarian.md (later sweeps reported since)' : ''}`);
+        }
+        if (args.values.json) io.out(JSON.stringify(result, null, 2));
+        return 0;
+      } finally {
+        lock.release();
+      }
+    } finally {
+      opened.state.db.close();
+    }
+  },
+};
+
+function parsePhases(raw: unknown): PhaseName[] | undefined {
+  if (raw === undefined) return undefined;
+  const names = String(raw).split(',').map((part) => part.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !(PHASES as readonly string[]).includes(name));
+  if (names.length === 0 || unknown.length > 0) throw new UsageError(`--phases takes some of ${PHASES.join(',')}; "${unknown[0] ?? String(raw)}" is not one`);
+  return names as PhaseName[];
+}
+
+function describe(report: SweepReport): string {
+  const lines = [report.dryRun ? `dry run (nothing was changed): run id ${report.runId} would be used` : `sweep ${report.runId}`];
+  for (const phase of report.phases) {
+    const cost = phase.costUsd > 0 ? `, $${phase.costUsd.toFixed(4)}` : phase.estimatedCostUsd > 0 ? `, estimated $${phase.estimatedCostUsd.toFixed(4)}` : '';
+    lines.push(`  ${phase.name.padEnd(12)} ${phase.status === 'failed' ? `FAILED: ${phase.error}` : phase.summary}${cost}`);
+  }
+  if (report.dryRun) {
+    const estimate = report.phases.reduce((sum, phase) => sum + phase.estimatedCostUsd, 0);
+    lines.push(`estimated cost: $${estimate.toFixed(4)}`, '', 'the report would read:', '', renderSection(report));
+  } else {
+    lines.push(`${report.moves.length} moves; ${report.proposals.organize.length} filing and ${report.proposals.merges.length} merge proposals pending; ${report.errors.length} errors`);
+    for (const error of report.errors.slice(0, 5)) lines.push(`error: ${error}`);
+  }
+  return lines.join('\n');
+}

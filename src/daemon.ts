@@ -1,0 +1,180 @@
+/**
+ * `engram daemon`: one long-lived process per vault. It keeps the index and vectors fresh as
+ * files change (the MCP engine's chokidar watcher, debounced; a catch-up index run at start),
+ * runs the Librarian on node-cron schedules (a frequent backlog drain, a nightly full sweep;
+ * never two at once, never beside another process's sweep), optionally serves MCP over
+ * Streamable HTTP on 127.0.0.1 with `/health`, and writes a status file that `engram status`
+ * reads. SIGINT/SIGTERM stop it cleanly: the running sweep stops at its next phase boundary (each
+ * phase's work is transactional, so a hard kill is safe too).
+ */
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import type { Server } from 'node:http';
+import type Database from 'better-sqlite3';
+import cron, { type ScheduledTask } from 'node-cron';
+import { EngramError } from './errors.js';
+import { acquireLock, type Lock } from './index/index.js';
+import { BACKLOG_PHASES, newRunId, runSweep, sweepOptions, type LibrarianSettings, type SweepReport } from './librarian/index.js';
+import { startHttp, VaultEngine } from './mcp/index.js';
+import { writeFileAtomic } from './writes/index.js';
+
+export const STATUS_FILE = 'daemon.json';
+
+export interface DaemonOptions {
+  vault: string;
+  stateDir: string;
+  db: Database.Database;
+  settings: LibrarianSettings;
+  schedules: { backlog: string; sweep: string; timezone?: string | undefined };
+  http?: { port: number; token?: string | undefined } | undefined;
+  /** How to run `engram index` in a child process for the catch-up at start (null: none). */
+  indexCommand: { command: string; args: string[] } | null;
+  log: { err(text: string): void };
+  debounceMs?: number;
+}
+
+type JobKind = 'backlog' | 'sweep';
+
+export interface DaemonStatus {
+  pid: number;
+  host: string;
+  vault: string;
+  started_at: string;
+  http: string | null;
+  schedules: { backlog: string; sweep: string; timezone: string | null };
+  next: { backlog: string | null; sweep: string | null };
+  last: Partial<Record<JobKind, { run_id: string; at: string; status: string; summary: string }>>;
+  running: JobKind | null;
+}
+
+export interface Daemon {
+  engine: VaultEngine;
+  http: Server | null;
+  status(): DaemonStatus;
+  /** Runs a job now (as the schedule would); resolves with its report, or null when one was already running. */
+  run(kind: JobKind): Promise<SweepReport | null>;
+  stop(): Promise<void>;
+}
+
+/** Checks the schedules and timezone before anything starts, so a typo is one clear error. */
+export function checkSchedules(schedules: DaemonOptions['schedules']): void {
+  for (const [name, expression] of [['ENGRAM_SCHEDULE_BACKLOG', schedules.backlog], ['ENGRAM_SCHEDULE_SWEEP', schedules.sweep]] as const) {
+    if (!cron.validate(expression)) throw new EngramError('USAGE', `${name} "${expression}" is not a cron expression (five or six fields, e.g. "*/15 * * * *")`);
+  }
+  if (schedules.timezone) {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: schedules.timezone });
+    } catch {
+      throw new EngramError('USAGE', `ENGRAM_TIMEZONE "${schedules.timezone}" is not a time zone (e.g. Europe/Lisbon, America/New_York, UTC)`);
+    }
+  }
+}
+
+export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
+  checkSchedules(options.schedules);
+  // One daemon per vault; a lock left by a dead daemon is taken over (never stale by age).
+  const daemonLock = acquireLock(options.stateDir, 'daemon', { purpose: 'engram daemon', staleMs: Number.MAX_SAFE_INTEGER });
+  const startedAt = new Date().toISOString();
+  const engine = new VaultEngine({
+    vault: options.vault, stateDir: options.stateDir, db: options.db, settings: options.settings, agentRoot: options.settings.agentRoot,
+    extractor: options.settings, log: options.log, indexCommand: options.indexCommand, watch: true, ...(options.debounceMs ? { debounceMs: options.debounceMs } : {}),
+  });
+  engine.start();
+  const last: DaemonStatus['last'] = {};
+  let running: { kind: JobKind; done: Promise<SweepReport | null> } | null = null;
+  const abort = new AbortController();
+  let http: Server | null = null;
+  let httpUrl: string | null = null;
+  const tasks: Partial<Record<JobKind, ScheduledTask>> = {};
+
+  const status = (): DaemonStatus => ({
+    pid: process.pid, host: hostname(), vault: options.vault, started_at: startedAt, http: httpUrl,
+    schedules: { backlog: options.schedules.backlog, sweep: options.schedules.sweep, timezone: options.schedules.timezone ?? null },
+    next: { backlog: tasks.backlog?.getNextRun()?.toISOString() ?? null, sweep: tasks.sweep?.getNextRun()?.toISOString() ?? null },
+    last, running: running?.kind ?? null,
+  });
+  const saveStatus = () => writeFileAtomic(join(options.stateDir, STATUS_FILE), Buffer.from(JSON.stringify(status(), null, 2)));
+
+  const job = async (kind: JobKind): Promise<SweepReport | null> => {
+    let lock: Lock;
+    try {
+      lock = acquireLock(options.stateDir, 'index', { purpose: kind === 'sweep' ? 'a Librarian sweep' : 'a backlog drain' });
+    } catch (error) {
+      options.log.err(`engram daemon: ${kind} skipped: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    }
+    try {
+      // Changes the watcher saw are indexed first, so the sweep sees the vault as it is.
+      await engine.settled();
+      const runId = newRunId(kind);
+      const report = await runSweep(sweepOptions(options.settings, { vault: options.vault, stateDir: options.stateDir, db: options.db }, {
+        runId, kind, dryRun: false, log: options.log, signal: abort.signal, ...(kind === 'backlog' ? { phases: BACKLOG_PHASES } : {}),
+      }));
+      engine.changed();
+      const summary = report.phases.map((phase) => `${phase.name} ${phase.status}`).join(', ');
+      last[kind] = { run_id: runId, at: new Date().toISOString(), status: report.stopped ? 'stopped' : report.errors.length > 0 ? 'errors' : 'ok', summary };
+      options.log.err(`engram daemon: ${kind} ${runId}: ${summary}${report.errors.length > 0 ? `; ${report.errors.length} errors (see Claude/Librarian.md)` : ''}`);
+      return report;
+    } catch (error) {
+      options.log.err(`engram daemon: ${kind} failed: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    } finally {
+      lock.release();
+    }
+  };
+  const run = (kind: JobKind): Promise<SweepReport | null> => {
+    if (running) {
+      options.log.err(`engram daemon: ${kind} skipped: a ${running.kind} is still running`);
+      return Promise.resolve(null);
+    }
+    const done = job(kind).finally(() => {
+      running = null;
+      if (!abort.signal.aborted) saveStatus();
+    });
+    running = { kind, done };
+    saveStatus();
+    return done;
+  };
+
+  try {
+    const timezone = options.schedules.timezone ? { timezone: options.schedules.timezone } : {};
+    tasks.backlog = cron.schedule(options.schedules.backlog, () => run('backlog'), { name: 'engram-backlog', noOverlap: true, ...timezone });
+    tasks.sweep = cron.schedule(options.schedules.sweep, () => run('sweep'), { name: 'engram-sweep', noOverlap: true, ...timezone });
+    if (options.http) {
+      http = await startHttp(engine, { port: options.http.port, ...(options.http.token ? { token: options.http.token } : {}), health: () => ({ daemon: status() }) });
+      const address = http.address();
+      httpUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : options.http.port}/mcp`;
+    }
+    saveStatus();
+  } catch (error) {
+    for (const task of Object.values(tasks)) await task?.destroy();
+    await engine.close();
+    daemonLock.release();
+    throw error;
+  }
+
+  const stop = async () => {
+    abort.abort('shutdown');
+    for (const task of Object.values(tasks)) await task?.destroy();
+    if (running) await running.done;
+    if (http) await new Promise<void>((resolve) => http!.close(() => resolve()));
+    await engine.close();
+    rmSync(join(options.stateDir, STATUS_FILE), { force: true });
+    daemonLock.release();
+  };
+  return { engine, http, status, run, stop };
+}
+
+/** The running daemon's status for `engram status`, or null when none runs for this vault. */
+export function readDaemonStatus(stateDir: string): DaemonStatus | null {
+  const path = join(stateDir, STATUS_FILE);
+  if (!existsSync(path)) return null;
+  try {
+    const status = JSON.parse(readFileSync(path, 'utf8')) as DaemonStatus;
+    if (status.host === hostname()) process.kill(status.pid, 0); // throws when that process is gone
+    return status;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,8 @@
+/** The Librarian: the caretaker sweep (plan → act per phase), the organizer, health checks, the report, undo. */
+export { runSweep, PHASES, BACKLOG_PHASES, DEFAULTS as SWEEP_DEFAULTS, type SweepOptions, type SweepReport, type PhaseName, type PhaseReport } from './sweep.js';
+export { planOrganize, vote, moveNote, recordProposals, listOrganizeProposals, decideProposals, DEFAULTS as ORGANIZE_DEFAULTS, type Filing, type OrganizePlan, type OrganizeProposal, type MoveContext } from './organize.js';
+export { runHealthChecks, type HealthCheck } from './health.js';
+export { renderSection, mergeReport } from './report.js';
+export { undoRun, resyncGraph, type UndoRunReport } from './undo.js';
+export { lastSweep, type SweepSummary } from './status.js';
+export { sweepOptions, newRunId, type LibrarianSettings } from './setup.js';
