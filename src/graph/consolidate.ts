@@ -259,13 +259,17 @@ function vectorPairs(db: Database.Database, model: string, limit: number, accept
  * Whether two names could be one: a word of one begins a word of the other (`Bob Z` /
  * `Robert Zhang`: z…), or one is the other's initials (`NYC` / `New York City`). Context alone
  * is not enough: with a small embedding model, notes on neighbouring subjects sit above 0.92.
+ * Particles (`de`, `of`, `the`) say nothing: `tomada de decisao` and `modelagem de sistemas`
+ * are not one topic.
  */
-function namesHint(a: string, b: string): boolean {
+export function namesHint(a: string, b: string): boolean {
   const wa = a.split(' ').filter(Boolean);
   const wb = b.split(' ').filter(Boolean);
   const initials = (words: string[]) => words.map((word) => word[0]).join('');
   if ((wa.length === 1 && wb.length > 1 && wa[0] === initials(wb)) || (wb.length === 1 && wa.length > 1 && wb[0] === initials(wa))) return true;
-  return wa.some((x) => wb.some((y) => x.startsWith(y) || y.startsWith(x)));
+  // The shorter word is an initial (`z`) or a real word (4+ letters), never a particle.
+  const begins = (long: string, short: string) => long.startsWith(short) && (short.length === 1 || short.length >= 4);
+  return wa.some((x) => wb.some((y) => begins(x, y) || begins(y, x)));
 }
 
 /**

@@ -100,8 +100,8 @@ export function runIndex(db: Database.Database, options: IndexOptions): IndexRep
   return { ...changes, notes: store.countNotes(), linksResolved, skipped, full, recovered, durationMs: now() - started };
 }
 
-/** What an index run would do, from a listing and the stored stats only (nothing is read or written). */
-export function planIndex(db: Database.Database, options: Pick<IndexOptions, 'root' | 'exclude'>): { notes: number; added: number; changed: number; gone: number } {
+/** What an index run would do, from a listing and the stored stats only (nothing is read or written); `bytes` is the size of the notes to read. */
+export function planIndex(db: Database.Database, options: Pick<IndexOptions, 'root' | 'exclude'>): { notes: number; added: number; changed: number; gone: number; bytes: number } {
   const store = new NoteStore(db);
   const walk = walkVault(options.root, { exclude: options.exclude ?? [] });
   const notes = walk.entries.filter((entry) => entry.kind === 'note');
@@ -109,7 +109,8 @@ export function planIndex(db: Database.Database, options: Pick<IndexOptions, 'ro
   const stat = planStatChanges(notes, indexed);
   const known = new Set(indexed.map((file) => file.key));
   const added = stat.toRead.filter((file) => !known.has(file.key)).length;
-  return { notes: notes.length, added, changed: stat.toRead.length - added, gone: stat.gone.length };
+  const bytes = stat.toRead.reduce((sum, file) => sum + file.size, 0);
+  return { notes: notes.length, added, changed: stat.toRead.length - added, gone: stat.gone.length, bytes };
 }
 
 /**

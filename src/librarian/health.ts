@@ -21,7 +21,7 @@ export interface HealthOptions {
   root: string;
   agentRoot: string;
   model: string;
-  /** Smart Connections' active model when it is not the configured one (its vectors are refused), else null. */
+  /** Smart Connections' warning when it embeds with another model than Engram's, else null. */
   modelMismatch: string | null;
   /** Why queries and notes cannot be embedded here, or null. */
   embedderUnavailable: string | null;
@@ -43,7 +43,7 @@ export function runHealthChecks(db: Database.Database, options: HealthOptions): 
     }],
     ['model agreement', () => ({
       count: options.modelMismatch ? 1 : 0,
-      examples: options.modelMismatch ? [`Smart Connections uses ${options.modelMismatch}, Engram ${options.model}: the plugin's vectors are refused and notes are embedded locally`] : [],
+      examples: options.modelMismatch ? [options.modelMismatch] : [],
     })],
     ['embedder', () => ({ count: options.embedderUnavailable ? 1 : 0, examples: options.embedderUnavailable ? [options.embedderUnavailable] : [] })],
     ['broken links', () => {

@@ -138,6 +138,8 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
   }
 
   let organizePlan: OrganizePlan | null = null;
+  // In a dry run nothing is indexed, so later plans add what the index plan found new or changed.
+  let unindexed = { notes: 0, bytes: 0 };
   let slice: number[] = [];
   const model = options.vectors.model;
   const phases: Phase[] = [
@@ -145,6 +147,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
       name: 'index',
       plan: () => {
         const plan = planIndex(db, { root: options.root, exclude: [...options.exclude] });
+        if (options.dryRun) unindexed = { notes: plan.added + plan.changed, bytes: plan.bytes };
         return { summary: `${plan.added} new, ${plan.changed} changed, ${plan.gone} gone of ${plan.notes} notes`, counts: plan, estimatedCostUsd: 0 };
       },
       act: async () => {
@@ -156,7 +159,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
     {
       name: 'embed',
       plan: () => {
-        const waiting = countBacklog(db, model);
+        const waiting = countBacklog(db, model) + unindexed.notes;
         const unavailable = options.embed === false ? 'local embedding is off' : modelUnavailable(options.vectors);
         return { summary: `${waiting} notes wait for a ${model} vector${unavailable && waiting > 0 ? ` (they cannot be embedded here: ${unavailable})` : ''}`, counts: { waiting }, estimatedCostUsd: 0 };
       },
@@ -173,7 +176,8 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
       plan: (): Plan => {
         const extractor = options.extractor;
         if (extractor === null) return { summary: 'no extractor configured', counts: {}, estimatedCostUsd: 0, skip: 'no extractor (ENGRAM_EXTRACTOR=none)' };
-        const pending = pendingExtractions(db, extractor, agentRoot);
+        const stored = pendingExtractions(db, extractor, agentRoot);
+        const pending = { notes: stored.notes + unindexed.notes, bytes: stored.bytes + unindexed.bytes };
         const maxNotes = options.maxExtractNotes ?? DEFAULTS.maxExtractNotes;
         const notes = Math.min(pending.notes, maxNotes);
         const share = pending.notes === 0 ? 0 : notes / pending.notes;
@@ -366,7 +370,9 @@ function vectorHealth(db: Database.Database, options: SweepOptions): { modelMism
   const status = vectorStatus(db, options.root, options.vectors);
   const sc = status.smart_connections;
   return {
-    modelMismatch: sc.detected && sc.active_model !== null && !sc.model_matches ? sc.active_model : null,
+    modelMismatch: sc.detected && sc.active_model !== null && !sc.model_matches
+      ? status.warnings.find((warning) => warning.startsWith('Smart Connections embeds with')) ?? `Smart Connections embeds with "${sc.active_model}", Engram with "${options.vectors.model}"`
+      : null,
     embedderUnavailable: status.query_embedder.available ? null : status.query_embedder.reason ?? 'the embedder is unavailable',
   };
 }

@@ -192,3 +192,12 @@ test('entity vectors: entities mentioned in notes about the same things, never t
   assert.match(report.proposed[0]!.reason, /never together \(cosine 0\.99\d\)/);
   assert.deepEqual((await consolidate(store, db, writer, { vectorModel: 'other-model' })).proposed, [], 'vectors of another model are never compared');
 });
+
+test('a name hint needs more than a shared short word', async () => {
+  const { namesHint } = await import('../../src/graph/consolidate.js');
+  assert.equal(namesHint('bob z', 'robert zhang'), true);
+  assert.equal(namesHint('nyc', 'new york city'), true);
+  assert.equal(namesHint('analise de sistemas', 'modelagem de sistemas'), true, 'a shared long word');
+  assert.equal(namesHint('tomada de decisao', 'modelagem de sistemas'), false, 'only "de" in common');
+  assert.equal(namesHint('head of sales', 'chief of staff'), false);
+});

@@ -69,7 +69,8 @@ test('dry run: no state directory is created, nothing in the vault changes, no p
   assert.equal(report.dryRun, true);
   assert.equal(report.phases.find((p: { name: string }) => p.name === 'index').counts.added, 16);
   const extract = report.phases.find((p: { name: string }) => p.name === 'extract');
-  assert.equal(extract.counts.waiting, 0, 'nothing is indexed yet, so nothing waits for extraction in the state as it is');
+  assert.equal(extract.counts.waiting, 16, 'notes the index would add count as waiting for extraction');
+  assert.equal(report.phases.find((p: { name: string }) => p.name === 'embed').counts.waiting, 16);
   assert.ok(report.phases.every((p: { status: string }) => p.status === 'planned' || p.status === 'skipped'));
   assert.equal(server.requests.length, 0, 'no paid call');
   assert.equal(existsSync(vault.home), false, 'no state directory was created');
