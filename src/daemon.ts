@@ -17,6 +17,7 @@ import { EngramError } from './errors.js';
 import { acquireLock, type Lock } from './index/index.js';
 import { BACKLOG_PHASES, newRunId, runSweep, sweepOptions, type LibrarianSettings, type SweepReport } from './librarian/index.js';
 import { startHttp, VaultEngine } from './mcp/index.js';
+import { goldenCheck } from './eval/index.js';
 import { writeFileAtomic } from './writes/index.js';
 
 export const STATUS_FILE = 'daemon.json';
@@ -25,7 +26,7 @@ export interface DaemonOptions {
   vault: string;
   stateDir: string;
   db: Database.Database;
-  settings: LibrarianSettings;
+  settings: LibrarianSettings & { golden?: string | undefined };
   schedules: { backlog: string; sweep: string; timezone?: string | undefined };
   http?: { port: number; token?: string | undefined } | undefined;
   /** How to run `engram index` in a child process for the catch-up at start (null: none). */
@@ -110,6 +111,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       const runId = newRunId(kind);
       const report = await runSweep(sweepOptions(options.settings, { vault: options.vault, stateDir: options.stateDir, db: options.db }, {
         runId, kind, dryRun: false, log: options.log, signal: abort.signal, ...(kind === 'backlog' ? { phases: BACKLOG_PHASES } : {}),
+        ...(options.settings.golden ? { evaluate: () => goldenCheck(options.db, options.vault, options.settings.golden!) } : {}),
       }));
       engine.changed();
       const summary = report.phases.map((phase) => `${phase.name} ${phase.status}`).join(', ');

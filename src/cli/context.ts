@@ -34,6 +34,10 @@ export interface CliEnv {
   /** ENGRAM_SWEEP_MAX_NOTES / ENGRAM_SWEEP_MAX_COST: extraction budget per sweep. */
   sweepMaxNotes: number | undefined;
   sweepMaxCostUsd: number | undefined;
+  /** ENGRAM_SWEEP_MAX_TOKENS: input + output tokens per sweep's extraction. */
+  sweepMaxTokens: number | undefined;
+  /** ENGRAM_GOLDEN: a golden query file the Librarian's health phase scores each sweep. */
+  golden: string | undefined;
   /** ENGRAM_SCHEDULE_BACKLOG / ENGRAM_SCHEDULE_SWEEP (cron expressions) and ENGRAM_TIMEZONE for the daemon. */
   scheduleBacklog: string;
   scheduleSweep: string;
@@ -66,6 +70,8 @@ export function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
     organizeRoot: env.ENGRAM_ORGANIZE_ROOT === '1' || env.ENGRAM_ORGANIZE_ROOT === 'true',
     sweepMaxNotes: positiveNumber(env.ENGRAM_SWEEP_MAX_NOTES, 'ENGRAM_SWEEP_MAX_NOTES'),
     sweepMaxCostUsd: positiveNumber(env.ENGRAM_SWEEP_MAX_COST, 'ENGRAM_SWEEP_MAX_COST'),
+    sweepMaxTokens: positiveNumber(env.ENGRAM_SWEEP_MAX_TOKENS, 'ENGRAM_SWEEP_MAX_TOKENS'),
+    golden: env.ENGRAM_GOLDEN || undefined,
     scheduleBacklog: env.ENGRAM_SCHEDULE_BACKLOG || '*/15 * * * *',
     scheduleSweep: env.ENGRAM_SCHEDULE_SWEEP || '30 3 * * *',
     timezone: env.ENGRAM_TIMEZONE || undefined,

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { startDaemon } from '../daemon.js';
 import type { Command } from './command.js';
@@ -19,7 +20,7 @@ export const daemonCommand: Command = {
     let daemon;
     try {
       daemon = await startDaemon({
-        vault: opened.vault, stateDir: opened.stateDir, db: opened.state.db, settings: env, log: io,
+        vault: opened.vault, stateDir: opened.stateDir, db: opened.state.db, settings: { ...env, golden: env.golden ? resolve(env.golden) : undefined }, log: io,
         schedules: { backlog: env.scheduleBacklog, sweep: env.scheduleSweep, timezone: env.timezone },
         http: port === null ? undefined : { port, token: env.httpToken },
         indexCommand: args.values['no-index'] || !entry ? null : { command: process.execPath, args: [...process.execArgv, entry, 'index', '--vault', opened.vault, '--quiet'] },

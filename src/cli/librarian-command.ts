@@ -4,8 +4,10 @@ import { indexPaths } from '../index/index.js';
 import { lexicalExtension } from '../search/index.js';
 import { VaultWriter } from '../writes/index.js';
 import { consolidate, GraphStore, selectExtractor } from '../graph/index.js';
+import { goldenCheck } from '../eval/index.js';
 import { UsageError } from '../errors.js';
 import { resolve } from 'node:path';
+import type Database from 'better-sqlite3';
 import type { Command } from './command.js';
 import { openVault } from './context.js';
 
@@ -29,7 +31,7 @@ export const librarianCommand: Command = {
       const snapshot = openStateSnapshot(stateDir);
       try {
         const runId = newRunId('sweep');
-        const report = await runSweep(sweepOptions(env, { vault, stateDir, db: snapshot.db }, { runId, kind: 'sweep', dryRun: true, log, ...(phases ? { phases } : {}) }));
+        const report = await runSweep(sweepOptions(env, { vault, stateDir, db: snapshot.db }, { runId, kind: 'sweep', dryRun: true, log, ...(phases ? { phases } : {}), ...evaluator(env.golden, snapshot.db, vault) }));
         io.out(args.values.json ? JSON.stringify(report, null, 2) : describe(report));
         return 0;
       } finally {
@@ -41,7 +43,7 @@ export const librarianCommand: Command = {
       const lock = acquireLock(opened.stateDir, 'index', { purpose: 'a Librarian sweep' });
       try {
         const runId = newRunId('sweep');
-        const report = await runSweep(sweepOptions(env, { vault: opened.vault, stateDir: opened.stateDir, db: opened.state.db }, { runId, kind: 'sweep', dryRun: false, log, ...(phases ? { phases } : {}) }));
+        const report = await runSweep(sweepOptions(env, { vault: opened.vault, stateDir: opened.stateDir, db: opened.state.db }, { runId, kind: 'sweep', dryRun: false, log, ...(phases ? { phases } : {}), ...evaluator(env.golden, opened.state.db, opened.vault) }));
         io.out(args.values.json ? JSON.stringify(report, null, 2) : describe(report));
         return report.errors.length > 0 ? 1 : 0;
       } finally {
@@ -101,6 +103,11 @@ export const undoCommand: Command = {
     }
   },
 };
+
+/** The golden-set score for the health phase, when ENGRAM_GOLDEN names a file. */
+function evaluator(golden: string | undefined, db: Database.Database, vault: string) {
+  return golden ? { evaluate: () => goldenCheck(db, vault, resolve(golden)) } : {};
+}
 
 function parsePhases(raw: unknown): PhaseName[] | undefined {
   if (raw === undefined) return undefined;

@@ -4,3 +4,4 @@ export { runGolden, checkFloors, GOLDEN_DEPTH, type GoldenReport, type GoldenMet
 export { loadBeir, prepareBeir, evaluateBeir, type BeirData, type BeirOptions, type BeirReport } from './beir.js';
 export { successAt, recallAt, reciprocalRank, firstRank, ndcgAt, mean, percentile } from './metrics.js';
 export { runKnownItems, type KnownItemNote, type KnownItemReport, type KnownItemSearch } from './known-items.js';
+export { goldenCheck, type GoldenCheck } from './check.js';

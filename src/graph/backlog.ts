@@ -39,6 +39,8 @@ export interface GraphIndexOptions {
   maxNotes?: number;
   /** Stop starting new notes once this much has been spent (USD, estimated). */
   maxCostUsd?: number;
+  /** Stop starting new notes once this many tokens (input + output) have been used. */
+  maxTokens?: number;
   privateTags?: readonly string[];
   privateFolders?: readonly string[];
   concurrency?: number;
@@ -117,6 +119,7 @@ export async function runGraphIndex(options: GraphIndexOptions): Promise<GraphIn
     for (;;) {
       if (index >= pending.length || started >= limit) return;
       if (options.maxCostUsd !== undefined && report.costUsd >= options.maxCostUsd) return;
+      if (options.maxTokens !== undefined && report.inputTokens + report.outputTokens >= options.maxTokens) return;
       const note = pending[index++]!;
       const noteTags = tags.all(note.id) as string[];
       const lower = note.path.toLowerCase();

@@ -14,6 +14,7 @@ export interface LibrarianSettings extends VectorSettings, ExtractorSettings {
   organizeRoot: boolean;
   sweepMaxNotes: number | undefined;
   sweepMaxCostUsd: number | undefined;
+  sweepMaxTokens?: number | undefined;
 }
 
 /** `sweep-20261130T0330-3f9a1c`: sortable, readable, unique. */
@@ -24,7 +25,7 @@ export function newRunId(kind: 'sweep' | 'backlog', now = Date.now()): string {
 export function sweepOptions(
   settings: LibrarianSettings,
   where: { vault: string; stateDir: string; db: Database.Database },
-  run: { runId: string; kind: 'sweep' | 'backlog'; dryRun: boolean; phases?: readonly PhaseName[]; log: LogSink; signal?: AbortSignal },
+  run: { runId: string; kind: 'sweep' | 'backlog'; dryRun: boolean; phases?: readonly PhaseName[]; log: LogSink; signal?: AbortSignal; evaluate?: SweepOptions['evaluate'] },
 ): SweepOptions {
   const writer = new VaultWriter({ root: where.vault, db: where.db, stateDir: where.stateDir, agentRoot: settings.agentRoot, runId: run.runId });
   return {
@@ -38,7 +39,9 @@ export function sweepOptions(
     looseRoot: settings.organizeRoot,
     ...(settings.sweepMaxNotes === undefined ? {} : { maxExtractNotes: settings.sweepMaxNotes }),
     ...(settings.sweepMaxCostUsd === undefined ? {} : { maxExtractCostUsd: settings.sweepMaxCostUsd }),
+    ...(settings.sweepMaxTokens === undefined ? {} : { maxExtractTokens: settings.sweepMaxTokens }),
     ...(run.phases ? { phases: run.phases } : {}),
     ...(run.signal ? { signal: run.signal } : {}),
+    ...(run.evaluate ? { evaluate: run.evaluate } : {}),
   };
 }

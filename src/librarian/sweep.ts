@@ -68,8 +68,11 @@ export interface SweepOptions {
   looseRoot?: boolean;
   maxExtractNotes?: number;
   maxExtractCostUsd?: number;
+  maxExtractTokens?: number;
   embedBudgetMs?: number;
   consolidateSlice?: number;
+  /** A golden-set score for the health phase (ENGRAM_GOLDEN), compared with the previous sweep's. */
+  evaluate?: (() => { metric: string; value: number; queries: number; skipped: number }) | undefined;
   /** Checked between phases: a shutdown stops the sweep at the next phase boundary. */
   signal?: AbortSignal;
   now?: () => number;
@@ -97,6 +100,8 @@ export interface SweepReport {
   moves: { moveId: number; from: string; to: string; share: number; rewritten: number }[];
   proposals: { organize: OrganizeProposal[]; merges: Proposal[]; more: number };
   coverage: { notes: number; withVectors: number };
+  /** The golden-set score and its change since the last sweep that measured it. */
+  eval?: { metric: string; value: number; previous: number | null; delta: number | null; queries: number };
   errors: string[];
   /** Set when the sweep stopped early (shutdown). */
   stopped?: string;
@@ -193,6 +198,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
         const run = await runGraphIndex({
           root: options.root, db, extractor, writer: options.writer, agentRoot, vectorModel: model,
           maxNotes: options.maxExtractNotes ?? DEFAULTS.maxExtractNotes, maxCostUsd: options.maxExtractCostUsd ?? DEFAULTS.maxExtractCostUsd,
+          ...(options.maxExtractTokens === undefined ? {} : { maxTokens: options.maxExtractTokens }),
         });
         reindex(run.written);
         report.errors.push(...run.errors.map((error) => `extract: ${error}`));
@@ -272,6 +278,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
       name: 'health',
       plan: () => {
         report.health = runHealthChecks(db, { root: options.root, agentRoot, model, ...vectorHealth(db, options) });
+        if (options.evaluate) report.health.push(evalCheck(db, report, options.evaluate));
         const faults = report.health.filter((check) => !check.ok).length;
         return { summary: faults === 0 ? `all ${report.health.length} checks pass` : `${faults} of ${report.health.length} checks have findings`, counts: { faults }, estimatedCostUsd: 0 };
       },
@@ -325,6 +332,22 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
       .run(new Date(now()).toISOString(), report.stopped ? 'stopped' : report.errors.length > 0 ? 'errors' : 'ok', JSON.stringify(report), options.runId);
   }
   return report;
+}
+
+/** Golden-set score now vs the last sweep that measured one; a drop of more than 0.02 is a finding. */
+function evalCheck(db: Database.Database, report: SweepReport, evaluate: NonNullable<SweepOptions['evaluate']>): HealthCheck {
+  try {
+    const now = evaluate();
+    const previous = (db.prepare(`SELECT report FROM runs WHERE report IS NOT NULL AND json_extract(report, '$.eval.value') IS NOT NULL ORDER BY started_at DESC LIMIT 1`).pluck().get() as string | undefined);
+    const before = previous ? (JSON.parse(previous) as SweepReport).eval?.value ?? null : null;
+    const delta = before === null ? null : now.value - before;
+    report.eval = { metric: now.metric, value: now.value, previous: before, delta, queries: now.queries };
+    const drop = delta !== null && delta < -0.02;
+    const line = `${now.metric} ${now.value.toFixed(3)} over ${now.queries} queries${delta === null ? ' (first measurement)' : ` (${delta >= 0 ? '+' : ''}${delta.toFixed(3)} since the last sweep)`}${now.skipped > 0 ? `; ${now.skipped} queries skipped (their notes are gone)` : ''}`;
+    return { name: 'eval', count: drop ? 1 : 0, ok: !drop, examples: [line] };
+  } catch (error) {
+    return { name: 'eval', count: 0, ok: false, examples: [], error: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 /** Relations that point at a merged entity are moved to its winner (duplicates dropped). */

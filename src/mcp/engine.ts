@@ -57,6 +57,7 @@ export class VaultEngine {
   private readonly runId = `mcp-${randomUUID().slice(0, 8)}`;
   private known: string[] | null = null;
   private knownGeneration = -1;
+  private dataVersion = -1;
   indexState: IndexState = { state: 'ready' };
 
   constructor(private readonly options: EngineOptions) {
@@ -96,6 +97,7 @@ export class VaultEngine {
 
   /** The search engine over the index as it is now (rebuilt only after a change). */
   search(): VaultSearch {
+    this.noticeOtherWriters();
     if (this.engine === null || this.engineGeneration !== this.generation) {
       this.engine = VaultSearch.open(this.db, this.vault, { model: this.settings.model });
       this.engineGeneration = this.generation;
@@ -105,6 +107,7 @@ export class VaultEngine {
 
   /** Vault-relative paths of the indexed notes (cached until the index changes). */
   knownPaths(): string[] {
+    this.noticeOtherWriters();
     if (this.known === null || this.knownGeneration !== this.generation) {
       this.known = this.db.prepare('SELECT path FROM notes').pluck().all() as string[];
       this.knownGeneration = this.generation;
@@ -124,12 +127,28 @@ export class VaultEngine {
   /** Re-indexes the given vault-relative paths now (the watcher calls this, tests may too). */
   async refresh(paths: readonly string[]): Promise<void> {
     if (paths.length === 0) return;
-    indexPaths(this.db, paths, { root: this.vault, exclude: this.settings.exclude, extensions: [this.extension] });
+    const report = indexPaths(this.db, paths, { root: this.vault, exclude: this.settings.exclude, extensions: [this.extension] });
+    // Engram's own writes are indexed by whoever wrote them; their watcher events change nothing
+    // here, so search keeps its loaded engine instead of reloading it.
+    if (report.added + report.modified + report.moved.length + report.deleted === 0) return;
     this.generation++;
     // Changed notes get vectors in the background when the embedder is already warm.
     const opened = this.embedder ? await this.embedder : null;
     if (opened && 'embedder' in opened) {
       await embedBacklog(this.db, { root: this.vault, embedder: opened.embedder, budgetMs: 5_000 });
+      this.generation++;
+    }
+  }
+
+  /**
+   * Another process (a second server, `engram librarian`, the daemon) committed to the shared
+   * database: SQLite's `data_version` moves only for other connections' commits, so one pragma
+   * (microseconds) tells whether what this engine loaded is still current.
+   */
+  private noticeOtherWriters(): void {
+    const version = this.db.pragma('data_version', { simple: true }) as number;
+    if (version !== this.dataVersion) {
+      this.dataVersion = version;
       this.generation++;
     }
   }

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import Database from 'better-sqlite3';
@@ -218,4 +218,28 @@ test('bad input: unknown phase and unknown run id are one-line errors', async (t
   assert.equal(undo.code, 1);
   assert.match(undo.stderr, /no run sweep-nope/);
   assert.equal(undo.stderr.trim().split('\n').length, 1);
+});
+
+test('with a golden set configured, health scores it each sweep and flags a drop since the last one', async (t) => {
+  const { vault } = setup(t);
+  const golden = join(vault.home, '..', 'golden.yaml');
+  writeFileSync(golden, [
+    '- { id: q1, query: walrus feeding, expect: [Projects/Zoo/Walrus Feeding.md] }',
+    '- { id: q2, query: each morning, expect: [Garden/Tomatoes.md] }',
+    '',
+  ].join('\n'));
+  const env = { ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root, ENGRAM_EXTRACTOR: 'none', ENGRAM_GOLDEN: golden };
+  const evalOf = async () => {
+    const run = await runCli(['librarian', '--json', '--phases', 'index,health'], env);
+    assert.equal(run.code, 0, run.stderr);
+    const report = JSON.parse(run.stdout);
+    return { eval: report.eval, check: report.health.find((c: { name: string }) => c.name === 'eval') };
+  };
+  const first = await evalOf();
+  assert.deepEqual([first.eval.value, first.eval.previous, first.check.ok], [1, null, true]);
+  assert.match(first.check.examples[0], /success@5 1\.000 over 2 queries \(first measurement\)/);
+  vault.write('Garden/Tomatoes.md', '# Tomatoes\nPlants in beds.\n');
+  const second = await evalOf();
+  assert.deepEqual([second.eval.value, second.eval.previous, second.check.ok], [0.5, 1, false]);
+  assert.match(second.check.examples[0], /-0\.500 since the last sweep/);
 });
