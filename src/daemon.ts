@@ -160,7 +160,12 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     abort.abort('shutdown');
     for (const task of Object.values(tasks)) await task?.destroy();
     if (running) await running.done;
-    if (http) await new Promise<void>((resolve) => http!.close(() => resolve()));
+    if (http) {
+      // close() alone waits for every client connection to end, which an open MCP session never does.
+      const closed = new Promise<void>((resolve) => http!.close(() => resolve()));
+      http.closeAllConnections();
+      await closed;
+    }
     await engine.close();
     rmSync(join(options.stateDir, STATUS_FILE), { force: true });
     daemonLock.release();

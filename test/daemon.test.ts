@@ -44,10 +44,12 @@ async function startDaemon(t: TestContext, env: Record<string, string>, extra: s
   });
   const client = new Client({ name: 'daemon-test', version: '0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  // SIGTERM while the client's session is still open: the daemon must not wait for the client.
   const stop = async () => {
-    await client.close();
     child.kill('SIGTERM');
-    return { code: await exited, stderr };
+    const code = await exited;
+    await client.close().catch(() => {});
+    return { code, stderr };
   };
   return { url, client, stop, stderr: () => stderr };
 }

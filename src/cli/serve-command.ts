@@ -43,7 +43,10 @@ export const serveCommand: Command = {
       const address = http.address();
       io.err(`engram: serving ${opened.vault} on http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}/mcp${env.httpToken ? ' (bearer token required)' : ''}`);
       await new Promise<void>((resolve) => {
-        const close = () => http.close(() => resolve());
+        const close = () => {
+          http.close(() => resolve());
+          http.closeAllConnections(); // an open client session would otherwise keep it alive
+        };
         process.once('SIGINT', close);
         process.once('SIGTERM', close);
       });

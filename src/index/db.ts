@@ -4,7 +4,7 @@
  * be recomputed from the vault), and the fact is kept as a warning for `status`.
  */
 import Database from 'better-sqlite3';
-import { copyFileSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EngramError } from '../errors.js';
@@ -52,8 +52,17 @@ export function openStateSnapshot(stateDir: string): { db: Database.Database; cl
   }
   const temp = mkdtempSync(join(tmpdir(), 'engram-snapshot-'));
   try {
-    for (const suffix of ['', '-wal']) {
-      if (existsSync(path + suffix)) copyFileSync(path + suffix, join(temp, DB_FILE + suffix));
+    // The database and its WAL are copied without a lock (a dry run takes none): a copy is kept
+    // only when neither file changed while it was made, else it is made again.
+    const stamp = () => ['', '-wal'].map((suffix) => (existsSync(path + suffix) ? `${statSync(path + suffix).size}:${statSync(path + suffix).mtimeMs}` : '-')).join('|');
+    for (let attempt = 0; ; attempt++) {
+      const before = stamp();
+      rmSync(join(temp, `${DB_FILE}-wal`), { force: true });
+      for (const suffix of ['', '-wal']) {
+        if (existsSync(path + suffix)) copyFileSync(path + suffix, join(temp, DB_FILE + suffix));
+      }
+      if (stamp() === before) break;
+      if (attempt === 9) throw new Error('the state database kept changing while it was copied');
     }
     const db = prepare(new Database(join(temp, DB_FILE)));
     return { db, close: () => { db.close(); rmSync(temp, { recursive: true, force: true }); } };

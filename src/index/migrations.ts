@@ -317,6 +317,17 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    name: '009-move-completion',
+    up(db) {
+      // A move whose files were not all written (the process was killed) has no completion
+      // time; the next sweep rolls it back. Moves made before this column existed completed.
+      db.exec(`
+        ALTER TABLE moves ADD COLUMN completed_at TEXT;
+        UPDATE moves SET completed_at = at;
+      `);
+    },
+  },
 ];
 
 /** Applies the migrations not yet recorded, in order. Returns the names applied. */

@@ -51,7 +51,8 @@ export function planOrganize(db: Database.Database, options: OrganizeOptions): O
     LEFT JOIN vectors v ON v.note_id = n.id AND v.block_key = '' AND v.model = ? AND v.content_hash = n.hash AND length(v.vector) > 0`).all(options.model) as Row[];
   const isCandidate = (row: Row) => {
     const lower = row.path.toLowerCase();
-    if (lower.startsWith(inbox)) return true;
+    if (lower.startsWith(inbox)) return !lower.endsWith('/readme.md'); // the folder's own description stays
+
     return options.looseRoot === true && !row.path.includes('/') && !DEFAULTS.keepAtRoot.includes(lower);
   };
   const candidates = rows.filter(isCandidate);
@@ -63,6 +64,13 @@ export function planOrganize(db: Database.Database, options: OrganizeOptions): O
   const names = new Map<string, number>();
   for (const row of rows) names.set(row.name_key, (names.get(row.name_key) ?? 0) + 1);
   const taken = new Set(rows.map((row) => row.path.toLowerCase()));
+  // The owner's decisions stand: a move they undid, or a proposal they rejected, is not made again.
+  const declined = new Set([
+    ...(db.prepare('SELECT from_path, to_path FROM moves WHERE undone_at IS NOT NULL').all() as { from_path: string; to_path: string }[])
+      .map((move) => `${move.from_path}\u0000${folderOf(move.to_path)}`),
+    ...(db.prepare("SELECT path, target FROM organize_proposals WHERE status = 'rejected'").all() as { path: string; target: string }[])
+      .map((proposal) => `${proposal.path}\u0000${proposal.target}`),
+  ]);
   const k = options.k ?? DEFAULTS.k;
   const threshold = options.threshold ?? DEFAULTS.threshold;
 
@@ -73,6 +81,7 @@ export function planOrganize(db: Database.Database, options: OrganizeOptions): O
     const votes = vote(unit(vectorFromBlob(row.vector)), matrix, dims, labeled, k);
     if (votes === null) return { kind: 'skip', path: row.path, reason: 'no similar filed notes' };
     const { target, share, neighbours } = votes;
+    if (declined.has(`${row.path}\u0000${target}`)) return { kind: 'skip', path: row.path, reason: `you declined filing it into ${target}/ before (an undone move or a rejected proposal)` };
     const to = `${target}/${baseName(row.path)}`;
     if (share < threshold) return { kind: 'propose', path: row.path, hash: row.hash, target, share, neighbours, reason: `low confidence (share ${share.toFixed(2)} < ${threshold})` };
     if ((names.get(row.name_key) ?? 0) > 1) return { kind: 'propose', path: row.path, hash: row.hash, target, share, neighbours, reason: 'another note has the same name: bare links could change meaning' };
@@ -149,7 +158,7 @@ export interface MoveContext {
  * Moves one note and rewrites the links that would break, through the writer (journaled under
  * one move id), then brings the index up to date for every file touched.
  */
-export function moveNote(context: MoveContext, from: string, to: string): { moveId: number; rewritten: string[] } {
+export function moveNote(context: MoveContext, from: string, to: string, expectHash?: string): { moveId: number; rewritten: string[] } {
   const { db } = context;
   const files = [
     ...(db.prepare('SELECT path FROM notes').pluck().all() as string[]),
@@ -160,7 +169,7 @@ export function moveNote(context: MoveContext, from: string, to: string): { move
   const linkers = (db.prepare(`SELECT DISTINCT n.path FROM links l JOIN notes n ON n.id = l.note_id
     WHERE l.resolved_path = ? AND n.path != ?`).pluck().all(from, from) as string[]);
   const receipt = context.writer.move({
-    tool: 'organize', from, to,
+    tool: 'organize', from, to, ...(expectHash ? { expectHash } : {}),
     self: (text) => rewriteLinksForMove(text, from, move, worlds).text,
     rewrites: linkers.map((path) => ({ path, next: (text: string) => rewriteLinksForMove(text, path, move, worlds).text })),
   });
@@ -207,10 +216,10 @@ export function listOrganizeProposals(db: Database.Database, status: OrganizePro
 export function decideProposals(context: MoveContext, request: { apply?: readonly number[]; reject?: readonly number[] }, at: string):
   { applied: { id: number; from: string; to: string; moveId: number; rewritten: string[] }[]; rejected: number[] } {
   const { db } = context;
-  const get = db.prepare('SELECT id, path, target, status FROM organize_proposals WHERE id = ?');
-  const rows = new Map<number, { id: number; path: string; target: string; status: string }>();
+  const get = db.prepare('SELECT id, path, target, status, note_hash FROM organize_proposals WHERE id = ?');
+  const rows = new Map<number, { id: number; path: string; target: string; status: string; note_hash: string }>();
   for (const id of [...(request.apply ?? []), ...(request.reject ?? [])]) {
-    const row = get.get(id) as { id: number; path: string; target: string; status: string } | undefined;
+    const row = get.get(id) as { id: number; path: string; target: string; status: string; note_hash: string } | undefined;
     if (!row) throw new EngramError('USAGE', `no filing proposal #${id}; call organize_vault without ids to list the pending ones`);
     if (row.status !== 'pending') throw new EngramError('USAGE', `filing proposal #${id} is ${row.status}; only pending proposals can be decided`);
     rows.set(id, row);
@@ -219,7 +228,8 @@ export function decideProposals(context: MoveContext, request: { apply?: readonl
   for (const id of request.apply ?? []) {
     const row = rows.get(id)!;
     const to = `${row.target}/${baseName(row.path)}`;
-    const moved = moveNote(context, row.path, to);
+    // Exactly what was reviewed: a note edited since its proposal is not moved.
+    const moved = moveNote(context, row.path, to, row.note_hash);
     db.prepare("UPDATE organize_proposals SET status = 'applied', decided = ?, move_id = ? WHERE id = ?").run(at, moved.moveId, id);
     applied.push({ id, from: row.path, to, ...moved });
   }

@@ -218,14 +218,30 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
         const dirty = db.prepare('SELECT count(*) FROM entities WHERE dirty = 1').pluck().get() as number;
         const orphans = db.prepare(`SELECT count(*) FROM entities e WHERE e.merged_into IS NULL AND NOT EXISTS (SELECT 1 FROM mentions m WHERE m.entity_id = e.id)
           AND NOT EXISTS (SELECT 1 FROM relations r WHERE r.from_id = e.id OR r.to_id = e.id)`).pluck().get() as number;
-        return { summary: `${toMerged} relations to merged entities, ${dirty} entity notes out of date, ${orphans} orphan entities`, counts: { toMerged, dirty, orphans }, estimatedCostUsd: 0 };
+        const interrupted = (db.prepare('SELECT count(*) FROM moves WHERE completed_at IS NULL AND undone_at IS NULL').pluck().get() as number);
+        return { summary: `${toMerged} relations to merged entities, ${dirty} entity notes out of date, ${orphans} orphan entities${interrupted > 0 ? `, ${interrupted} interrupted moves to roll back` : ''}`, counts: { toMerged, dirty, orphans, interrupted }, estimatedCostUsd: 0 };
       },
       act: async (plan) => {
+        // A move a kill interrupted is rolled back (every file to its state before the move).
+        const rolledBack: string[] = [];
+        for (const id of db.prepare('SELECT id FROM moves WHERE completed_at IS NULL AND undone_at IS NULL ORDER BY id').pluck().all() as number[]) {
+          try {
+            const undone = options.writer.undoMove(id);
+            rolledBack.push(undone.from, undone.to, ...undone.restored);
+          } catch (error) {
+            report.errors.push(`cleanup: interrupted move ${id}: ${error instanceof Error ? error.message : String(error)}`);
+          }
+        }
+        reindex(rolledBack);
         const repaired = repairRelations(db);
         const notes = { entityNotesWritten: 0, written: [] as string[], errors: report.errors };
         writeEntityNotes(new GraphStore(db, agentRoot), options.writer, notes);
         reindex(notes.written);
-        return { summary: `${repaired} relations repointed to merged entities' winners, ${notes.entityNotesWritten} entity notes rewritten, ${plan.counts.orphans ?? 0} orphan entities flagged`, counts: { repaired, rewritten: notes.entityNotesWritten, orphans: plan.counts.orphans ?? 0 }, costUsd: 0 };
+        const interrupted = plan.counts.interrupted ?? 0;
+        return {
+          summary: `${repaired} relations repointed to merged entities' winners, ${notes.entityNotesWritten} entity notes rewritten, ${plan.counts.orphans ?? 0} orphan entities flagged${interrupted > 0 ? `, ${interrupted} interrupted moves rolled back` : ''}`,
+          counts: { repaired, rewritten: notes.entityNotesWritten, orphans: plan.counts.orphans ?? 0, interrupted }, costUsd: 0,
+        };
       },
     },
     {
@@ -242,7 +258,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
         for (const filing of plan.filings) {
           if (filing.kind !== 'move') continue;
           try {
-            const result = moveNote({ root: options.root, db, writer: options.writer, agentRoot, exclude: options.exclude }, filing.path, filing.to);
+            const result = moveNote({ root: options.root, db, writer: options.writer, agentRoot, exclude: options.exclude }, filing.path, filing.to, filing.hash);
             report.moves.push({ moveId: result.moveId, from: filing.path, to: filing.to, share: filing.share, rewritten: result.rewritten.length });
             moved++;
           } catch (error) {

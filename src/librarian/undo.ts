@@ -27,8 +27,9 @@ type Step = { kind: 'move'; id: number } | { kind: 'write'; id: number; path: st
  */
 export function undoRun(db: Database.Database, writer: VaultWriter, runId: string, reportPath: string): UndoRunReport {
   const rows = db.prepare(`SELECT id, path, move_id FROM journal WHERE run_id = ? AND undone_at IS NULL ORDER BY id DESC`).all(runId) as { id: number; path: string; move_id: number | null }[];
-  const known = db.prepare('SELECT 1 FROM runs WHERE id = ?').pluck().get(runId) ?? rows.length > 0;
-  if (!known) throw new EngramError('USAGE', `no run ${runId}; librarian_status and the report in Librarian.md name the run ids`);
+  // (The caller holds the state's `index` lock, so the run is not still going.)
+  const run = db.prepare('SELECT status FROM runs WHERE id = ?').pluck().get(runId) as string | undefined;
+  if (run === undefined && rows.length === 0) throw new EngramError('USAGE', `no run ${runId}; librarian_status and the report in Librarian.md name the run ids`);
   const steps: Step[] = [];
   const seenMoves = new Set<number>();
   for (const row of rows) {

@@ -57,12 +57,15 @@ export function rewriteLinksForMove(text: string, source: string, move: NoteMove
     const edits: { start: number; end: number; text: string }[] = [];
     if (masked.includes('[[')) {
       for (const match of masked.matchAll(WIKILINK)) {
-        const inner = raw.slice(match.index + match[1]!.length + 2, match.index + match[0].length - 2);
+        const written = raw.slice(match.index + match[1]!.length + 2, match.index + match[0].length - 2);
+        const quote = inFrontmatter ? quoteAt(raw, match.index) : null;
+        const inner = quote === "'" ? written.replace(/''/g, "'") : quote === '"' ? written.replace(/\\(["\\])/g, '$1') : written;
         const link = parseWikilink(inner, match[1] === '!' ? 'embed' : 'wikilink', i + 1);
         if (!link || link.target === '') continue;
         const expected = target(link.target, link.kind);
         if (expected === null) continue;
-        edits.push({ start: match.index, end: match.index + match[0].length, text: `${match[1]}[[${wikiDestination(link.target, expected)}${wikiTail(inner)}]]` });
+        const rewritten = `${match[1]}[[${wikiDestination(link.target, expected)}${wikiTail(inner)}]]`;
+        edits.push({ start: match.index, end: match.index + match[0].length, text: yamlEscape(rewritten, quote) });
       }
     }
     if (!inFrontmatter && masked.includes('](')) {
@@ -93,6 +96,34 @@ export function rewriteLinksForMove(text: string, source: string, move: NoteMove
     count += edits.length;
   }
   return { text: count === 0 ? text : lines.join('\n'), count };
+}
+
+/** The YAML quote a frontmatter line is inside at `index` (`'`, `"`), or null. */
+function quoteAt(line: string, index: number): "'" | '"' | null {
+  let quote: "'" | '"' | null = null;
+  for (let i = 0; i < index; i++) {
+    const char = line[i];
+    if (quote === null) {
+      if (char === "'" || char === '"') quote = char;
+    } else if (quote === "'") {
+      if (char === "'") {
+        if (line[i + 1] === "'") i++;
+        else quote = null;
+      }
+    } else if (char === '\\') {
+      i++;
+    } else if (char === '"') {
+      quote = null;
+    }
+  }
+  return quote;
+}
+
+/** Text placed inside a quoted YAML scalar, escaped for that quote style. */
+function yamlEscape(text: string, quote: "'" | '"' | null): string {
+  if (quote === "'") return text.replace(/'/g, "''");
+  if (quote === '"') return text.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+  return text;
 }
 
 /** Index of the first line after the frontmatter block (0 when there is none). */

@@ -19,7 +19,8 @@ export interface Link {
 }
 
 export const WIKILINK = /(!?)\[\[([^\[\]\n]+?)\]\]/g;
-export const MARKDOWN_LINK = /(!?)\[([^\]\n]*)\]\(\s*(<[^>\n]+>|[^)\s]+)(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/g;
+// The destination may hold one level of balanced parentheses (`Meeting%20(2024).md`), as CommonMark allows.
+export const MARKDOWN_LINK = /(!?)\[([^\]\n]*)\]\(\s*(<[^>\n]+>|(?:[^()\s]|\([^()\s]*\))+)(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/g;
 export const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
 /** Links on one code-masked line. */

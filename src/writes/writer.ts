@@ -11,7 +11,7 @@ import { existsSync, lstatSync, mkdirSync, readFileSync, rmdirSync, unlinkSync }
 import { dirname } from 'node:path';
 import { EngramError } from '../errors.js';
 import { acquireLock, type Lock } from '../index/index.js';
-import { hashContent, resolveNotePath } from '../vault/index.js';
+import { hashContent, linkWorlds, resolveNotePath, rewriteLinksForMove, type LinkWorlds } from '../vault/index.js';
 import { sweepTempFiles, writeFileAtomic } from './atomic.js';
 import { classifyWrite } from './quarantine.js';
 
@@ -63,6 +63,8 @@ export interface MoveRequest {
   self?: (current: string) => string;
   /** Other notes whose links must follow the move: each one's new text from its current text. */
   rewrites: { path: string; next: (current: string) => string }[];
+  /** Refuse when the note no longer has this content hash (it changed since the move was planned). */
+  expectHash?: string;
 }
 
 export interface MoveReceipt {
@@ -135,10 +137,11 @@ export class VaultWriter {
 
   /** Reverts a journaled write if the file still holds exactly what that write left. */
   undo(journalId: number): WriteReceipt {
-    const row = this.options.db.prepare('SELECT path, before_hash, after_hash, before_bytes, undone_at FROM journal WHERE id = ?').get(journalId) as
-      | { path: string; before_hash: string | null; after_hash: string; before_bytes: Buffer | null; undone_at: string | null }
+    const row = this.options.db.prepare('SELECT path, before_hash, after_hash, before_bytes, undone_at, move_id FROM journal WHERE id = ?').get(journalId) as
+      | { path: string; before_hash: string | null; after_hash: string; before_bytes: Buffer | null; undone_at: string | null; move_id: number | null }
       | undefined;
     if (!row) throw new EngramError('USAGE', `no write #${journalId} in the journal`);
+    if (row.move_id !== null) throw new EngramError('USAGE', `write #${journalId} is part of move ${row.move_id}; undo the whole move with undo_move ${row.move_id}`);
     if (row.undone_at) throw new EngramError('USAGE', `write #${journalId} was undone already (${row.undone_at})`);
     return this.withLock(() => {
       const current = this.readCurrent(row.path);
@@ -166,6 +169,8 @@ export class VaultWriter {
    * Moves a note and rewrites the links that point at it, as one journaled move: every file's
    * bytes before and after are recorded under one move id, so `undoMove` can put all of it back.
    * The caller decided the move is allowed (the organizer's policy); the path gate still applies.
+   * A failure midway puts back what was already written; a kill midway leaves the move
+   * incomplete (`completed_at` unset), which `undoMove` can always roll back.
    */
   move(request: MoveRequest): MoveReceipt {
     const from = this.checkPath(request.from);
@@ -173,6 +178,9 @@ export class VaultWriter {
     return this.withLock(() => {
       const current = this.readCurrent(from);
       if (current === null) throw new EngramError('USAGE', `${from} is gone; nothing to move`);
+      if (request.expectHash && hashContent(current.bytes) !== request.expectHash) {
+        throw new EngramError('USAGE', `${from} changed since the move was planned; it is left where it is (the next sweep looks again)`);
+      }
       if (this.readCurrent(to) !== null) throw new EngramError('USAGE', `${to} exists already; the move would overwrite it`);
       const moved = this.render(current, (text) => (request.self ? request.self(text!) : text!));
       const rewrites = request.rewrites.map((rewrite) => {
@@ -190,19 +198,44 @@ export class VaultWriter {
         for (const rewrite of rewrites) this.journal(request.tool, rewrite.path, hashContent(rewrite.before.bytes), rewrite.before.bytes, hashContent(rewrite.after), id);
         return id;
       })();
-      const target = this.locate(to);
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileAtomic(target, moved);
-      for (const rewrite of rewrites) writeFileAtomic(this.locate(rewrite.path), rewrite.after);
-      unlinkSync(this.locate(from));
+      const done: string[] = [];
+      try {
+        const target = this.locate(to);
+        mkdirSync(dirname(target), { recursive: true });
+        writeFileAtomic(target, moved);
+        done.push(to);
+        for (const rewrite of rewrites) {
+          writeFileAtomic(this.locate(rewrite.path), rewrite.after);
+          done.push(rewrite.path);
+        }
+        // The old file goes last: until then the note exists in its old place.
+        unlinkSync(this.locate(from));
+      } catch (error) {
+        this.rollBackMove(moveId, to, rewrites.filter((rewrite) => done.includes(rewrite.path)), done.includes(to));
+        throw new EngramError('USAGE', `could not move ${from} (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); nothing was changed`);
+      }
+      this.options.db.prepare('UPDATE moves SET completed_at = ? WHERE id = ?').run(at, moveId);
       this.audit(this.auditPath(), `- ${at.slice(0, 16).replace('T', ' ')} · move ${moveId} · ${from} → ${to} · ${rewrites.length} notes relinked · ${this.options.runId}`);
       return { moveId, from, to, rewritten: rewrites.map((rewrite) => rewrite.path) };
     });
   }
 
+  /** Puts back what a failed move already wrote, and forgets the move. */
+  private rollBackMove(moveId: number, to: string, written: { path: string; before: { bytes: Buffer } }[], wroteTarget: boolean): void {
+    for (const rewrite of written) writeFileAtomic(this.locate(rewrite.path), rewrite.before.bytes);
+    if (wroteTarget) unlinkSync(this.locate(to));
+    this.options.db.transaction(() => {
+      this.options.db.prepare('DELETE FROM journal WHERE move_id = ?').run(moveId);
+      this.options.db.prepare('DELETE FROM moves WHERE id = ?').run(moveId);
+    })();
+  }
+
   /**
    * Reverts a move: the note goes back, every rewritten note gets its old bytes. Refused, with
-   * every reason, when any file changed since the move (nothing is reverted then).
+   * every reason, when a file changed since the move (nothing is reverted then) — except
+   * Engram's own generated notes (the report, entity notes), whose links are turned back in
+   * their current text instead. Idempotent per file, so an interrupted move or undo can be
+   * undone (again): a file already back in its old state is left alone.
    */
   undoMove(moveId: number): { from: string; to: string; restored: string[] } {
     const move = this.options.db.prepare('SELECT from_path, to_path, undone_at FROM moves WHERE id = ?').get(moveId) as { from_path: string; to_path: string; undone_at: string | null } | undefined;
@@ -215,19 +248,34 @@ export class VaultWriter {
       if (problems.length > 0) throw new EngramError('USAGE', `move #${moveId} cannot be undone without losing changes: ${problems.join('; ')} — restore those by hand or leave the move`);
       const at = new Date(this.now()).toISOString();
       const restored: string[] = [];
+      const back = { from: move.to_path, to: move.from_path };
+      let worlds: LinkWorlds | null = null;
       for (const row of rows) {
+        const current = this.readCurrent(row.path);
+        const hash = current === null ? null : hashContent(current.bytes);
         if (row.after_hash === 'deleted') {
-          if (this.readCurrent(row.path) === null) {
+          // The note's old place: written back unless it is still (or again) there.
+          if (current === null) {
             const absolute = this.locate(row.path);
             mkdirSync(dirname(absolute), { recursive: true });
             writeFileAtomic(absolute, row.before_bytes!);
           }
         } else if (row.before_bytes === null) {
-          unlinkSync(this.locate(row.path));
-          this.pruneEmptyFolders(row.path);
-        } else {
+          // The note's new place.
+          if (current !== null) {
+            unlinkSync(this.locate(row.path));
+            this.pruneEmptyFolders(row.path);
+          }
+        } else if (hash === row.after_hash) {
           writeFileAtomic(this.locate(row.path), row.before_bytes);
           restored.push(row.path);
+        } else if (current !== null && hash !== row.before_hash && this.isGenerated(row.path)) {
+          worlds ??= linkWorlds(this.vaultFiles(), back);
+          const text = rewriteLinksForMove(current.text, row.path, back, worlds);
+          if (text.count > 0) {
+            writeFileAtomic(this.locate(row.path), this.render(current, () => text.text.replace(/\r\n/g, '\n').replace(/^\uFEFF/, '')));
+            restored.push(row.path);
+          }
         }
       }
       this.options.db.transaction(() => {
@@ -245,6 +293,20 @@ export class VaultWriter {
     return ids.map((id) => this.undoProblem(id)).filter((problem): problem is string => problem !== null);
   }
 
+  /** Engram's own generated notes: the caretaker's report and the entity notes. */
+  private isGenerated(path: string): boolean {
+    const root = this.options.agentRoot;
+    return path === `${root}/Librarian.md` || path.startsWith(`${root}/Graph/`);
+  }
+
+  /** Every indexed note and attachment path (what links can resolve to). */
+  private vaultFiles(): string[] {
+    return [
+      ...(this.options.db.prepare('SELECT path FROM notes').pluck().all() as string[]),
+      ...(this.options.db.prepare('SELECT path FROM attachments').pluck().all() as string[]),
+    ];
+  }
+
   /**
    * Why undoing this journaled write (or one file of a move) would lose changes made since, or
    * null when it can be undone.
@@ -256,13 +318,16 @@ export class VaultWriter {
     if (row.undone_at) return null;
     const current = this.readCurrent(row.path);
     const hash = current === null ? null : hashContent(current.bytes);
-    const since = row.move_id === null ? 'since' : 'since the move';
-    if (row.after_hash === 'deleted') {
-      // A moved note's old place must still be free (or, after a kill mid-move, still hold the original).
-      return hash !== null && hash !== row.before_hash ? `${row.path} exists again with other content` : null;
+    if (row.move_id === null) {
+      if (hash === row.after_hash) return null;
+      return hash === null ? `${row.path} is gone` : `${row.path} changed since`;
     }
-    if (hash === row.after_hash) return null;
-    return hash === null ? `${row.path} is gone` : `${row.path} changed ${since}`;
+    // A file of a move: in its after state, or still (or already back) in its before state.
+    if (row.after_hash === 'deleted') return hash !== null && hash !== row.before_hash ? `${row.path} exists again with other content` : null;
+    if (hash === row.after_hash || hash === row.before_hash) return null;
+    if (row.before_hash === null) return `${row.path} changed since the move`;
+    if (hash === null) return `${row.path} is gone`;
+    return this.isGenerated(row.path) ? null : `${row.path} changed since the move`;
   }
 
   /** True when a note exists at this vault-relative path (any case). */

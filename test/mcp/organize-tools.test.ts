@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { acquireLock } from '../../src/index/index.js';
 import { newRunId, recordProposals, runSweep, sweepOptions } from '../../src/librarian/index.js';
 import { LIBRARIAN_VAULT } from '../helpers/librarian.js';
 import { connectFixture } from '../helpers/mcp.js';
@@ -22,6 +23,13 @@ test('organize_vault lists, applies and rejects proposals; undo_move puts everyt
   assert.ok(existsSync(join(vault.root, 'Claude/Inbox/Walrus Plan.md')), 'listing moves nothing');
 
   const home = readFileSync(join(vault.root, 'Home.md'));
+  // While a sweep (or an index run) holds the state's lock, a move waits: the tool says so.
+  const sweep = acquireLock(vault.home, 'index', { purpose: 'a Librarian sweep' });
+  const busy = await call('organize_vault', { apply: [walrus] });
+  sweep.release();
+  assert.equal(busy.isError, true);
+  assert.match(busy.content[0]!.text!, /a Librarian sweep is already running/);
+  assert.ok(existsSync(join(vault.root, 'Claude/Inbox/Walrus Plan.md')));
   const applied = await call('organize_vault', { apply: [walrus], reject: [rota] });
   assert.equal(applied.isError, undefined, applied.content[0]?.text);
   const move = (applied.structuredContent!.applied as { to: string; move_id: number; relinked: string[] }[])[0]!;

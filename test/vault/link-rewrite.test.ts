@@ -63,3 +63,22 @@ test('text without affected links comes back unchanged (same string, zero count)
   assert.equal(result.count, 0);
   assert.equal(result.text, text);
 });
+
+test('file names with parentheses, and frontmatter links inside quoted YAML, survive a move', () => {
+  const files = ['Claude/Inbox/Meeting (2024).md', "Bob's Notes/Other.md", 'Home.md'];
+  const move = { from: 'Claude/Inbox/Meeting (2024).md', to: "Bob's Notes/Meeting (2024).md" };
+  const worlds = linkWorlds(files, move);
+  const text = [
+    '---',
+    "up: '[[Claude/Inbox/Meeting (2024)]]'",
+    'down: "[[Claude/Inbox/Meeting (2024)|the \\"meeting\\"]]"',
+    '---',
+    'see [m](Claude/Inbox/Meeting%20(2024).md) and [[Claude/Inbox/Meeting (2024)]]',
+  ].join('\n');
+  const out = rewriteLinksForMove(text, 'Home.md', move, worlds);
+  assert.equal(out.count, 4);
+  const note = parseNote('Home.md', out.text);
+  assert.deepEqual(note.frontmatter, { up: "[[Bob's Notes/Meeting (2024)]]", down: '[[Bob\'s Notes/Meeting (2024)|the "meeting"]]' }, 'the YAML still parses to the new links');
+  const after = new LinkResolver(files.map((path) => (path === move.from ? move.to : path)));
+  for (const link of note.links) assert.equal(after.resolve(link, 'Home.md')?.path, move.to, `${link.kind} ${link.target}`);
+});
