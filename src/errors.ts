@@ -14,6 +14,7 @@ export type ErrorCode =
   | 'EMBEDDER_FAILED'
   | 'EXTRACTOR_FAILED'
   | 'SMART_ENV_UNSTABLE'
+  | 'NETWORK'
   | 'USAGE';
 
 export class EngramError extends Error {

@@ -16,7 +16,7 @@ const LAYERS: Record<string, number> = {
   index: 2,
   writes: 3,
   search: 4, embed: 4, graph: 4,
-  librarian: 5, eval: 5,
+  librarian: 5, eval: 5, provision: 5, sync: 5,
   mcp: 6,
   'daemon.ts': 7,
   cli: 8,

@@ -42,6 +42,15 @@ export interface CliEnv {
   scheduleBacklog: string;
   scheduleSweep: string;
   timezone: string | undefined;
+  /** The user's home (HOME) and Claude Code's folder (CLAUDE_CONFIG_DIR, default ~/.claude). */
+  userHome: string;
+  claudeDir: string;
+  /** Claude Code's user configuration (`~/.claude.json`, or `.claude.json` in CLAUDE_CONFIG_DIR). */
+  claudeConfig: string;
+  /** PATH, to find the `claude` and `engram` executables. */
+  path: string;
+  /** ENGRAM_PLUGIN_BASE_URL: where plugin releases are downloaded from (default https://github.com). */
+  pluginBaseUrl: string;
 }
 
 export interface Output {
@@ -75,6 +84,11 @@ export function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
     scheduleBacklog: env.ENGRAM_SCHEDULE_BACKLOG || '*/15 * * * *',
     scheduleSweep: env.ENGRAM_SCHEDULE_SWEEP || '30 3 * * *',
     timezone: env.ENGRAM_TIMEZONE || undefined,
+    userHome: env.HOME || homedir(),
+    claudeDir: env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), '.claude'),
+    claudeConfig: env.CLAUDE_CONFIG_DIR ? join(env.CLAUDE_CONFIG_DIR, '.claude.json') : join(env.HOME || homedir(), '.claude.json'),
+    path: env.PATH ?? '',
+    pluginBaseUrl: env.ENGRAM_PLUGIN_BASE_URL || 'https://github.com',
   };
 }
 

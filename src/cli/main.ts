@@ -10,6 +10,7 @@ import { commandHelp, parseCommandArgs, type Command } from './command.js';
 import { readCliEnv, type Output } from './context.js';
 import { indexCommand } from './index-command.js';
 import { daemonCommand } from './daemon-command.js';
+import { contextCommand, mcpCommand, provisionCommand, skillsCommand } from './use-commands.js';
 import { librarianCommand, undoCommand } from './librarian-command.js';
 import { evalCommand } from './eval-command.js';
 import { graphCommand } from './graph-command.js';
@@ -19,7 +20,7 @@ import { serveCommand } from './serve-command.js';
 import { statusCommand } from './status-command.js';
 import { verifyCommand } from './verify-command.js';
 
-export const COMMANDS: readonly Command[] = [indexCommand, statusCommand, searchCommand, relatedCommand, graphCommand, serveCommand, daemonCommand, librarianCommand, undoCommand, evalCommand, verifyCommand];
+export const COMMANDS: readonly Command[] = [indexCommand, statusCommand, searchCommand, relatedCommand, graphCommand, serveCommand, daemonCommand, librarianCommand, undoCommand, evalCommand, verifyCommand, provisionCommand, mcpCommand, skillsCommand, contextCommand];
 
 export function mainHelp(): string {
   const rows = COMMANDS.map((command) => `  ${command.name.padEnd(10)} ${command.summary.split('. ')[0]!.replace(/\.$/, '')}`);

@@ -6,3 +6,4 @@ export { renderSection, mergeReport } from './report.js';
 export { undoRun, resyncGraph, type UndoRunReport } from './undo.js';
 export { lastSweep, type SweepSummary } from './status.js';
 export { sweepOptions, newRunId, type LibrarianSettings } from './setup.js';
+export { recallBundle, briefing, type RecallBundle, type RecallOptions, type RecallSection } from './recall.js';

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { EngramError } from '../errors.js';
 import type { SearchHit, SearchResponse } from '../search/index.js';
 import { readNoteFile, resolveNotePath } from '../vault/index.js';
+import { recallBundle } from '../librarian/index.js';
 import type { VaultEngine } from './engine.js';
 import { fail, guarded, ok } from './results.js';
 
@@ -118,7 +119,7 @@ export function registerRetrieveTools(server: McpServer, engine: VaultEngine): v
 
   server.registerTool('recall_bundle', {
     title: 'Recall: digest or resume',
-    description: 'Raw material for a digest or for resuming a project: recent agent sessions, inbox captures, open tasks, decisions and notes changed since a date. Each section says its status (ok, empty, or why it is missing).',
+    description: 'Raw material for a digest or for resuming a project: recent agent sessions, inbox captures, open tasks, decisions and notes changed since a date; a digest adds the caretaker\'s last sweep, pending filing and merge proposals, and graph activity. Each section says its status (ok, empty, or why it is missing).',
     inputSchema: {
       mode: z.enum(['digest', 'resume']).default('digest').describe('digest: what happened since; resume: one project\'s state'),
       project: z.string().optional().describe('for resume: a project name, matched in paths, titles, tags and frontmatter'),
@@ -131,30 +132,7 @@ export function registerRetrieveTools(server: McpServer, engine: VaultEngine): v
     const sinceMs = args.since === undefined ? Date.now() - 7 * 86_400_000 : parseDate(args.since, false);
     if (sinceMs === null) return fail(`"${args.since}" is not a date; use YYYY-MM-DD`);
     if (args.mode === 'resume' && !args.project) return fail('resume needs a project: give the project\'s name');
-    const project = args.project?.toLowerCase() ?? null;
-    const notes = engine.db.prepare(`SELECT n.id, n.path, n.title, n.type, n.mtime_ms, n.frontmatter, (SELECT group_concat(tag, ' ') FROM tags WHERE note_id = n.id) AS tags FROM notes n ORDER BY n.mtime_ms DESC`).all() as NoteRow[];
-    const inProject = (note: NoteRow) => project === null || [note.path, note.title, note.tags ?? '', note.frontmatter ?? ''].some((value) => value.toLowerCase().includes(project));
-    const section = (items: Record<string, unknown>[], missing?: string) => ({ status: missing ?? (items.length === 0 ? 'empty' : 'ok'), items: items.slice(0, args.limit) });
-    const brief = (note: NoteRow) => ({ path: note.path, title: note.title, modified: new Date(note.mtime_ms).toISOString() });
-    const recent = notes.filter((note) => note.mtime_ms >= sinceMs && inProject(note));
-    const sessions = recent.filter((note) => note.path.startsWith('Claude/Sessions/'));
-    const captures = recent.filter((note) => note.path.startsWith('Claude/Inbox/'));
-    const hasAgentFolder = notes.some((note) => note.path.startsWith('Claude/'));
-    const tasks = (engine.db.prepare(`SELECT n.path, t.line, t.text, t.due, t.priority FROM tasks t JOIN notes n ON n.id = t.note_id WHERE t.status = ' ' ORDER BY t.due IS NULL, t.due, n.path`).all() as { path: string; line: number; text: string; due: string | null; priority: string | null }[])
-      .filter((task) => project === null || task.path.toLowerCase().includes(project) || task.text.toLowerCase().includes(project));
-    const decisions = notes.filter((note) => inProject(note) && (/decision/i.test(note.path) || note.type?.toLowerCase() === 'decision'));
-    return ok({
-      mode: args.mode,
-      since: new Date(sinceMs).toISOString(),
-      project: args.project ?? null,
-      sections: {
-        sessions: section(sessions.map(brief), hasAgentFolder ? undefined : 'no Claude/ folder in this vault yet'),
-        captures: section(captures.map(brief), hasAgentFolder ? undefined : 'no Claude/ folder in this vault yet'),
-        open_tasks: section(tasks),
-        decisions: section(decisions.map(brief)),
-        changed_notes: section(recent.filter((note) => !note.path.startsWith('Claude/')).map(brief)),
-      },
-    });
+    return ok({ ...recallBundle(engine.db, { agentRoot: engine.agentRoot, mode: args.mode, project: args.project ?? null, sinceMs, limit: args.limit }) });
   }));
 
   server.registerTool('read_note', {
@@ -263,7 +241,6 @@ export function registerRetrieveTools(server: McpServer, engine: VaultEngine): v
   }));
 }
 
-interface NoteRow { id: number; path: string; title: string; type: string | null; mtime_ms: number; frontmatter: string | null; tags: string | null }
 
 type SearchArgs = { query: string; limit: number; filters?: Parameters<ReturnType<VaultEngine['search']>['search']>[0]['filters']; mode?: 'hybrid' | 'keyword' | 'semantic'; minScore?: number };
 

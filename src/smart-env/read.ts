@@ -188,6 +188,18 @@ function readOnce(context: Context, attempt: number): { read: SmartEnvRead; unst
 }
 
 /**
+ * Only the model Smart Connections embeds with (the default model record's, else the 2.x
+ * setting), without reading any vectors; null when there are no settings.
+ */
+export function readActiveModel(dataDir: string): { model: string | null; warnings: string[] } {
+  const warnings: string[] = [];
+  const settings = readSettings(join(dataDir, 'smart_env.json'), warnings);
+  const models = readModelRecords(join(dataDir, 'embedding_models', 'embedding_models.ajson'));
+  const active = models.records.find((record) => record.key === settings.defaultModelKey);
+  return { model: active?.model_key ?? settings.legacyModelKey, warnings };
+}
+
+/**
  * The active model (the default model record's, else the 2.x setting) and the configured
  * model's spec and fingerprint, written into `report`.
  */

@@ -17,7 +17,11 @@ export type WriteVerdict =
 /** Tools allowed to write entity notes under `<root>/Graph/`. */
 const GRAPH_TOOLS = new Set(['graph']);
 
+/** The owner's own command (`engram provision`): what they run is their confirmation. Never an MCP tool's name. */
+export const OWNER_TOOL = 'provision';
+
 export function classifyWrite(path: string, tool: string, options: QuarantineOptions): WriteVerdict {
+  if (tool === OWNER_TOOL) return { kind: 'free' };
   const root = options.agentRoot.replace(/^\/+|\/+$/g, '');
   const normalized = path.normalize('NFC');
   // The agent folder matches exactly: on a case-sensitive disk `claude/` would be a new folder

@@ -51,6 +51,10 @@ const CLI: Record<string, string[]> = {
   undo: [],
   eval: ['b', 'beir', 'delta', 'golden', 'k1', 'known-items', 'min-mrr', 'min-ndcg10', 'min-recall10', 'min-success10', 'min-success5', 'mode', 'no-history', 'split', 'title-weight'],
   verify: ['sample', 'seed'],
+  provision: ['check', 'install-plugins'],
+  mcp: ['check', 'desktop', 'with'],
+  skills: ['check', 'force'],
+  context: ['days', 'project'],
 };
 
 test('MCP tools and their parameters', async (t) => {
