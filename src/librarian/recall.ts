@@ -44,7 +44,9 @@ export function recallBundle(db: Database.Database, options: RecallOptions): Rec
   const noAgentFolder = notes.some((note) => note.path.startsWith(agent)) ? undefined : `no ${agent} folder in this vault yet`;
   // A folder's README (installed by `engram provision`) describes the folder; it is not a session or a capture.
   const isReadme = (note: NoteRow) => /(^|\/)readme\.md$/i.test(note.path);
-  const sessions = recent.filter((note) => note.path.startsWith(`${agent}Sessions/`) && !isReadme(note));
+  // Sessions newest first by the date they are about (in the name or frontmatter), not by file time.
+  const sessions = recent.filter((note) => note.path.startsWith(`${agent}Sessions/`) && !isReadme(note))
+    .sort((a, b) => (noteDate(b) < noteDate(a) ? -1 : noteDate(b) > noteDate(a) ? 1 : 0));
   const captures = recent.filter((note) => note.path.startsWith(`${agent}Inbox/`) && !isReadme(note));
   const tasks = (db.prepare(`SELECT n.path, t.line, t.text, t.due, t.priority FROM tasks t JOIN notes n ON n.id = t.note_id WHERE t.status = ' ' ORDER BY t.due IS NULL, t.due, n.path, t.line`).all() as
     { path: string; line: number; text: string; due: string | null; priority: string | null }[])
@@ -58,7 +60,7 @@ export function recallBundle(db: Database.Database, options: RecallOptions): Rec
     since: new Date(options.sinceMs).toISOString(),
     project: options.project,
     sections: {
-      sessions: section(sessions.map(brief), noAgentFolder),
+      sessions: section(sessions.map((note) => ({ ...brief(note), date: noteDate(note) })), noAgentFolder),
       captures: section(captures.map(brief), noAgentFolder),
       open_tasks: section(tasks),
       decisions: section(decisions.map(brief)),
@@ -82,18 +84,34 @@ export function recallBundle(db: Database.Database, options: RecallOptions): Rec
   return bundle;
 }
 
+/** The day a note is about: a `YYYY-MM-DD` its name starts with, else frontmatter `date`/`created`, else its file time. */
+function noteDate(note: NoteRow): string {
+  const named = /^(\d{4}-\d{2}-\d{2})/.exec(note.path.slice(note.path.lastIndexOf('/') + 1));
+  if (named) return named[1]!;
+  try {
+    const front = note.frontmatter ? (JSON.parse(note.frontmatter) as Record<string, unknown>) : {};
+    for (const key of ['date', 'created']) {
+      const value = front[key];
+      if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value)) return value.slice(0, 10);
+    }
+  } catch {
+    // unreadable frontmatter: the file time
+  }
+  return new Date(note.mtime_ms).toISOString().slice(0, 10);
+}
+
 /**
  * A compact briefing for a Claude Code SessionStart hook (at most `maxChars`): the project's
  * latest sessions with an excerpt, its open tasks, and the latest decisions.
  */
 export function briefing(bundle: RecallBundle, read: (path: string) => string | null, maxChars = 2000): string {
   const lines: string[] = [`Engram memory${bundle.project ? ` for "${bundle.project}"` : ''} (since ${bundle.since.slice(0, 10)}):`];
-  const sessions = bundle.sections.sessions!.items.slice(0, 3) as { path: string; title: string; modified: string }[];
+  const sessions = bundle.sections.sessions!.items.slice(0, 3) as { path: string; title: string; date: string }[];
   lines.push(sessions.length === 0 ? 'Sessions: none logged yet.' : 'Recent sessions:');
   for (const session of sessions) {
     const text = read(session.path);
     const excerpt = text === null ? '' : bodyExcerpt(text, 300);
-    lines.push(`- [[${session.path.replace(/\.md$/i, '')}]] (${session.modified.slice(0, 10)})${excerpt ? `: ${excerpt}` : ''}`);
+    lines.push(`- [[${session.path.replace(/\.md$/i, '')}]] (${session.date})${excerpt ? `: ${excerpt}` : ''}`);
   }
   const tasks = bundle.sections.open_tasks!.items.slice(0, 5) as { path: string; text: string; due: string | null }[];
   if (tasks.length > 0) lines.push('Open tasks:', ...tasks.map((task) => `- [ ] ${task.text}${task.due ? ` (due ${task.due})` : ''} — ${task.path}`));
@@ -104,8 +122,11 @@ export function briefing(bundle: RecallBundle, read: (path: string) => string | 
     if (text === null) continue;
     // In a note that is not the project's own, only the lines that name the project.
     const own = project === null || note.path.toLowerCase().includes(project) || note.title.toLowerCase().includes(project);
-    for (const line of text.split('\n').reverse()) {
-      if (/^\s*[-*] \S/.test(line) && (own || line.toLowerCase().includes(project!)) && decisionLines.length < 3) decisionLines.push(line.trim());
+    // Entries are list items or headings (`## D3 — …`) of the body, newest last by convention.
+    const body = text.replace(/^---\r?\n[\s\S]*?\r?\n(---|\.\.\.)\r?\n/, '');
+    for (const line of body.split('\n').reverse()) {
+      const entry = /^\s*[-*] (?!\[.\])(\S.*)$/.exec(line)?.[1] ?? /^#{2,3} (\S.*)$/.exec(line)?.[1];
+      if (entry && (own || entry.toLowerCase().includes(project!)) && decisionLines.length < 3) decisionLines.push(`- ${entry.trim()}`);
     }
     if (decisionLines.length >= 3) break;
   }
