@@ -67,8 +67,13 @@ export async function benchMcp(size: number, tool = 'search_brain'): Promise<Rec
       return response.ok && body.result !== undefined && body.result.isError !== true;
     };
     const sessions = await Promise.all(Array.from({ length: 16 }, open));
-    // Warm-up, as for stdio: the first search loads the index into memory.
+    // Warm-up, as for stdio: the first search loads the index into memory. Then a few rounds at
+    // full concurrency, so the 16 keep-alive connections exist before anything is timed (opening
+    // them is the load generator's cost, not a search's).
     for (let i = 0; i < 20; i++) await call(sessions[i % sessions.length]!, i, tool === 'search_brain' ? { query: query(i) } : {});
+    for (let round = 0; round < 3; round++) {
+      await Promise.all(sessions.map((session, c) => call(session, 50 + round, tool === 'search_brain' ? { query: query(c + round) } : {})));
+    }
     const httpTimes: number[] = [];
     let errors = 0;
     await Promise.all(sessions.map(async (session, c) => {

@@ -58,6 +58,7 @@ export class VaultEngine {
   private known: string[] | null = null;
   private knownGeneration = -1;
   private dataVersion = -1;
+  private dataVersionQuery: Database.Statement | null = null;
   indexState: IndexState = { state: 'ready' };
 
   constructor(private readonly options: EngineOptions) {
@@ -146,7 +147,9 @@ export class VaultEngine {
    * (microseconds) tells whether what this engine loaded is still current.
    */
   private noticeOtherWriters(): void {
-    const version = this.db.pragma('data_version', { simple: true }) as number;
+    // A prepared statement: `db.pragma()` compiles its SQL on every call (4% of a busy server's time).
+    this.dataVersionQuery ??= this.db.prepare('PRAGMA data_version').pluck();
+    const version = this.dataVersionQuery.get() as number;
     if (version !== this.dataVersion) {
       this.dataVersion = version;
       this.generation++;

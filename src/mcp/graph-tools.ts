@@ -98,7 +98,7 @@ export function registerGraphTools(server: McpServer, engine: VaultEngine): void
     if (report.written.length > 0) await engine.refresh([...report.written, `${engine.agentRoot}/Audit.md`]);
     const hint = report.pending.length > 0 && report.applied.length === 0 && report.undone.length === 0
       ? `${report.pending.length} merge proposal(s) wait for review; apply the right ones with consolidate_graph({ apply: [ids] })` : undefined;
-    return ok({ ...report }, hint ? `${hint}\n\n${JSON.stringify(report, null, 2)}` : undefined);
+    return ok({ ...report }, hint ? `${hint}\n\n${JSON.stringify(report)}` : undefined);
   }));
 }
 

@@ -11,8 +11,12 @@ export interface ToolResult {
   isError?: boolean;
 }
 
+/**
+ * The text block is the structured result as compact JSON (clients without structured content
+ * read it): indentation would cost an agent a quarter more tokens, and a busy server its time.
+ */
 export function ok(structured: Record<string, unknown>, text?: string): ToolResult {
-  return { content: [{ type: 'text', text: text ?? JSON.stringify(structured, null, 2) }], structuredContent: structured };
+  return { content: [{ type: 'text', text: text ?? JSON.stringify(structured) }], structuredContent: structured };
 }
 
 export function fail(message: string): ToolResult {

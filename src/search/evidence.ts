@@ -28,18 +28,74 @@ const EXCERPT_CHARS = 240;
 const PROBE_CHARS = 3;
 
 /**
- * Cheap pre-check before tokenizing a line (tokenizing every line of every hit was most of a
- * search's server time): a plain-ASCII line can hold a query term only if its lower-cased text
- * contains the term's first characters, since stems start like the words they come from. Lines
- * with other characters (accents, CJK) are always tokenized. Porter2's few irregular stems
- * (`dying` → `die`) can make a line look empty here; that changes which line is quoted, never
- * which notes rank.
+ * The query-relevant tokens of one line. Tokenizing every line of every hit was most of a
+ * search's server time, so a plain-ASCII line is searched for the query terms' first characters
+ * (stems start like the words they come from) and only the whitespace-delimited chunks holding
+ * one are tokenized — tokens never span whitespace, so those are the line's tokens that can
+ * match. Lines with other characters (accents, CJK) are tokenized whole. Porter2's few irregular
+ * stems (`dying` → `die`) can hide a match here; that changes which line is quoted, never which
+ * notes rank.
  */
-function mayContain(line: string, probes: readonly string[]): boolean {
-  if (probes.length === 0) return false;
-  if (/[^\x00-\x7f]/.test(line)) return true;
+function candidateTokens(line: string, probes: readonly string[], tokenize: Tokenizer, out: string[]): string[] {
+  out.length = 0;
+  if (probes.length === 0) return out;
+  if (/[^\x00-\x7f]/.test(line)) return nonAsciiTokens(line, probes, tokenize, out);
   const lower = line.toLowerCase();
-  return probes.some((probe) => lower.includes(probe));
+  let seen: number[] | null = null;
+  for (const probe of probes) {
+    for (let at = lower.indexOf(probe); at !== -1; at = lower.indexOf(probe, at + 1)) {
+      let start = at;
+      while (start > 0 && !isSpace(line.charCodeAt(start - 1))) start--;
+      if (seen?.includes(start)) continue;
+      (seen ??= []).push(start);
+      let end = at + probe.length;
+      while (end < line.length && !isSpace(line.charCodeAt(end))) end++;
+      // Most chunks are one plain word with punctuation around it: its tokens come straight
+      // from the tokenizer's word cache, without scanning.
+      let from = start;
+      let to = end;
+      while (from < to && !isAlnum(line.charCodeAt(from))) from++;
+      while (to > from && !isAlnum(line.charCodeAt(to - 1))) to--;
+      const word = line.slice(from, to);
+      if (PLAIN_WORD.test(word)) {
+        const tokens = tokenize.expand(word);
+        for (let i = 0; i < tokens.length; i++) out.push(tokens[i]!);
+      } else {
+        tokenize(line.slice(start, end), out);
+      }
+    }
+  }
+  return out;
+}
+
+/** A line with other characters: its non-ASCII chunks are tokenized whole, its ASCII ones only when they hold a probe. */
+function nonAsciiTokens(line: string, probes: readonly string[], tokenize: Tokenizer, out: string[]): string[] {
+  let start = 0;
+  while (start < line.length) {
+    while (start < line.length && isSpace(line.charCodeAt(start))) start++;
+    let end = start;
+    while (end < line.length && !isSpace(line.charCodeAt(end))) end++;
+    if (end > start) {
+      const chunk = line.slice(start, end);
+      if (/[^\x00-\x7f]/.test(chunk)) tokenize(chunk, out);
+      else {
+        const lower = chunk.toLowerCase();
+        if (probes.some((probe) => lower.includes(probe))) tokenize(chunk, out);
+      }
+    }
+    start = end;
+  }
+  return out;
+}
+
+const PLAIN_WORD = /^[A-Za-z0-9]+$/;
+
+function isAlnum(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+
+function isSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 13 || code === 12 || code === 11;
 }
 
 export function findEvidence(
@@ -53,6 +109,7 @@ export function findEvidence(
   const wanted = new Set(queryTerms);
   const probes = [...wanted].map((term) => term.slice(0, PROBE_CHARS));
   const candidates = blocks.filter((block) => block.key !== '#---frontmatter---');
+  const scratch: string[] = [];
   let best: { block: EvidenceBlock; weight: number; line: number } | null = null;
   for (const block of candidates) {
     const counts = new Map<string, number>();
@@ -61,8 +118,7 @@ export function findEvidence(
     for (let n = block.start; n <= block.bodyEnd && n <= lines.length; n++) {
       let lineWeight = 0;
       const line = lines[n - 1]!;
-      if (!mayContain(line, probes)) continue;
-      for (const token of tokenize(line)) {
+      for (const token of candidateTokens(line, probes, tokenize, scratch)) {
         if (!wanted.has(token)) continue;
         counts.set(token, (counts.get(token) ?? 0) + 1);
         lineWeight += weightOf(token);
