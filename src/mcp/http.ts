@@ -6,7 +6,8 @@
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { JsonResponseTransport } from './json-transport.js';
 import type { VaultEngine } from './engine.js';
 import { createServer } from './server.js';
 
@@ -21,8 +22,11 @@ export interface HttpOptions {
 /** A session idle this long is closed (its client can start a new one). */
 const SESSION_IDLE_MS = 30 * 60 * 1000;
 
+/** Largest request body accepted. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
 interface Session {
-  transport: StreamableHTTPServerTransport;
+  transport: JsonResponseTransport;
   server: ReturnType<typeof createServer>;
   lastUsed: number;
 }
@@ -78,28 +82,86 @@ async function handle(engine: VaultEngine, options: HttpOptions, http: Server, s
     return reply(res, 401, { error: 'missing or wrong bearer token (ENGRAM_HTTP_TOKEN)' });
   }
   const id = req.headers['mcp-session-id'];
-  if (typeof id === 'string') {
-    const session = sessions.get(id);
-    if (!session) return reply(res, 404, { error: 'unknown or expired session; initialize a new one' });
-    session.lastUsed = Date.now();
-    await session.transport.handleRequest(req, res);
-    if (req.method === 'DELETE') sessions.delete(id);
+  const session = typeof id === 'string' ? sessions.get(id) : undefined;
+  if (typeof id === 'string' && !session) return reply(res, 404, rpcError(null, -32001, 'unknown or expired session; initialize a new one'));
+  if (req.method === 'GET') {
+    // No server-to-client stream: the spec's answer for a server that offers none.
+    res.writeHead(405, { allow: 'POST, DELETE', 'content-type': 'application/json' }).end(JSON.stringify(rpcError(null, -32000, 'this server offers no SSE stream; POST requests')));
     return;
   }
-  if (req.method !== 'POST') return reply(res, 400, { error: 'no session: start one by POSTing an initialize request' });
-  const server = createServer(engine);
-  const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-    sessionIdGenerator: () => randomUUID(),
-    enableJsonResponse: true,
-    onsessioninitialized: (sessionId) => {
-      sessions.set(sessionId, { transport, server, lastUsed: Date.now() });
-    },
+  if (req.method === 'DELETE') {
+    if (!session) return reply(res, 400, rpcError(null, -32000, 'no session to end'));
+    sessions.delete(id as string);
+    await session.transport.close();
+    await session.server.close();
+    return reply(res, 200, {});
+  }
+  if (req.method !== 'POST') return reply(res, 405, rpcError(null, -32000, 'use POST'));
+  const version = req.headers['mcp-protocol-version'];
+  if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+    return reply(res, 400, rpcError(null, -32000, `unsupported MCP protocol version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`));
+  }
+  const body = await readBody(req);
+  if (body === null) return reply(res, 413, rpcError(null, -32600, `request body over ${MAX_BODY_BYTES} bytes`));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return reply(res, 400, rpcError(null, -32700, 'parse error: the body is not JSON'));
+  }
+  const batch = Array.isArray(parsed);
+  const raw = batch ? (parsed as unknown[]) : [parsed];
+  const messages: JSONRPCMessage[] = [];
+  for (const item of raw) {
+    const checked = JSONRPCMessageSchema.safeParse(item);
+    if (!checked.success) return reply(res, 400, rpcError(null, -32600, 'invalid request: not a JSON-RPC 2.0 message'));
+    messages.push(checked.data);
+  }
+  const initializing = messages.some((message) => isInitializeRequest(message));
+  let current = session;
+  if (!current) {
+    if (!initializing) return reply(res, 400, rpcError(null, -32000, 'no session: start one by POSTing an initialize request'));
+    const sessionId = randomUUID();
+    const server = createServer(engine);
+    const transport = new JsonResponseTransport(sessionId);
+    transport.onclose = () => sessions.delete(sessionId);
+    await server.connect(transport);
+    current = { transport, server, lastUsed: Date.now() };
+    sessions.set(sessionId, current);
+  } else if (initializing) {
+    return reply(res, 400, rpcError(null, -32600, 'this session is initialized already; start a new one without mcp-session-id'));
+  }
+  current.lastUsed = Date.now();
+  const answers = await current.transport.deliver(messages, { requestInfo: { headers: req.headers } });
+  const headers = { 'mcp-session-id': current.transport.sessionId };
+  if (answers.length === 0) {
+    res.writeHead(202, headers).end();
+    return;
+  }
+  res.writeHead(200, { ...headers, 'content-type': 'application/json' }).end(JSON.stringify(batch ? answers : answers[0]));
+}
+
+function rpcError(id: string | number | null, code: number, message: string) {
+  return { jsonrpc: '2.0', id, error: { code, message } };
+}
+
+/** The request body as text, or null when it exceeds the limit. */
+function readBody(req: IncomingMessage): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        req.destroy();
+        resolve(null);
+      } else {
+        chunks.push(chunk);
+      }
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
   });
-  transport.onclose = () => {
-    if (transport.sessionId) sessions.delete(transport.sessionId);
-  };
-  await server.connect(transport);
-  await transport.handleRequest(req, res);
 }
 
 function authorized(header: string | undefined, token: string): boolean {

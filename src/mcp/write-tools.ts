@@ -119,11 +119,15 @@ export function registerWriteTools(server: McpServer, engine: VaultEngine): void
     if (verdict.kind !== 'confirm') return done(await commit({ tool, path: args.path, next, create }));
     const preview = engine.writer().preview({ tool, path: args.path, next, create });
     // A client that can ask its human does so now; the rest get the diff and a token.
-    if (server.server.getClientCapabilities()?.elicitation) {
-      const answer = await server.server.elicitInput({
+    // (A transport that cannot carry the question — Engram's JSON-only HTTP endpoint — fails it at
+    // once, and the answer is the diff and the token.)
+    const answer = server.server.getClientCapabilities()?.elicitation
+      ? await server.server.elicitInput({
         message: `Engram wants to change ${preview.path}, which is yours:\n\n${preview.diff}\n\nApprove this change?`,
         requestedSchema: { type: 'object', properties: { approve: { type: 'boolean', title: 'Approve', description: 'Apply this change to your note' } }, required: ['approve'] },
-      });
+      }).catch(() => null)
+      : null;
+    if (answer) {
       if (answer.action === 'accept' && answer.content?.approve === true) {
         const receipt = engine.writer().apply(preview.token);
         await engine.refresh([receipt.path, `${root()}/Audit.md`]);

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { REPO } from '../helpers/cli.js';
 import { MCP_VAULT } from '../helpers/mcp.js';
 import { makeVault } from '../helpers/vault.js';
@@ -183,4 +184,54 @@ test('two engram serve processes on one vault share the state directory: both in
   const inbox = (await a('capture', { text: 'quokka census results' })).structuredContent!.path as string;
   assert.ok(await waitFor(b, 'quokka census', inbox, 10_000), 'the other server finds the note within seconds');
   assert.ok(await waitFor(a, 'quokka census', inbox, 1_000));
+});
+
+test('engram serve --http speaks the protocol edges: 202 for notifications, batches, 405 GET, DELETE, bad JSON, oversize, unknown version', async (t) => {
+  const { port } = await startHttp(t);
+  const host = `127.0.0.1:${port}`;
+  const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', host };
+  const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '0' } } });
+  const started = await new Promise<{ status: number; session: string; body: string }>((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: json }, (res) => {
+      let data = '';
+      res.on('data', (chunk: Buffer) => { data += chunk.toString(); });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, session: String(res.headers['mcp-session-id']), body: data }));
+    });
+    req.on('error', reject);
+    req.end(init);
+  });
+  assert.equal(started.status, 200);
+  assert.equal(JSON.parse(started.body).result.serverInfo.name, 'engram');
+  const session = { ...json, 'mcp-session-id': started.session, 'mcp-protocol-version': '2025-06-18' };
+  assert.equal((await raw(port, '/mcp', session, 'POST', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }))).status, 202);
+  const batch = await raw(port, '/mcp', session, 'POST', JSON.stringify([
+    { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'librarian_status', arguments: {} } },
+    { jsonrpc: '2.0', id: 8, method: 'tools/list' },
+  ]));
+  assert.equal(batch.status, 200);
+  assert.deepEqual((JSON.parse(batch.body) as { id: number }[]).map((answer) => answer.id), [7, 8]);
+  assert.equal((await raw(port, '/mcp', session, 'GET')).status, 405, 'no server-to-client stream');
+  assert.equal((await raw(port, '/mcp', session, 'POST', '{ not json')).status, 400);
+  assert.equal((await raw(port, '/mcp', session, 'POST', JSON.stringify({ hello: 'world' }))).status, 400);
+  assert.equal((await raw(port, '/mcp', { ...session, 'mcp-protocol-version': '1999-01-01' }, 'POST', JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }))).status, 400);
+  assert.equal((await raw(port, '/mcp', session, 'POST', init)).status, 400, 'a session is initialized once');
+  assert.equal((await raw(port, '/mcp', json, 'POST', JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }))).status, 400, 'no session, not initialize');
+  const huge = await raw(port, '/mcp', session, 'POST', JSON.stringify({ jsonrpc: '2.0', id: 10, method: 'tools/call', params: { name: 'search_brain', arguments: { query: 'x'.repeat(5 * 1024 * 1024) } } })).catch(() => ({ status: 413, body: '' }));
+  assert.equal(huge.status, 413);
+  assert.equal((await raw(port, '/mcp', session, 'DELETE')).status, 200);
+  assert.equal((await raw(port, '/mcp', session, 'POST', JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'tools/list' }))).status, 404, 'an ended session is gone');
+});
+
+test('over HTTP, a client that declares elicitation still gets a preview and a token (the JSON endpoint cannot carry the question)', async (t) => {
+  const { port, vault } = await startHttp(t);
+  const client = new Client({ name: 'asks', version: '0' }, { capabilities: { elicitation: {} } });
+  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { approve: true } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+  t.after(() => client.close());
+  const before = readFileSync(join(vault.root, 'Projects/Atlas.md'));
+  const result = (await client.callTool({ name: 'write_note', arguments: { path: 'Projects/Atlas.md', content: 'changed', overwrite: true } })) as { isError?: boolean; structuredContent?: { applied: boolean; token?: string } };
+  assert.equal(result.isError, undefined);
+  assert.equal(result.structuredContent!.applied, false);
+  assert.ok(result.structuredContent!.token);
+  assert.deepEqual(readFileSync(join(vault.root, 'Projects/Atlas.md')), before);
 });
