@@ -51,6 +51,8 @@ export interface CliEnv {
   path: string;
   /** ENGRAM_PLUGIN_BASE_URL: where plugin releases are downloaded from (default https://github.com). */
   pluginBaseUrl: string;
+  /** The environment as given, for child processes that must see it whole (`claude mcp add`). */
+  processEnv: NodeJS.ProcessEnv;
 }
 
 export interface Output {
@@ -89,6 +91,7 @@ export function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
     claudeConfig: env.CLAUDE_CONFIG_DIR ? join(env.CLAUDE_CONFIG_DIR, '.claude.json') : join(env.HOME || homedir(), '.claude.json'),
     path: env.PATH ?? '',
     pluginBaseUrl: env.ENGRAM_PLUGIN_BASE_URL || 'https://github.com',
+    processEnv: env,
   };
 }
 

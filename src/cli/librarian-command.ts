@@ -86,7 +86,8 @@ export const undoCommand: Command = {
           if (!args.values.json) io.out(`merge #${merge[1]} undone; ${report.written.length} entity notes rewritten`);
         } else {
           if (!/^[\w.:-]{1,80}$/.test(target)) throw new UsageError(`"${target}" is not a run id, move:N or merge:N`);
-          const report = undoRun(db, writer, target, `${env.agentRoot}/Librarian.md`);
+          // The command line is the owner: it may undo their own `engram provision` runs too.
+          const report = undoRun(db, writer, target, `${env.agentRoot}/Librarian.md`, { owner: true });
           reindex(report.paths);
           const extractor = selectExtractor(env, db);
           if (extractor && report.paths.some((path) => path.startsWith(`${env.agentRoot}/Graph/`))) resyncGraph(db, { root: opened.vault, agentRoot: env.agentRoot, runId: target, extractor });

@@ -6,10 +6,11 @@
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.js';
-import { resolveVaultRoot } from '../index/index.js';
+import { DB_FILE, resolveVaultRoot, stateDirFor } from '../index/index.js';
+import { existsSync } from 'node:fs';
 import { briefing, recallBundle } from '../librarian/index.js';
 import { checkVault, provisionVault } from '../provision/index.js';
-import { compareServers, desktopSnippet, findExecutable, loadServers, readClaudeServers, registerServers, shellLine, syncSkills } from '../sync/index.js';
+import { compareServers, desktopSnippet, findExecutable, loadServers, projectScoped, readClaudeServers, registerServers, shellLine, syncSkills } from '../sync/index.js';
 import { readNoteFile } from '../vault/index.js';
 import type { Command } from './command.js';
 import { openVault, type CliEnv } from './context.js';
@@ -41,7 +42,7 @@ export const provisionCommand: Command = {
           else if (state.state === 'changed') lines.push(`changed   ${state.path} (yours is kept; - shipped, + yours)`, ...state.diff.split('\n').map((line) => `          ${line}`));
         }
         for (const plugin of report.plugins) {
-          if (plugin.status !== 'ok') lines.push(`plugin    ${plugin.id}: ${plugin.status === 'missing' ? 'not installed' : `${plugin.installed} installed`}, pinned ${plugin.pinned}`);
+          if (plugin.status !== 'ok') lines.push(`plugin    ${plugin.id}: ${plugin.status === 'missing' ? 'not installed' : `${plugin.installed} installed${plugin.status === 'newer' ? ' (newer)' : ''}`}, pinned ${plugin.pinned}`);
         }
         if (!report.smartEnv.matches) lines.push(`model     Smart Connections ${report.smartEnv.active ? `embeds with ${report.smartEnv.active}` : 'has no model set'}; Engram uses ${report.smartEnv.pinned}`);
         io.out(report.drift ? lines.join('\n') : 'no drift: conventions, plugins and the model pin match');
@@ -61,13 +62,14 @@ export const provisionCommand: Command = {
           `provisioned ${opened.vault} (run ${report.runId}; \`engram undo ${report.runId}\` removes what it added)`,
           ...report.installed.map((path) => `  added   ${path}`),
           ...report.kept.map((kept) => `  kept    ${kept.path} (differs from the shipped one; \`engram provision --check\` shows how)`),
+          ...report.errors.map((error) => `  FAILED  ${error}`),
           `  ${report.smartEnv === 'seeded' ? `Smart Connections settings seeded with ${env.model}` : 'Smart Connections settings present (left as they are)'}`,
           ...report.plugins.map((plugin) => `  plugin  ${plugin.id} ${plugin.installedNow ? `${plugin.pinned} installed` : plugin.status === 'ok' ? `${plugin.pinned} ok` : plugin.error ? 'NOT installed' : plugin.status}`),
           ...(report.next.length > 0 ? ['next:', ...report.next.map((step) => `  - ${step}`)] : []),
         ];
         io.out(lines.join('\n'));
       }
-      return report.plugins.some((plugin) => plugin.error) ? 1 : 0;
+      return report.plugins.some((plugin) => plugin.error) || report.errors.length > 0 ? 1 : 0;
     } finally {
       opened.state.db.close();
     }
@@ -106,7 +108,9 @@ export const mcpCommand: Command = {
     const drift = states.filter((state) => state.status === 'drift');
     const missing = states.filter((state) => state.status === 'missing');
     const lines = states.map((state) => `${state.status.padEnd(8)} ${state.name}${state.difference ? ` (${state.difference})` : ''}`);
-    for (const state of drift) lines.push(`  to replace ${state.name}: claude mcp remove --scope user ${state.name} && engram mcp sync`);
+    const again = shellLine(['engram', 'mcp', 'sync', '--vault', vault, ...(withOptional.length > 0 ? ['--with', withOptional.join(',')] : [])]);
+    for (const state of drift) lines.push(`  to replace ${state.name}: claude mcp remove --scope user ${state.name} && ${again}`);
+    for (const shadow of projectScoped(env.claudeConfig, servers.map((server) => server.name))) lines.push(`  note: ${shadow.name} is also registered for ${shadow.project} (local scope), which takes precedence there`);
     if (args.values.check || missing.length === 0) {
       io.out(args.values.json ? JSON.stringify({ servers: states }, null, 2) : lines.join('\n'));
       return drift.length + (args.values.check ? missing.length : 0) > 0 ? 1 : 0;
@@ -116,7 +120,8 @@ export const mcpCommand: Command = {
       io.out(args.values.json ? JSON.stringify({ servers: states, registered: false }, null, 2) : [...lines, 'the claude CLI is not on PATH; register with:', ...missing.map((state) => `  ${shellLine(state.add)}`)].join('\n'));
       return 1;
     }
-    const failures = registerServers(claude, states, { PATH: env.path, HOME: env.userHome, ...(env.claudeDir ? { CLAUDE_CONFIG_DIR: env.claudeDir } : {}) });
+    // The CLI sees the user's environment as it is (CLAUDE_CONFIG_DIR only if they set it).
+    const failures = registerServers(claude, states, env.processEnv);
     const registered = missing.filter((state) => !failures.some((failure) => failure.startsWith(`${state.name}:`)));
     if (args.values.json) io.out(JSON.stringify({ servers: states, registered: registered.map((state) => state.name), failures }, null, 2));
     else io.out([...lines, ...registered.map((state) => `registered ${state.name}`), ...failures.map((failure) => `failed   ${failure}`)].join('\n'));
@@ -159,7 +164,15 @@ export const contextCommand: Command = {
   run(args, { env, io }) {
     const days = args.values.days === undefined ? 30 : Number(args.values.days);
     if (!(days > 0)) throw new UsageError(`--days must be a positive number, not "${String(args.values.days)}"`);
-    const opened = openVault(args.values.vault as string | undefined, env);
+    // A hook must never create state or fail a session: an unindexed vault says so and exits 0.
+    const given = (args.values.vault as string | undefined) ?? env.vault;
+    if (!given) throw new UsageError('say which vault: --vault PATH or ENGRAM_VAULT');
+    const vault = resolveVaultRoot(resolve(given));
+    if (!existsSync(join(stateDirFor(resolve(env.home), vault), DB_FILE))) {
+      io.out(`Engram: ${vault} is not indexed yet; run \`engram index --vault ${vault}\` (or start \`engram daemon\`).`);
+      return 0;
+    }
+    const opened = openVault(vault, env);
     try {
       const bundle = recallBundle(opened.state.db, { agentRoot: env.agentRoot, mode: 'resume', project: (args.values.project as string | undefined) ?? null, sinceMs: Date.now() - days * 86_400_000, limit: 10 });
       const read = (path: string) => {

@@ -35,9 +35,10 @@ interface NoteRow { id: number; path: string; title: string; type: string | null
 export function recallBundle(db: Database.Database, options: RecallOptions): RecallBundle {
   const agent = `${options.agentRoot}/`;
   const project = options.project?.toLowerCase() ?? null;
+  const mentions = projectMatcher(options.project);
   const notes = db.prepare(`SELECT n.id, n.path, n.title, n.type, n.mtime_ms, n.frontmatter, (SELECT group_concat(tag, ' ') FROM tags WHERE note_id = n.id) AS tags
     FROM notes n ORDER BY n.mtime_ms DESC`).all() as NoteRow[];
-  const inProject = (note: NoteRow) => project === null || [note.path, note.title, note.tags ?? '', note.frontmatter ?? ''].some((value) => value.toLowerCase().includes(project));
+  const inProject = (note: NoteRow) => project === null || [note.path, note.title, note.tags ?? '', note.frontmatter ?? ''].some(mentions);
   const section = (items: Record<string, unknown>[], missing?: string): RecallSection => ({ status: missing ?? (items.length === 0 ? 'empty' : 'ok'), items: items.slice(0, options.limit) });
   const brief = (note: NoteRow) => ({ path: note.path, title: note.title, modified: new Date(note.mtime_ms).toISOString() });
   const recent = notes.filter((note) => note.mtime_ms >= options.sinceMs && inProject(note));
@@ -50,7 +51,7 @@ export function recallBundle(db: Database.Database, options: RecallOptions): Rec
   const captures = recent.filter((note) => note.path.startsWith(`${agent}Inbox/`) && !isReadme(note));
   const tasks = (db.prepare(`SELECT n.path, t.line, t.text, t.due, t.priority FROM tasks t JOIN notes n ON n.id = t.note_id WHERE t.status = ' ' ORDER BY t.due IS NULL, t.due, n.path, t.line`).all() as
     { path: string; line: number; text: string; due: string | null; priority: string | null }[])
-    .filter((task) => project === null || task.path.toLowerCase().includes(project) || task.text.toLowerCase().includes(project));
+    .filter((task) => project === null || mentions(task.path) || mentions(task.text));
   // The agents' shared ledger always counts (its lines name their projects); other decision notes by project.
   const ledger = `${agent}Decisions.md`;
   const decisions = notes.filter((note) => (note.path === ledger || inProject(note)) && (/decision/i.test(note.path) || note.type?.toLowerCase() === 'decision'));
@@ -84,6 +85,17 @@ export function recallBundle(db: Database.Database, options: RecallOptions): Rec
   return bundle;
 }
 
+/**
+ * Whether a text names the project as a whole word (`app` is in "the app", not in "Happy
+ * hour"); `project/app` tags and `Projects/App/` folders count. Null project: everything.
+ */
+export function projectMatcher(project: string | null | undefined): (text: string) => boolean {
+  if (!project) return () => true;
+  const escaped = project.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const pattern = new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, 'u');
+  return (text) => pattern.test(text.toLowerCase());
+}
+
 /** The day a note is about: a `YYYY-MM-DD` its name starts with, else frontmatter `date`/`created`, else its file time. */
 function noteDate(note: NoteRow): string {
   const named = /^(\d{4}-\d{2}-\d{2})/.exec(note.path.slice(note.path.lastIndexOf('/') + 1));
@@ -105,6 +117,7 @@ function noteDate(note: NoteRow): string {
  * latest sessions with an excerpt, its open tasks, and the latest decisions.
  */
 export function briefing(bundle: RecallBundle, read: (path: string) => string | null, maxChars = 2000): string {
+  const mentions = projectMatcher(bundle.project);
   const lines: string[] = [`Engram memory${bundle.project ? ` for "${bundle.project}"` : ''} (since ${bundle.since.slice(0, 10)}):`];
   const sessions = bundle.sections.sessions!.items.slice(0, 3) as { path: string; title: string; date: string }[];
   lines.push(sessions.length === 0 ? 'Sessions: none logged yet.' : 'Recent sessions:');
@@ -116,24 +129,26 @@ export function briefing(bundle: RecallBundle, read: (path: string) => string | 
   const tasks = bundle.sections.open_tasks!.items.slice(0, 5) as { path: string; text: string; due: string | null }[];
   if (tasks.length > 0) lines.push('Open tasks:', ...tasks.map((task) => `- [ ] ${task.text}${task.due ? ` (due ${task.due})` : ''} — ${task.path}`));
   const decisionLines: string[] = [];
-  const project = bundle.project?.toLowerCase() ?? null;
   for (const note of bundle.sections.decisions!.items as { path: string; title: string }[]) {
     const text = read(note.path);
     if (text === null) continue;
     // In a note that is not the project's own, only the lines that name the project.
-    const own = project === null || note.path.toLowerCase().includes(project) || note.title.toLowerCase().includes(project);
-    // Entries are list items or headings (`## D3 — …`) of the body, newest last by convention.
+    const own = mentions(note.path) || mentions(note.title);
+    // Entries are list items, or numbered or dated headings (`## D3 — …`, not `## Context`), of
+    // the body, newest last by convention.
     const body = text.replace(/^---\r?\n[\s\S]*?\r?\n(---|\.\.\.)\r?\n/, '');
-    for (const line of body.split('\n').reverse()) {
-      const entry = /^\s*[-*] (?!\[.\])(\S.*)$/.exec(line)?.[1] ?? /^#{2,3} (\S.*)$/.exec(line)?.[1];
-      if (entry && (own || entry.toLowerCase().includes(project!)) && decisionLines.length < 3) decisionLines.push(`- ${entry.trim()}`);
+    for (const line of body.split(/\r?\n/).reverse()) {
+      const heading = /^#{2,3} (\S.*\d.*)$/.exec(line)?.[1];
+      const entry = /^\s*[-*] (?!\[.\])(\S.*)$/.exec(line)?.[1] ?? heading;
+      if (entry && (own || mentions(entry)) && decisionLines.length < 3) decisionLines.push(`- ${entry.trim()}`);
     }
     if (decisionLines.length >= 3) break;
   }
   if (decisionLines.length > 0) lines.push('Latest decisions:', ...decisionLines);
   lines.push('Search the vault with search_brain / context_bundle before answering from memory.');
   let out = '';
-  for (const line of lines) {
+  // Each line is capped first, so one huge task cannot push out everything after it.
+  for (const line of lines.map((text) => cut(text, 400))) {
     const next = out === '' ? line : `${out}\n${line}`;
     if (next.length > maxChars - 2) return `${out}\n…`;
     out = next;
@@ -143,6 +158,13 @@ export function briefing(bundle: RecallBundle, read: (path: string) => string | 
 
 /** The first `chars` characters of a note's body: frontmatter and headings dropped, whitespace folded. */
 function bodyExcerpt(text: string, chars: number): string {
-  const body = text.replace(/^---\r?\n[\s\S]*?\r?\n(---|\.\.\.)\r?\n/, '').split('\n').filter((line) => !/^#{1,6} /.test(line)).join(' ').replace(/\s+/g, ' ').trim();
-  return body.length > chars ? `${body.slice(0, chars - 1)}…` : body;
+  const body = text.replace(/^---\r?\n[\s\S]*?\r?\n(---|\.\.\.)\r?\n/, '').split(/\r?\n/).filter((line) => !/^#{1,6} /.test(line)).join(' ').replace(/\s+/g, ' ').trim();
+  return cut(body, chars);
+}
+
+/** At most `chars` characters, cut between code points (never half an emoji), with `…`. */
+function cut(text: string, chars: number): string {
+  if (text.length <= chars) return text;
+  const points = Array.from(text);
+  return points.length <= chars ? text : `${points.slice(0, chars - 1).join('')}…`;
 }

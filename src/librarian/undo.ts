@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { EngramError } from '../errors.js';
-import type { VaultWriter } from '../writes/index.js';
+import { OWNER_TOOL, type VaultWriter } from '../writes/index.js';
 import { rebuildGraphCache, type Extractor, type RebuildReport } from '../graph/index.js';
 
 export interface UndoRunReport {
@@ -25,8 +25,11 @@ type Step = { kind: 'move'; id: number } | { kind: 'write'; id: number; path: st
  * reverted when nothing was written to the report since, else left in place (later sweeps'
  * sections must not vanish) instead of blocking the undo.
  */
-export function undoRun(db: Database.Database, writer: VaultWriter, runId: string, reportPath: string): UndoRunReport {
-  const rows = db.prepare(`SELECT id, path, move_id FROM journal WHERE run_id = ? AND undone_at IS NULL ORDER BY id DESC`).all(runId) as { id: number; path: string; move_id: number | null }[];
+export function undoRun(db: Database.Database, writer: VaultWriter, runId: string, reportPath: string, options: { owner?: boolean } = {}): UndoRunReport {
+  const rows = db.prepare(`SELECT id, path, tool, move_id FROM journal WHERE run_id = ? AND undone_at IS NULL ORDER BY id DESC`).all(runId) as { id: number; path: string; tool: string; move_id: number | null }[];
+  if (options.owner !== true && rows.some((row) => row.tool === OWNER_TOOL)) {
+    throw new EngramError('USAGE', `run ${runId} is the owner's own \`engram provision\`; only they can undo it, with \`engram undo ${runId}\` on the command line`);
+  }
   // (The caller holds the state's `index` lock, so the run is not still going.)
   const run = db.prepare('SELECT status FROM runs WHERE id = ?').pluck().get(runId) as string | undefined;
   if (run === undefined && rows.length === 0) throw new EngramError('USAGE', `no run ${runId}; librarian_status and the report in Librarian.md name the run ids`);
@@ -62,7 +65,7 @@ export function undoRun(db: Database.Database, writer: VaultWriter, runId: strin
       report.moves++;
       report.paths.push(undone.from, undone.to, ...undone.restored);
     } else if (!(keepReport && step.path === reportPath)) {
-      writer.undo(step.id);
+      writer.undo(step.id, options);
       report.writes++;
       report.paths.push(step.path);
     }

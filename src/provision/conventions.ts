@@ -3,7 +3,7 @@
  * agent folders' READMEs, the decision ledger, root CLAUDE.md/AGENTS.md), with the agent folder's
  * name substituted, compared with a vault. Pure apart from reading the files.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { lineDiff } from '../writes/index.js';
 
@@ -18,6 +18,11 @@ export type ConventionState =
   | { path: string; state: 'same' }
   | { path: string; state: 'changed'; diff: string };
 
+/** Text as compared: no BOM, `\n` line endings (a Windows checkout or editor changes neither meaning). */
+function normal(text: string): string {
+  return text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
+}
+
 /** The templates with `Claude/` and `{{AGENT_ROOT}}` mapped to the configured agent folder. */
 export function conventionFiles(templateDir: string, agentRoot: string): ConventionFile[] {
   const out: ConventionFile[] = [];
@@ -28,7 +33,7 @@ export function conventionFiles(templateDir: string, agentRoot: string): Convent
       else if (name.endsWith('.md')) {
         const rel = relative(templateDir, path).split(sep).join('/');
         const mapped = rel.startsWith('Claude/') ? `${agentRoot}/${rel.slice('Claude/'.length)}` : rel;
-        out.push({ path: mapped, text: readFileSync(path, 'utf8').replaceAll('{{AGENT_ROOT}}', agentRoot) });
+        out.push({ path: mapped, text: normal(readFileSync(path, 'utf8')).replaceAll('{{AGENT_ROOT}}', agentRoot) });
       }
     }
   };
@@ -40,8 +45,16 @@ export function conventionFiles(templateDir: string, agentRoot: string): Convent
 export function compareConventions(vault: string, files: readonly ConventionFile[]): ConventionState[] {
   return files.map((file): ConventionState => {
     const absolute = join(vault, file.path);
-    if (!existsSync(absolute)) return { path: file.path, state: 'missing', text: file.text };
-    const current = readFileSync(absolute, 'utf8').replace(/\r\n/g, '\n');
+    // lstat, not exists: a symlink (even a dangling one) is the owner's and is never followed.
+    let entry;
+    try {
+      entry = lstatSync(absolute);
+    } catch {
+      return { path: file.path, state: 'missing', text: file.text };
+    }
+    if (entry.isSymbolicLink()) return { path: file.path, state: 'changed', diff: '(a symlink: left alone, not followed)' };
+    if (!entry.isFile()) return { path: file.path, state: 'changed', diff: '(not a file: left alone)' };
+    const current = normal(readFileSync(absolute, 'utf8'));
     return current === file.text ? { path: file.path, state: 'same' } : { path: file.path, state: 'changed', diff: lineDiff(file.text, current) };
   });
 }

@@ -6,7 +6,7 @@
  * what to do by hand.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngramError } from '../errors.js';
 import { writeFileAtomic } from '../writes/index.js';
@@ -23,7 +23,8 @@ export interface PluginState {
   id: string;
   pinned: string;
   installed: string | null;
-  status: 'ok' | 'missing' | 'drift';
+  /** `newer`: the owner installed a later release; it is reported, never downgraded. */
+  status: 'ok' | 'missing' | 'drift' | 'newer';
 }
 
 export function readPins(file: string): PluginPin[] {
@@ -34,8 +35,12 @@ export function readPins(file: string): PluginPin[] {
     throw new EngramError('USAGE', `cannot read the plugin pins ${file} (${error instanceof Error ? error.message : String(error)}); restore conventions/plugins.json`);
   }
   const list = (parsed as { plugins?: unknown }).plugins;
-  if (!Array.isArray(list) || list.some((pin) => typeof pin?.id !== 'string' || typeof pin?.repo !== 'string' || typeof pin?.version !== 'string' || !/^[\w.-]+$/.test(pin.id) || !/^[\w.-]+\/[\w.-]+$/.test(pin.repo))) {
-    throw new EngramError('USAGE', `${file} must hold {"plugins": [{"id", "repo": "owner/name", "version"}]}`);
+  // Ids and versions become folder names and URL segments: only plain ones are accepted.
+  const valid = (pin: Record<string, unknown>) => typeof pin.id === 'string' && /^[A-Za-z0-9][\w-]*$/.test(pin.id)
+    && typeof pin.repo === 'string' && /^[A-Za-z0-9][\w.-]*\/[A-Za-z0-9][\w.-]*$/.test(pin.repo) && !pin.repo.includes('..')
+    && typeof pin.version === 'string' && /^\d+\.\d+\.\d+(?:-[\w.]+)?$/.test(pin.version);
+  if (!Array.isArray(list) || list.some((pin) => pin === null || typeof pin !== 'object' || !valid(pin as Record<string, unknown>))) {
+    throw new EngramError('USAGE', `${file} must hold {"plugins": [{"id": "plain-id", "repo": "owner/name", "version": "1.2.3"}]}`);
   }
   return list as PluginPin[];
 }
@@ -43,7 +48,8 @@ export function readPins(file: string): PluginPin[] {
 export function checkPlugins(vault: string, pins: readonly PluginPin[]): PluginState[] {
   return pins.map((pin) => {
     const installed = installedVersion(vault, pin.id);
-    return { id: pin.id, pinned: pin.version, installed, status: installed === null ? 'missing' : installed === pin.version ? 'ok' : 'drift' };
+    const status = installed === null ? 'missing' : installed === pin.version ? 'ok' : compareVersions(installed, pin.version) > 0 ? 'newer' : 'drift';
+    return { id: pin.id, pinned: pin.version, installed, status };
   });
 }
 
@@ -54,6 +60,14 @@ function installedVersion(vault: string, id: string): string | null {
   } catch {
     return null;
   }
+}
+
+/** Semantic-version order of `a` and `b` (numbers only; anything unparsable sorts first). */
+function compareVersions(a: string, b: string): number {
+  const parts = (version: string) => (/^(\d+)\.(\d+)\.(\d+)/.exec(version) ?? [0, -1, -1, -1]).slice(1).map(Number);
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return 0;
 }
 
 /** What to do by hand when a download is not possible. */
@@ -74,7 +88,11 @@ export async function installPlugin(vault: string, pin: PluginPin, options: { ba
     }
     if (response.status === 404 && optional) return null;
     if (!response.ok) throw new EngramError('NETWORK', `could not download ${pin.id} ${pin.version}: ${file} answered HTTP ${response.status}; ${manualSteps(pin)}`);
-    return Buffer.from(await response.arrayBuffer());
+    try {
+      return Buffer.from(await response.arrayBuffer());
+    } catch (error) {
+      throw new EngramError('NETWORK', `could not download ${pin.id} ${pin.version} (${error instanceof Error ? error.message : String(error)} while reading ${file}); ${manualSteps(pin)}`);
+    }
   };
   const manifestBytes = (await get('manifest.json', false))!;
   let manifest: { id?: unknown; version?: unknown };
@@ -95,6 +113,7 @@ export async function installPlugin(vault: string, pin: PluginPin, options: { ba
   mkdirSync(dir, { recursive: true });
   writeFileAtomic(join(dir, 'main.js'), main);
   if (styles) writeFileAtomic(join(dir, 'styles.css'), styles);
+  else rmSync(join(dir, 'styles.css'), { force: true }); // an older release's styles do not belong to this one
   // The manifest last: a kill before it leaves the plugin "missing", so the next run retries.
   writeFileAtomic(join(dir, 'manifest.json'), manifestBytes);
   enablePlugin(vault, pin.id);

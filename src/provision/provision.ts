@@ -33,17 +33,24 @@ export interface ProvisionReport {
   plugins: (PluginState & { installedNow?: boolean; error?: string })[];
   /** Next steps for the owner. */
   next: string[];
+  /** Convention files that could not be installed, with why. */
+  errors: string[];
 }
 
 export async function provisionVault(options: ProvisionOptions): Promise<ProvisionReport> {
   const files = conventionFiles(options.templateDir, options.agentRoot);
   const states = compareConventions(options.vault, files);
   const writer = new VaultWriter({ root: options.vault, db: options.db, stateDir: options.stateDir, agentRoot: options.agentRoot, runId: options.runId });
-  const report: ProvisionReport = { runId: options.runId, installed: [], kept: [], present: [], smartEnv: 'present', plugins: [], next: [] };
+  const report: ProvisionReport = { runId: options.runId, installed: [], kept: [], present: [], smartEnv: 'present', plugins: [], next: [], errors: [] };
   for (const state of states) {
     if (state.state === 'missing') {
-      writer.write({ tool: OWNER_TOOL, path: state.path, next: () => state.text, create: true });
-      report.installed.push(state.path);
+      // One file that cannot be written (a folder in the way, a refused path) stops only itself.
+      try {
+        writer.write({ tool: OWNER_TOOL, path: state.path, next: () => state.text, create: true });
+        report.installed.push(state.path);
+      } catch (error) {
+        report.errors.push(`${state.path}: ${error instanceof Error ? error.message : String(error)}`);
+      }
     } else if (state.state === 'changed') {
       report.kept.push({ path: state.path, diff: state.diff });
     } else {
@@ -54,9 +61,10 @@ export async function provisionVault(options: ProvisionOptions): Promise<Provisi
   const pins = readPins(options.pinsFile);
   for (const plugin of checkPlugins(options.vault, pins)) {
     const pin = pins.find((candidate) => candidate.id === plugin.id)!;
-    if (plugin.status === 'ok' || !options.installPlugins) {
+    if (plugin.status === 'ok' || plugin.status === 'newer' || !options.installPlugins) {
       report.plugins.push(plugin);
-      if (plugin.status !== 'ok') report.next.push(`plugin ${plugin.id} ${plugin.status === 'missing' ? 'is not installed' : `is ${plugin.installed}, pinned ${plugin.pinned}`}: run with --install-plugins, or ${manualSteps(pin)}`);
+      if (plugin.status === 'newer') report.next.push(`plugin ${plugin.id} ${plugin.installed} is newer than the pin ${plugin.pinned}; it is left as it is (update conventions/plugins.json if it should stay)`);
+      else if (plugin.status !== 'ok') report.next.push(`plugin ${plugin.id} ${plugin.status === 'missing' ? 'is not installed' : `is ${plugin.installed}, pinned ${plugin.pinned}`}: run with --install-plugins, or ${manualSteps(pin)}`);
       continue;
     }
     try {

@@ -4,7 +4,7 @@
  * smart-env 3 default model record and the 2.x setting, both naming the model. Existing settings
  * are never touched; `--check` compares the active model with Engram's.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KNOWN_MODELS, readActiveModel } from '../smart-env/index.js';
 import { writeFileAtomic } from '../writes/index.js';
@@ -18,12 +18,13 @@ export function seedSmartEnv(vault: string, model: string, now = Date.now()): Se
   const key = `transformers#${now}`;
   mkdirSync(join(dir, 'embedding_models'), { recursive: true });
   const records = join(dir, 'embedding_models', 'embedding_models.ajson');
-  if (!existsSync(records)) {
-    const known = KNOWN_MODELS.find((spec) => spec.model_key === model);
-    const record = { provider_key: 'transformers', model_key: model, ...(known ? { dims: known.dims, max_tokens: known.max_tokens } : {}), class_name: 'EmbeddingModel', created_at: now, key };
-    // The plugin's log format: one `"<collection>:<key>": <record>,` line, no trailing newline.
-    writeFileAtomic(records, Buffer.from(`${JSON.stringify(`embedding_models:${key}`)}: ${JSON.stringify(record)},`));
-  }
+  const known = KNOWN_MODELS.find((spec) => spec.model_key === model);
+  const record = { provider_key: 'transformers', model_key: model, ...(known ? { dims: known.dims, max_tokens: known.max_tokens } : {}), class_name: 'EmbeddingModel', created_at: now, key };
+  // The plugin's log format: `"<collection>:<key>": <record>,` lines joined by newlines, none at
+  // the end. Records already there (another model) stay; ours is appended and made the default.
+  const line = `${JSON.stringify(`embedding_models:${key}`)}: ${JSON.stringify(record)},`;
+  const existing = existsSync(records) ? readFileSync(records, 'utf8') : '';
+  writeFileAtomic(records, Buffer.from(existing.trim() === '' ? line : `${existing.replace(/\n+$/, '')}\n${line}`));
   const body = {
     embedding_models: { default_model_key: key },
     smart_sources: { embed_model: { adapter: 'transformers', transformers: { model_key: model } } },

@@ -63,10 +63,21 @@ export function loadServers(file: string, substitutions: { vault: string; engram
 export function readClaudeServers(configFile: string): Record<string, { command?: string; args?: string[]; env?: Record<string, string> }> {
   if (!existsSync(configFile)) return {};
   try {
-    const parsed = JSON.parse(readFileSync(configFile, 'utf8')) as { mcpServers?: Record<string, { command?: string; args?: string[]; env?: Record<string, string> }> };
-    return parsed.mcpServers ?? {};
+    const parsed = JSON.parse(readFileSync(configFile, 'utf8')) as { mcpServers?: Record<string, { command?: string; args?: string[]; env?: Record<string, string> }> } | null;
+    return parsed?.mcpServers ?? {};
   } catch {
     throw new EngramError('USAGE', `${configFile} is not valid JSON; nothing was changed — fix it (or let Claude Code rewrite it) and run again`);
+  }
+}
+
+/** Servers of these names that Claude Code also has for single projects (`projects.<dir>.mcpServers`). */
+export function projectScoped(configFile: string, names: readonly string[]): { name: string; project: string }[] {
+  if (!existsSync(configFile)) return [];
+  try {
+    const parsed = JSON.parse(readFileSync(configFile, 'utf8')) as { projects?: Record<string, { mcpServers?: Record<string, unknown> }> } | null;
+    return Object.entries(parsed?.projects ?? {}).flatMap(([project, entry]) => names.filter((name) => entry?.mcpServers?.[name]).map((name) => ({ name, project })));
+  } catch {
+    return [];
   }
 }
 

@@ -32,6 +32,14 @@ function filesOf(dir: string): string[] {
   return out;
 }
 
+function isSymlink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 export function syncSkills(source: string, target: string, options: { check: boolean; force: boolean }): SkillState[] {
   return listSkills(source).map((name): SkillState => {
     const files = filesOf(join(source, name));
@@ -41,6 +49,9 @@ export function syncSkills(source: string, target: string, options: { check: boo
       return existsSync(there) && !readFileSync(there).equals(readFileSync(join(source, name, file)));
     });
     const absent = files.filter((file) => !existsSync(join(target, name, file)));
+    // A symlink in the way (the folder, a file) is the user's arrangement: never written through.
+    const linked = [join(target, name), ...files.map((file) => join(target, name, file))].some(isSymlink);
+    if (linked) return { name, status: 'drift', differing: ['(a symlink: left alone)'] };
     const copy = (list: readonly string[]) => {
       for (const file of list) {
         const to = join(target, name, file);

@@ -13,7 +13,7 @@ import { EngramError } from '../errors.js';
 import { acquireLock, type Lock } from '../index/index.js';
 import { hashContent, linkWorlds, resolveNotePath, rewriteLinksForMove, type LinkWorlds } from '../vault/index.js';
 import { sweepTempFiles, writeFileAtomic } from './atomic.js';
-import { classifyWrite } from './quarantine.js';
+import { classifyWrite, OWNER_TOOL } from './quarantine.js';
 
 export const DEFAULTS = {
   /** Largest note a single write may produce. */
@@ -135,12 +135,16 @@ export class VaultWriter {
     });
   }
 
-  /** Reverts a journaled write if the file still holds exactly what that write left. */
-  undo(journalId: number): WriteReceipt {
-    const row = this.options.db.prepare('SELECT path, before_hash, after_hash, before_bytes, undone_at, move_id FROM journal WHERE id = ?').get(journalId) as
-      | { path: string; before_hash: string | null; after_hash: string; before_bytes: Buffer | null; undone_at: string | null; move_id: number | null }
+  /**
+   * Reverts a journaled write if the file still holds exactly what that write left. A write the
+   * owner made with their own command (`engram provision`) is undone only by the owner (`owner`).
+   */
+  undo(journalId: number, options: { owner?: boolean } = {}): WriteReceipt {
+    const row = this.options.db.prepare('SELECT path, tool, before_hash, after_hash, before_bytes, undone_at, move_id FROM journal WHERE id = ?').get(journalId) as
+      | { path: string; tool: string; before_hash: string | null; after_hash: string; before_bytes: Buffer | null; undone_at: string | null; move_id: number | null }
       | undefined;
     if (!row) throw new EngramError('USAGE', `no write #${journalId} in the journal`);
+    if (row.tool === OWNER_TOOL && options.owner !== true) throw new EngramError('USAGE', `write #${journalId} was made by the owner's \`engram provision\`; only they can undo it, with \`engram undo\` on the command line`);
     if (row.move_id !== null) throw new EngramError('USAGE', `write #${journalId} is part of move ${row.move_id}; undo the whole move with undo_move ${row.move_id}`);
     if (row.undone_at) throw new EngramError('USAGE', `write #${journalId} was undone already (${row.undone_at})`);
     return this.withLock(() => {
