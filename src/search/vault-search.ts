@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { noteName, readNoteFile } from '../vault/index.js';
+import { noteName, readNoteText } from '../vault/index.js';
 import { DEFAULTS as BM25_DEFAULTS, type Bm25Params } from './bm25l.js';
 import { findEvidence, type EvidenceBlock } from './evidence.js';
 import type { FieldWeights } from './fields.js';
@@ -284,9 +284,10 @@ export class VaultSearch {
    */
   private hit(doc: number, score: number, terms: readonly string[], lanes: SearchHit['lanes'], line = 0, blockKey?: string): SearchHit {
     const meta = this.metas[doc]!;
-    const read = readNoteFile(join(this.root, meta.path));
+    const read = readNoteText(join(this.root, meta.path));
+    // A heading path is parsed only for the block that becomes the evidence (notes have dozens).
     const blocks = (this.blockQuery.all(this.noteIds[doc]) as { key: string; heading_path: string; level: number; line_start: number; body_end: number }[])
-      .map((row): EvidenceBlock => ({ key: row.key, headingPath: JSON.parse(row.heading_path) as string[], level: row.level, start: row.line_start, bodyEnd: row.body_end }));
+      .map((row): EvidenceBlock => ({ key: row.key, get headingPath() { return JSON.parse(row.heading_path) as string[]; }, level: row.level, start: row.line_start, bodyEnd: row.body_end }));
     const block = line === -1 ? blocks.find((candidate) => candidate.key === blockKey) : undefined;
     const evidence = !read.ok
       ? { excerpt: '', section: '', lines: null }
@@ -315,7 +316,7 @@ export class VaultSearch {
     function* candidates(): Generator<SubstringCandidate> {
       for (let doc = 0; doc < metas.length; doc++) {
         if (filter.active && filter.test(metas[doc]!) !== null) continue;
-        const read = readNoteFile(join(root, metas[doc]!.path));
+        const read = readNoteText(join(root, metas[doc]!.path));
         if (read.ok) yield { doc, title: metas[doc]!.title, text: read.text };
       }
     }

@@ -45,6 +45,22 @@ export function readNoteFile(absPath: string, maxNoteBytes: number = DEFAULTS.ma
   }
 }
 
+/**
+ * A note's text for reading only (search evidence, excerpts): the same checks as
+ * `readNoteFile`, without hashing the content, which only change detection needs.
+ */
+export function readNoteText(absPath: string, maxNoteBytes: number = DEFAULTS.maxNoteBytes): { ok: true; text: string } | { ok: false; reason: string } {
+  let bytes: Buffer;
+  try {
+    if (lstatSync(absPath).isSymbolicLink()) return { ok: false, reason: 'is now a symlink (not followed)' };
+    bytes = readFileSync(absPath);
+  } catch (error) {
+    return { ok: false, reason: `cannot be read (${systemErrorCode(error) ?? String(error)})` };
+  }
+  if (bytes.length > maxNoteBytes || bytes.subarray(0, DEFAULTS.binarySniffBytes).indexOf(0) !== -1) return { ok: false, reason: 'not a readable note' };
+  return { ok: true, text: lenientUtf8.decode(bytes) };
+}
+
 /** Content identity used for change and move detection: sha256, first 128 bits, hex. */
 export function hashContent(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex').slice(0, 32);
