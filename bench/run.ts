@@ -3,7 +3,7 @@
  * latency against SQLite FTS5 and wink-bm25-text-search on the same documents (synthetic vaults,
  * and SciFact when ../shared/corpora/scifact is present). Each step runs in its own process.
  * Results print as tables and are appended to bench/results.jsonl.
- * Usage: npm run bench -- [--sizes 1000,10000,50000] [--suites index,search,mcp,graph]
+ * Usage: npm run bench -- [--sizes 1000,10000,50000] [--suites index,search,mcp,graph,librarian]
  */
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { SCIFACT } from './search-datasets.js';
 import { benchMcp } from './mcp-bench.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,10000' }, suites: { type: 'string', default: 'index,search,mcp,graph' } } });
+const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,10000' }, suites: { type: 'string', default: 'index,search,mcp,graph,librarian' } } });
 const sizes = values.sizes!.split(',').map(Number).filter((n) => n > 0);
 const suites = new Set(values.suites!.split(','));
 
@@ -117,6 +117,44 @@ if (suites.has('graph')) {
     }
   }
   console.table(graphRows);
+}
+
+if (suites.has('librarian')) {
+  // A caretaker sweep as `engram librarian` runs it (built CLI, structural extractor, no model):
+  // the dry run on an indexed vault, the first real sweep (extraction, cleanup, organize,
+  // consolidation slice, health, report), and a second sweep with nothing changed; the ratio is
+  // against `engram index` of the same vault in the same run.
+  const cli = join(here, '..', 'dist', 'cli', 'main.js');
+  const libRows: Record<string, string | number>[] = [];
+  for (const size of sizes) {
+    process.stderr.write(`librarian at ${size} notes…\n`);
+    const { root } = vaultFor(size);
+    const home = mkdtempSync(join(tmpdir(), 'engram-bench-lib-'));
+    const env = { ...process.env, ENGRAM_HOME: home, ENGRAM_OFFLINE: '1', ENGRAM_EXTRACTOR: 'structural', ENGRAM_MODEL_DIR: join(home, 'no-models') };
+    const timed = (args: string[]) => {
+      const started = performance.now();
+      const out = execFileSync(process.execPath, [cli, ...args, '--vault', root], { env, encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'] });
+      return { ms: performance.now() - started, out };
+    };
+    try {
+      const index = timed(['index', '--quiet', '--no-embed']);
+      const dry = timed(['librarian', '--dry-run', '--json']);
+      const first = timed(['librarian', '--json']);
+      const again = timed(['librarian', '--json']);
+      const report = JSON.parse(first.out) as { phases: { name: string; durationMs: number; counts: Record<string, number> }[] };
+      const extract = report.phases.find((phase) => phase.name === 'extract');
+      const slowest = [...report.phases].sort((a, b) => b.durationMs - a.durationMs).slice(0, 2).map((phase) => `${phase.name} ${(phase.durationMs / 1000).toFixed(1)} s`).join(', ');
+      const row = {
+        notes: size, 'index (s)': +(index.ms / 1000).toFixed(2), 'dry run (s)': +(dry.ms / 1000).toFixed(2), 'first sweep (s)': +(first.ms / 1000).toFixed(2),
+        'vs index': `${(first.ms / index.ms).toFixed(1)}×`, 'notes extracted': extract?.counts.processed ?? 0, 'slowest phases': slowest, 'second sweep, nothing changed (s)': +(again.ms / 1000).toFixed(2),
+      };
+      libRows.push(row);
+      appendFileSync(join(here, 'results.jsonl'), JSON.stringify({ at: new Date().toISOString(), suite: 'librarian', cpus: cpus().length, node: process.version, ...row }) + '\n');
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }
+  console.table(libRows);
 }
 
 if (suites.has('search')) {

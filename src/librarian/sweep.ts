@@ -21,13 +21,17 @@ import { listOrganizeProposals, moveNote, planOrganize, recordProposals, type Or
 import { mergeReport, renderSection } from './report.js';
 
 export const DEFAULTS = {
-  /** Notes extracted per sweep at most. */
+  /** Notes an LLM extractor handles per sweep at most (the local structural one has no cap). */
   maxExtractNotes: 200,
   /** Extraction spend per sweep at most (USD, estimated). */
   maxExtractCostUsd: 1,
   /** Time for local embedding per sweep. */
   embedBudgetMs: 5 * 60_000,
-  /** Entities the consolidation slice looks at per sweep. */
+  /**
+   * Changed entities the consolidation slice looks at per sweep when a model judges the
+   * candidates (each judgement is a paid call). Unjudged, every changed entity is checked: the
+   * candidate search indexes the whole graph anyway, so a smaller slice saves nothing.
+   */
   consolidateSlice: 200,
   /** Rough token cost of one extraction beyond the note itself (prompt, schema, known entities) and its answer. */
   extractPromptTokens: 1500,
@@ -183,7 +187,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
         if (extractor === null) return { summary: 'no extractor configured', counts: {}, estimatedCostUsd: 0, skip: 'no extractor (ENGRAM_EXTRACTOR=none)' };
         const stored = pendingExtractions(db, extractor, agentRoot);
         const pending = { notes: stored.notes + unindexed.notes, bytes: stored.bytes + unindexed.bytes };
-        const maxNotes = options.maxExtractNotes ?? DEFAULTS.maxExtractNotes;
+        const maxNotes = noteCap(options, extractor);
         const notes = Math.min(pending.notes, maxNotes);
         const share = pending.notes === 0 ? 0 : notes / pending.notes;
         const inputTokens = Math.round(pending.bytes * share / 4 + notes * DEFAULTS.extractPromptTokens);
@@ -197,7 +201,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
         const extractor = options.extractor!;
         const run = await runGraphIndex({
           root: options.root, db, extractor, writer: options.writer, agentRoot, vectorModel: model,
-          maxNotes: options.maxExtractNotes ?? DEFAULTS.maxExtractNotes, maxCostUsd: options.maxExtractCostUsd ?? DEFAULTS.maxExtractCostUsd,
+          maxNotes: noteCap(options, extractor), maxCostUsd: options.maxExtractCostUsd ?? DEFAULTS.maxExtractCostUsd,
           ...(options.maxExtractTokens === undefined ? {} : { maxTokens: options.maxExtractTokens }),
         });
         reindex(run.written);
@@ -273,13 +277,13 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
     {
       name: 'consolidate',
       plan: (): Plan => {
-        const limit = options.consolidateSlice ?? DEFAULTS.consolidateSlice;
+        const judged = options.adjudicator !== undefined || options.adjudicates === true;
+        const limit = options.consolidateSlice ?? (judged ? DEFAULTS.consolidateSlice : Number.MAX_SAFE_INTEGER);
         slice = db.prepare(`SELECT e.id FROM entities e LEFT JOIN consolidation_checked c ON c.entity_id = e.id
           WHERE e.merged_into IS NULL AND (c.entity_id IS NULL OR c.updated != e.updated) ORDER BY e.id LIMIT ?`).pluck().all(limit) as number[];
         const candidates = slice.length === 0 ? 0 : findMergeCandidates(db, { only: new Set(slice), vectorModel: model }).length;
-        const adjudicated = options.adjudicator !== undefined || options.adjudicates === true;
-        const estimate = adjudicated ? candidates * DEFAULTS.adjudicationUsd : 0;
-        return { summary: `${slice.length} changed entities to check, ${candidates} candidate pairs${adjudicated ? ' to adjudicate' : ' for a human to review'}`, counts: { entities: slice.length, candidates }, estimatedCostUsd: estimate };
+        const estimate = judged ? candidates * DEFAULTS.adjudicationUsd : 0;
+        return { summary: `${slice.length} changed entities to check, ${candidates} candidate pairs${judged ? ' to adjudicate' : ' for a human to review'}`, counts: { entities: slice.length, candidates }, estimatedCostUsd: estimate };
       },
       act: async (): Promise<Acted> => {
         if (slice.length === 0) return { summary: 'nothing changed since the last check', counts: { entities: 0, proposed: 0 }, costUsd: 0 };
@@ -348,6 +352,16 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
       .run(new Date(now()).toISOString(), report.stopped ? 'stopped' : report.errors.length > 0 ? 'errors' : 'ok', JSON.stringify(report), options.runId);
   }
   return report;
+}
+
+/**
+ * Notes extracted per sweep: the configured cap, else 200 for the LLM extractors (they cost money
+ * and time) and none for the structural one, which is local and fast (10k notes in seconds) —
+ * capping it would leave a new vault's graph half-built for days of sweeps.
+ */
+function noteCap(options: SweepOptions, extractor: Extractor): number {
+  if (options.maxExtractNotes !== undefined) return options.maxExtractNotes;
+  return extractor.backend === 'structural' ? Number.MAX_SAFE_INTEGER : DEFAULTS.maxExtractNotes;
 }
 
 /** Golden-set score now vs the last sweep that measured one; a drop of more than 0.02 is a finding. */
