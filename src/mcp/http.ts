@@ -6,7 +6,7 @@
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import { isInitializeRequest, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { JsonResponseTransport } from './json-transport.js';
 import type { VaultEngine } from './engine.js';
 import { createServer } from './server.js';
@@ -113,11 +113,11 @@ async function handle(engine: VaultEngine, options: HttpOptions, http: Server, s
   const raw = batch ? (parsed as unknown[]) : [parsed];
   const messages: JSONRPCMessage[] = [];
   for (const item of raw) {
-    const checked = JSONRPCMessageSchema.safeParse(item);
-    if (!checked.success) return reply(res, 400, rpcError(null, -32600, 'invalid request: not a JSON-RPC 2.0 message'));
-    messages.push(checked.data);
+    // The envelope only: the SDK validates each request's params against its method's schema.
+    if (!isJsonRpc(item)) return reply(res, 400, rpcError(null, -32600, 'invalid request: not a JSON-RPC 2.0 message'));
+    messages.push(item);
   }
-  const initializing = messages.some((message) => isInitializeRequest(message));
+  const initializing = messages.some((message) => 'method' in message && message.method === 'initialize' && 'id' in message);
   let current = session;
   if (!current) {
     if (!initializing) return reply(res, 400, rpcError(null, -32000, 'no session: start one by POSTing an initialize request'));
@@ -139,6 +139,17 @@ async function handle(engine: VaultEngine, options: HttpOptions, http: Server, s
     return;
   }
   res.writeHead(200, { ...headers, 'content-type': 'application/json' }).end(JSON.stringify(batch ? answers : answers[0]));
+}
+
+/** A JSON-RPC 2.0 request, notification or response envelope. */
+function isJsonRpc(value: unknown): value is JSONRPCMessage {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const message = value as Record<string, unknown>;
+  if (message.jsonrpc !== '2.0') return false;
+  const id = message.id;
+  const validId = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
+  if (typeof message.method === 'string') return id === undefined || validId;
+  return validId && ('result' in message || (typeof message.error === 'object' && message.error !== null));
 }
 
 function rpcError(id: string | number | null, code: number, message: string) {

@@ -29,66 +29,59 @@ const PROBE_CHARS = 3;
 
 /**
  * The query-relevant tokens of one line. Tokenizing every line of every hit was most of a
- * search's server time, so a plain-ASCII line is searched for the query terms' first characters
- * (stems start like the words they come from) and only the whitespace-delimited chunks holding
- * one are tokenized — tokens never span whitespace, so those are the line's tokens that can
- * match. Lines with other characters (accents, CJK) are tokenized whole. Porter2's few irregular
- * stems (`dying` → `die`) can hide a match here; that changes which line is quoted, never which
- * notes rank.
+ * search's server time, so the line is searched for the query terms' first characters (stems
+ * start like the words they come from) and only the whitespace-delimited chunks holding one are
+ * tokenized — tokens never span whitespace, so those are the line's tokens that can match —
+ * plus every chunk with a non-ASCII character, whose folded form the probe cannot see. Porter2's
+ * few irregular stems (`dying` → `die`) can hide a match here; that changes which line is quoted,
+ * never which notes rank.
  */
 function candidateTokens(line: string, probes: readonly string[], tokenize: Tokenizer, out: string[]): string[] {
   out.length = 0;
   if (probes.length === 0) return out;
-  if (/[^\x00-\x7f]/.test(line)) return nonAsciiTokens(line, probes, tokenize, out);
   const lower = line.toLowerCase();
+  // Lower-casing that changes the length (a few Unicode letters) would shift offsets: whole line.
+  if (lower.length !== line.length) return tokenize(line, out);
   let seen: number[] | null = null;
-  for (const probe of probes) {
-    for (let at = lower.indexOf(probe); at !== -1; at = lower.indexOf(probe, at + 1)) {
-      let start = at;
-      while (start > 0 && !isSpace(line.charCodeAt(start - 1))) start--;
-      if (seen?.includes(start)) continue;
-      (seen ??= []).push(start);
-      let end = at + probe.length;
-      while (end < line.length && !isSpace(line.charCodeAt(end))) end++;
-      // Most chunks are one plain word with punctuation around it: its tokens come straight
-      // from the tokenizer's word cache, without scanning.
-      let from = start;
-      let to = end;
-      while (from < to && !isAlnum(line.charCodeAt(from))) from++;
-      while (to > from && !isAlnum(line.charCodeAt(to - 1))) to--;
-      const word = line.slice(from, to);
-      if (PLAIN_WORD.test(word)) {
-        const tokens = tokenize.expand(word);
-        for (let i = 0; i < tokens.length; i++) out.push(tokens[i]!);
-      } else {
-        tokenize(line.slice(start, end), out);
-      }
-    }
-  }
-  return out;
-}
-
-/** A line with other characters: its non-ASCII chunks are tokenized whole, its ASCII ones only when they hold a probe. */
-function nonAsciiTokens(line: string, probes: readonly string[], tokenize: Tokenizer, out: string[]): string[] {
-  let start = 0;
-  while (start < line.length) {
-    while (start < line.length && isSpace(line.charCodeAt(start))) start++;
-    let end = start;
+  const chunk = (at: number) => {
+    let start = at;
+    while (start > 0 && !isSpace(line.charCodeAt(start - 1))) start--;
+    if (seen?.includes(start)) return;
+    (seen ??= []).push(start);
+    let end = at + 1;
     while (end < line.length && !isSpace(line.charCodeAt(end))) end++;
-    if (end > start) {
-      const chunk = line.slice(start, end);
-      if (/[^\x00-\x7f]/.test(chunk)) tokenize(chunk, out);
-      else {
-        const lower = chunk.toLowerCase();
-        if (probes.some((probe) => lower.includes(probe))) tokenize(chunk, out);
-      }
+    // Most chunks are one plain word with punctuation around it: its tokens come straight from
+    // the tokenizer's word cache, without scanning.
+    let from = start;
+    let to = end;
+    while (from < to && !isAlnum(line.charCodeAt(from))) from++;
+    while (to > from && !isAlnum(line.charCodeAt(to - 1))) to--;
+    if (isPlainWord(line, from, to)) {
+      const tokens = tokenize.expand(line.slice(from, to));
+      for (let i = 0; i < tokens.length; i++) out.push(tokens[i]!);
+    } else {
+      tokenize(line.slice(start, end), out);
     }
-    start = end;
+  };
+  for (const probe of probes) {
+    for (let at = lower.indexOf(probe); at !== -1; at = lower.indexOf(probe, at + 1)) chunk(at);
+  }
+  // Chunks with other characters (accents, CJK, emoji) cannot be probed by their ASCII prefix:
+  // they are tokenized whole.
+  for (let i = 0; i < line.length; i++) {
+    if (line.charCodeAt(i) > 127) {
+      chunk(i);
+      while (i < line.length && !isSpace(line.charCodeAt(i))) i++;
+    }
   }
   return out;
 }
 
-const PLAIN_WORD = /^[A-Za-z0-9]+$/;
+function isPlainWord(text: string, from: number, to: number): boolean {
+  if (from >= to) return false;
+  for (let i = from; i < to; i++) if (!isAlnum(text.charCodeAt(i))) return false;
+  return true;
+}
 
 function isAlnum(code: number): boolean {
   return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);

@@ -133,7 +133,7 @@ export class VaultSearch {
       this.addName(noteName(meta.path), doc, 'title');
       for (const alias of aliases[doc] ?? []) this.addName(alias, doc, 'alias');
     });
-    this.blockQuery = db.prepare('SELECT key, heading_path, level, line_start, body_end FROM blocks WHERE note_id = ? ORDER BY ord');
+    this.blockQuery = db.prepare('SELECT key, heading_path, level, line_start, body_end FROM blocks WHERE note_id = ? ORDER BY ord').raw();
   }
 
   /** Loads the keyword index of an indexed vault (`root` is the vault's real path). */
@@ -286,8 +286,7 @@ export class VaultSearch {
     const meta = this.metas[doc]!;
     const read = readNoteText(join(this.root, meta.path));
     // A heading path is parsed only for the block that becomes the evidence (notes have dozens).
-    const blocks = (this.blockQuery.all(this.noteIds[doc]) as { key: string; heading_path: string; level: number; line_start: number; body_end: number }[])
-      .map((row): EvidenceBlock => ({ key: row.key, get headingPath() { return JSON.parse(row.heading_path) as string[]; }, level: row.level, start: row.line_start, bodyEnd: row.body_end }));
+    const blocks = (this.blockQuery.all(this.noteIds[doc]) as [string, string, number, number, number][]).map((row) => new StoredBlock(row));
     const block = line === -1 ? blocks.find((candidate) => candidate.key === blockKey) : undefined;
     const evidence = !read.ok
       ? { excerpt: '', section: '', lines: null }
@@ -387,4 +386,22 @@ function describeFilters(filters: SearchFilters): string {
 
 function round(value: number): number {
   return Math.round(value * 10000) / 10000;
+}
+
+/** A block row as evidence; its heading path (JSON) is parsed only if it is asked for. */
+class StoredBlock implements EvidenceBlock {
+  readonly key: string;
+  readonly level: number;
+  readonly start: number;
+  readonly bodyEnd: number;
+  private readonly headingJson: string;
+  private parsed: string[] | null = null;
+
+  constructor(row: readonly [string, string, number, number, number]) {
+    [this.key, this.headingJson, this.level, this.start, this.bodyEnd] = row;
+  }
+
+  get headingPath(): string[] {
+    return (this.parsed ??= JSON.parse(this.headingJson) as string[]);
+  }
 }

@@ -4,7 +4,7 @@
  * a file with invalid UTF-8 is indexed with replacement characters and a warning.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, readFileSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readFileSync } from 'node:fs';
 import { systemErrorCode } from '../errors.js';
 
 export const DEFAULTS = {
@@ -51,11 +51,17 @@ export function readNoteFile(absPath: string, maxNoteBytes: number = DEFAULTS.ma
  */
 export function readNoteText(absPath: string, maxNoteBytes: number = DEFAULTS.maxNoteBytes): { ok: true; text: string } | { ok: false; reason: string } {
   let bytes: Buffer;
+  let fd: number | null = null;
   try {
-    if (lstatSync(absPath).isSymbolicLink()) return { ok: false, reason: 'is now a symlink (not followed)' };
-    bytes = readFileSync(absPath);
+    // One open that refuses a symlink (ELOOP) instead of an lstat and an open: this runs for
+    // every search hit.
+    fd = openSync(absPath, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    bytes = readFileSync(fd);
   } catch (error) {
-    return { ok: false, reason: `cannot be read (${systemErrorCode(error) ?? String(error)})` };
+    const code = systemErrorCode(error);
+    return { ok: false, reason: code === 'ELOOP' ? 'is now a symlink (not followed)' : `cannot be read (${code ?? String(error)})` };
+  } finally {
+    if (fd !== null) closeSync(fd);
   }
   if (bytes.length > maxNoteBytes || bytes.subarray(0, DEFAULTS.binarySniffBytes).indexOf(0) !== -1) return { ok: false, reason: 'not a readable note' };
   return { ok: true, text: lenientUtf8.decode(bytes) };
