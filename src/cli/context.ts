@@ -118,3 +118,17 @@ export function openVault(flag: string | undefined, env: CliEnv): OpenedVault {
   const stateDir = ensureStateDir(resolve(env.home), vault);
   return { vault, stateDir, state: openStateDb(stateDir) };
 }
+
+/** `--http PORT` as a port number, or null when absent; anything else is bad usage. */
+export function httpPort(raw: unknown): number | null {
+  if (raw === undefined) return null;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--http needs a port number, not "${String(raw)}"`);
+  return port;
+}
+
+/** The `engram index` a user would run, for a server to start in a child process (null: none). */
+export function indexChild(vault: string, skip: boolean): { command: string; args: string[] } | null {
+  const entry = process.argv[1];
+  return skip || !entry ? null : { command: process.execPath, args: [...process.execArgv, entry, 'index', '--vault', vault, '--quiet'] };
+}

@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
-import { UsageError } from '../errors.js';
 import { startDaemon } from '../daemon.js';
 import type { Command } from './command.js';
-import { openVault } from './context.js';
+import { httpPort, indexChild, openVault } from './context.js';
 
 export const daemonCommand: Command = {
   name: 'daemon',
@@ -13,17 +12,15 @@ export const daemonCommand: Command = {
     'sweep-now': { type: 'boolean', description: 'run a full sweep right after start, then keep to the schedule' },
   },
   async run(args, { env, io }) {
-    const port = args.values.http === undefined ? null : Number(args.values.http);
-    if (port !== null && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new UsageError(`--http needs a port number, not "${String(args.values.http)}"`);
+    const port = httpPort(args.values.http);
     const opened = openVault(args.values.vault as string | undefined, env);
-    const entry = process.argv[1];
     let daemon;
     try {
       daemon = await startDaemon({
         vault: opened.vault, stateDir: opened.stateDir, db: opened.state.db, settings: { ...env, golden: env.golden ? resolve(env.golden) : undefined }, log: io,
         schedules: { backlog: env.scheduleBacklog, sweep: env.scheduleSweep, timezone: env.timezone },
         http: port === null ? undefined : { port, token: env.httpToken },
-        indexCommand: args.values['no-index'] || !entry ? null : { command: process.execPath, args: [...process.execArgv, entry, 'index', '--vault', opened.vault, '--quiet'] },
+        indexCommand: indexChild(opened.vault, args.values['no-index'] === true),
       });
     } catch (error) {
       opened.state.db.close();

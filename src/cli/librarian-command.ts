@@ -1,5 +1,5 @@
 import { acquireLock, openStateSnapshot, resolveVaultRoot, stateDirFor } from '../index/index.js';
-import { newRunId, renderSection, resyncGraph, runSweep, sweepOptions, undoRun, PHASES, type PhaseName, type SweepReport } from '../librarian/index.js';
+import { newRunId, renderSection, resyncGraphIfTouched, runSweep, sweepOptions, undoRun, PHASES, type PhaseName, type SweepReport } from '../librarian/index.js';
 import { indexPaths } from '../index/index.js';
 import { lexicalExtension } from '../search/index.js';
 import { VaultWriter } from '../writes/index.js';
@@ -89,8 +89,7 @@ export const undoCommand: Command = {
           // The command line is the owner: it may undo their own `engram provision` runs too.
           const report = undoRun(db, writer, target, `${env.agentRoot}/Librarian.md`, { owner: true });
           reindex(report.paths);
-          const extractor = selectExtractor(env, db);
-          if (extractor && report.paths.some((path) => path.startsWith(`${env.agentRoot}/Graph/`))) resyncGraph(db, { root: opened.vault, agentRoot: env.agentRoot, runId: target, extractor });
+          resyncGraphIfTouched(db, report, { root: opened.vault, agentRoot: env.agentRoot, extractor: selectExtractor(env, db) });
           result = { undone: target, moves: report.moves, writes: report.writes, paths: report.paths };
           if (!args.values.json) io.out(`run ${target} undone: ${report.moves} moves and ${report.writes} writes reverted${report.reportKept ? '; its report section stays in Librarian.md (later sweeps reported since)' : ''}`);
         }

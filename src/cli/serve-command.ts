@@ -1,8 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { UsageError } from '../errors.js';
 import { createServer, startHttp, VaultEngine } from '../mcp/index.js';
 import type { Command } from './command.js';
-import { openVault } from './context.js';
+import { httpPort, indexChild, openVault } from './context.js';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -13,14 +12,12 @@ export const serveCommand: Command = {
     'no-index': { type: 'boolean', description: 'do not bring the index up to date at start' },
   },
   async run(args, { env, io }) {
-    const port = args.values.http === undefined ? null : Number(args.values.http);
-    if (port !== null && (!Number.isInteger(port) || port < 0 || port > 65535)) throw new UsageError(`--http needs a port number, not "${String(args.values.http)}"`);
+    const port = httpPort(args.values.http);
     if (port === null) {
       // stdout is the protocol channel: libraries that log with console.log must not reach it.
       console.log = console.info = console.debug = console.warn = (...parts: unknown[]) => io.err(parts.map(String).join(' '));
     }
     const opened = openVault(args.values.vault as string | undefined, env);
-    const entry = process.argv[1];
     const engine = new VaultEngine({
       vault: opened.vault,
       stateDir: opened.stateDir,
@@ -30,7 +27,7 @@ export const serveCommand: Command = {
       extractor: env,
       log: io,
       // The same `engram index` a user would run, in a child process so the server answers at once.
-      indexCommand: args.values['no-index'] || !entry ? null : { command: process.execPath, args: [...process.execArgv, entry, 'index', '--vault', opened.vault, '--quiet'] },
+      indexCommand: indexChild(opened.vault, args.values['no-index'] === true),
       watch: args.values['no-watch'] !== true,
     });
     engine.start();

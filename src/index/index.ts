@@ -8,5 +8,5 @@ export { readStatus, type StatusDoc } from './status.js';
 export { vaultId, resolveVaultRoot, ensureStateDir, stateDirFor } from './state-dir.js';
 export { resolvePendingLinks } from './link-resolution.js';
 export { extensionMetaKey, type IndexExtension } from './extension.js';
-export { NoteStore } from './note-store.js';
+export { NoteStore, linkablePaths } from './note-store.js';
 export { vectorFromBlob, vectorToBlob } from './vector-blob.js';

@@ -160,3 +160,11 @@ export class NoteStore {
     s.deleteTasks.run(id);
   }
 }
+
+/** Every indexed note and attachment path: what a link can resolve to. */
+export function linkablePaths(db: Database.Database): string[] {
+  return [
+    ...(db.prepare('SELECT path FROM notes').pluck().all() as string[]),
+    ...(db.prepare('SELECT path FROM attachments').pluck().all() as string[]),
+  ];
+}

@@ -3,7 +3,7 @@ export { runSweep, PHASES, BACKLOG_PHASES, DEFAULTS as SWEEP_DEFAULTS, type Swee
 export { planOrganize, vote, moveNote, recordProposals, listOrganizeProposals, decideProposals, DEFAULTS as ORGANIZE_DEFAULTS, type Filing, type OrganizePlan, type OrganizeProposal, type MoveContext } from './organize.js';
 export { runHealthChecks, type HealthCheck } from './health.js';
 export { renderSection, mergeReport } from './report.js';
-export { undoRun, resyncGraph, type UndoRunReport } from './undo.js';
+export { undoRun, resyncGraph, resyncGraphIfTouched, type UndoRunReport } from './undo.js';
 export { lastSweep, type SweepSummary } from './status.js';
 export { sweepOptions, newRunId, type LibrarianSettings } from './setup.js';
 export { recallBundle, briefing, type RecallBundle, type RecallOptions, type RecallSection } from './recall.js';

@@ -7,7 +7,7 @@
  */
 import type Database from 'better-sqlite3';
 import { EngramError } from '../errors.js';
-import { indexPaths, vectorFromBlob } from '../index/index.js';
+import { indexPaths, linkablePaths, vectorFromBlob } from '../index/index.js';
 import { lexicalExtension } from '../search/index.js';
 import { baseName, folderOf, linkWorlds, rewriteLinksForMove } from '../vault/index.js';
 import type { VaultWriter } from '../writes/index.js';
@@ -160,12 +160,8 @@ export interface MoveContext {
  */
 export function moveNote(context: MoveContext, from: string, to: string, expectHash?: string): { moveId: number; rewritten: string[] } {
   const { db } = context;
-  const files = [
-    ...(db.prepare('SELECT path FROM notes').pluck().all() as string[]),
-    ...(db.prepare('SELECT path FROM attachments').pluck().all() as string[]),
-  ];
   const move = { from, to };
-  const worlds = linkWorlds(files, move);
+  const worlds = linkWorlds(linkablePaths(db), move);
   const linkers = (db.prepare(`SELECT DISTINCT n.path FROM links l JOIN notes n ON n.id = l.note_id
     WHERE l.resolved_path = ? AND n.path != ?`).pluck().all(from, from) as string[]);
   const receipt = context.writer.move({

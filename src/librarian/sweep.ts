@@ -17,7 +17,7 @@ import { indexPaths, planIndex, runIndex } from '../index/index.js';
 import { lexicalExtension } from '../search/index.js';
 import type { VaultWriter } from '../writes/index.js';
 import { runHealthChecks, type HealthCheck } from './health.js';
-import { listOrganizeProposals, moveNote, planOrganize, recordProposals, type OrganizePlan, type OrganizeProposal } from './organize.js';
+import { listOrganizeProposals, moveNote, planOrganize, recordProposals, type OrganizeProposal } from './organize.js';
 import { mergeReport, renderSection } from './report.js';
 
 export const DEFAULTS = {
@@ -146,7 +146,6 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
     db.prepare("INSERT INTO runs (id, kind, started_at, status) VALUES (?, ?, ?, 'running')").run(options.runId, report.kind, report.startedAt);
   }
 
-  let organizePlan: OrganizePlan | null = null;
   // In a dry run nothing is indexed, so later plans add what the index plan found new or changed.
   let unindexed = { notes: 0, bytes: 0 };
   let slice: number[] = [];
@@ -251,8 +250,8 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
     {
       name: 'organize',
       plan: () => {
-        organizePlan = planOrganize(db, { agentRoot, model, looseRoot: options.looseRoot === true });
-        const count = (kind: string) => organizePlan!.filings.filter((filing) => filing.kind === kind).length;
+        const organizePlan = planOrganize(db, { agentRoot, model, looseRoot: options.looseRoot === true });
+        const count = (kind: string) => organizePlan.filings.filter((filing) => filing.kind === kind).length;
         return { summary: `${organizePlan.candidates} candidates: ${count('move')} to move, ${count('propose')} to propose, ${count('skip')} skipped`, counts: { candidates: organizePlan.candidates, move: count('move'), propose: count('propose'), skip: count('skip') }, estimatedCostUsd: 0 };
       },
       act: async () => {
@@ -383,10 +382,11 @@ function evalCheck(db: Database.Database, report: SweepReport, evaluate: NonNull
 /** Relations that point at a merged entity are moved to its winner (duplicates dropped). */
 function repairRelations(db: Database.Database): number {
   return db.transaction(() => {
+    const mergedInto = db.prepare('SELECT merged_into FROM entities WHERE id = ?').pluck();
     const winner = (id: number) => {
       let current = id;
       for (let hops = 0; hops < 20; hops++) {
-        const next = db.prepare('SELECT merged_into FROM entities WHERE id = ?').pluck().get(current) as number | null | undefined;
+        const next = mergedInto.get(current) as number | null | undefined;
         if (next === null || next === undefined) return current;
         current = next;
       }

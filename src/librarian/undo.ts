@@ -74,6 +74,13 @@ export function undoRun(db: Database.Database, writer: VaultWriter, runId: strin
   return report;
 }
 
+/** Reads the graph cache back after an undo, if the undo touched entity notes (and an extractor is configured). */
+export function resyncGraphIfTouched(db: Database.Database, undone: UndoRunReport, options: { root: string; agentRoot: string; extractor: Pick<Extractor, 'backend' | 'model' | 'promptVersion'> | null }): void {
+  if (options.extractor && undone.paths.some((path) => path.startsWith(`${options.agentRoot}/Graph/`))) {
+    resyncGraph(db, { root: options.root, agentRoot: options.agentRoot, runId: undone.runId, extractor: options.extractor });
+  }
+}
+
 /**
  * After an undo reverted entity notes, the graph cache is read back from the entity notes as they
  * now are, and the notes extracted during the undone run return to the extraction backlog — the

@@ -156,21 +156,16 @@ function rpcError(id: string | number | null, code: number, message: string) {
   return { jsonrpc: '2.0', id, error: { code, message } };
 }
 
-/** The request body as text, or null when it exceeds the limit. */
+/** The request body as text, or null when it exceeds the limit (the rest is read and dropped, so the client gets its 413). */
 function readBody(req: IncomingMessage): Promise<string | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        req.destroy();
-        resolve(null);
-      } else {
-        chunks.push(chunk);
-      }
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(size > MAX_BODY_BYTES ? null : Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
 }

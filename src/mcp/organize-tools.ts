@@ -6,7 +6,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { selectExtractor } from '../graph/index.js';
 import { acquireLock } from '../index/index.js';
-import { decideProposals, listOrganizeProposals, resyncGraph, undoRun } from '../librarian/index.js';
+import { decideProposals, listOrganizeProposals, resyncGraphIfTouched, undoRun } from '../librarian/index.js';
 import type { VaultEngine } from './engine.js';
 import { guarded, ok } from './results.js';
 
@@ -68,10 +68,7 @@ export function registerOrganizeTools(server: McpServer, engine: VaultEngine): v
   }, (args) => guarded(async () => {
     const report = heavy(engine, 'an undo', () => undoRun(engine.db, engine.writer(), args.run_id, `${engine.agentRoot}/Librarian.md`));
     await engine.refresh([...report.paths, `${engine.agentRoot}/Audit.md`]);
-    const extractor = selectExtractor(engine.extractorSettings, engine.db);
-    if (extractor && report.paths.some((path) => path.startsWith(`${engine.agentRoot}/Graph/`))) {
-      resyncGraph(engine.db, { root: engine.vault, agentRoot: engine.agentRoot, runId: args.run_id, extractor });
-    }
+    resyncGraphIfTouched(engine.db, report, { root: engine.vault, agentRoot: engine.agentRoot, extractor: selectExtractor(engine.extractorSettings, engine.db) });
     return ok({ run_id: report.runId, moves: report.moves, writes: report.writes, paths: report.paths, report_kept: report.reportKept },
       `run ${report.runId} undone: ${report.moves} moves and ${report.writes} writes reverted${report.reportKept ? '; its report section stays (later sweeps reported since)' : ''}`);
   }));

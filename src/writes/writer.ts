@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmdirSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { EngramError } from '../errors.js';
-import { acquireLock, type Lock } from '../index/index.js';
+import { acquireLock, linkablePaths, type Lock } from '../index/index.js';
 import { hashContent, linkWorlds, resolveNotePath, rewriteLinksForMove, type LinkWorlds } from '../vault/index.js';
 import { sweepTempFiles, writeFileAtomic } from './atomic.js';
 import { classifyWrite, OWNER_TOOL } from './quarantine.js';
@@ -274,7 +274,7 @@ export class VaultWriter {
           writeFileAtomic(this.locate(row.path), row.before_bytes);
           restored.push(row.path);
         } else if (current !== null && hash !== row.before_hash && this.isGenerated(row.path)) {
-          worlds ??= linkWorlds(this.vaultFiles(), back);
+          worlds ??= linkWorlds(linkablePaths(this.options.db), back);
           const text = rewriteLinksForMove(current.text, row.path, back, worlds);
           if (text.count > 0) {
             writeFileAtomic(this.locate(row.path), this.render(current, () => text.text.replace(/\r\n/g, '\n').replace(/^\uFEFF/, '')));
@@ -301,14 +301,6 @@ export class VaultWriter {
   private isGenerated(path: string): boolean {
     const root = this.options.agentRoot;
     return path === `${root}/Librarian.md` || path.startsWith(`${root}/Graph/`);
-  }
-
-  /** Every indexed note and attachment path (what links can resolve to). */
-  private vaultFiles(): string[] {
-    return [
-      ...(this.options.db.prepare('SELECT path FROM notes').pluck().all() as string[]),
-      ...(this.options.db.prepare('SELECT path FROM attachments').pluck().all() as string[]),
-    ];
   }
 
   /**
