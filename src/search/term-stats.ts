@@ -4,7 +4,7 @@
  * typed arrays instead of re-tokenizing the vault, and a changed note rewrites only its own row.
  *
  * Layout (Uint32, little-endian): [FORMAT, fieldCount, len_0 … len_{F-1}, (termId, field << 24 | tf)*],
- * pairs sorted by term id then field.
+ * pairs grouped by term (a term's pairs adjacent, fields ascending); terms in no set order.
  */
 import { FIELDS, type FieldTexts } from './fields.js';
 import { scanWordSpans, type Tokenizer } from './tokenizer.js';
@@ -13,8 +13,6 @@ import { WordTable } from './word-table.js';
 const FORMAT = 1;
 const HEADER = 2 + FIELDS.length;
 const MAX_TF = (1 << 24) - 1;
-/** Pairs per note stay below 2^24 and term ids × 8 below 2^29, so key · 2^24 + slot is exact in a double. */
-const SLOT_SPAN = 1 << 24;
 
 export interface TermStats {
   /** Token count per field, in FIELDS order. */
@@ -27,73 +25,87 @@ export interface TermStats {
 /**
  * Counts (term, field) occurrences for one note at a time. A word's term ids are cached (words
  * repeat), and counting goes through scratch arrays indexed by term id, not a Map per note:
- * indexing calls this once per note and these were most of its cost.
+ * indexing calls this once per note and these were most of its cost. Each term the note uses
+ * gets a row of per-field counts in first-seen order, so the pairs come out grouped by term
+ * with no sort (a per-note sort was ~15 % of indexing).
  */
 export class TermCounter {
   private readonly words = new WordTable<readonly number[]>();
   private stamp = 0;
+  /** Per term id: the note (stamp) that last used it, and its row in `counts`. */
   private seen = new Uint32Array(1024);
-  private slot = new Uint32Array(1024);
-  private readonly keys: number[] = [];
-  private readonly counts: number[] = [];
+  private row = new Uint32Array(1024);
+  /** Per row: the term id, and FIELDS.length counts. */
+  private rowTerm = new Uint32Array(256);
+  private counts = new Uint32Array(256 * FIELDS.length);
 
   /** `idOf` maps a term to its vocabulary id, minting new ones. */
   constructor(private readonly tokenizer: Tokenizer, private readonly idOf: (term: string) => number) {}
 
   count(texts: FieldTexts): TermStats {
-    const fieldLengths = new Uint32Array(FIELDS.length);
-    const { keys, counts } = this;
+    const F = FIELDS.length;
+    const fieldLengths = new Uint32Array(F);
+    const stamp = ++this.stamp;
+    let rows = 0;
     let pairs = 0;
-    for (let f = 0; f < FIELDS.length; f++) {
-      const stamp = ++this.stamp;
+    for (let f = 0; f < F; f++) {
       const text = texts[FIELDS[f]!];
       let length = 0;
-      scanWordSpans(text, (start, end) => {
-        const ids = this.words.lookup(text, start, end, this.expandIds);
+      scanWordSpans(text, (start, end, hash) => {
+        const ids = this.words.lookup(text, start, end, this.expandIds, hash);
         length += ids.length;
         for (let i = 0; i < ids.length; i++) {
           const id = ids[i]!;
-          if (id >= this.seen.length) this.grow(id);
+          if (id >= this.seen.length) this.growTerms(id);
+          let r: number;
           if (this.seen[id] !== stamp) {
+            if (rows === this.rowTerm.length) this.growRows();
             this.seen[id] = stamp;
-            this.slot[id] = pairs;
-            keys[pairs] = id * 8 + f;
-            counts[pairs] = 0;
-            pairs++;
-          }
-          counts[this.slot[id]!]!++;
+            this.row[id] = r = rows++;
+            this.rowTerm[r] = id;
+            for (let k = r * F; k < r * F + F; k++) this.counts[k] = 0;
+          } else r = this.row[id]!;
+          if (this.counts[r * F + f]!++ === 0) pairs++;
         }
       });
       fieldLengths[f] = length;
     }
-    // Sort by (term, field) with a native numeric sort: the slot rides in the low 24 bits, so no
-    // comparator closure runs (one ran ~25M times per 10k notes).
-    const order = new Float64Array(pairs);
-    for (let i = 0; i < pairs; i++) order[i] = keys[i]! * SLOT_SPAN + i;
-    order.sort();
     const termIds = new Uint32Array(pairs);
     const fields = new Uint8Array(pairs);
     const tfs = new Uint32Array(pairs);
-    for (let i = 0; i < pairs; i++) {
-      const slot = order[i]! % SLOT_SPAN;
-      const key = keys[slot]!;
-      termIds[i] = Math.floor(key / 8);
-      fields[i] = key % 8;
-      tfs[i] = Math.min(counts[slot]!, MAX_TF);
+    const { rowTerm, counts } = this;
+    let p = 0;
+    for (let r = 0; r < rows; r++) {
+      for (let f = 0; f < F; f++) {
+        const tf = counts[r * F + f]!;
+        if (tf === 0) continue;
+        termIds[p] = rowTerm[r]!;
+        fields[p] = f;
+        tfs[p++] = Math.min(tf, MAX_TF);
+      }
     }
     return { fieldLengths, termIds, fields, tfs };
   }
 
   private readonly expandIds = (word: string): number[] => this.tokenizer.expand(word).map(this.idOf);
 
-  private grow(id: number): void {
+  private growTerms(id: number): void {
     const size = Math.max(id + 1, this.seen.length * 2);
     const seen = new Uint32Array(size);
     seen.set(this.seen);
-    const slot = new Uint32Array(size);
-    slot.set(this.slot);
+    const row = new Uint32Array(size);
+    row.set(this.row);
     this.seen = seen;
-    this.slot = slot;
+    this.row = row;
+  }
+
+  private growRows(): void {
+    const rowTerm = new Uint32Array(this.rowTerm.length * 2);
+    rowTerm.set(this.rowTerm);
+    const counts = new Uint32Array(this.counts.length * 2);
+    counts.set(this.counts);
+    this.rowTerm = rowTerm;
+    this.counts = counts;
   }
 }
 

@@ -7,7 +7,7 @@
  * finds notes tagged `atlas`.
  */
 import { stem as porter2 } from 'porter2';
-import { WordTable } from './word-table.js';
+import { FNV_OFFSET, FNV_PRIME, WordTable } from './word-table.js';
 
 /** Lucene's English stop words: measured best on SciFact with Porter stemming (research/corpora.md). */
 export const ENGLISH_STOP_WORDS: readonly string[] = [
@@ -66,8 +66,8 @@ export function createTokenizer(options: Partial<TokenizerOptions> = {}): Tokeni
   const expand = (token: string): readonly string[] => table.lookup(token, 0, token.length, compute);
 
   const tokenize = (text: string, out: string[] = []): string[] => {
-    scanWordSpans(text, (start, end) => {
-      const tokens = table.lookup(text, start, end, compute);
+    scanWordSpans(text, (start, end, hash) => {
+      const tokens = table.lookup(text, start, end, compute, hash);
       for (let i = 0; i < tokens.length; i++) out.push(tokens[i]!);
     });
     return out;
@@ -84,13 +84,15 @@ export function scanWords(text: string, visit: (word: string) => void): void {
 }
 
 /**
- * The scanner behind `scanWords`, reporting each word as `[start, end)` so hot callers can
- * look words up without allocating a string per word. Hand-written: on English text it is
- * about three times faster than the equivalent Unicode regex (measured: 85 ms vs 270 ms on 22 MB).
+ * The scanner behind `scanWords`, reporting each word as `[start, end)` with the `hashSpan` of
+ * its characters, so hot callers look words up without allocating a string or reading the
+ * characters a second time. Hand-written: on English text it is about three times faster than
+ * the equivalent Unicode regex (measured: 85 ms vs 270 ms on 22 MB).
  */
-export function scanWordSpans(text: string, visit: (start: number, end: number) => void): void {
+export function scanWordSpans(text: string, visit: (start: number, end: number, hash: number) => void): void {
   const length = text.length;
   let start = -1;
+  let hash = 0;
   for (let i = 0; i < length; i++) {
     const code = text.charCodeAt(i);
     let word: boolean;
@@ -98,23 +100,34 @@ export function scanWordSpans(text: string, visit: (start: number, end: number) 
     else if (code >= 0xd800 && code <= 0xdbff && i + 1 < length) {
       word = isWordChar(text.codePointAt(i)!);
       if (word) {
-        if (start === -1) start = i;
+        if (start === -1) {
+          start = i;
+          hash = FNV_OFFSET;
+        }
+        hash = Math.imul(Math.imul(hash ^ code, FNV_PRIME) ^ text.charCodeAt(i + 1), FNV_PRIME);
         i++;
         continue;
       }
     } else word = code !== 0x2019 && isWordChar(code);
     if (word) {
-      if (start === -1) start = i;
+      if (start === -1) {
+        start = i;
+        hash = FNV_OFFSET;
+      }
+      hash = Math.imul(hash ^ code, FNV_PRIME);
       continue;
     }
     if (start !== -1) {
       // A join character continues the word only between two word characters.
-      if ((code === 0x5f || code === 0x2d || code === 0x2e || code === 0x27 || code === 0x2019) && i + 1 < length && startsWord(text, i + 1)) continue;
-      visit(start, i);
+      if ((code === 0x5f || code === 0x2d || code === 0x2e || code === 0x27 || code === 0x2019) && i + 1 < length && startsWord(text, i + 1)) {
+        hash = Math.imul(hash ^ code, FNV_PRIME);
+        continue;
+      }
+      visit(start, i, hash);
       start = -1;
     }
   }
-  if (start !== -1) visit(start, length);
+  if (start !== -1) visit(start, length, hash);
 }
 
 const ASCII_WORD_CHAR = new Uint8Array(128);

@@ -9,47 +9,82 @@
 /** Distinct words remembered; past this, new words are expanded each time (still correct). */
 const MAX_WORDS = 1_000_000;
 
-interface Entry<T> {
-  word: string;
-  hash: number;
-  value: T;
+/** FNV-1a over UTF-16 code units: the word hash, computed by the scanner as it reads a word. */
+export const FNV_OFFSET = 0x811c9dc5;
+export const FNV_PRIME = 0x01000193;
+
+export function hashSpan(text: string, start: number, end: number): number {
+  let hash = FNV_OFFSET;
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
+  return hash;
 }
 
 export class WordTable<T> {
   private table = new Int32Array(1 << 16).fill(-1);
-  private readonly entries: Entry<T>[] = [];
+  /**
+   * Per entry, in insertion order: the hash (checked first), where its characters start in
+   * `chars` (the entry's end is the next entry's start), and its value. The words' characters
+   * live packed in one array: comparing against a string object per entry was the most
+   * expensive line of indexing (a cache miss on the string before the first character).
+   */
+  private hashes = new Int32Array(1 << 15);
+  private starts = new Int32Array((1 << 15) + 1);
+  private chars = new Uint16Array(1 << 18);
+  private readonly values: T[] = [];
 
-  /** The value for `text[start, end)`, computed by `make` the first time the word is seen. */
-  lookup(text: string, start: number, end: number, make: (word: string) => T): T {
-    let hash = 0x811c9dc5;
-    for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  /**
+   * The value for `text[start, end)`, computed by `make` the first time the word is seen.
+   * `hash` is `hashSpan` of the word, when the caller already has it (`scanWordSpans` does).
+   */
+  lookup(text: string, start: number, end: number, make: (word: string) => T, hash = hashSpan(text, start, end)): T {
     const length = end - start;
     const mask = this.table.length - 1;
     for (let probe = hash & mask; ; probe = (probe + 1) & mask) {
       const at = this.table[probe]!;
-      if (at === -1) {
-        const word = text.slice(start, end);
-        const entry = { word, hash, value: make(word) };
-        if (this.entries.length < MAX_WORDS) {
-          this.table[probe] = this.entries.length;
-          this.entries.push(entry);
-          if (this.entries.length * 2 > this.table.length) this.rehash();
-        }
-        return entry.value;
-      }
-      const entry = this.entries[at]!;
-      if (entry.hash === hash && entry.word.length === length && text.startsWith(entry.word, start)) return entry.value;
+      if (at === -1) return this.insert(probe, hash, text, start, end, make);
+      if (this.hashes[at] !== hash) continue;
+      const from = this.starts[at]!;
+      if (this.starts[at + 1]! - from !== length) continue;
+      const { chars } = this;
+      let i = 0;
+      while (i < length && chars[from + i] === text.charCodeAt(start + i)) i++;
+      if (i === length) return this.values[at]!;
     }
+  }
+
+  private insert(probe: number, hash: number, text: string, start: number, end: number, make: (word: string) => T): T {
+    const value = make(text.slice(start, end));
+    const at = this.values.length;
+    if (at >= MAX_WORDS) return value;
+    if (at + 1 === this.hashes.length) {
+      this.hashes = grown(this.hashes, this.hashes.length * 2);
+      this.starts = grown(this.starts, this.starts.length * 2);
+    }
+    const from = this.starts[at]!;
+    if (from + end - start > this.chars.length) this.chars = grown(this.chars, Math.max(this.chars.length * 2, from + end - start));
+    for (let i = start; i < end; i++) this.chars[from + i - start] = text.charCodeAt(i);
+    this.starts[at + 1] = from + end - start;
+    this.table[probe] = at;
+    this.hashes[at] = hash;
+    this.values.push(value);
+    if ((at + 1) * 2 > this.table.length) this.rehash();
+    return value;
   }
 
   private rehash(): void {
     const table = new Int32Array(this.table.length * 2).fill(-1);
     const mask = table.length - 1;
-    this.entries.forEach((entry, index) => {
-      let probe = entry.hash & mask;
+    for (let at = 0; at < this.values.length; at++) {
+      let probe = this.hashes[at]! & mask;
       while (table[probe] !== -1) probe = (probe + 1) & mask;
-      table[probe] = index;
-    });
+      table[probe] = at;
+    }
     this.table = table;
   }
+}
+
+function grown<A extends Int32Array | Uint16Array>(array: A, size: number): A {
+  const bigger = new (array.constructor as new (size: number) => A)(size);
+  bigger.set(array);
+  return bigger;
 }
