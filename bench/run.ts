@@ -27,20 +27,24 @@ function step(mode: string, vault: string, home: string, editPath = ''): Step {
   return JSON.parse(out.trim().split('\n').pop()!) as Step;
 }
 
-/** A fresh copy of the synthetic vault (the index suite edits notes, so it is never reused). */
-function vaultFor(size: number): { root: string; paths: string[] } {
+/**
+ * A fresh copy of the synthetic vault. `changes`: the suite will edit it (index) or add notes
+ * to it (graph, librarian), so it loses the marker that lets the search and MCP suites reuse it
+ * — they regenerate it instead of measuring a vault grown by thousands of entity notes.
+ */
+function vaultFor(size: number, changes = false): { root: string; paths: string[] } {
   const root = join(here, '.vaults', String(size));
   rmSync(root, { recursive: true, force: true });
   mkdirSync(root, { recursive: true });
   const { paths } = generateVault(root, size);
-  writeFileSync(join(root, '.generated'), 'deterministic synthetic vault; safe to delete\n');
+  if (!changes) writeFileSync(join(root, '.generated'), 'deterministic synthetic vault; safe to delete\n');
   return { root, paths };
 }
 
 const rows: Record<string, string | number>[] = [];
 for (const size of suites.has('index') ? sizes : []) {
   process.stderr.write(`generating ${size} notes…\n`);
-  const { root, paths } = vaultFor(size);
+  const { root, paths } = vaultFor(size, true);
   const home = mkdtempSync(join(tmpdir(), 'engram-bench-'));
   try {
     step('floor', root, home); // warm the page cache so every step reads from memory
@@ -99,7 +103,7 @@ if (suites.has('graph')) {
   const graphRows: Record<string, string | number>[] = [];
   for (const size of sizes) {
     process.stderr.write(`graph at ${size} notes…\n`);
-    const { root } = vaultFor(size);
+    const { root } = vaultFor(size, true);
     const home = mkdtempSync(join(tmpdir(), 'engram-bench-graph-'));
     try {
       const out = execFileSync(process.execPath, [join(here, 'graph-worker.mjs'), root, home], { encoding: 'utf8', maxBuffer: 1 << 26 });
@@ -128,7 +132,7 @@ if (suites.has('librarian')) {
   const libRows: Record<string, string | number>[] = [];
   for (const size of sizes) {
     process.stderr.write(`librarian at ${size} notes…\n`);
-    const { root } = vaultFor(size);
+    const { root } = vaultFor(size, true);
     const home = mkdtempSync(join(tmpdir(), 'engram-bench-lib-'));
     const env = { ...process.env, ENGRAM_HOME: home, ENGRAM_OFFLINE: '1', ENGRAM_EXTRACTOR: 'structural', ENGRAM_MODEL_DIR: join(home, 'no-models') };
     const timed = (args: string[]) => {

@@ -3,7 +3,7 @@
  * required) and `synthetic:N` (the deterministic generator's vault of N notes, parsed with the
  * production parser, with deterministic queries drawn from its own text).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadBeir } from '../src/eval/index.js';
@@ -54,11 +54,14 @@ export function loadDataset(name: string): { documents: BenchDocument[]; queries
   return { documents, queries };
 }
 
+/** The pristine synthetic vault of `size` notes: reused while its marker says it is untouched. */
 export function syntheticVault(size: number): string {
   const root = fileURLToPath(new URL(`./.vaults/${size}`, import.meta.url));
   if (!existsSync(join(root, '.generated'))) {
+    rmSync(root, { recursive: true, force: true });
     mkdirSync(root, { recursive: true });
     generateVault(root, size);
+    writeFileSync(join(root, '.generated'), 'deterministic synthetic vault; safe to delete\n');
   }
   return root;
 }
