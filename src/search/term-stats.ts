@@ -87,7 +87,7 @@ export class TermCounter {
     return { fieldLengths, termIds, fields, tfs };
   }
 
-  private readonly expandIds = (word: string): number[] => this.tokenizer.expand(word).map(this.idOf);
+  private readonly expandIds = (word: string): number[] => this.tokenizer.tokensOf(word).map(this.idOf);
 
   private growTerms(id: number): void {
     const size = Math.max(id + 1, this.seen.length * 2);

@@ -31,6 +31,8 @@ export interface Tokenizer {
   (text: string, out?: string[]): string[];
   /** The tokens of one word as `scanWords` yields it (cached). */
   expand(word: string): readonly string[];
+  /** The same, uncached: for callers that cache words themselves (term counting). */
+  tokensOf(word: string): readonly string[];
 }
 
 const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}`;
@@ -60,8 +62,16 @@ export function createTokenizer(options: Partial<TokenizerOptions> = {}): Tokeni
   };
   // Words repeat (Zipf): the tokens a raw word yields are computed once and reused, looked up
   // in place by a hash of the word's characters (no string is made for a word seen before).
-  const compute = (token: string): readonly string[] =>
-    CJK_ANY.test(token) ? splitScripts(token, normalize) : expandWord(token, settings.compounds, normalize);
+  const compute = (token: string): readonly string[] => {
+    // Most new words are plain ASCII (`Cells`, `protein`, `DNA`, `2019`): one token, and none
+    // of the regular expressions below can change that.
+    if (isPlainAscii(token)) {
+      const folded = token.toLowerCase();
+      if (stop.has(folded)) return [];
+      return [settings.stem && folded.length >= 3 && ASCII_WORD.test(folded) ? porter2(folded) : folded];
+    }
+    return CJK_ANY.test(token) ? splitScripts(token, normalize) : expandWord(token, settings.compounds, normalize);
+  };
   const table = new WordTable<readonly string[]>();
   const expand = (token: string): readonly string[] => table.lookup(token, 0, token.length, compute);
 
@@ -72,7 +82,7 @@ export function createTokenizer(options: Partial<TokenizerOptions> = {}): Tokeni
     });
     return out;
   };
-  return Object.assign(tokenize, { expand });
+  return Object.assign(tokenize, { expand, tokensOf: compute });
 }
 
 /**
@@ -148,6 +158,35 @@ function startsWord(text: string, at: number): boolean {
   const code = text.charCodeAt(at);
   if (code < 128) return ASCII_WORD_CHAR[code] === 1;
   return code !== 0x2019 && isWordChar(text.codePointAt(at)!);
+}
+
+/**
+ * Only ASCII letters, or only ASCII digits, with no camelCase boundary (lower→upper, or
+ * upper-upper-lower as in `HTMLParser`): a word `expandWord` would pass whole to `normalize`.
+ */
+function isPlainAscii(token: string): boolean {
+  const first = token.charCodeAt(0);
+  if (first >= 0x30 && first <= 0x39) {
+    for (let i = 1; i < token.length; i++) {
+      const code = token.charCodeAt(i);
+      if (code < 0x30 || code > 0x39) return false;
+    }
+    return token.length > 0;
+  }
+  let upperRun = 0;
+  let lowerBefore = false;
+  for (let i = 0; i < token.length; i++) {
+    const code = token.charCodeAt(i);
+    if (code >= 0x61 && code <= 0x7a) {
+      if (upperRun >= 2) return false;
+      upperRun = 0;
+      lowerBefore = true;
+    } else if (code >= 0x41 && code <= 0x5a) {
+      if (lowerBefore) return false;
+      upperRun++;
+    } else return false;
+  }
+  return token.length > 0;
 }
 
 /** A word (maybe joined: `inc-212`, `snake_case`, `getUserName`) → its tokens. */
