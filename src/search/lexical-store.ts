@@ -18,13 +18,15 @@ export function lexicalExtension(options: Partial<TokenizerOptions> = {}): Index
   // look-ups instead of loading every term of the vault (which tripled a one-note update).
   let vocabulary = new Map<string, number>();
   let nextId = 1;
+  let firstId = 1;
   let findTerm: Database.Statement | null = null;
   let insertTerm: Database.Statement | null = null;
   let writeStats: Database.Statement | null = null;
   const idOf = (term: string): number => {
     let id = vocabulary.get(term);
     if (id === undefined) {
-      id = findTerm!.pluck().get(term) as number | undefined;
+      // An index built from empty has every stored term in `vocabulary` already: no look-up.
+      id = firstId === 1 ? undefined : (findTerm!.pluck().get(term) as number | undefined);
       if (id === undefined) insertTerm!.run((id = nextId++), term);
       vocabulary.set(term, id);
     }
@@ -38,7 +40,7 @@ export function lexicalExtension(options: Partial<TokenizerOptions> = {}): Index
       // Cached ids belong to one database and one run: start both caches afresh.
       vocabulary = new Map();
       counter = new TermCounter(tokenize, idOf);
-      nextId = ((db.prepare('SELECT max(id) FROM terms').pluck().get() as number | null) ?? 0) + 1;
+      firstId = nextId = ((db.prepare('SELECT max(id) FROM terms').pluck().get() as number | null) ?? 0) + 1;
       findTerm = db.prepare('SELECT id FROM terms WHERE term = ?');
       insertTerm = db.prepare('INSERT INTO terms (id, term) VALUES (?, ?)');
       writeStats = db.prepare('INSERT OR REPLACE INTO note_terms (note_id, stats) VALUES (?, ?)');
