@@ -10,11 +10,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { syntheticVault } from './search-datasets.js';
+import { loadDataset, syntheticVault } from './search-datasets.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
-const WORDS = ['kalo', 'mire', 'tanvi', 'sodel', 'praun', 'nequa', 'rizen', 'bocha', 'fugar', 'heljo'];
-const query = (i: number) => `${WORDS[i % WORDS.length]} ${WORDS[(i * 7 + 3) % WORDS.length]}`;
+/** Timed calls per HTTP client, and warm-up rounds at full concurrency before them. */
+const CALLS_PER_CLIENT = 100;
+const WARM_UP_ROUNDS = 10;
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -22,6 +23,10 @@ function percentile(sorted: number[], p: number): number {
 
 export async function benchMcp(size: number, tool = 'search_brain'): Promise<Record<string, number | string>> {
   const vault = syntheticVault(size);
+  // The search suite's 300 queries: one to three words drawn from a random note's text, so calls
+  // meet common and rare words and different notes, as an agent's would.
+  const queries = loadDataset(`synthetic:${size}`).queries;
+  const query = (i: number) => queries[i % queries.length]!;
   const home = mkdtempSync(join(tmpdir(), 'engram-mcp-bench-'));
   const env = { ...process.env, ENGRAM_HOME: home, ENGRAM_OFFLINE: '1', ENGRAM_MODEL_DIR: join(home, 'no-models') } as Record<string, string>;
   try {
@@ -71,16 +76,16 @@ export async function benchMcp(size: number, tool = 'search_brain'): Promise<Rec
     // full concurrency, so the 16 keep-alive connections exist before anything is timed (opening
     // them is the load generator's cost, not a search's).
     for (let i = 0; i < 20; i++) await call(sessions[i % sessions.length]!, i, tool === 'search_brain' ? { query: query(i) } : {});
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < WARM_UP_ROUNDS; round++) {
       await Promise.all(sessions.map((session, c) => call(session, 50 + round, tool === 'search_brain' ? { query: query(c + round) } : {})));
     }
     const httpTimes: number[] = [];
     let errors = 0;
     await Promise.all(sessions.map(async (session, c) => {
-      for (let i = 0; i < 40; i++) {
+      for (let i = 0; i < CALLS_PER_CLIENT; i++) {
         const t0 = performance.now();
         try {
-          if (!(await call(session, 100 + i, tool === 'search_brain' ? { query: query(c * 40 + i) } : {}))) errors++;
+          if (!(await call(session, 100 + i, tool === 'search_brain' ? { query: query(c * CALLS_PER_CLIENT + i) } : {}))) errors++;
         } catch {
           errors++;
         }

@@ -4,7 +4,7 @@
  * path: `engram search`, the MCP `search_brain` tool and `engram eval` all call `search`.
  */
 import type Database from 'better-sqlite3';
-import { join } from 'node:path';
+import { sep } from 'node:path';
 import { noteName, readNoteText } from '../vault/index.js';
 import { DEFAULTS as BM25_DEFAULTS, type Bm25Params } from './bm25l.js';
 import { findEvidence, type EvidenceBlock } from './evidence.js';
@@ -116,7 +116,7 @@ export class VaultSearch {
 
   private constructor(
     private readonly db: Database.Database,
-    private readonly root: string,
+    root: string,
     readonly index: LexicalIndex,
     readonly metas: NoteMeta[],
     private readonly noteIds: Int32Array,
@@ -134,6 +134,14 @@ export class VaultSearch {
       for (const alias of aliases[doc] ?? []) this.addName(alias, doc, 'alias');
     });
     this.blockQuery = db.prepare('SELECT key, heading_path, level, line_start, body_end FROM blocks WHERE note_id = ? ORDER BY ord').raw();
+    this.rootPrefix = root.endsWith(sep) ? root : root + sep;
+  }
+
+  /** Indexed paths are normalized and vault-relative: no `join` (it rebuilt each path piece by piece). */
+  private readonly rootPrefix: string;
+
+  private absolute(path: string): string {
+    return this.rootPrefix + path;
   }
 
   /** Loads the keyword index of an indexed vault (`root` is the vault's real path). */
@@ -284,7 +292,7 @@ export class VaultSearch {
    */
   private hit(doc: number, score: number, terms: readonly string[], lanes: SearchHit['lanes'], line = 0, blockKey?: string): SearchHit {
     const meta = this.metas[doc]!;
-    const read = readNoteText(join(this.root, meta.path));
+    const read = readNoteText(this.absolute(meta.path));
     // A heading path is parsed only for the block that becomes the evidence (notes have dozens).
     const blocks = (this.blockQuery.all(this.noteIds[doc]) as [string, string, number, number, number][]).map((row) => new StoredBlock(row));
     const block = line === -1 ? blocks.find((candidate) => candidate.key === blockKey) : undefined;
@@ -311,11 +319,11 @@ export class VaultSearch {
   /** Reads the notes inside the filter and ranks those containing the query text. */
   private substringLane(query: string, limit: number, filter: ReturnType<typeof compileFilter>): SearchHit[] {
     const metas = this.metas;
-    const root = this.root;
+    const prefix = this.rootPrefix;
     function* candidates(): Generator<SubstringCandidate> {
       for (let doc = 0; doc < metas.length; doc++) {
         if (filter.active && filter.test(metas[doc]!) !== null) continue;
-        const read = readNoteText(join(root, metas[doc]!.path));
+        const read = readNoteText(prefix + metas[doc]!.path);
         if (read.ok) yield { doc, title: metas[doc]!.title, text: read.text };
       }
     }

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { seededRandom } from '../../bench/generate-vault.js';
+import { createTokenizer, findEvidence, type EvidenceBlock } from '../../src/search/index.js';
+import { parseNote } from '../../src/vault/index.js';
+
+const tokenize = createTokenizer();
+const WORDS = ['atlas', 'Atlas', 'atlases', 'budget', 'café', 'Café', 'getUserName', 'user', 'INC-212', '知识图谱', 'the', 'review', 'reviewing', 'plan', 'x', '42', 'naïve', 'über'];
+
+function randomNote(random: () => number): string {
+  const pick = () => WORDS[Math.floor(random() * WORDS.length)]!;
+  const lines: string[] = [];
+  for (let n = 0, count = 1 + Math.floor(random() * 25); n < count; n++) {
+    const kind = random();
+    const words = Array.from({ length: Math.floor(random() * 8) }, pick).join(random() < 0.8 ? ' ' : '\t');
+    lines.push(kind < 0.15 ? `${'#'.repeat(1 + Math.floor(random() * 3))} ${words}` : kind < 0.3 ? `- [ ] ${words}` : kind < 0.35 ? '' : words);
+  }
+  return lines.join(random() < 0.9 ? '\n' : '\r\n');
+}
+
+/** The obvious evidence: tokenize every line of every block; sums in query-term order. */
+function bruteForce(text: string, blocks: readonly EvidenceBlock[], queryTerms: string[], weightOf: (term: string) => number): { line: number; block: string } | null {
+  const lines = text.split('\n');
+  const terms = [...new Set(queryTerms)];
+  let best: { block: EvidenceBlock; weight: number; line: number } | null = null;
+  for (const block of blocks) {
+    if (block.key === '#---frontmatter---') continue;
+    const blockCounts = terms.map(() => 0);
+    let bestLine = -1;
+    let bestLineWeight = 0;
+    for (let n = block.start; n <= block.bodyEnd && n <= lines.length; n++) {
+      const tokens = tokenize(lines[n - 1]!);
+      const counts = terms.map((term) => tokens.filter((token) => token === term).length);
+      counts.forEach((count, t) => (blockCounts[t]! += count));
+      const lineWeight = counts.reduce((sum, count, t) => sum + count * weightOf(terms[t]!), 0);
+      const isHeading = block.level > 0 && n === block.start;
+      if (lineWeight > bestLineWeight || (lineWeight > 0 && lineWeight === bestLineWeight && bestLine === block.start && !isHeading)) {
+        bestLineWeight = lineWeight;
+        bestLine = n;
+      }
+    }
+    const weight = blockCounts.reduce((sum, count, t) => (count > 0 ? sum + weightOf(terms[t]!) * (1 + Math.log(count)) : sum), 0);
+    if (best === null || weight > best.weight) best = { block, weight, line: bestLine };
+  }
+  return best && best.weight > 0 ? { line: best.line, block: best.block.key } : null;
+}
+
+test('property: evidence finds the line and section that tokenizing every line finds', () => {
+  const random = seededRandom(29);
+  let matched = 0;
+  for (let n = 0; n < 400; n++) {
+    const text = randomNote(random);
+    const note = parseNote('note.md', text);
+    const queryTerms = tokenize(Array.from({ length: 1 + Math.floor(random() * 3) }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' '));
+    const weightOf = (term: string) => 1 + (term.length % 4); // integers: sums are exact in any order
+    const expected = bruteForce(text, note.blocks, queryTerms, weightOf);
+    const evidence = findEvidence(text, note.blocks, queryTerms, weightOf, tokenize);
+    if (expected === null) continue;
+    matched++;
+    const block = note.blocks.find((candidate) => candidate.key === expected.block)!;
+    assert.deepEqual(evidence.lines, [block.start, Math.min(block.bodyEnd, text.split('\n').length)], text);
+    assert.equal(evidence.section, block.headingPath.join(' > '));
+    const quoted = text.split('\n')[expected.line - 1]!;
+    assert.ok(quoted.includes(evidence.excerpt.replace(/…$/, '')), `${JSON.stringify(evidence.excerpt)} is from line ${expected.line}: ${JSON.stringify(quoted)}`);
+  }
+  assert.ok(matched > 200, `${matched} notes had a match`);
+});
+
+test('excerpts are cut at 240 characters, counted as code points', () => {
+  const query = tokenize('atlas');
+  const long = `atlas ${'word '.repeat(100)}`;
+  const cut = findEvidence(long, parseNote('n.md', long).blocks, query, () => 1, tokenize).excerpt;
+  assert.equal(Array.from(cut).length, 240);
+  assert.ok(cut.endsWith('…'));
+  const emoji = `atlas ${'😀'.repeat(200)}`; // 206 code points in 406 code units: not cut
+  assert.equal(findEvidence(emoji, parseNote('n.md', emoji).blocks, query, () => 1, tokenize).excerpt, emoji);
+  const longEmoji = `atlas ${'😀'.repeat(300)}`;
+  const cutEmoji = findEvidence(longEmoji, parseNote('n.md', longEmoji).blocks, query, () => 1, tokenize).excerpt;
+  assert.equal(Array.from(cutEmoji).length, 240);
+  assert.ok(!cutEmoji.includes('\uFFFD') && /😀…$/u.test(cutEmoji), 'no pair is split');
+});
