@@ -81,3 +81,19 @@ test('property: the plain-ASCII fast path gives what the general path gives', ()
   }
   for (const word of ['Cells', 'DNA', 'HTMLParser', 'getUser', 'ABc', 'x2', '2019', 'The', 'I']) assert.deepEqual(tokenize.tokensOf(word), tokenize.tokensOf(`${word}'s`), word);
 });
+
+test('term statistics: layout 2 is compact, layout 1 blobs still read, a truncated blob is refused', () => {
+  const counter = new TermCounter(tokenize, (() => { const ids = new Map<string, number>(); return (term: string) => ids.get(term) ?? (ids.set(term, ids.size + 70_000), ids.size + 69_999); })());
+  const stats = counter.count({ title: 'Atlas launch', aliases: '', headings: 'Plan', tags: 'atlas', body: 'atlas '.repeat(300) + 'budget review plan' });
+  const blob = encodeTermStats(stats);
+  assert.ok(blob.length < 8 * stats.termIds.length, `${blob.length} bytes for ${stats.termIds.length} pairs`);
+  assert.deepEqual(decodeTermStats(blob), stats);
+  // Layout 1 as earlier versions wrote it: Uint32 [1, F, lengths…, (termId, field << 24 | tf)*].
+  const words = new Uint32Array(2 + FIELDS.length + 2 * stats.termIds.length);
+  words.set([1, FIELDS.length]);
+  words.set(stats.fieldLengths, 2);
+  stats.termIds.forEach((term, i) => words.set([term, (stats.fields[i]! << 24) | stats.tfs[i]!], 2 + FIELDS.length + 2 * i));
+  const old = Buffer.concat([Buffer.alloc(1), Buffer.from(words.buffer)]).subarray(1); // unaligned, as SQLite may hand it back
+  assert.deepEqual(decodeTermStats(old), stats);
+  assert.throws(() => decodeTermStats(blob.subarray(0, blob.length - 1)), /truncated/);
+});
