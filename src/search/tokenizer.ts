@@ -7,6 +7,7 @@
  * finds notes tagged `atlas`.
  */
 import { stem as porter2 } from 'porter2';
+import { ASCII_WORD_CHAR, isWordChar } from '../vault/index.js';
 import { FNV_OFFSET, FNV_PRIME, WordTable } from './word-table.js';
 
 /** Lucene's English stop words: measured best on SciFact with Porter stemming (research/corpora.md). */
@@ -138,20 +139,6 @@ export function scanWordSpans(text: string, visit: (start: number, end: number, 
     }
   }
   if (start !== -1) visit(start, length, hash);
-}
-
-const ASCII_WORD_CHAR = new Uint8Array(128);
-for (let c = 0; c < 128; c++) ASCII_WORD_CHAR[c] = /[A-Za-z0-9]/.test(String.fromCharCode(c)) ? 1 : 0;
-const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
-const wordCharCache = new Map<number, boolean>();
-
-function isWordChar(codePoint: number): boolean {
-  let known = wordCharCache.get(codePoint);
-  if (known === undefined) {
-    known = WORD_CHAR.test(String.fromCodePoint(codePoint));
-    if (wordCharCache.size < 100_000) wordCharCache.set(codePoint, known);
-  }
-  return known;
 }
 
 function startsWord(text: string, at: number): boolean {

@@ -7,6 +7,7 @@ import { buildBlocks, codeLineMask, findHeadings, maskInlineCode, type Block } f
 import { noteName } from './paths.js';
 import { extractInlineTags, normalizeTag } from './tags.js';
 import { parseTask, type Task } from './tasks.js';
+import { countWords } from './words.js';
 
 export interface Note {
   /** Vault-relative path with `/`, original spelling. */
@@ -26,8 +27,6 @@ export interface Note {
   lineCount: number;
   warnings: string[];
 }
-
-const WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}\p{M}]+(?:['’_\-.][\p{L}\p{N}\p{M}]+)*/gu;
 
 export function parseNote(path: string, text: string): Note {
   const lines = text.split('\n');
@@ -75,13 +74,6 @@ export function parseNote(path: string, text: string): Note {
     lineCount: lines.length,
     warnings,
   };
-}
-
-function countWords(line: string): number {
-  let count = 0;
-  WORD.lastIndex = 0;
-  while (WORD.exec(line) !== null) count++;
-  return count;
 }
 
 function dedupe(values: string[]): string[] {
