@@ -43,15 +43,17 @@ function findMatches(text: string, places: RegExp, termOf: ReadonlyMap<string, n
   terms.length = 0;
   let line = 1;
   let nextBreak = text.indexOf('\n');
-  places.lastIndex = 0;
-  while (places.test(text)) {
+  // Where to look next is kept here, not in the shared pattern's `lastIndex`.
+  for (let next = 0; ; ) {
+    places.lastIndex = next;
+    if (!places.test(text)) break;
     const at = places.lastIndex;
     let start = at;
     while (start > 0 && !isBreak(text.charCodeAt(start - 1))) start--;
     let end = at + 1;
     while (end < text.length && !isBreak(text.charCodeAt(end))) end++;
-    // The pattern resumes after this chunk, so chunks come once each and in order.
-    places.lastIndex = end;
+    // The walk resumes after this chunk, so chunks come once each and in order.
+    next = end;
     while (nextBreak !== -1 && nextBreak < start) {
       line++;
       nextBreak = text.indexOf('\n', nextBreak + 1);
@@ -104,8 +106,10 @@ function isBreak(code: number): boolean {
   return code === 32 || code === 10 || code === 9 || code === 13 || code === 12 || code === 11;
 }
 
-const matchLines: number[] = [];
-const matchTerms: number[] = [];
+const sharedLines: number[] = [];
+const sharedTerms: number[] = [];
+/** Set while `findMatches` fills the reused arrays. */
+let matching = false;
 
 export function findEvidence(
   text: string,
@@ -118,8 +122,18 @@ export function findEvidence(
   const weights = terms.map(weightOf);
   const termOf = new Map(terms.map((term, i) => [term, i]));
   const probes = [...new Set(terms.map((term) => term.slice(0, PROBE_CHARS)))];
-  if (probes.length > 0) findMatches(text, placesPattern(probes), termOf, tokenize, matchLines, matchTerms);
-  else matchLines.length = matchTerms.length = 0;
+  // The tokenizer runs inside `findMatches`: should it ever search (a nested call), that call
+  // gets arrays of its own instead of clearing these. Nothing after it calls out.
+  const nested = matching;
+  const matchLines = nested ? [] : sharedLines;
+  const matchTerms = nested ? [] : sharedTerms;
+  matching = true;
+  try {
+    if (probes.length > 0) findMatches(text, placesPattern(probes), termOf, tokenize, matchLines, matchTerms);
+    else matchLines.length = matchTerms.length = 0;
+  } finally {
+    matching = nested;
+  }
   const lineCount = countLines(text);
   const lineCounts = new Float64Array(terms.length);
   const blockCounts = new Float64Array(terms.length);

@@ -158,6 +158,7 @@ export function decodeTermStats(blob: Uint8Array): TermStats {
   for (let i = 0; i < count; i++) {
     termIds[i] = varint(blob);
     const packed = varint(blob);
+    if ((packed & 7) >= fieldCount) throw new Error(`corrupt term-stats blob: field ${packed & 7}`);
     fields[i] = packed & 7;
     tfs[i] = packed >>> 3;
   }
@@ -203,6 +204,7 @@ function decodeLayout1(blob: Uint8Array): TermStats {
   for (let i = 0; i < count; i++) {
     termIds[i] = words[header + 2 * i]!;
     const packed = words[header + 2 * i + 1]!;
+    if (packed >>> 24 >= FIELDS.length) throw new Error(`corrupt term-stats blob: field ${packed >>> 24}`);
     fields[i] = packed >>> 24;
     tfs[i] = packed & MAX_TF;
   }

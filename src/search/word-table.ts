@@ -10,7 +10,8 @@
 const MAX_WORDS = 1_000_000;
 
 /** FNV-1a over UTF-16 code units: the word hash, computed by the scanner as it reads a word. */
-export const FNV_OFFSET = 0x811c9dc5;
+/** Signed, as `Math.imul` results and the table's `Int32Array` of hashes are (an empty word hashes to it). */
+export const FNV_OFFSET = 0x811c9dc5 | 0;
 export const FNV_PRIME = 0x01000193;
 
 export function hashSpan(text: string, start: number, end: number): number {

@@ -79,3 +79,18 @@ test('excerpts are cut at 240 characters, counted as code points', () => {
   assert.equal(Array.from(cutEmoji).length, 240);
   assert.ok(!cutEmoji.includes('\uFFFD') && /😀…$/u.test(cutEmoji), 'no pair is split');
 });
+
+test('a search made while evidence is being found (by the tokenizer) leaves the outer one whole', () => {
+  const text = 'héllo atlas\nsecond atlas atlas\ncafé atlas';
+  const blocks = parseNote('n.md', text).blocks;
+  const expected = findEvidence(text, blocks, tokenize('atlas hello'), () => 1, tokenize);
+  for (const inner of [['atlas'], ['atlas', 'hello'], ['zebra']]) {
+    const search = () => findEvidence('other atlas text', parseNote('o.md', 'other atlas text').blocks, inner, () => 1, tokenize);
+    const reentrant = Object.assign((words: string, out?: string[]) => (search(), tokenize(words, out)), {
+      expand: (word: string) => (search(), tokenize.expand(word)),
+      tokensOf: tokenize.tokensOf,
+    });
+    assert.deepEqual(findEvidence(text, blocks, tokenize('atlas hello'), () => 1, reentrant), expected, inner.join(' '));
+  }
+  assert.equal(expected.excerpt, 'second atlas atlas');
+});

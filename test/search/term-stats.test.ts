@@ -97,3 +97,12 @@ test('term statistics: layout 2 is compact, layout 1 blobs still read, a truncat
   assert.deepEqual(decodeTermStats(old), stats);
   assert.throws(() => decodeTermStats(blob.subarray(0, blob.length - 1)), /truncated/);
 });
+
+test('hostile blobs: a field past the known ones is refused; an empty word is remembered once', () => {
+  const stats = { fieldLengths: new Uint32Array(FIELDS.length), termIds: Uint32Array.of(9), fields: Uint8Array.of(FIELDS.length), tfs: Uint32Array.of(1) };
+  assert.throws(() => decodeTermStats(encodeTermStats(stats)), /corrupt term-stats blob: field 5/);
+  const table = new WordTable<number>();
+  let made = 0;
+  for (let i = 0; i < 3; i++) table.lookup('', 0, 0, () => made++);
+  assert.equal(made, 1);
+});
