@@ -108,9 +108,13 @@ interface NoteRow {
   tags: string | null;
 }
 
+/** Notes whose block rows a search engine keeps at most (a few MB). */
+const BLOCK_CACHE_NOTES = 4096;
+
 export class VaultSearch {
   private readonly tokenize: Tokenizer;
   private readonly blockQuery: Database.Statement;
+  private readonly blocks = new Map<number, StoredBlock[]>();
   /** Token key → the notes so named: how (`title` or `alias`) and every folded spelling. */
   private readonly names = new Map<string, Map<number, { match: 'title' | 'alias'; spellings: Set<string> }>>();
 
@@ -287,14 +291,29 @@ export class VaultSearch {
   }
 
   /**
+   * A note's blocks, remembered for the life of this engine (which is rebuilt when the index
+   * changes, so they stay those of the loaded index): the same notes answer many searches, and
+   * reading their rows was a tenth of a busy server's time. Bounded by dropping all at a cap.
+   */
+  private blocksOf(doc: number): StoredBlock[] {
+    let blocks = this.blocks.get(doc);
+    if (blocks === undefined) {
+      // A heading path is parsed only for the block that becomes the evidence (notes have dozens).
+      blocks = (this.blockQuery.all(this.noteIds[doc]) as [string, string, number, number, number][]).map((row) => new StoredBlock(row));
+      if (this.blocks.size >= BLOCK_CACHE_NOTES) this.blocks.clear();
+      this.blocks.set(doc, blocks);
+    }
+    return blocks;
+  }
+
+  /**
    * A result with its evidence: `line` > 0 anchors the excerpt on that line (substring lane);
    * -1 with `blockKey` uses the block a semantic match came from; otherwise the keyword evidence.
    */
   private hit(doc: number, score: number, terms: readonly string[], lanes: SearchHit['lanes'], line = 0, blockKey?: string): SearchHit {
     const meta = this.metas[doc]!;
     const read = readNoteText(this.absolute(meta.path));
-    // A heading path is parsed only for the block that becomes the evidence (notes have dozens).
-    const blocks = (this.blockQuery.all(this.noteIds[doc]) as [string, string, number, number, number][]).map((row) => new StoredBlock(row));
+    const blocks = this.blocksOf(doc);
     const block = line === -1 ? blocks.find((candidate) => candidate.key === blockKey) : undefined;
     const evidence = !read.ok
       ? { excerpt: '', section: '', lines: null }

@@ -119,7 +119,9 @@ test('query_notes, get_backlinks, list_recent, list_tasks', async (t) => {
 test('an edited, added, renamed or deleted note is reflected in search within 2 seconds (watcher)', async (t) => {
   const { call, vault } = await connectFixture(t, MCP_VAULT, { watch: true });
   await new Promise((resolve) => setTimeout(resolve, 300)); // the watcher's initial scan
-  const paths = async (query: string) => ((await call('search_brain', { query })).structuredContent! as { results: { path: string }[] }).results.map((hit) => hit.path);
+  // Found by the keyword lane, so by the index — the substring lane reads the files themselves
+  // and would find an edit the index has not seen.
+  const paths = async (query: string) => ((await call('search_brain', { query })).structuredContent! as { results: { path: string; lanes: { keyword?: unknown } }[] }).results.filter((hit) => hit.lanes.keyword !== undefined).map((hit) => hit.path);
   const waitFor = async (check: () => Promise<boolean>, what: string) => {
     const started = Date.now();
     while (Date.now() - started < 2000) {
@@ -128,8 +130,11 @@ test('an edited, added, renamed or deleted note is reflected in search within 2 
     }
     assert.fail(`${what} not reflected within 2 s`);
   };
-  vault.write('People/Lena.md', '# Lena\nNow also owns the zeppelin contract.\n');
+  assert.ok((await paths('Lena')).includes('People/Lena.md')); // her blocks are now remembered by the loaded engine
+  vault.write('People/Lena.md', '# Lena\n\n## Contracts\nNow also owns the zeppelin contract.\n');
   await waitFor(async () => (await paths('zeppelin')).includes('People/Lena.md'), 'an edit');
+  const hit = ((await call('search_brain', { query: 'zeppelin' })).structuredContent! as { results: { path: string; section: string; lines: number[] }[] }).results[0]!;
+  assert.deepEqual([hit.path, hit.section, hit.lines], ['People/Lena.md', 'Lena > Contracts', [3, 5]], 'the evidence is from the edited note\'s blocks');
   vault.write('New.md', '# New\nquokka facts\n');
   await waitFor(async () => (await paths('quokka')).includes('New.md'), 'an addition');
   const { renameSync } = await import('node:fs');
