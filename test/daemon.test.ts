@@ -77,8 +77,9 @@ test('the daemon picks up create, edit, rename and delete within seconds, report
   const { vault, env } = setup(t);
   const daemon = await startDaemon(t, env);
   const paths = async (query: string) => {
-    const result = (await daemon.client.callTool({ name: 'search_brain', arguments: { query, mode: 'keyword' } })) as { structuredContent?: { results: { path: string }[] } };
-    return (result.structuredContent?.results ?? []).map((hit) => hit.path);
+    const result = (await daemon.client.callTool({ name: 'search_brain', arguments: { query, mode: 'keyword' } })) as { structuredContent?: { results: { path: string; lanes: { keyword?: unknown } }[] } };
+    // The keyword lane, so the index: the substring lane reads the files and would see an edit first.
+    return (result.structuredContent?.results ?? []).filter((hit) => hit.lanes.keyword !== undefined).map((hit) => hit.path);
   };
   const within = async (ms: number, check: () => Promise<boolean>) => {
     const started = Date.now();

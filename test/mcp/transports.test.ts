@@ -121,7 +121,8 @@ test('spawned engram serve: an agent writes under Claude/, finds each write, and
   t.after(() => client.close());
   type R = { isError?: boolean; structuredContent?: Record<string, unknown>; content: { text?: string }[] };
   const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as R;
-  const found = async (query: string, path: string) => ((await call('search_brain', { query })).structuredContent!.results as { path: string }[]).some((hit) => hit.path === path);
+  // By the keyword lane, so by the index (the substring lane reads the files themselves).
+  const found = async (query: string, path: string) => ((await call('search_brain', { query })).structuredContent!.results as { path: string; lanes: { keyword?: unknown } }[]).some((hit) => hit.path === path && hit.lanes.keyword !== undefined);
   // Wait for the background index so search works at all.
   for (let i = 0; i < 100 && !(await found('tantivy', 'Projects/Atlas.md')); i++) await new Promise((resolve) => setTimeout(resolve, 100));
 
@@ -165,7 +166,8 @@ test('two engram serve processes on one vault share the state directory: both in
   // Started together: both launch a background index run on the same state; one takes the
   // lock, the other finds it held, and both end up serving the shared index.
   const [a, b] = await Promise.all([spawnClient('a'), spawnClient('b')]);
-  const hits = async (call: typeof a, query: string) => ((await call('search_brain', { query })).structuredContent!.results as { path: string }[]).map((hit) => hit.path);
+  // By the keyword lane, so by the shared index (the substring lane reads the files themselves).
+  const hits = async (call: typeof a, query: string) => ((await call('search_brain', { query })).structuredContent!.results as { path: string; lanes: { keyword?: unknown } }[]).filter((hit) => hit.lanes.keyword !== undefined).map((hit) => hit.path);
   const waitFor = async (call: typeof a, query: string, path: string, ms: number) => {
     const deadline = Date.now() + ms;
     while (Date.now() < deadline) {
