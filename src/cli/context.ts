@@ -79,9 +79,9 @@ export function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
     extractModel: env.ENGRAM_EXTRACT_MODEL || 'claude-haiku-4-5',
     consolidateModel: env.ENGRAM_CONSOLIDATE_MODEL || undefined,
     organizeRoot: env.ENGRAM_ORGANIZE_ROOT === '1' || env.ENGRAM_ORGANIZE_ROOT === 'true',
-    sweepMaxNotes: positiveNumber(env.ENGRAM_SWEEP_MAX_NOTES, 'ENGRAM_SWEEP_MAX_NOTES'),
-    sweepMaxCostUsd: positiveNumber(env.ENGRAM_SWEEP_MAX_COST, 'ENGRAM_SWEEP_MAX_COST'),
-    sweepMaxTokens: positiveNumber(env.ENGRAM_SWEEP_MAX_TOKENS, 'ENGRAM_SWEEP_MAX_TOKENS'),
+    sweepMaxNotes: positiveNumber(env.ENGRAM_SWEEP_MAX_NOTES || undefined, 'ENGRAM_SWEEP_MAX_NOTES'),
+    sweepMaxCostUsd: positiveNumber(env.ENGRAM_SWEEP_MAX_COST || undefined, 'ENGRAM_SWEEP_MAX_COST'),
+    sweepMaxTokens: positiveNumber(env.ENGRAM_SWEEP_MAX_TOKENS || undefined, 'ENGRAM_SWEEP_MAX_TOKENS'),
     golden: env.ENGRAM_GOLDEN || undefined,
     scheduleBacklog: env.ENGRAM_SCHEDULE_BACKLOG || '*/15 * * * *',
     scheduleSweep: env.ENGRAM_SCHEDULE_SWEEP || '30 3 * * *',
@@ -95,10 +95,11 @@ export function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
   };
 }
 
-function positiveNumber(raw: string | undefined, name: string): number | undefined {
-  if (raw === undefined || raw === '') return undefined;
+/** An option or variable that must be a positive number; undefined when not given (an empty variable: pass undefined). */
+export function positiveNumber(raw: unknown, name: string): number | undefined {
+  if (raw === undefined) return undefined;
   const value = Number(raw);
-  if (!(value > 0)) throw new UsageError(`${name} must be a positive number, not "${raw}"`);
+  if (!(value > 0)) throw new UsageError(`${name} must be a positive number, not "${String(raw)}"`);
   return value;
 }
 

@@ -5,7 +5,7 @@ import { VaultWriter } from '../writes/index.js';
 import { UsageError } from '../errors.js';
 import type Database from 'better-sqlite3';
 import type { Command } from './command.js';
-import { openVault, type CliEnv } from './context.js';
+import { openVault, positiveNumber, type CliEnv } from './context.js';
 
 export const graphCommand: Command = {
   name: 'graph',
@@ -44,8 +44,8 @@ export const graphCommand: Command = {
           lock.release();
         }
       }
-      const maxNotes = positive(args.values['max-notes'], '--max-notes');
-      const maxCost = positive(args.values['max-cost'], '--max-cost');
+      const maxNotes = positiveNumber(args.values['max-notes'], '--max-notes');
+      const maxCost = positiveNumber(args.values['max-cost'], '--max-cost');
       const lock = acquireLock(opened.stateDir, 'index', { purpose: 'an index run' });
       try {
         runIndex(opened.state.db, { root: opened.vault, exclude: env.exclude, extensions: [lexicalExtension()] });
@@ -103,13 +103,6 @@ function describeConsolidation(report: ConsolidateReport): string {
   if (report.pending.length > 0 && report.applied.length === 0) lines.push('apply with: engram graph consolidate --apply ID[,ID…]');
   for (const error of report.errors) lines.push(`error: ${error}`);
   return lines.join('\n');
-}
-
-function positive(raw: unknown, name: string): number | undefined {
-  if (raw === undefined) return undefined;
-  const value = Number(raw);
-  if (!(value > 0)) throw new UsageError(`${name} must be a positive number, not "${String(raw)}"`);
-  return value;
 }
 
 function describeReport(extractor: Extractor, report: GraphIndexReport): string {

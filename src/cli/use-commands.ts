@@ -13,7 +13,7 @@ import { checkVault, provisionVault } from '../provision/index.js';
 import { compareServers, desktopSnippet, findExecutable, loadServers, projectScoped, readClaudeServers, registerServers, shellLine, syncSkills } from '../sync/index.js';
 import { readNoteFile } from '../vault/index.js';
 import type { Command } from './command.js';
-import { openVault, type CliEnv } from './context.js';
+import { openVault, positiveNumber, type CliEnv } from './context.js';
 
 /** The folder holding `conventions/`, `skills/` and `mcp-servers.json` (from src/cli or dist/cli). */
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -162,8 +162,7 @@ export const contextCommand: Command = {
     days: { type: 'string', value: 'N', description: 'look back this many days (default 30)' },
   },
   run(args, { env, io }) {
-    const days = args.values.days === undefined ? 30 : Number(args.values.days);
-    if (!(days > 0)) throw new UsageError(`--days must be a positive number, not "${String(args.values.days)}"`);
+    const days = positiveNumber(args.values.days, '--days') ?? 30;
     // A hook must never create state or fail a session: an unindexed vault says so and exits 0.
     const given = (args.values.vault as string | undefined) ?? env.vault;
     if (!given) throw new UsageError('say which vault: --vault PATH or ENGRAM_VAULT');
