@@ -12,7 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { relative, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { embedBacklog, openConfiguredEmbedder, type Embedder, type LogSink, type VectorSettings } from '../embed/index.js';
-import { indexPaths } from '../index/index.js';
+import { acquireLock, indexPaths } from '../index/index.js';
 import { lexicalExtension, VaultSearch } from '../search/index.js';
 import { VaultWriter } from '../writes/index.js';
 import type { ExtractorSettings } from '../graph/index.js';
@@ -159,6 +159,23 @@ export class VaultEngine {
   /** Says the index changed behind the engine's back (a sweep in this process): search reloads. */
   changed(): void {
     this.generation++;
+  }
+
+  /**
+   * Runs a job that changes the vault and the index (a filing, an undo, an extraction, a merge)
+   * under the state's `index` lock, like sweeps and index runs, so it never interleaves with one
+   * in another process — when one runs, the job is refused with who holds it. Search reloads
+   * afterwards: the job indexed on this engine's own connection, which `data_version` does not
+   * report, so a later `refresh` of the same paths finds nothing changed.
+   */
+  async exclusive<T>(purpose: string, run: () => T | Promise<T>): Promise<T> {
+    const lock = acquireLock(this.stateDir, 'index', { purpose });
+    try {
+      return await run();
+    } finally {
+      lock.release();
+      this.changed();
+    }
   }
 
   /** Resolves once every change seen so far has been indexed. */

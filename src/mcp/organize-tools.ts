@@ -5,7 +5,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { selectExtractor } from '../graph/index.js';
-import { acquireLock } from '../index/index.js';
 import { decideProposals, listOrganizeProposals, resyncGraphIfTouched, undoRun } from '../librarian/index.js';
 import type { VaultEngine } from './engine.js';
 import { guarded, ok } from './results.js';
@@ -31,7 +30,7 @@ export function registerOrganizeTools(server: McpServer, engine: VaultEngine): v
     let applied: { id: number; from: string; to: string; move_id: number; relinked: string[] }[] = [];
     let rejected: number[] = [];
     if ((args.apply?.length ?? 0) + (args.reject?.length ?? 0) > 0) {
-      const decided = heavy(engine, 'a filing', () => decideProposals({ root: engine.vault, db: engine.db, writer: engine.writer(), agentRoot: engine.agentRoot, exclude: engine.settings.exclude },
+      const decided = await engine.exclusive('a filing', () => decideProposals({ root: engine.vault, db: engine.db, writer: engine.writer(), agentRoot: engine.agentRoot, exclude: engine.settings.exclude },
         { apply: args.apply ?? [], reject: args.reject ?? [] }, new Date().toISOString()));
       applied = decided.applied.map((move) => ({ id: move.id, from: move.from, to: move.to, move_id: move.moveId, relinked: move.rewritten }));
       rejected = decided.rejected;
@@ -54,7 +53,7 @@ export function registerOrganizeTools(server: McpServer, engine: VaultEngine): v
     outputSchema: { from: z.string(), to: z.string(), restored: z.array(z.string()) },
     annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
   }, (args) => guarded(async () => {
-    const undone = heavy(engine, 'an undo', () => engine.writer().undoMove(args.move_id));
+    const undone = await engine.exclusive('an undo', () => engine.writer().undoMove(args.move_id));
     await engine.refresh([undone.from, undone.to, ...undone.restored, `${engine.agentRoot}/Audit.md`]);
     return ok(undone, `moved ${undone.to} back to ${undone.from}; ${undone.restored.length} notes' links restored`);
   }));
@@ -66,23 +65,10 @@ export function registerOrganizeTools(server: McpServer, engine: VaultEngine): v
     outputSchema: { run_id: z.string(), moves: z.number(), writes: z.number(), paths: z.array(z.string()), report_kept: z.boolean() },
     annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
   }, (args) => guarded(async () => {
-    const report = heavy(engine, 'an undo', () => undoRun(engine.db, engine.writer(), args.run_id, `${engine.agentRoot}/Librarian.md`));
+    const report = await engine.exclusive('an undo', () => undoRun(engine.db, engine.writer(), args.run_id, `${engine.agentRoot}/Librarian.md`));
     await engine.refresh([...report.paths, `${engine.agentRoot}/Audit.md`]);
     resyncGraphIfTouched(engine.db, report, { root: engine.vault, agentRoot: engine.agentRoot, extractor: selectExtractor(engine.extractorSettings, engine.db) });
     return ok({ run_id: report.runId, moves: report.moves, writes: report.writes, paths: report.paths, report_kept: report.reportKept },
       `run ${report.runId} undone: ${report.moves} moves and ${report.writes} writes reverted${report.reportKept ? '; its report section stays (later sweeps reported since)' : ''}`);
   }));
-}
-
-/**
- * Runs under the state's `index` lock, like sweeps and index runs, so a move or an undo never
- * interleaves with a sweep in another process; when one runs, the tool says so.
- */
-function heavy<T>(engine: VaultEngine, purpose: string, run: () => T): T {
-  const lock = acquireLock(engine.stateDir, 'index', { purpose });
-  try {
-    return run();
-  } finally {
-    lock.release();
-  }
 }

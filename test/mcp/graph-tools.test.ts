@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { acquireLock } from '../../src/index/index.js';
 import { connectFixture, MCP_VAULT } from '../helpers/mcp.js';
 
 const VAULT = {
@@ -9,7 +10,15 @@ const VAULT = {
 };
 
 test('index_brain extracts in bounded batches; find_entity, related_notes, graph_stats; context_bundle carries entities', async (t) => {
-  const { call } = await connectFixture(t, VAULT);
+  const { call, vault } = await connectFixture(t, VAULT);
+  // Extraction and merges are heavy jobs: while a sweep holds the state's lock they wait, and say so.
+  const sweep = acquireLock(vault.home, 'index', { purpose: 'a Librarian sweep' });
+  for (const [tool, args] of [['index_brain', {}], ['consolidate_graph', {}]] as const) {
+    const busy = await call(tool, args);
+    assert.equal(busy.isError, true, tool);
+    assert.match(busy.content[0]!.text!, /a Librarian sweep is already running/);
+  }
+  sweep.release();
   const first = (await call('index_brain', { max_notes: 3 })).structuredContent as { processed: number; remaining: number; extractor: string };
   assert.equal(first.extractor, 'structural');
   assert.equal(first.processed, 3);

@@ -22,6 +22,8 @@ test('organize_vault lists, applies and rejects proposals; undo_move puts everyt
   assert.deepEqual((listed.structuredContent!.pending as { id: number }[]).map((p) => p.id), [walrus, rota]);
   assert.ok(existsSync(join(vault.root, 'Claude/Inbox/Walrus Plan.md')), 'listing moves nothing');
 
+  const found = async () => ((await call('search_brain', { query: 'walrus plan' })).structuredContent!.results as { path: string }[]).map((hit) => hit.path);
+  assert.ok((await found()).includes('Claude/Inbox/Walrus Plan.md'), 'search is loaded before the move');
   const home = readFileSync(join(vault.root, 'Home.md'));
   // While a sweep (or an index run) holds the state's lock, a move waits: the tool says so.
   const sweep = acquireLock(vault.home, 'index', { purpose: 'a Librarian sweep' });
@@ -37,6 +39,8 @@ test('organize_vault lists, applies and rejects proposals; undo_move puts everyt
   assert.deepEqual(move.relinked.sort(), ['Claude/Sessions/2026-11-01 Zoo.md', 'Home.md']);
   assert.deepEqual(applied.structuredContent!.pending, []);
   assert.match(readFileSync(join(vault.root, 'Home.md'), 'utf8'), /\[\[Projects\/Zoo\/Walrus Plan\|plan\]\]/);
+  const afterMove = await found();
+  assert.ok(afterMove.includes('Projects/Zoo/Walrus Plan.md') && !afterMove.includes('Claude/Inbox/Walrus Plan.md'), `search sees the move: ${afterMove}`);
   const backlinks = await call('get_backlinks', { path: 'Projects/Zoo/Walrus Plan.md' });
   assert.equal((backlinks.structuredContent!.backlinks as unknown[]).length, 7, 'every link finds the note at its new place');
 
@@ -50,6 +54,8 @@ test('organize_vault lists, applies and rejects proposals; undo_move puts everyt
   assert.ok(existsSync(join(vault.root, 'Claude/Inbox/Walrus Plan.md')));
   assert.ok(!existsSync(join(vault.root, 'Projects/Zoo/Walrus Plan.md')));
   assert.deepEqual(readFileSync(join(vault.root, 'Home.md')), home, 'links restored byte for byte');
+  const afterUndo = await found();
+  assert.ok(afterUndo.includes('Claude/Inbox/Walrus Plan.md') && !afterUndo.includes('Projects/Zoo/Walrus Plan.md'), `search sees the undo: ${afterUndo}`);
   assert.equal((await call('undo_move', { move_id: move.move_id })).isError, true, 'a move is undone once');
 
   // A sweep (report only, in-process as the daemon runs it), then undo_run through the tool.
