@@ -42,7 +42,6 @@ export interface GraphIndexOptions {
   /** Stop starting new notes once this many tokens (input + output) have been used. */
   maxTokens?: number;
   privateTags?: readonly string[];
-  privateFolders?: readonly string[];
   concurrency?: number;
   /** The embedding model whose note vectors ground prompts (nearest entities); unset, names and aliases only. */
   vectorModel?: string;
@@ -93,7 +92,6 @@ export async function runGraphIndex(options: GraphIndexOptions): Promise<GraphIn
   // from the notes rather than paying to extract every note again.
   const rebuilt = needsRebuild(db, options.agentRoot) ? rebuildGraphCache(db, { root: options.root, agentRoot: options.agentRoot, extractor, now }) : undefined;
   const privateTags = options.privateTags ?? DEFAULTS.privateTags;
-  const privateFolders = (options.privateFolders ?? []).map((folder) => `${folder.replace(/^\/+|\/+$/g, '').toLowerCase()}/`);
   const pending = db.prepare(`SELECT n.id, n.path, n.title, n.hash, coalesce(x.attempts, 0) AS attempts, x.status ${PENDING_SQL} ORDER BY n.id`)
     .all(pendingParams(extractor, options.agentRoot)) as Pending[];
   const report: GraphIndexReport = { processed: 0, failed: 0, remaining: 0, skippedPrivate: 0, entities: 0, entityNotesWritten: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, errors: [], written: [], ...(rebuilt ? { rebuilt } : {}) };
@@ -122,9 +120,12 @@ export async function runGraphIndex(options: GraphIndexOptions): Promise<GraphIn
       if (options.maxTokens !== undefined && report.inputTokens + report.outputTokens >= options.maxTokens) return;
       const note = pending[index++]!;
       const noteTags = tags.all(note.id) as string[];
-      const lower = note.path.toLowerCase();
-      if (noteTags.some((tag) => privateTags.some((p) => tag === p || tag.startsWith(`${p}/`))) || privateFolders.some((folder) => lower.startsWith(folder))) {
-        record.run(outcome(note, 'private', null));
+      if (noteTags.some((tag) => privateTags.some((p) => tag === p || tag.startsWith(`${p}/`)))) {
+        // Never sent; and what it asserted before it became private is taken back.
+        db.transaction(() => {
+          store.recordNote(note.id, { entities: [], relations: [] }, new Date(now()).toISOString());
+          record.run(outcome(note, 'private', null));
+        })();
         report.skippedPrivate++;
         continue;
       }

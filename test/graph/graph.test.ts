@@ -71,6 +71,13 @@ test('editing, deleting and renaming a note retracts exactly what it asserted', 
   await extract();
   assert.deepEqual(mentionsOf('Ana Silva'), ['People/Ana Silva.md', 'Projects/Atlas.md']);
   assert.match(readFileSync(join(root, 'Claude/Graph/People/Ana Silva.md'), 'utf8'), /mentioned in 2 notes/);
+  // A note tagged #private after it was extracted takes back what it said, like an edit.
+  vault.write('Projects/Atlas.md', '---\ntype: project\npeople: ["[[Ana Silva]]", "[[Bo Chen]]"]\ntags: [search, private]\n---\n# Atlas\nSearch migration with [[Ana Silva]].\n');
+  index();
+  const report = await extract();
+  assert.equal(report.skippedPrivate, 1);
+  assert.deepEqual(mentionsOf('Bo Chen'), ['People/Bo Chen.md'], 'the now-private note asserts nothing');
+  assert.doesNotMatch(readFileSync(join(root, 'Claude/Graph/People/Bo Chen.md'), 'utf8'), /Projects\/Atlas/);
 });
 
 test('an entity no note mentions is proposed for retirement, not deleted; a human summary survives updates', async (t) => {
