@@ -186,8 +186,3 @@ export const contextCommand: Command = {
   },
 };
 
-/** For tests and docs: the shipped skills folder. */
-export function shippedSkillsDir(): string {
-  return join(PACKAGE_ROOT, 'skills');
-}
-

@@ -217,9 +217,6 @@ function replyShapeProblem(raw: unknown): string | undefined {
  * An extractor backend failed for the whole note. `transient` failures (rate limits, overload,
  * server errors, timeouts) pass: leave the note pending and retry later. Permanent ones (a bad key,
  * an unknown model, a missing CLI) need the user to fix the configuration first.
- *
- * The code is 'USAGE' only because `ErrorCode` has no extractor code yet; nothing branches on it
- * (the CLI keys exit code 2 on `UsageError`, which this is not).
  */
 export class ExtractorError extends EngramError {
   readonly backend: 'anthropic' | 'claude-cli';

@@ -80,6 +80,26 @@ export class GraphStore {
     return id;
   }
 
+  /**
+   * Relations that point at a merged entity are moved to its winner (duplicates and
+   * self-relations dropped); returns how many were looked at.
+   */
+  repointMergedRelations(): number {
+    return this.db.transaction(() => {
+      const rows = this.db.prepare(`SELECT r.from_id, r.to_id, r.relation, r.note_id, r.evidence FROM relations r JOIN entities a ON a.id = r.from_id JOIN entities b ON b.id = r.to_id
+        WHERE a.merged_into IS NOT NULL OR b.merged_into IS NOT NULL`).all() as { from_id: number; to_id: number; relation: string; note_id: number; evidence: string }[];
+      const insert = this.sql('INSERT OR IGNORE INTO relations (from_id, to_id, relation, note_id, evidence) VALUES (?, ?, ?, ?, ?)');
+      const remove = this.sql('DELETE FROM relations WHERE from_id = ? AND to_id = ? AND relation = ? AND note_id = ?');
+      for (const row of rows) {
+        const from = this.winnerOf(row.from_id);
+        const to = this.winnerOf(row.to_id);
+        remove.run(row.from_id, row.to_id, row.relation, row.note_id);
+        if (from !== to) insert.run(from, to, row.relation, row.note_id, row.evidence);
+      }
+      return rows.length;
+    })();
+  }
+
   /** The entity an id stands for now: itself, or the one it was (transitively) merged into. */
   private winnerOf(id: number): number {
     let current = id;

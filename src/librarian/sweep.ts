@@ -236,9 +236,10 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
           }
         }
         reindex(rolledBack);
-        const repaired = repairRelations(db);
+        const store = new GraphStore(db, agentRoot);
+        const repaired = store.repointMergedRelations();
         const notes = { entityNotesWritten: 0, written: [] as string[], errors: report.errors };
-        writeEntityNotes(new GraphStore(db, agentRoot), options.writer, notes);
+        writeEntityNotes(store, options.writer, notes);
         reindex(notes.written);
         const interrupted = plan.counts.interrupted ?? 0;
         return {
@@ -377,33 +378,6 @@ function evalCheck(db: Database.Database, report: SweepReport, evaluate: NonNull
   } catch (error) {
     return { name: 'eval', count: 0, ok: false, examples: [], error: error instanceof Error ? error.message : String(error) };
   }
-}
-
-/** Relations that point at a merged entity are moved to its winner (duplicates dropped). */
-function repairRelations(db: Database.Database): number {
-  return db.transaction(() => {
-    const mergedInto = db.prepare('SELECT merged_into FROM entities WHERE id = ?').pluck();
-    const winner = (id: number) => {
-      let current = id;
-      for (let hops = 0; hops < 20; hops++) {
-        const next = mergedInto.get(current) as number | null | undefined;
-        if (next === null || next === undefined) return current;
-        current = next;
-      }
-      return current;
-    };
-    const rows = db.prepare(`SELECT r.from_id, r.to_id, r.relation, r.note_id, r.evidence FROM relations r JOIN entities a ON a.id = r.from_id JOIN entities b ON b.id = r.to_id
-      WHERE a.merged_into IS NOT NULL OR b.merged_into IS NOT NULL`).all() as { from_id: number; to_id: number; relation: string; note_id: number; evidence: string }[];
-    const insert = db.prepare('INSERT OR IGNORE INTO relations (from_id, to_id, relation, note_id, evidence) VALUES (?, ?, ?, ?, ?)');
-    const remove = db.prepare('DELETE FROM relations WHERE from_id = ? AND to_id = ? AND relation = ? AND note_id = ?');
-    for (const row of rows) {
-      const from = winner(row.from_id);
-      const to = winner(row.to_id);
-      remove.run(row.from_id, row.to_id, row.relation, row.note_id);
-      if (from !== to) insert.run(from, to, row.relation, row.note_id, row.evidence);
-    }
-    return rows.length;
-  })();
 }
 
 function fillProposals(db: Database.Database, report: SweepReport): void {
