@@ -27,10 +27,17 @@ export function relatedNotes(db: Database.Database, path: string, options: { hop
     entry.score += weight;
     if (entry.chains.length < 3) entry.chains.push(chain);
   };
-  const weightOf = (entity: number) => 1 / Math.log(2 + (degree.get(entity) as number));
+  // Hub damping, counted once per entity (a hub is mentioned by every note it credits).
+  const weights = new Map<number, number>();
+  const weightOf = (entity: number) => {
+    let weight = weights.get(entity);
+    if (weight === undefined) weights.set(entity, (weight = 1 / Math.log(2 + (degree.get(entity) as number))));
+    return weight;
+  };
   for (const entity of own) {
+    const weight = weightOf(entity.id);
     for (const other of mentionedBy.all(entity.id, note.id) as { path: string; title: string }[]) {
-      credit(other, weightOf(entity.id), `${note.title} —mentions→ ${entity.name} ←mentions— ${other.title}`);
+      credit(other, weight, `${note.title} —mentions→ ${entity.name} ←mentions— ${other.title}`);
     }
   }
   if (options.hops === 2) {
