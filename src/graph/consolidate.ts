@@ -105,10 +105,13 @@ export function findMergeCandidates(db: Database.Database, options: CandidateOpt
   return candidates;
 }
 
-/** Finds new candidate pairs, adjudicates them, and stores them as proposals. */
-export async function proposeMerges(db: Database.Database, options: CandidateOptions & { adjudicator?: Adjudicator; now?: () => number } = {}): Promise<Proposal[]> {
+/**
+ * Finds new candidate pairs (or takes those a plan just found: `candidates`), adjudicates them,
+ * and stores them as proposals.
+ */
+export async function proposeMerges(db: Database.Database, options: CandidateOptions & { candidates?: readonly Candidate[]; adjudicator?: Adjudicator; now?: () => number } = {}): Promise<Proposal[]> {
   const now = new Date((options.now ?? Date.now)()).toISOString();
-  const candidates = findMergeCandidates(db, options);
+  const candidates = options.candidates ?? findMergeCandidates(db, options);
   const insert = db.prepare(`INSERT INTO proposals (kind, winner_id, loser_id, reason, verdict, status, created) VALUES ('merge', ?, ?, ?, ?, ?, ?)`);
   const proposals: Proposal[] = [];
   for (const candidate of candidates) {

@@ -11,13 +11,13 @@ import type Database from 'better-sqlite3';
 import { countBacklog, modelUnavailable, refreshVectors, vectorStatus, type LogSink, type VectorSettings } from '../embed/index.js';
 import {
   findMergeCandidates, GraphStore, listProposals, pendingExtractions, proposeMerges, runGraphIndex, writeEntityNotes,
-  type Adjudicator, type Extractor, type Proposal,
+  type Adjudicator, type Candidate, type Extractor, type Proposal,
 } from '../graph/index.js';
 import { indexPaths, planIndex, runIndex } from '../index/index.js';
 import { lexicalExtension } from '../search/index.js';
 import type { VaultWriter } from '../writes/index.js';
 import { runHealthChecks, type HealthCheck } from './health.js';
-import { listOrganizeProposals, moveNote, planOrganize, recordProposals, type OrganizeProposal } from './organize.js';
+import { listOrganizeProposals, moveNote, planOrganize, recordProposals, type OrganizePlan, type OrganizeProposal } from './organize.js';
 import { mergeReport, renderSection } from './report.js';
 
 export const DEFAULTS = {
@@ -148,7 +148,10 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
 
   // In a dry run nothing is indexed, so later plans add what the index plan found new or changed.
   let unindexed = { notes: 0, bytes: 0 };
+  // What a phase's plan found, for its act (which runs right after it, nothing in between).
   let slice: number[] = [];
+  let mergeCandidates: Candidate[] = [];
+  let organizePlan: OrganizePlan | null = null;
   const model = options.vectors.model;
   const phases: Phase[] = [
     {
@@ -251,13 +254,12 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
     {
       name: 'organize',
       plan: () => {
-        const organizePlan = planOrganize(db, { agentRoot, model, looseRoot: options.looseRoot === true });
-        const count = (kind: string) => organizePlan.filings.filter((filing) => filing.kind === kind).length;
-        return { summary: `${organizePlan.candidates} candidates: ${count('move')} to move, ${count('propose')} to propose, ${count('skip')} skipped`, counts: { candidates: organizePlan.candidates, move: count('move'), propose: count('propose'), skip: count('skip') }, estimatedCostUsd: 0 };
+        const planned = (organizePlan = planOrganize(db, { agentRoot, model, looseRoot: options.looseRoot === true }));
+        const count = (kind: string) => planned.filings.filter((filing) => filing.kind === kind).length;
+        return { summary: `${planned.candidates} candidates: ${count('move')} to move, ${count('propose')} to propose, ${count('skip')} skipped`, counts: { candidates: planned.candidates, move: count('move'), propose: count('propose'), skip: count('skip') }, estimatedCostUsd: 0 };
       },
       act: async () => {
-        // Plan again: earlier phases (index, embeddings) changed what the vote sees.
-        const plan = planOrganize(db, { agentRoot, model, looseRoot: options.looseRoot === true });
+        const plan = organizePlan!;
         let moved = 0;
         for (const filing of plan.filings) {
           if (filing.kind !== 'move') continue;
@@ -281,13 +283,14 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
         const limit = options.consolidateSlice ?? (judged ? DEFAULTS.consolidateSlice : Number.MAX_SAFE_INTEGER);
         slice = db.prepare(`SELECT e.id FROM entities e LEFT JOIN consolidation_checked c ON c.entity_id = e.id
           WHERE e.merged_into IS NULL AND (c.entity_id IS NULL OR c.updated != e.updated) ORDER BY e.id LIMIT ?`).pluck().all(limit) as number[];
-        const candidates = slice.length === 0 ? 0 : findMergeCandidates(db, { only: new Set(slice), vectorModel: model }).length;
+        mergeCandidates = slice.length === 0 ? [] : findMergeCandidates(db, { only: new Set(slice), vectorModel: model });
+        const candidates = mergeCandidates.length;
         const estimate = judged ? candidates * DEFAULTS.adjudicationUsd : 0;
         return { summary: `${slice.length} changed entities to check, ${candidates} candidate pairs${judged ? ' to adjudicate' : ' for a human to review'}`, counts: { entities: slice.length, candidates }, estimatedCostUsd: estimate };
       },
       act: async (): Promise<Acted> => {
         if (slice.length === 0) return { summary: 'nothing changed since the last check', counts: { entities: 0, proposed: 0 }, costUsd: 0 };
-        const proposed = await proposeMerges(db, { only: new Set(slice), vectorModel: model, ...(options.adjudicator ? { adjudicator: options.adjudicator } : {}), now });
+        const proposed = await proposeMerges(db, { candidates: mergeCandidates, ...(options.adjudicator ? { adjudicator: options.adjudicator } : {}), now });
         const mark = db.prepare('INSERT OR REPLACE INTO consolidation_checked (entity_id, updated) SELECT id, updated FROM entities WHERE id = ?');
         db.transaction(() => { for (const id of slice) mark.run(id); })();
         const pending = listProposals(db, 'pending').length;
