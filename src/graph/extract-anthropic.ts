@@ -8,7 +8,7 @@
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk';
 import type { ExtractionInput, ExtractionUsage } from './model.js';
 import {
-  EXTRACTION_SCHEMA, EXTRACTION_TOOL, ExtractorError, PROMPT_VERSION, buildExtractionPrompt, checkReply, redactSecrets,
+  EXTRACTION_SCHEMA, EXTRACTION_TOOL, ExtractorError, PROMPT_VERSION, buildExtractionPrompt, checkReply, redactSecrets, tokensOf,
   type CheckedExtraction, type CheckedExtractor,
 } from './prompt.js';
 
@@ -98,9 +98,7 @@ function readReply(message: Anthropic.Message, pricing: { inputPerMTok: number; 
 
 /** Tokens from the reply and a cost estimate. Cached input tokens are billed as input here (an upper bound). */
 export function usageOf(raw: Partial<Anthropic.Usage> | undefined, pricing: { inputPerMTok: number; outputPerMTok: number }): ExtractionUsage {
-  const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0);
-  const inputTokens = count(raw?.input_tokens) + count(raw?.cache_creation_input_tokens) + count(raw?.cache_read_input_tokens);
-  const outputTokens = count(raw?.output_tokens);
+  const { inputTokens, outputTokens } = tokensOf(raw);
   const costUsd = (inputTokens * pricing.inputPerMTok + outputTokens * pricing.outputPerMTok) / 1_000_000;
   return { inputTokens, outputTokens, costUsd };
 }

@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import type { ExtractionInput, ExtractionUsage } from './model.js';
-import { ExtractorError, PROMPT_VERSION, buildExtractionPrompt, checkReply, redactSecrets, type CheckedExtraction, type CheckedExtractor } from './prompt.js';
+import { ExtractorError, PROMPT_VERSION, buildExtractionPrompt, countOf, tokensOf, checkReply, redactSecrets, type CheckedExtraction, type CheckedExtractor } from './prompt.js';
 
 export const CLAUDE_CLI_DEFAULTS = {
   command: 'claude',
@@ -191,13 +191,10 @@ export function parseJsonReply(text: string): unknown {
 }
 
 function usageOf(envelope: CliEnvelope): ExtractionUsage {
-  const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0);
-  const usage = envelope.usage ?? {};
   return {
-    inputTokens: count(usage.input_tokens) + count(usage.cache_creation_input_tokens) + count(usage.cache_read_input_tokens),
-    outputTokens: count(usage.output_tokens),
+    ...tokensOf(envelope.usage),
     // The CLI's own estimate; on a subscription it is notional, but it is the same yardstick as the API's.
-    costUsd: count(envelope.total_cost_usd),
+    costUsd: countOf(envelope.total_cost_usd),
   };
 }
 

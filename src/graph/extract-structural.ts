@@ -3,6 +3,7 @@
  * that are entities themselves (their frontmatter `type`), frontmatter keys such as `people`,
  * `author`, `org`, `project`, `source`, and tags as topics. Deterministic and free.
  */
+import { noteName } from '../vault/index.js';
 import { normalizeName, type EntityType, type Extraction, type ExtractionInput, type Extractor, type ExtractedEntity, type ExtractedRelation } from './model.js';
 
 /** Frontmatter keys and the entity type their values name. */
@@ -91,7 +92,7 @@ function flatten(value: unknown): string[] {
 
 /** The first line of the note that names the linked note, as evidence. */
 function evidenceLine(text: string, title: string, path: string): string {
-  const name = path.replace(/\.md$/i, '').split('/').pop()!;
+  const name = noteName(path);
   const line = text.split('\n').find((candidate) => candidate.includes(`[[${name}`) || candidate.includes(`[[${path.replace(/\.md$/i, '')}`) || candidate.includes(title));
   return (line ?? `links to ${title}`).trim().slice(0, 200);
 }

@@ -242,3 +242,17 @@ export function redactSecrets(text: string): string {
     // Long runs of letters and digits mixed are keys or tokens; paths and words rarely are.
     .replace(/(?=[A-Za-z_+=-]*[0-9])(?=[0-9_+=-]*[A-Za-z])[A-Za-z0-9_+=-]{32,}/g, '[redacted]');
 }
+
+/** A non-negative count, or 0 for anything else (usage fields are the other side's data). */
+export function countOf(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0;
+}
+
+/** Tokens of an Anthropic usage block (the API's or the `claude` CLI's): cache writes and reads are input. */
+export function tokensOf(raw: object | undefined): { inputTokens: number; outputTokens: number } {
+  const usage = (raw ?? {}) as Record<string, unknown>;
+  return {
+    inputTokens: countOf(usage.input_tokens) + countOf(usage.cache_creation_input_tokens) + countOf(usage.cache_read_input_tokens),
+    outputTokens: countOf(usage.output_tokens),
+  };
+}
