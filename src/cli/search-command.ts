@@ -1,5 +1,5 @@
 import { acquireLock, runIndex } from '../index/index.js';
-import { lexicalExtension, VaultSearch, type SearchMode, type SearchResponse } from '../search/index.js';
+import { lexicalExtension, MAX_ALTERNATIVES, parseDateBound, searchVault, VaultSearch, type SearchMode, type SearchResponse } from '../search/index.js';
 import { EngramError, UsageError } from '../errors.js';
 import type { Command } from './command.js';
 import { embedQuery } from '../embed/index.js';
@@ -21,6 +21,7 @@ export const searchCommand: Command = {
     'modified-before': { type: 'string', value: 'DATE', description: 'only notes modified on or before this date' },
     mode: { type: 'string', value: 'MODE', description: 'hybrid, keyword or semantic (default hybrid; without vectors it answers by keyword and says so)' },
     'min-score': { type: 'string', value: 'X', description: 'drop hits scoring below X' },
+    also: { type: 'string', multiple: true, value: 'WORDING', description: `another wording of the same need, fused with the query (up to ${MAX_ALTERNATIVES})` },
     explain: { type: 'boolean', description: 'show how each score was made' },
     'no-refresh': { type: 'boolean', description: 'search the index as it is, without bringing it up to date first' },
   },
@@ -62,17 +63,10 @@ export const searchCommand: Command = {
         }
       }
       const engine = VaultSearch.open(opened.state.db, opened.vault, { model: env.model });
-      // The query vector is made only when the semantic lane can use it.
-      const embedded = mode === 'keyword' || engine.vectors.size === 0 ? null : await embedQuery(query, env, io);
-      const response = engine.search({
-        query, limit, filters, mode, explain: values.explain === true,
+      const response = await searchVault(engine, {
+        query, limit, filters, mode, explain: values.explain === true, alternatives: (values.also as string[] | undefined) ?? [],
         ...(minScore === undefined ? {} : { minScore }),
-        ...(embedded && 'vector' in embedded ? { queryVector: embedded.vector } : {}),
-        ...(embedded && 'reason' in embedded ? { vectorUnavailable: embedded.reason } : {}),
-      });
-      if (mode === 'semantic' && response.mode !== 'semantic') {
-        throw new EngramError('USAGE', `semantic search is not possible: ${response.mode_reason.replace(/^keyword only: /, '')}; use --mode keyword or hybrid`);
-      }
+      }, (text) => embedQuery(text, env, io));
       response.notices.unshift(...notices);
       io.out(values.json ? JSON.stringify(response, null, 2) : describeResponse(response, values.explain === true));
       return 0;
@@ -87,7 +81,8 @@ export function describeResponse(response: SearchResponse, explain: boolean): st
   for (const notice of response.notices) lines.push(`note: ${notice}`);
   if (response.results.length === 0) lines.push(`no results for "${response.query}" (${response.mode})`);
   response.results.forEach((hit, i) => {
-    const lane = Object.keys(hit.lanes).filter((name) => name !== 'name').join('+');
+    const lane = Object.keys(hit.lanes).filter((name) => name !== 'name' && name !== 'wordings').join('+')
+      + (hit.lanes.wordings ? `; found by ${hit.lanes.wordings.map(({ wording }) => (wording === 0 ? 'the query' : `--also ${wording}`)).join(', ')}` : '');
     lines.push(`${i + 1}. ${hit.path}${hit.title && !hit.path.endsWith(`${hit.title}.md`) ? ` — ${hit.title}` : ''}  (${hit.score}, ${lane})`);
     const where = [hit.section ? `§ ${hit.section}` : '', hit.lines ? `lines ${hit.lines[0]}–${hit.lines[1]}` : ''].filter(Boolean).join(', ');
     if (where) lines.push(`   ${where}`);
@@ -109,8 +104,7 @@ function integerOption(name: string, raw: string, min: number, max: number): num
 
 function dateOption(key: 'modifiedAfter' | 'modifiedBefore', name: string, raw: string | undefined, endOfDay: boolean): Record<string, number> {
   if (raw === undefined) return {};
-  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(raw);
-  const ms = Date.parse(dateOnly ? `${raw}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z` : raw);
-  if (Number.isNaN(ms)) throw new UsageError(`${name} must be a date like 2026-03-14 or an ISO time, not "${raw}"`);
+  const ms = parseDateBound(raw, endOfDay);
+  if (ms === null) throw new UsageError(`${name} must be a date like 2026-03-14 or an ISO time, not "${raw}"`);
   return { [key]: ms };
 }

@@ -6,7 +6,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { EngramError } from '../errors.js';
-import type { SearchHit, SearchResponse } from '../search/index.js';
+import { MAX_ALTERNATIVES, parseDateBound, searchVault, type PipelineRequest, type SearchHit, type SearchResponse } from '../search/index.js';
 import { readNoteFile, resolveNotePath } from '../vault/index.js';
 import { recallBundle } from '../librarian/index.js';
 import type { VaultEngine } from './engine.js';
@@ -17,6 +17,10 @@ const READ_ONLY = { readOnlyHint: true, destructiveHint: false, openWorldHint: f
 const INCLUDED_TEXT_CHARS = 4000;
 
 const folderArg = z.union([z.string(), z.array(z.string())]).optional().describe('folder path(s): whole segments, case-insensitive, any depth (e.g. "Claude/Sessions")');
+const alternativesArg = z.array(z.string().max(10_000)).max(MAX_ALTERNATIVES).optional().describe(
+  `up to ${MAX_ALTERNATIVES} other wordings of the same need, searched with the same filters and fused with the query. `
+  + 'For a natural-language question, add two or three short keyword-style rephrasings in the words the vault likely uses '
+  + '(its jargon, note titles, synonyms): "how do I stop sync from deleting files" → ["sync deleted files", "restore version history"]');
 const dateArg = (what: string) => z.string().optional().describe(`${what}: YYYY-MM-DD or an ISO time`);
 
 const hitSchema = z.object({
@@ -28,7 +32,7 @@ const hitSchema = z.object({
 export function registerRetrieveTools(server: McpServer, engine: VaultEngine): void {
   server.registerTool('search_brain', {
     title: 'Search the vault',
-    description: 'Find notes by words and meaning. Returns ranked hits with path, title, score, the best-matching section with its 1-based line range and an excerpt, tags, modified time, and per-lane ranks (keyword, semantic with the vector source, name). The response says which mode ran and why, and reports scoped_out when a filter hid a better match.',
+    description: 'Find notes by words and meaning. Returns ranked hits with path, title, score, the best-matching section with its 1-based line range and an excerpt, tags, modified time, and per-lane ranks (keyword, semantic with the vector source, name). The response says which mode ran and why, and reports scoped_out when a filter hid a better match. Asking a question in natural language? Pass `alternatives`: two or three keyword-style rephrasings in the vault\'s own words; each hit\'s lanes.wordings says which wording found it.',
     inputSchema: {
       query: z.string().min(1).max(10_000).describe('what to look for, in words'),
       limit: z.number().int().min(1).max(100).default(10).describe('how many hits (1–100)'),
@@ -42,6 +46,7 @@ export function registerRetrieveTools(server: McpServer, engine: VaultEngine): v
       mode: z.enum(['hybrid', 'keyword', 'semantic']).default('hybrid').describe('hybrid fuses keyword and vector lanes when it can, else answers by keyword and says why'),
       min_score: z.number().optional().describe('drop keyword hits scoring below this'),
       include_text: z.boolean().default(false).describe('attach each hit\'s note text (first 4,000 characters)'),
+      alternatives: alternativesArg,
     },
     outputSchema: {
       query: z.string(), mode: z.string(), mode_reason: z.string(), results: z.array(hitSchema), total_matches: z.number(),
@@ -58,19 +63,22 @@ export function registerRetrieveTools(server: McpServer, engine: VaultEngine): v
       ...dateBound('modifiedAfter', args.modified_after, false),
       ...dateBound('modifiedBefore', args.modified_before, true),
     };
-    const response = await runSearch(engine, { query: args.query, limit: args.limit, filters, mode: args.mode, ...(args.min_score === undefined ? {} : { minScore: args.min_score }) });
-    if ('error' in response) return fail(response.error);
+    const response = await runSearch(engine, {
+      query: args.query, limit: args.limit, filters, mode: args.mode, alternatives: args.alternatives ?? [],
+      ...(args.min_score === undefined ? {} : { minScore: args.min_score }),
+    });
     const results = args.include_text ? response.results.map((hit) => ({ ...hit, text: noteText(engine, hit.path, INCLUDED_TEXT_CHARS) })) : response.results;
     return ok({ ...response, results } as unknown as Record<string, unknown>, describeHits({ ...response, results }));
   }));
 
   server.registerTool('context_bundle', {
     title: 'Context for a question',
-    description: 'Everything useful for answering from the vault, sized to a token budget: the best hits for a query (or a note given by path) with their sections, then related notes. Give either query or path.',
+    description: 'Everything useful for answering from the vault, sized to a token budget: the best hits for a query (or a note given by path) with their sections, then related notes. Give either query or path; with a query, `alternatives` (rephrasings in the vault\'s words) widen what it finds.',
     inputSchema: {
       query: z.string().min(1).max(10_000).optional().describe('the question or topic'),
       path: z.string().optional().describe('a note to gather context around'),
       max_tokens: z.number().int().min(200).max(50_000).default(4000).describe('budget, estimated at 4 characters a token'),
+      alternatives: alternativesArg,
     },
     outputSchema: {
       query: z.string(), mode: z.string(), mode_reason: z.string(), budget_tokens: z.number(), used_tokens: z.number(),
@@ -91,8 +99,7 @@ export function registerRetrieveTools(server: McpServer, engine: VaultEngine): v
       anchor = path;
       if (query === '') query = engine.search().metas.find((meta) => meta.path === path)?.title ?? path;
     }
-    const response = await runSearch(engine, { query, limit: 10 });
-    if ('error' in response) return fail(response.error);
+    const response = await runSearch(engine, { query, limit: 10, alternatives: args.alternatives ?? [] });
     const budget = args.max_tokens * 4;
     let used = 0;
     let truncated = false;
@@ -129,7 +136,7 @@ export function registerRetrieveTools(server: McpServer, engine: VaultEngine): v
     outputSchema: { mode: z.string(), since: z.string(), project: z.string().nullable(), sections: z.record(z.string(), z.object({ status: z.string(), items: z.array(z.record(z.string(), z.unknown())) })) },
     annotations: READ_ONLY,
   }, (args) => guarded(() => {
-    const sinceMs = args.since === undefined ? Date.now() - 7 * 86_400_000 : parseDate(args.since, false);
+    const sinceMs = args.since === undefined ? Date.now() - 7 * 86_400_000 : parseDateBound(args.since, false);
     if (sinceMs === null) return fail(`"${args.since}" is not a date; use YYYY-MM-DD`);
     if (args.mode === 'resume' && !args.project) return fail('resume needs a project: give the project\'s name');
     return ok({ ...recallBundle(engine.db, { agentRoot: engine.agentRoot, mode: args.mode, project: args.project ?? null, sinceMs, limit: args.limit }) });
@@ -205,7 +212,7 @@ export function registerRetrieveTools(server: McpServer, engine: VaultEngine): v
     outputSchema: { notes: z.array(z.object({ path: z.string(), title: z.string(), modified: z.string(), tags: z.array(z.string()) })) },
     annotations: READ_ONLY,
   }, (args) => guarded(() => {
-    const since = args.since === undefined ? 0 : parseDate(args.since, false);
+    const since = args.since === undefined ? 0 : parseDateBound(args.since, false);
     if (since === null) return fail(`"${args.since}" is not a date; use YYYY-MM-DD`);
     const folders = (args.folder === undefined ? [] : Array.isArray(args.folder) ? args.folder : [args.folder]).map((folder) => folder.toLowerCase().replace(/^\/+|\/+$/g, ''));
     const rows = engine.db.prepare(`SELECT n.path, n.title, n.mtime_ms, (SELECT group_concat(tag, ' ') FROM tags WHERE note_id = n.id) AS tags FROM notes n WHERE n.mtime_ms >= ? ORDER BY n.mtime_ms DESC, n.path`).all(since) as { path: string; title: string; mtime_ms: number; tags: string | null }[];
@@ -242,20 +249,11 @@ export function registerRetrieveTools(server: McpServer, engine: VaultEngine): v
 }
 
 
-type SearchArgs = { query: string; limit: number; filters?: Parameters<ReturnType<VaultEngine['search']>['search']>[0]['filters']; mode?: 'hybrid' | 'keyword' | 'semantic'; minScore?: number };
 
 /** The search core plus the query vector, as `engram search` runs it. */
-async function runSearch(engine: VaultEngine, args: SearchArgs): Promise<SearchResponse | { error: string }> {
-  const search = engine.search();
-  const mode = args.mode ?? 'hybrid';
-  const embedded = mode === 'keyword' || search.vectors.size === 0 ? null : await engine.queryVector(args.query);
-  const response = search.search({
-    query: args.query, limit: args.limit, mode, ...(args.filters ? { filters: args.filters } : {}),
-    ...(args.minScore === undefined ? {} : { minScore: args.minScore }),
-    ...(embedded && 'vector' in embedded ? { queryVector: embedded.vector } : {}),
-    ...(embedded && 'reason' in embedded ? { vectorUnavailable: embedded.reason } : {}),
-  });
-  if (mode === 'semantic' && response.mode !== 'semantic') return { error: `semantic search is not possible: ${response.mode_reason.replace(/^keyword only: /, '')}; use mode "hybrid" or "keyword"` };
+/** The one search pipeline, with the server's own notice while the start-up index runs. */
+async function runSearch(engine: VaultEngine, request: PipelineRequest): Promise<SearchResponse> {
+  const response = await searchVault(engine.search(), request, (text) => engine.queryVector(text));
   if (engine.indexState.state === 'indexing') response.notices.unshift('the vault is still being indexed in the background; results may be incomplete');
   return response;
 }
@@ -322,15 +320,9 @@ function describeHits(response: SearchResponse): string {
   return lines.join('\n');
 }
 
-function parseDate(value: string, endOfDay: boolean): number | null {
-  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
-  const ms = Date.parse(dateOnly ? `${value}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z` : value);
-  return Number.isNaN(ms) ? null : ms;
-}
-
 function dateBound(key: 'modifiedAfter' | 'modifiedBefore', value: string | undefined, endOfDay: boolean): Record<string, number> {
   if (value === undefined) return {};
-  const ms = parseDate(value, endOfDay);
+  const ms = parseDateBound(value, endOfDay);
   if (ms === null) throw new EngramError('USAGE', `${key === 'modifiedAfter' ? 'modified_after' : 'modified_before'} must be a date like 2026-03-14, not "${value}"`);
   return { [key]: ms };
 }

@@ -5,10 +5,11 @@ export { FIELDS, noteFieldTexts, type FieldName, type FieldTexts, type FieldWeig
 export { TermCounter, countDocuments, encodeTermStats, decodeTermStats, type TermStats } from './term-stats.js';
 export { LexicalIndex, DEFAULT_FIELD_WEIGHTS, type IndexedDocument, type ScoredDocument, type TermExplanation } from './lexical-index.js';
 export { lexicalExtension, loadTermStats } from './lexical-store.js';
-export { compileFilter, folderSegments, type SearchFilters, type NoteMeta, type CompiledFilter } from './filters.js';
+export { compileFilter, folderSegments, parseDateBound, type SearchFilters, type NoteMeta, type CompiledFilter } from './filters.js';
 export { rankDocuments, type RankOutcome, type RankedDocument } from './rank.js';
 export { findEvidence, type Evidence, type EvidenceBlock } from './evidence.js';
 export { rankSubstring } from './substring.js';
 export { VaultSearch, LIMITS as SEARCH_LIMITS, DEFAULT_MODEL, type SearchRequest, type SearchResponse, type SearchHit, type ScopedOut, type SearchEngineOptions, type SearchMode } from './vault-search.js';
 export { VectorIndex, type VectorEntry, type VectorHit, type VectorSource } from './vector-index.js';
 export { fuseRrf, DEFAULTS as FUSION_DEFAULTS, type FusionOptions, type FusedDocument } from './fusion.js';
+export { searchVault, planWordings, fuseWordings, MAX_ALTERNATIVES, type PipelineRequest, type QueryVectorSource } from './pipeline.js';

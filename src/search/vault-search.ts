@@ -75,6 +75,8 @@ export interface SearchHit {
     semantic?: LaneRank & { source: VectorSource; block: string | null };
     substring?: LaneRank;
     name?: { match: 'title' | 'alias' };
+    /** With alternatives: which wordings found the note (0 is the query) and at what rank. */
+    wordings?: { wording: number; rank: number }[];
   };
   explain?: TermExplanation[];
 }

@@ -50,3 +50,17 @@ test('engram search: filters, explain, text output, and usage errors', async (t)
   assert.equal(semantic.code, 1);
   assert.match(semantic.stderr, /semantic search is not possible: no note has a TaylorAI\/bge-micro-v2 vector yet/);
 });
+
+test('engram search --also fuses other wordings and says which found each note', async (t) => {
+  const vault = makeVault(t, { ...VAULT, 'Cooking.md': '# Cooking\nSmoked paprika.\n' });
+  const env = { ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root };
+  const result = await runCli(['search', 'tantivy', '--also', 'paprika', '--json'], env);
+  assert.equal(result.code, 0, result.stderr);
+  const hits = JSON.parse(result.stdout).results as { path: string; lanes: { wordings: { wording: number }[] } }[];
+  assert.deepEqual(hits.find((hit) => hit.path === 'Cooking.md')?.lanes.wordings.map((w) => w.wording), [1]);
+  const text = await runCli(['search', 'tantivy', '--also', 'paprika'], env);
+  assert.match(text.stdout, /Cooking\.md .*found by --also 1/);
+  const tooMany = await runCli(['search', 'x', '--also', 'a', '--also', 'b', '--also', 'c', '--also', 'd', '--also', 'e'], env);
+  assert.equal(tooMany.code, 1);
+  assert.match(tooMany.stderr, /at most 4 alternatives/);
+});

@@ -8,7 +8,7 @@ import { COMMANDS } from '../../src/cli/main.js';
 import { connectFixture, MCP_VAULT } from '../helpers/mcp.js';
 
 const TOOLS: Record<string, string[]> = {
-  context_bundle: ['max_tokens', 'path', 'query'],
+  context_bundle: ['alternatives', 'max_tokens', 'path', 'query'],
   get_backlinks: ['limit', 'path*'],
   index_status: [],
   librarian_status: [],
@@ -18,7 +18,7 @@ const TOOLS: Record<string, string[]> = {
   query_notes: ['limit', 'order', 'sort', 'where'],
   read_note: ['max_chars', 'path*'],
   recall_bundle: ['limit', 'mode', 'project', 'since'],
-  search_brain: ['exclude_folders', 'folder', 'include_text', 'limit', 'min_score', 'mode', 'modified_after', 'modified_before', 'query*', 'tag_mode', 'tags', 'types'],
+  search_brain: ['alternatives', 'exclude_folders', 'folder', 'include_text', 'limit', 'min_score', 'mode', 'modified_after', 'modified_before', 'query*', 'tag_mode', 'tags', 'types'],
   log_session: ['agent', 'body*', 'project', 'tags', 'title*'],
   capture: ['text*'],
   upsert_concept: ['body*', 'name*'],
@@ -42,7 +42,7 @@ const DESTRUCTIVE = new Set(['write_note', 'undo_write', 'undo_move', 'undo_run'
 const CLI: Record<string, string[]> = {
   index: ['batch-size', 'embed-budget', 'exclude', 'full', 'no-embed', 'quiet'],
   status: [],
-  search: ['all-tags', 'exclude-folder', 'explain', 'folder', 'limit', 'min-score', 'mode', 'modified-after', 'modified-before', 'no-refresh', 'tag', 'type'],
+  search: ['all-tags', 'also', 'exclude-folder', 'explain', 'folder', 'limit', 'min-score', 'mode', 'modified-after', 'modified-before', 'no-refresh', 'tag', 'type'],
   related: ['limit'],
   graph: ['apply', 'max-cost', 'max-notes', 'undo'],
   serve: ['http', 'no-index', 'no-watch'],

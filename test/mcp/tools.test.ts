@@ -46,6 +46,10 @@ test('search_brain: hits with evidence, filters, scoped_out, include_text, mode 
   const semantic = await call('search_brain', { query: 'tantivy', mode: 'semantic' });
   assert.equal(semantic.isError, true);
   assert.match(semantic.content[0]!.text!, /semantic search is not possible: no note has a .* vector yet.*use mode "hybrid" or "keyword"/);
+  const rephrased = (await call('search_brain', { query: 'tantivy cutover', alternatives: ['pgvector pricing'] })).structuredContent! as { results: { path: string; lanes: { wordings?: { wording: number }[] } }[] };
+  assert.ok(rephrased.results.some((hit) => hit.lanes.wordings?.[0]?.wording === 1), 'a note only the alternative found is fused in and says so');
+  const tooMany = await call('search_brain', { query: 'x', alternatives: ['a', 'b', 'c', 'd', 'e'] });
+  assert.equal(tooMany.isError, true);
   const bad = await call('search_brain', { query: '', limit: 500 });
   assert.equal(bad.isError, true);
 });

@@ -1,0 +1,111 @@
+/**
+ * The one search pipeline: `engram search`, the MCP tools and `engram eval` all call
+ * `searchVault`. It makes the query vector only when the semantic lane can use it, runs the
+ * query and any rephrasings the caller wrote (`alternatives`) through the same engine with the
+ * same filters, and fuses the wordings by reciprocal rank. Embedding is passed in, so this
+ * layer does not depend on the embedder.
+ */
+import { EngramError } from '../errors.js';
+import { DEFAULTS as FUSION_DEFAULTS, fuseRrf } from './fusion.js';
+import { LIMITS, type SearchHit, type SearchRequest, type SearchResponse, type VaultSearch } from './vault-search.js';
+
+/** Makes a query vector with the configured model, or says why it cannot. */
+export type QueryVectorSource = (text: string) => Promise<{ vector: Float32Array } | { reason: string }>;
+
+export interface PipelineRequest extends Omit<SearchRequest, 'queryVector' | 'vectorUnavailable'> {
+  /** Other wordings of the same need (at most `MAX_ALTERNATIVES`), fused with the query by RRF. */
+  alternatives?: readonly string[];
+}
+
+export const MAX_ALTERNATIVES = 4;
+
+/** Each wording contributes its top 50, as each lane does in hybrid fusion. */
+const WORDING_DEPTH = 50;
+
+export async function searchVault(search: VaultSearch, request: PipelineRequest, embed: QueryVectorSource): Promise<SearchResponse> {
+  const { wordings, notices } = planWordings(request.query, request.alternatives ?? []);
+  const limit = Math.min(Math.max(1, Math.trunc(request.limit ?? LIMITS.defaultLimit)), LIMITS.maxLimit);
+  const depth = wordings.length > 1 ? Math.max(limit, WORDING_DEPTH) : limit;
+  const responses: SearchResponse[] = [];
+  for (const wording of wordings) responses.push(search.search({ ...request, query: wording, limit: depth, ...(await vectorFor(search, request, wording, embed)) }));
+  const main = responses[0]!;
+  if (request.mode === 'semantic' && main.mode !== 'semantic') {
+    throw new EngramError('USAGE', `semantic search is not possible: ${main.mode_reason.replace(/^keyword only: /, '')}; use mode "hybrid" or "keyword"`);
+  }
+  if (responses.length === 1) return main;
+  return { ...fuseWordings(responses, limit), notices: [...notices, ...new Set(responses.flatMap((response) => response.notices))] };
+}
+
+/** The query first, then each distinct, non-empty alternative; what was dropped is said. */
+export function planWordings(query: string, alternatives: readonly string[]): { wordings: string[]; notices: string[] } {
+  if (alternatives.length > MAX_ALTERNATIVES) {
+    throw new EngramError('USAGE', `at most ${MAX_ALTERNATIVES} alternatives, not ${alternatives.length}: keep the two or three wordings most unlike the query`);
+  }
+  const wordings = [query];
+  const seen = new Set([fold(query)]);
+  const notices: string[] = [];
+  for (const alternative of alternatives) {
+    const key = fold(alternative);
+    if (key === '') notices.push('an empty alternative was ignored');
+    else if (seen.has(key)) notices.push(`the alternative "${clip(alternative)}" repeats another wording and was ignored`);
+    else {
+      seen.add(key);
+      wordings.push(alternative);
+    }
+  }
+  return { wordings, notices };
+}
+
+async function vectorFor(search: VaultSearch, request: PipelineRequest, text: string, embed: QueryVectorSource): Promise<Pick<SearchRequest, 'queryVector' | 'vectorUnavailable'>> {
+  if (request.mode === 'keyword' || search.vectors.size === 0) return {};
+  const embedded = await embed(text);
+  return 'vector' in embedded ? { queryVector: embedded.vector } : { vectorUnavailable: embedded.reason };
+}
+
+/**
+ * Reciprocal rank fusion over the wordings' result lists. A note keeps the hit (excerpt,
+ * section, lanes) of the wording that ranked it best, and `lanes.wordings` says which wordings
+ * found it (0 is the query). Notes named by a wording (title or alias) stay first, as in one
+ * wording's ranking.
+ */
+export function fuseWordings(responses: readonly SearchResponse[], limit: number): Omit<SearchResponse, 'notices'> {
+  const byPath = new Map<string, { hit: SearchHit; rank: number; wordings: { wording: number; rank: number }[] }>();
+  const docs = new Map<string, number>();
+  const lanes: Record<string, number[]> = {};
+  responses.forEach((response, wording) => {
+    lanes[`w${wording}`] = response.results.map((hit, i) => {
+      let doc = docs.get(hit.path);
+      if (doc === undefined) docs.set(hit.path, (doc = docs.size));
+      const known = byPath.get(hit.path);
+      if (!known) byPath.set(hit.path, { hit, rank: i + 1, wordings: [{ wording, rank: i + 1 }] });
+      else {
+        known.wordings.push({ wording, rank: i + 1 });
+        if (i + 1 < known.rank) Object.assign(known, { hit, rank: i + 1 });
+      }
+      return doc;
+    });
+  });
+  const paths = [...docs.keys()];
+  const named = (path: string) => (byPath.get(path)!.hit.lanes.name ? 1 : 0);
+  const fused = fuseRrf(lanes, FUSION_DEFAULTS).sort((a, b) => named(paths[b.doc]!) - named(paths[a.doc]!) || b.score - a.score || a.doc - b.doc);
+  const main = responses[0]!;
+  return {
+    query: main.query,
+    mode: main.mode,
+    mode_reason: `${main.mode_reason}; ${responses.length} wordings fused by reciprocal rank (k = ${FUSION_DEFAULTS.k})`,
+    results: fused.slice(0, limit).map(({ doc, score }) => {
+      const entry = byPath.get(paths[doc]!)!;
+      return { ...entry.hit, score: Math.round(score * 10000) / 10000, lanes: { ...entry.hit.lanes, wordings: entry.wordings } };
+    }),
+    total_matches: Math.max(fused.length, ...responses.map((response) => response.total_matches)),
+    ...(main.scoped_out ? { scoped_out: main.scoped_out } : {}),
+  };
+}
+
+function fold(text: string): string {
+  return text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+}
+
+function clip(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
