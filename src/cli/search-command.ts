@@ -79,6 +79,10 @@ export const searchCommand: Command = {
 export function describeResponse(response: SearchResponse, explain: boolean): string {
   const lines: string[] = [];
   for (const notice of response.notices) lines.push(`note: ${notice}`);
+  if (explain && response.analysis) {
+    const { terms, ignored, language } = response.analysis;
+    lines.push(`query terms: ${terms.join(' ') || '(none the index knows)'}${ignored.length ? `; left out as ${language ?? ''} question/function words: ${ignored.join(' ')}` : ''}`);
+  }
   if (response.results.length === 0) lines.push(`no results for "${response.query}" (${response.mode})`);
   response.results.forEach((hit, i) => {
     const lane = Object.keys(hit.lanes).filter((name) => name !== 'name' && name !== 'wordings').join('+')
@@ -89,6 +93,7 @@ export function describeResponse(response: SearchResponse, explain: boolean): st
     if (hit.excerpt) lines.push(`   ${hit.excerpt}`);
     if (explain && hit.explain) {
       for (const part of hit.explain) lines.push(`     ${part.term}: tf ${part.tf} df ${part.df} idf ${part.idf} → ${part.score}`);
+      for (const boost of hit.boosts ?? []) lines.push(`     + the query covers the name "${boost.terms.join(' ')}" → ${boost.score}`);
     }
   });
   if (response.scoped_out) lines.push(`note: ${response.scoped_out.hint}`);

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngramError } from '../errors.js';
 import {
-  BM25_DEFAULTS, compileFilter, createTokenizer, countDocuments, DEFAULT_FIELD_WEIGHTS, LexicalIndex, rankDocuments,
+  analyzeQuery, BM25_DEFAULTS, compileFilter, createTokenizer, countDocuments, DEFAULT_FIELD_WEIGHTS, LexicalIndex, rankDocuments,
   type Bm25Params, type FieldWeights, type NoteMeta, type TokenizerOptions,
 } from '../search/index.js';
 import { mean, ndcgAt, percentile, reciprocalRank, recallAt } from './metrics.js';
@@ -87,7 +87,7 @@ export function evaluateBeir(data: BeirData, options: BeirOptions = {}, prepared
     const text = data.queries.get(queryId);
     if (text === undefined) continue;
     const t0 = performance.now();
-    const outcome = rankDocuments(index, metas, prepared.tokenize(text), { limit: 100, filter });
+    const outcome = rankDocuments(index, metas, analyzeQuery(text, prepared.tokenize).content, { limit: 100, filter });
     times.push(performance.now() - t0);
     const ranked = outcome.hits.map((hit) => metas[hit.doc]!.path);
     const relevantSet = new Set(relevant.keys());

@@ -13,3 +13,5 @@ export { VaultSearch, LIMITS as SEARCH_LIMITS, DEFAULT_MODEL, type SearchRequest
 export { VectorIndex, type VectorEntry, type VectorHit, type VectorSource } from './vector-index.js';
 export { fuseRrf, DEFAULTS as FUSION_DEFAULTS, type FusionOptions, type FusedDocument } from './fusion.js';
 export { searchVault, planWordings, fuseWordings, MAX_ALTERNATIVES, type PipelineRequest, type QueryVectorSource } from './pipeline.js';
+export { analyzeQuery, functionWordLanguage, type AnalyzedQuery } from './query.js';
+export { NameIndex, type CoveredName } from './names.js';

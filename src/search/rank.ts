@@ -30,11 +30,14 @@ export interface RankOptions {
    * note first, however often other notes repeat the words — higher tiers first.
    */
   named?: ReadonlyMap<number, number>;
+  /** Added to a matching note's score (a name the query covers); bounded by the caller. */
+  boost?: ReadonlyMap<number, number>;
 }
 
 export function rankDocuments(index: LexicalIndex, metas: readonly NoteMeta[], terms: readonly string[], options: RankOptions): RankOutcome {
   const minScore = options.minScore ?? 0;
   const named = options.named ?? NONE;
+  const boost = options.boost ?? NONE;
   const before = (a: RankedDocument, b: RankedDocument): boolean => {
     const tierA = named.get(a.doc) ?? 0;
     const tierB = named.get(b.doc) ?? 0;
@@ -46,7 +49,8 @@ export function rankDocuments(index: LexicalIndex, metas: readonly NoteMeta[], t
   let matches = 0;
   let hiddenCount = 0;
   let hiddenBest: RankOutcome['hidden']['best'] = null;
-  index.forEachScored(terms, (doc, score) => {
+  index.forEachScored(terms, (doc, bm25) => {
+    const score = boost.size === 0 ? bm25 : bm25 + (boost.get(doc) ?? 0);
     if (score < minScore) return;
     const verdict = options.filter.active ? options.filter.test(metas[doc]!) : null;
     if (verdict !== null) {

@@ -45,6 +45,7 @@ const CAMEL_HINT = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}|\p{L}\p{N}|\p{N}\p{L}/u;
 const CAMEL = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
 const MARKS = /\p{M}/gu;
 const ASCII_WORD = /^[a-z]+$/;
+const SHORT_LETTERS = /^\p{L}{1,2}$/u;
 
 /** Lower-case and strip accents: `Núñez` → `nunez`. Idempotent. */
 export function foldToken(token: string): string {
@@ -184,17 +185,18 @@ function expandWord(token: string, compounds: boolean, normalize: (raw: string) 
   const tail = /['’]\p{L}{1,2}$/u.exec(word);
   if (tail) word = word.slice(0, tail.index);
   const pieces = JOINS.test(word) ? word.split(/[_\-.'’]+/) : [word];
-  let parts = 0;
-  for (const piece of pieces) {
-    for (const part of compounds && CAMEL_HINT.test(piece) ? piece.split(CAMEL) : [piece]) {
-      const normalized = normalize(part);
-      if (normalized !== null) out.push(normalized);
-      parts++;
-    }
+  const parts = compounds ? pieces.flatMap((piece) => (CAMEL_HINT.test(piece) ? piece.split(CAMEL) : [piece])) : pieces;
+  for (const part of parts) {
+    // A one- or two-letter fragment (`i` and `os` of `iOS`, `e` of `e-mail`) is not a word of
+    // its own: as a token it matched every `I` and `OS` in the vault and outweighed the query's
+    // real words. The whole word (below) carries it.
+    if (compounds && parts.length > 1 && SHORT_LETTERS.test(part)) continue;
+    const normalized = normalize(part);
+    if (normalized !== null) out.push(normalized);
   }
   // The whole word goes through the same folding and stemming as any word, so a query that
   // spells it in one piece (`getusername`) meets it.
-  if (compounds && parts > 1) {
+  if (compounds && parts.length > 1) {
     const whole = normalize(word);
     if (whole !== null) out.push(whole);
   }
@@ -226,5 +228,5 @@ function emitBigrams(run: string, out: string[]): void {
 /** A short stable signature of the options: stored tokens are rebuilt when it changes. */
 export function tokenizerSignature(options: Partial<TokenizerOptions> = {}): string {
   const settings = { ...DEFAULTS, ...options };
-  return JSON.stringify({ v: 1, stem: settings.stem, compounds: settings.compounds, stop: [...settings.stopWords].sort() });
+  return JSON.stringify({ v: 2, stem: settings.stem, compounds: settings.compounds, stop: [...settings.stopWords].sort() });
 }

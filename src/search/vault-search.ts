@@ -17,6 +17,8 @@ import { rankSubstring, type SubstringCandidate } from './substring.js';
 import { DEFAULTS as FUSION_DEFAULTS, fuseRrf, type FusionOptions } from './fusion.js';
 import { VectorIndex, type VectorSource } from './vector-index.js';
 import { createTokenizer, type Tokenizer, type TokenizerOptions } from './tokenizer.js';
+import { NameIndex } from './names.js';
+import { analyzeQuery } from './query.js';
 
 export const LIMITS = {
   /** Results a caller may ask for; eval asks up to 100 (recall@100). */
@@ -36,6 +38,9 @@ export interface SearchEngineOptions {
 }
 
 export type SearchMode = 'hybrid' | 'keyword' | 'semantic';
+
+/** How much a covered name adds, in units of its words' idf (tuned on the dev sets, not on one query). */
+const NAME_COVER_WEIGHT = 1;
 
 /** Lane depth fused by RRF: the top 50 of each lane. */
 const LANE_DEPTH = 50;
@@ -79,6 +84,8 @@ export interface SearchHit {
     wordings?: { wording: number; rank: number }[];
   };
   explain?: TermExplanation[];
+  /** With explain: what was added to the keyword score besides the terms, and why. */
+  boosts?: { kind: 'name'; terms: readonly string[]; score: number }[];
 }
 
 export interface ScopedOut {
@@ -98,6 +105,8 @@ export interface SearchResponse {
   total_matches: number;
   scoped_out?: ScopedOut;
   notices: string[];
+  /** With explain: the query's ranked terms, the question and function words left out, and their language. */
+  analysis?: { terms: string[]; ignored: string[]; language: string | null };
 }
 
 interface NoteRow {
@@ -119,6 +128,8 @@ export class VaultSearch {
   private readonly blocks = new Map<number, StoredBlock[]>();
   /** Token key → the notes so named: how (`title` or `alias`) and every folded spelling. */
   private readonly names = new Map<string, Map<number, { match: 'title' | 'alias'; spellings: Set<string> }>>();
+  /** Names (title, file name, aliases) by their content tokens, for coverage by a longer query. */
+  private readonly covering: NameIndex;
 
   private constructor(
     private readonly db: Database.Database,
@@ -133,11 +144,13 @@ export class VaultSearch {
     readonly loadTimings: { keywordMs: number; vectorsMs: number },
   ) {
     this.tokenize = createTokenizer(options.tokenizer);
+    this.covering = new NameIndex(this.tokenize);
     // Known-item look-up: a note's title, file name and aliases, as token sequences.
     metas.forEach((meta, doc) => {
-      this.addName(meta.title, doc, 'title');
-      this.addName(noteName(meta.path), doc, 'title');
-      for (const alias of aliases[doc] ?? []) this.addName(alias, doc, 'alias');
+      for (const [name, match] of [[meta.title, 'title'], [noteName(meta.path), 'title'], ...(aliases[doc] ?? []).map((alias) => [alias, 'alias'])] as [string, 'title' | 'alias'][]) {
+        this.addName(name, doc, match);
+        this.covering.add(doc, name);
+      }
     });
     this.blockQuery = db.prepare('SELECT key, heading_path, level, line_start, body_end FROM blocks WHERE note_id = ? ORDER BY ord').raw();
     this.rootPrefix = root.endsWith(sep) ? root : root + sep;
@@ -182,10 +195,11 @@ export class VaultSearch {
     if (filter.active && !this.metas.some((meta) => filter.test(meta) === null)) {
       notices.push(`no note passes the filters (${describeFilters(request.filters ?? {})}); check the folder, tag or type names`);
     }
-    const terms = this.tokenize(query);
-    const known = this.index.knownTerms(terms);
-    if (terms.length === 0 && query.trim() !== '') notices.push('the query has no searchable words (only stop words or punctuation)');
-    const named = this.names.get(terms.join(' ')) ?? new Map<number, { match: 'title' | 'alias'; spellings: Set<string> }>();
+    const analyzed = analyzeQuery(query, this.tokenize);
+    const known = this.index.knownTerms(analyzed.content);
+    if (analyzed.all.length === 0 && query.trim() !== '') notices.push('the query has no searchable words (only stop words or punctuation)');
+    const named = this.names.get(analyzed.all.join(' ')) ?? new Map<number, { match: 'title' | 'alias'; spellings: Set<string> }>();
+    const boosts = this.nameBoosts(known);
     const spelled = foldName(query);
     const tiers = new Map([...named].map(([doc, name]) => [doc, name.spellings.has(spelled) ? 2 : 1]));
 
@@ -202,10 +216,11 @@ export class VaultSearch {
       results: [],
       total_matches: 0,
       notices,
+      ...(request.explain ? { analysis: { terms: known, ignored: analyzed.ignored, language: analyzed.language } } : {}),
     };
 
     const keyword = rankDocuments(this.index, this.metas, known, {
-      limit: mode === 'keyword' ? limit : Math.max(limit, LANE_DEPTH), filter, named: tiers,
+      limit: mode === 'keyword' ? limit : Math.max(limit, LANE_DEPTH), filter, named: tiers, boost: boosts.scores,
       ...(request.minScore === undefined ? {} : { minScore: request.minScore }),
     });
     const semantic = mode === 'keyword' ? [] : this.vectors.nearest(request.queryVector!, LANE_DEPTH, (doc) => !filter.active || filter.test(this.metas[doc]!) === null);
@@ -227,7 +242,11 @@ export class VaultSearch {
           ...(v ? { semantic: { rank: v.rank, score: round(v.hit.score), source: v.hit.source, block: v.hit.blockKey === '' ? null : v.hit.blockKey } } : {}),
           ...(name ? { name: { match: name.match } } : {}),
         }, k || !v || v.hit.blockKey === '' ? 0 : -1, v?.hit.blockKey);
-        if (request.explain && k) result.explain = this.index.explain(doc, known).map((part) => ({ ...part, idf: round(part.idf), score: round(part.score) }));
+        if (request.explain && k) {
+          result.explain = this.index.explain(doc, known).map((part) => ({ ...part, idf: round(part.idf), score: round(part.score) }));
+          const covered = boosts.terms.get(doc);
+          if (covered) result.boosts = [{ kind: 'name', terms: covered, score: round(boosts.scores.get(doc)!) }];
+        }
         return result;
       });
     } else if (keyword.hidden.count === 0 && query.trim() !== '') {
@@ -262,6 +281,25 @@ export class VaultSearch {
     if (!anchor) return null;
     return this.vectors.nearest(anchor.vector, limit, (other) => other !== doc).map((hit, i) =>
       this.hit(hit.doc, hit.score, [], { semantic: { rank: i + 1, score: round(hit.score), source: hit.source, block: hit.blockKey === '' ? null : hit.blockKey } }, hit.blockKey === '' ? 0 : -1, hit.blockKey));
+  }
+
+  /**
+   * A bounded bonus for each note with a name the query covers: the idf of the covered name's
+   * words, times `NAME_COVER_WEIGHT`. At most the query's own idf mass, so it lifts a note named
+   * for what was asked among notes that only mention it, and cannot lift a name of common words
+   * over a note matching the query's rare ones.
+   */
+  private nameBoosts(terms: readonly string[]): { scores: Map<number, number>; terms: Map<number, readonly string[]> } {
+    const scores = new Map<number, number>();
+    const named = new Map<number, readonly string[]>();
+    if (terms.length === 0) return { scores, terms: named };
+    for (const { doc, terms: covered } of this.covering.covered(terms)) {
+      let score = 0;
+      for (const term of covered) score += this.index.idf(term);
+      scores.set(doc, score * NAME_COVER_WEIGHT);
+      named.set(doc, covered);
+    }
+    return { scores, terms: named };
   }
 
   /** Why the semantic lane cannot run for this request, or null when it can. */

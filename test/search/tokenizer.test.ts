@@ -14,9 +14,13 @@ test('words are folded, stop words dropped, English stemmed', () => {
 test('code identifiers and codes are searchable whole and in parts', () => {
   assert.deepEqual(tokenize('getUserName'), ['get', 'user', 'name', 'getusernam']);
   assert.deepEqual(tokenize('getusername'), ['getusernam'], 'typed in one piece, it meets the whole');
-  assert.deepEqual(tokenize('snake_case_id'), ['snake', 'case', 'id', 'snake_case_id']);
+  assert.deepEqual(tokenize('snake_case_id'), ['snake', 'case', 'snake_case_id'], 'a two-letter part is carried by the whole');
   assert.deepEqual(tokenize('INC-212'), ['inc', '212', 'inc-212']);
-  assert.deepEqual(tokenize('p99'), ['p', '99', 'p99']);
+  assert.deepEqual(tokenize('p99'), ['99', 'p99']);
+  // One- and two-letter fragments never count on their own: `iOS` is not `i` + `os`.
+  assert.deepEqual(tokenize('iOS'), ['io']);
+  assert.deepEqual(tokenize('iPadOS macOS e-mail'), ['pad', 'ipado', 'mac', 'maco', 'mail', 'e-mail']);
+  assert.deepEqual(tokenize('I use OS tools'), ['i', 'use', 'os', 'tool'], 'a short word standing alone is still a word');
   assert.deepEqual(tokenize('#project/atlas'), ['project', 'atlas']);
 });
 

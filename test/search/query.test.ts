@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { test } from 'node:test';
+import { openStateDb, runIndex } from '../../src/index/index.js';
+import { analyzeQuery, createTokenizer, lexicalExtension, NameIndex, VaultSearch } from '../../src/search/index.js';
+import { makeVault } from '../helpers/vault.js';
+
+const tokenize = createTokenizer();
+
+test('a question loses its question and function words; content words stay', () => {
+  const how = analyzeQuery('how do I embed a file', tokenize);
+  assert.deepEqual(how.content, ['emb', 'file']);
+  assert.deepEqual(how.ignored, ['how', 'do', 'i']);
+  assert.equal(how.language, 'en');
+  assert.deepEqual(analyzeQuery('What is a vault?', tokenize).content, ['vault']);
+  assert.deepEqual(analyzeQuery('como instalar um plugin', tokenize).content, ['instalar', 'plugin']);
+  assert.equal(analyzeQuery('como instalar um plugin', tokenize).language, 'pt');
+});
+
+test('a query of only function words keeps them; statements and claims keep theirs', () => {
+  assert.deepEqual(analyzeQuery('what is it', tokenize).content, ['what']);
+  assert.deepEqual(analyzeQuery('how', tokenize).content, ['how']);
+  assert.deepEqual(analyzeQuery('vitamin D does not prevent falls', tokenize).content, tokenize('vitamin D does not prevent falls'));
+  // Only the detected language's list applies: Spanish `son` and `era` are English content.
+  assert.deepEqual(analyzeQuery('who was the son of the era?', tokenize).content, ['son', 'era']);
+  assert.deepEqual(analyzeQuery('', tokenize), { all: [], content: [], ignored: [], language: null });
+});
+
+test('NameIndex: a name counts as covered only when all its content words are in the query', () => {
+  const names = new NameIndex(tokenize);
+  names.add(0, 'Embed files');
+  names.add(1, 'Embed web pages');
+  names.add(2, 'How Obsidian stores data');
+  names.add(2, 'Data');
+  const covered = (query: string) => names.covered(analyzeQuery(query, tokenize).content).map((hit) => [hit.doc, hit.terms.join(' ')]);
+  assert.deepEqual(covered('how do I embed a file'), [[0, 'emb file']]);
+  assert.deepEqual(covered('where does obsidian store my data'), [[2, 'obsidian store data']], 'the longest covered name of a note');
+  assert.deepEqual(covered('data'), [[2, 'data']]);
+  assert.deepEqual(covered('embed'), []);
+});
+
+test('a question finds the note named for it above notes that repeat its function words', (t) => {
+  const vault = makeVault(t, {
+    'Embed files.md': '# Embed files\nYou can embed a file in a note with an exclamation mark before a link.\n',
+    'Sync FAQ.md': `# Sync FAQ\n${'How do I sync? How do I pay? I do not know how. '.repeat(20)}A file is a file.\n`,
+    'Refunds.md': `# Refunds\n${'How do I get a refund? I do. '.repeat(10)}\n`,
+    'Devices.md': '# Devices\niOS, iPadOS and macOS apps: I install them from the store.\n',
+  });
+  mkdirSync(vault.home, { recursive: true });
+  const { db } = openStateDb(vault.home);
+  t.after(() => db.close());
+  runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
+  const engine = VaultSearch.open(db, vault.root);
+  const response = engine.search({ query: 'how do I embed a file', explain: true });
+  assert.equal(response.results[0]!.path, 'Embed files.md');
+  assert.deepEqual(response.analysis, { terms: ['emb', 'file'], ignored: ['how', 'do', 'i'], language: 'en' });
+  assert.deepEqual(response.results[0]!.boosts?.map((boost) => boost.terms.join(' ')), ['emb file']);
+  assert.ok(!response.results.some((hit) => hit.path === 'Refunds.md'), 'function words alone match nothing');
+  assert.deepEqual(engine.search({ query: 'ios' }).results.map((hit) => hit.path), ['Devices.md']);
+});
