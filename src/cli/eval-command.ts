@@ -1,7 +1,10 @@
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngramError, UsageError } from '../errors.js';
-import { checkFloors, evaluateBeir, loadBeir, loadGolden, runGolden, runKnownItems, type Floor, type GoldenReport } from '../eval/index.js';
+import {
+  checkFloors, describeComparison, evaluateBeir, evaluateBeirFts5, Fts5Baseline, loadBeir, loadGolden, runGolden, runGoldenFts5, runKnownItems, vaultDocuments,
+  type BeirReport, type Floor, type GoldenReport,
+} from '../eval/index.js';
 import { acquireLock, runIndex } from '../index/index.js';
 import { BM25_DEFAULTS, DEFAULT_FIELD_WEIGHTS, lexicalExtension, VaultSearch } from '../search/index.js';
 import type { Command } from './command.js';
@@ -30,6 +33,7 @@ export const evalCommand: Command = {
     delta: { type: 'string', value: 'X', description: `BM25L δ (default ${BM25_DEFAULTS.delta})` },
     'title-weight': { type: 'string', value: 'X', description: `title field weight (default ${DEFAULT_FIELD_WEIGHTS.title})` },
     'no-history': { type: 'boolean', description: 'do not append this run to the eval history' },
+    baseline: { type: 'string', value: 'ENGINE', description: 'also run fts5 (SQLite FTS5, porter unicode61, bm25() with the same field weights) on the same documents and queries, side by side' },
     mode: { type: 'string', value: 'MODE', description: 'hybrid (default: fused when the model and vectors are there, else keyword) or keyword' },
   },
   async run(args, { env, io }) {
@@ -45,12 +49,19 @@ export const evalCommand: Command = {
     const weights = { ...DEFAULT_FIELD_WEIGHTS, ...defined({ title: number('title-weight') }) };
     if (params.b > 1) throw new UsageError('--b must be between 0 and 1');
 
+    const baseline = values.baseline as string | undefined;
+    if (baseline !== undefined && baseline !== 'fts5') throw new UsageError(`--baseline must be fts5, not "${baseline}"`);
+
     if (values.beir !== undefined) {
-      const report = evaluateBeir(loadBeir(values.beir as string, (values.split as string | undefined) ?? 'test'), { params, weights });
-      io.out(values.json ? JSON.stringify(report, null, 2) : [
+      const data = loadBeir(values.beir as string, (values.split as string | undefined) ?? 'test');
+      const report = evaluateBeir(data, { params, weights });
+      const fts5 = baseline ? evaluateBeirFts5(data, weights) : null;
+      io.out(values.json ? JSON.stringify(fts5 ? { ...report, baseline: { engine: 'fts5', ...fts5 } } : report, null, 2) : [
         `BEIR ${values.beir} (${report.documents} documents, ${report.queries} queries)`,
-        `nDCG@10 ${report.ndcg10}   recall@100 ${report.recall100}   MRR@10 ${report.mrr10}`,
-        `index ${report.index_ms} ms; query p50 ${report.query_ms.p50} ms, p95 ${report.query_ms.p95} ms`,
+        ...(fts5 ? [beirLine('engram', report), beirLine('fts5', fts5)] : [
+          `nDCG@10 ${report.ndcg10}   recall@100 ${report.recall100}   MRR@10 ${report.mrr10}`,
+          `index ${report.index_ms} ms; query p50 ${report.query_ms.p50} ms, p95 ${report.query_ms.p95} ms`,
+        ]),
       ].join('\n'));
       const floor = number('min-ndcg10');
       if (floor !== undefined && report.ndcg10 < floor) {
@@ -118,10 +129,24 @@ export const evalCommand: Command = {
         return response.results.map((hit) => hit.path);
       });
       const modeUsed = [...modes].join(' + ');
-      if (!values['no-history']) {
-        appendFileSync(join(opened.stateDir, 'eval-history.jsonl'), JSON.stringify({ at: new Date().toISOString(), golden: values.golden, mode: modeUsed, overall: report.overall, categories: report.categories }) + '\n');
+      let fts5: GoldenReport | null = null;
+      if (baseline) {
+        const reference = new Fts5Baseline(vaultDocuments(opened.vault, engine.metas), weights);
+        try {
+          fts5 = runGoldenFts5(queries, reference, engine.metas);
+        } finally {
+          reference.close();
+        }
       }
-      io.out(values.json ? JSON.stringify({ mode: modeUsed, ...report }, null, 2) : `mode: ${modeUsed}${modeUsed === 'keyword' && mode === 'hybrid' ? ` (${vectorReason})` : ''}\n${describeGolden(report)}`);
+      if (!values['no-history']) {
+        appendFileSync(join(opened.stateDir, 'eval-history.jsonl'), JSON.stringify({
+          at: new Date().toISOString(), golden: values.golden, mode: modeUsed, overall: report.overall, categories: report.categories,
+          ...(fts5 ? { fts5: { overall: fts5.overall, categories: fts5.categories } } : {}),
+        }) + '\n');
+      }
+      const header = `mode: ${modeUsed}${modeUsed === 'keyword' && mode === 'hybrid' ? ` (${vectorReason})` : ''}`;
+      if (values.json) io.out(JSON.stringify({ mode: modeUsed, ...report, ...(fts5 ? { baseline: { engine: 'fts5', ...fts5 } } : {}) }, null, 2));
+      else io.out(`${header}\n${fts5 ? `${describeComparison({ engram: report, fts5 })}\n${describeMisses(report)}` : describeGolden(report)}`);
       const floors: Floor[] = [];
       for (const [option, metric] of Object.entries(FLOOR_OPTIONS)) {
         const min = number(option);
@@ -139,12 +164,21 @@ export const evalCommand: Command = {
   },
 };
 
+function beirLine(engine: string, report: BeirReport): string {
+  return `${engine.padEnd(7)} nDCG@10 ${report.ndcg10}   recall@100 ${report.recall100}   MRR@10 ${report.mrr10}   index ${report.index_ms} ms; query p50 ${report.query_ms.p50} ms`;
+}
+
 function describeGolden(report: GoldenReport): string {
   const row = (name: string, m: GoldenReport['overall']) =>
-    `${name.padEnd(16)} ${String(m.queries).padStart(4)}  ${fmt(m.success5)}  ${fmt(m.success10)}  ${fmt(m.recall5)}  ${fmt(m.recall10)}  ${fmt(m.mrr)}  ${fmt(m.ndcg10)}`;
-  const lines = [`${'category'.padEnd(16)} ${'n'.padStart(4)}  s@5    s@10   r@5    r@10   MRR    nDCG@10`];
+    `${name.padEnd(16)} ${String(m.queries).padStart(4)}  ${fmt(m.success1)}  ${fmt(m.success5)}  ${fmt(m.success10)}  ${fmt(m.recall5)}  ${fmt(m.recall10)}  ${fmt(m.mrr)}  ${fmt(m.ndcg10)}`;
+  const lines = [`${'category'.padEnd(16)} ${'n'.padStart(4)}  s@1    s@5    s@10   r@5    r@10   MRR    nDCG@10`];
   for (const [category, metrics] of Object.entries(report.categories)) lines.push(row(category, metrics));
   lines.push(row('overall', report.overall));
+  return [lines.join('\n'), describeMisses(report)].filter((part) => part !== '').join('\n');
+}
+
+function describeMisses(report: GoldenReport): string {
+  const lines: string[] = [];
   const misses = report.results.filter((result) => result.rank === null || result.rank > 5);
   if (misses.length > 0) {
     lines.push('', 'not in the top 5:');
