@@ -1,8 +1,8 @@
 import { appendFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { EngramError, UsageError } from '../errors.js';
 import {
-  checkFloors, describeComparison, evaluateBeir, evaluateBeirFts5, Fts5Baseline, loadBeir, loadGolden, runGolden, runGoldenFts5, runKnownItems, vaultDocuments,
+  checkFloors, describeComparison, evaluateBeir, evaluateBeirFts5, Fts5Baseline, loadBeir, loadGolden, loadLocomo, writeLocomoVault, runGolden, runGoldenFts5, runKnownItems, vaultDocuments,
   type BeirReport, type Floor, type GoldenReport,
 } from '../eval/index.js';
 import { acquireLock, runIndex } from '../index/index.js';
@@ -17,10 +17,11 @@ const FLOOR_OPTIONS = {
 
 export const evalCommand: Command = {
   name: 'eval',
-  summary: 'Measure search quality: a golden query set over a vault (--golden), or a BEIR-format dataset for the keyword lane (--beir).',
+  summary: 'Measure search quality: a golden query set over a vault (--golden), LoCoMo conversation logs (--locomo), or a BEIR-format dataset for the keyword lane (--beir); --baseline fts5 adds SQLite FTS5 side by side.',
   options: {
     golden: { type: 'string', value: 'FILE', description: 'golden queries (YAML or JSON) whose paths are relative to --vault' },
     'known-items': { type: 'boolean', description: 'every note title and alias of --vault as a query for its own note' },
+    locomo: { type: 'string', value: 'DATA', description: 'LoCoMo conversation logs (a .json file or a folder of them): one note per session written into --vault OUT, questions as queries' },
     beir: { type: 'string', value: 'DIR', description: 'a BEIR folder: corpus.jsonl, queries.jsonl, qrels/SPLIT.tsv' },
     split: { type: 'string', value: 'NAME', description: 'BEIR qrels split (default test)' },
     'min-success5': { type: 'string', value: 'X', description: 'exit 1 when overall success@5 is below X' },
@@ -71,8 +72,19 @@ export const evalCommand: Command = {
       return 0;
     }
 
-    if (values.golden === undefined && !values['known-items']) throw new UsageError('say what to evaluate: --golden FILE or --known-items (with --vault), or --beir DIR');
-    const queries = values.golden === undefined ? [] : loadGolden(values.golden as string);
+    if (values.golden === undefined && !values['known-items'] && values.locomo === undefined) {
+      throw new UsageError('say what to evaluate: --golden FILE or --known-items (with --vault), --locomo DATA --vault OUT, or --beir DIR');
+    }
+    let queries = values.golden === undefined ? [] : loadGolden(values.golden as string);
+    if (values.locomo !== undefined) {
+      // The notes are written into --vault: never default it to ENGRAM_VAULT, the user's own vault.
+      if (values.golden !== undefined) throw new UsageError('give --locomo or --golden, not both');
+      if (typeof values.vault !== 'string' || values.vault === '') throw new UsageError('--locomo needs --vault OUT: a new or empty folder to write the session notes into');
+      const converted = loadLocomo(values.locomo as string);
+      const golden = writeLocomoVault(resolve(values.vault), converted);
+      queries = converted.queries;
+      io.err(`engram: ${converted.notes.length} session notes and ${queries.length} questions (${converted.skipped} left out) written; golden file ${golden}`);
+    }
     const opened = openVault(values.vault as string | undefined, env);
     try {
       const lock = acquireLock(opened.stateDir, 'index', { purpose: 'an index run' });
@@ -177,12 +189,16 @@ function describeGolden(report: GoldenReport): string {
   return [lines.join('\n'), describeMisses(report)].filter((part) => part !== '').join('\n');
 }
 
+/** Enough misses to see a pattern; a dev set of hundreds of questions would bury the table. */
+const MISSES_SHOWN = 30;
+
 function describeMisses(report: GoldenReport): string {
   const lines: string[] = [];
   const misses = report.results.filter((result) => result.rank === null || result.rank > 5);
   if (misses.length > 0) {
     lines.push('', 'not in the top 5:');
-    for (const miss of misses) lines.push(`  ${miss.id} (${miss.category}): rank ${miss.rank ?? '>20'} — "${miss.query}"; top: ${miss.top[0] ?? 'nothing'}`);
+    for (const miss of misses.slice(0, MISSES_SHOWN)) lines.push(`  ${miss.id} (${miss.category}): rank ${miss.rank ?? '>20'} — "${miss.query}"; top: ${miss.top[0] ?? 'nothing'}`);
+    if (misses.length > MISSES_SHOWN) lines.push(`  … and ${misses.length - MISSES_SHOWN} more (--json lists every query)`);
   }
   return lines.join('\n');
 }

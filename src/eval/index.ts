@@ -7,3 +7,4 @@ export { runKnownItems, type KnownItemNote, type KnownItemReport, type KnownItem
 export { goldenCheck, type GoldenCheck } from './check.js';
 export { Fts5Baseline, fts5Query, type Fts5Document } from './fts5.js';
 export { vaultDocuments, runGoldenFts5, describeComparison, evaluateBeirFts5, type Comparison } from './compare.js';
+export { convertLocomo, loadLocomo, writeLocomoVault, parseLocomoDate, evidenceSessions, LOCOMO_CATEGORIES, LOCOMO_MARKER, type LocomoVault, type ConvertedNote } from './locomo.js';
