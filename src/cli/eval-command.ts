@@ -3,11 +3,11 @@ import { join, resolve } from 'node:path';
 import { EngramError, UsageError } from '../errors.js';
 import {
   checkFloors, describeComparison, evaluateBeir, evaluateBeirFts5, Fts5Baseline, loadBeir, loadGolden, loadLocomo, writeLocomoVault, runGolden, runGoldenFts5, runKnownItems, vaultDocuments,
-  type BeirReport, type Floor, type GoldenReport,
+  type BeirReport, type Floor, type GoldenQuery, type GoldenReport,
 } from '../eval/index.js';
 import { acquireLock, runIndex } from '../index/index.js';
-import { BM25_DEFAULTS, DEFAULT_FIELD_WEIGHTS, lexicalExtension, VaultSearch } from '../search/index.js';
-import type { Command } from './command.js';
+import { BM25_DEFAULTS, DEFAULT_FIELD_WEIGHTS, lexicalExtension, VaultSearch, type Bm25Params, type FieldWeights, type NoteMeta } from '../search/index.js';
+import type { Command, CommandContext } from './command.js';
 import { openConfiguredEmbedder } from '../embed/index.js';
 import { openVault } from './context.js';
 
@@ -53,38 +53,13 @@ export const evalCommand: Command = {
     const baseline = values.baseline as string | undefined;
     if (baseline !== undefined && baseline !== 'fts5') throw new UsageError(`--baseline must be fts5, not "${baseline}"`);
 
-    if (values.beir !== undefined) {
-      const data = loadBeir(values.beir as string, (values.split as string | undefined) ?? 'test');
-      const report = evaluateBeir(data, { params, weights });
-      const fts5 = baseline ? evaluateBeirFts5(data, weights) : null;
-      io.out(values.json ? JSON.stringify(fts5 ? { ...report, baseline: { engine: 'fts5', ...fts5 } } : report, null, 2) : [
-        `BEIR ${values.beir} (${report.documents} documents, ${report.queries} queries)`,
-        ...(fts5 ? [beirLine('engram', report), beirLine('fts5', fts5)] : [
-          `nDCG@10 ${report.ndcg10}   recall@100 ${report.recall100}   MRR@10 ${report.mrr10}`,
-          `index ${report.index_ms} ms; query p50 ${report.query_ms.p50} ms, p95 ${report.query_ms.p95} ms`,
-        ]),
-      ].join('\n'));
-      const floor = number('min-ndcg10');
-      if (floor !== undefined && report.ndcg10 < floor) {
-        io.err(`engram: nDCG@10 ${report.ndcg10} is below the floor ${floor}`);
-        return 1;
-      }
-      return 0;
-    }
+    if (values.beir !== undefined) return runBeir(values, { params, weights, baseline: baseline !== undefined, floor: number('min-ndcg10') }, io);
+    if (baseline && values['known-items']) throw new UsageError('--baseline works with --golden, --locomo or --beir, not --known-items');
 
     if (values.golden === undefined && !values['known-items'] && values.locomo === undefined) {
       throw new UsageError('say what to evaluate: --golden FILE or --known-items (with --vault), --locomo DATA --vault OUT, or --beir DIR');
     }
-    let queries = values.golden === undefined ? [] : loadGolden(values.golden as string);
-    if (values.locomo !== undefined) {
-      // The notes are written into --vault: never default it to ENGRAM_VAULT, the user's own vault.
-      if (values.golden !== undefined) throw new UsageError('give --locomo or --golden, not both');
-      if (typeof values.vault !== 'string' || values.vault === '') throw new UsageError('--locomo needs --vault OUT: a new or empty folder to write the session notes into');
-      const converted = loadLocomo(values.locomo as string);
-      const golden = writeLocomoVault(resolve(values.vault), converted);
-      queries = converted.queries;
-      io.err(`engram: ${converted.notes.length} session notes and ${queries.length} questions (${converted.skipped} left out) written; golden file ${golden}`);
-    }
+    const { queries, file } = goldenQueries(values, io);
     const opened = openVault(values.vault as string | undefined, env);
     try {
       const lock = acquireLock(opened.stateDir, 'index', { purpose: 'an index run' });
@@ -141,18 +116,10 @@ export const evalCommand: Command = {
         return response.results.map((hit) => hit.path);
       });
       const modeUsed = [...modes].join(' + ');
-      let fts5: GoldenReport | null = null;
-      if (baseline) {
-        const reference = new Fts5Baseline(vaultDocuments(opened.vault, engine.metas), weights);
-        try {
-          fts5 = runGoldenFts5(queries, reference, engine.metas);
-        } finally {
-          reference.close();
-        }
-      }
+      const fts5 = baseline ? fts5Report(opened.vault, engine.metas, queries, weights) : null;
       if (!values['no-history']) {
         appendFileSync(join(opened.stateDir, 'eval-history.jsonl'), JSON.stringify({
-          at: new Date().toISOString(), golden: values.golden, mode: modeUsed, overall: report.overall, categories: report.categories,
+          at: new Date().toISOString(), golden: file, mode: modeUsed, overall: report.overall, categories: report.categories,
           ...(fts5 ? { fts5: { overall: fts5.overall, categories: fts5.categories } } : {}),
         }) + '\n');
       }
@@ -175,6 +142,49 @@ export const evalCommand: Command = {
     }
   },
 };
+
+type Values = Record<string, unknown>;
+type Io = CommandContext['io'];
+
+function runBeir(values: Values, options: { params: Bm25Params; weights: FieldWeights; baseline: boolean; floor: number | undefined }, io: Io): number {
+  const data = loadBeir(values.beir as string, (values.split as string | undefined) ?? 'test');
+  const report = evaluateBeir(data, { params: options.params, weights: options.weights });
+  const fts5 = options.baseline ? evaluateBeirFts5(data, options.weights) : null;
+  io.out(values.json ? JSON.stringify(fts5 ? { ...report, baseline: { engine: 'fts5', ...fts5 } } : report, null, 2) : [
+    `BEIR ${String(values.beir)} (${report.documents} documents, ${report.queries} queries)`,
+    ...(fts5 ? [beirLine('engram', report), beirLine('fts5', fts5)] : [
+      `nDCG@10 ${report.ndcg10}   recall@100 ${report.recall100}   MRR@10 ${report.mrr10}`,
+      `index ${report.index_ms} ms; query p50 ${report.query_ms.p50} ms, p95 ${report.query_ms.p95} ms`,
+    ]),
+  ].join('\n'));
+  if (options.floor !== undefined && report.ndcg10 < options.floor) {
+    io.err(`engram: nDCG@10 ${report.ndcg10} is below the floor ${options.floor}`);
+    return 1;
+  }
+  return 0;
+}
+
+/** The queries to run: a golden file's, or a LoCoMo log's after writing its notes into --vault. */
+function goldenQueries(values: Values, io: Io): { queries: GoldenQuery[]; file: string | null } {
+  if (values.locomo === undefined) return { queries: values.golden === undefined ? [] : loadGolden(values.golden as string), file: (values.golden as string | undefined) ?? null };
+  // The notes are written into --vault: never default it to ENGRAM_VAULT, the user's own vault.
+  if (values.golden !== undefined) throw new UsageError('give --locomo or --golden, not both');
+  if (typeof values.vault !== 'string' || values.vault === '') throw new UsageError('--locomo needs --vault OUT: a new or empty folder to write the session notes into');
+  const converted = loadLocomo(values.locomo as string);
+  const file = writeLocomoVault(resolve(values.vault), converted);
+  io.err(`engram: ${converted.notes.length} session notes and ${converted.queries.length} questions (${converted.skipped} left out) written; golden file ${file}`);
+  return { queries: converted.queries, file };
+}
+
+/** The same queries through FTS5 over the same notes, read from the vault as indexed. */
+function fts5Report(vault: string, metas: readonly NoteMeta[], queries: readonly GoldenQuery[], weights: FieldWeights): GoldenReport {
+  const reference = new Fts5Baseline(vaultDocuments(vault, metas), weights);
+  try {
+    return runGoldenFts5(queries, reference, metas);
+  } finally {
+    reference.close();
+  }
+}
 
 function beirLine(engine: string, report: BeirReport): string {
   return `${engine.padEnd(7)} nDCG@10 ${report.ndcg10}   recall@100 ${report.recall100}   MRR@10 ${report.mrr10}   index ${report.index_ms} ms; query p50 ${report.query_ms.p50} ms`;

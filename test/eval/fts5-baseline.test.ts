@@ -72,6 +72,9 @@ test('engram eval --baseline fts5 runs both engines on the same vault and querie
   const bad = await runCli(['eval', '--golden', golden, '--baseline', 'lucene'], env);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--baseline must be fts5, not "lucene"/);
+  const knownItems = await runCli(['eval', '--known-items', '--baseline', 'fts5'], env);
+  assert.equal(knownItems.code, 2);
+  assert.match(knownItems.stderr, /--baseline works with --golden, --locomo or --beir/);
 });
 
 test('engram eval --beir --baseline fts5 scores FTS5 on the same BEIR data', async (t) => {
