@@ -1,10 +1,13 @@
 import { appendFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { EngramError, UsageError } from '../errors.js';
-import { checkFloors, evaluateBeir, loadBeir, loadGolden, runGolden, runKnownItems, type Floor, type GoldenReport } from '../eval/index.js';
+import {
+  checkFloors, describeComparison, evaluateBeir, evaluateBeirFts5, Fts5Baseline, loadBeir, loadGolden, loadLocomo, writeLocomoVault, runGolden, runGoldenFts5, runKnownItems, vaultDocuments,
+  type BeirReport, type Floor, type GoldenQuery, type GoldenReport,
+} from '../eval/index.js';
 import { acquireLock, runIndex } from '../index/index.js';
-import { BM25_DEFAULTS, DEFAULT_FIELD_WEIGHTS, lexicalExtension, VaultSearch } from '../search/index.js';
-import type { Command } from './command.js';
+import { BM25_DEFAULTS, DEFAULT_FIELD_WEIGHTS, lexicalExtension, VaultSearch, type Bm25Params, type FieldWeights, type NoteMeta } from '../search/index.js';
+import type { Command, CommandContext } from './command.js';
 import { openConfiguredEmbedder } from '../embed/index.js';
 import { openVault } from './context.js';
 
@@ -14,10 +17,11 @@ const FLOOR_OPTIONS = {
 
 export const evalCommand: Command = {
   name: 'eval',
-  summary: 'Measure search quality: a golden query set over a vault (--golden), or a BEIR-format dataset for the keyword lane (--beir).',
+  summary: 'Measure search quality: a golden query set over a vault (--golden), LoCoMo conversation logs (--locomo), or a BEIR-format dataset for the keyword lane (--beir); --baseline fts5 adds SQLite FTS5 side by side.',
   options: {
     golden: { type: 'string', value: 'FILE', description: 'golden queries (YAML or JSON) whose paths are relative to --vault' },
     'known-items': { type: 'boolean', description: 'every note title and alias of --vault as a query for its own note' },
+    locomo: { type: 'string', value: 'DATA', description: 'LoCoMo conversation logs (a .json file or a folder of them): one note per session written into --vault OUT, questions as queries' },
     beir: { type: 'string', value: 'DIR', description: 'a BEIR folder: corpus.jsonl, queries.jsonl, qrels/SPLIT.tsv' },
     split: { type: 'string', value: 'NAME', description: 'BEIR qrels split (default test)' },
     'min-success5': { type: 'string', value: 'X', description: 'exit 1 when overall success@5 is below X' },
@@ -30,6 +34,7 @@ export const evalCommand: Command = {
     delta: { type: 'string', value: 'X', description: `BM25L δ (default ${BM25_DEFAULTS.delta})` },
     'title-weight': { type: 'string', value: 'X', description: `title field weight (default ${DEFAULT_FIELD_WEIGHTS.title})` },
     'no-history': { type: 'boolean', description: 'do not append this run to the eval history' },
+    baseline: { type: 'string', value: 'ENGINE', description: 'also run fts5 (SQLite FTS5, porter unicode61, bm25() with the same field weights) on the same documents and queries, side by side' },
     mode: { type: 'string', value: 'MODE', description: 'hybrid (default: fused when the model and vectors are there, else keyword) or keyword' },
   },
   async run(args, { env, io }) {
@@ -45,23 +50,16 @@ export const evalCommand: Command = {
     const weights = { ...DEFAULT_FIELD_WEIGHTS, ...defined({ title: number('title-weight') }) };
     if (params.b > 1) throw new UsageError('--b must be between 0 and 1');
 
-    if (values.beir !== undefined) {
-      const report = evaluateBeir(loadBeir(values.beir as string, (values.split as string | undefined) ?? 'test'), { params, weights });
-      io.out(values.json ? JSON.stringify(report, null, 2) : [
-        `BEIR ${values.beir} (${report.documents} documents, ${report.queries} queries)`,
-        `nDCG@10 ${report.ndcg10}   recall@100 ${report.recall100}   MRR@10 ${report.mrr10}`,
-        `index ${report.index_ms} ms; query p50 ${report.query_ms.p50} ms, p95 ${report.query_ms.p95} ms`,
-      ].join('\n'));
-      const floor = number('min-ndcg10');
-      if (floor !== undefined && report.ndcg10 < floor) {
-        io.err(`engram: nDCG@10 ${report.ndcg10} is below the floor ${floor}`);
-        return 1;
-      }
-      return 0;
-    }
+    const baseline = values.baseline as string | undefined;
+    if (baseline !== undefined && baseline !== 'fts5') throw new UsageError(`--baseline must be fts5, not "${baseline}"`);
 
-    if (values.golden === undefined && !values['known-items']) throw new UsageError('say what to evaluate: --golden FILE or --known-items (with --vault), or --beir DIR');
-    const queries = values.golden === undefined ? [] : loadGolden(values.golden as string);
+    if (values.beir !== undefined) return runBeir(values, { params, weights, baseline: baseline !== undefined, floor: number('min-ndcg10') }, io);
+    if (baseline && values['known-items']) throw new UsageError('--baseline works with --golden, --locomo or --beir, not --known-items');
+
+    if (values.golden === undefined && !values['known-items'] && values.locomo === undefined) {
+      throw new UsageError('say what to evaluate: --golden FILE or --known-items (with --vault), --locomo DATA --vault OUT, or --beir DIR');
+    }
+    const { queries, file } = goldenQueries(values, io);
     const opened = openVault(values.vault as string | undefined, env);
     try {
       const lock = acquireLock(opened.stateDir, 'index', { purpose: 'an index run' });
@@ -118,10 +116,16 @@ export const evalCommand: Command = {
         return response.results.map((hit) => hit.path);
       });
       const modeUsed = [...modes].join(' + ');
+      const fts5 = baseline ? fts5Report(opened.vault, engine.metas, queries, weights) : null;
       if (!values['no-history']) {
-        appendFileSync(join(opened.stateDir, 'eval-history.jsonl'), JSON.stringify({ at: new Date().toISOString(), golden: values.golden, mode: modeUsed, overall: report.overall, categories: report.categories }) + '\n');
+        appendFileSync(join(opened.stateDir, 'eval-history.jsonl'), JSON.stringify({
+          at: new Date().toISOString(), golden: file, mode: modeUsed, overall: report.overall, categories: report.categories,
+          ...(fts5 ? { fts5: { overall: fts5.overall, categories: fts5.categories } } : {}),
+        }) + '\n');
       }
-      io.out(values.json ? JSON.stringify({ mode: modeUsed, ...report }, null, 2) : `mode: ${modeUsed}${modeUsed === 'keyword' && mode === 'hybrid' ? ` (${vectorReason})` : ''}\n${describeGolden(report)}`);
+      const header = `mode: ${modeUsed}${modeUsed === 'keyword' && mode === 'hybrid' ? ` (${vectorReason})` : ''}`;
+      if (values.json) io.out(JSON.stringify({ mode: modeUsed, ...report, ...(fts5 ? { baseline: { engine: 'fts5', ...fts5 } } : {}) }, null, 2));
+      else io.out(`${header}\n${fts5 ? `${describeComparison({ engram: report, fts5 })}\n${describeMisses(report)}` : describeGolden(report)}`);
       const floors: Floor[] = [];
       for (const [option, metric] of Object.entries(FLOOR_OPTIONS)) {
         const min = number(option);
@@ -139,16 +143,72 @@ export const evalCommand: Command = {
   },
 };
 
+type Values = Record<string, unknown>;
+type Io = CommandContext['io'];
+
+function runBeir(values: Values, options: { params: Bm25Params; weights: FieldWeights; baseline: boolean; floor: number | undefined }, io: Io): number {
+  const data = loadBeir(values.beir as string, (values.split as string | undefined) ?? 'test');
+  const report = evaluateBeir(data, { params: options.params, weights: options.weights });
+  const fts5 = options.baseline ? evaluateBeirFts5(data, options.weights) : null;
+  io.out(values.json ? JSON.stringify(fts5 ? { ...report, baseline: { engine: 'fts5', ...fts5 } } : report, null, 2) : [
+    `BEIR ${String(values.beir)} (${report.documents} documents, ${report.queries} queries)`,
+    ...(fts5 ? [beirLine('engram', report), beirLine('fts5', fts5)] : [
+      `nDCG@10 ${report.ndcg10}   recall@100 ${report.recall100}   MRR@10 ${report.mrr10}`,
+      `index ${report.index_ms} ms; query p50 ${report.query_ms.p50} ms, p95 ${report.query_ms.p95} ms`,
+    ]),
+  ].join('\n'));
+  if (options.floor !== undefined && report.ndcg10 < options.floor) {
+    io.err(`engram: nDCG@10 ${report.ndcg10} is below the floor ${options.floor}`);
+    return 1;
+  }
+  return 0;
+}
+
+/** The queries to run: a golden file's, or a LoCoMo log's after writing its notes into --vault. */
+function goldenQueries(values: Values, io: Io): { queries: GoldenQuery[]; file: string | null } {
+  if (values.locomo === undefined) return { queries: values.golden === undefined ? [] : loadGolden(values.golden as string), file: (values.golden as string | undefined) ?? null };
+  // The notes are written into --vault: never default it to ENGRAM_VAULT, the user's own vault.
+  if (values.golden !== undefined) throw new UsageError('give --locomo or --golden, not both');
+  if (typeof values.vault !== 'string' || values.vault === '') throw new UsageError('--locomo needs --vault OUT: a new or empty folder to write the session notes into');
+  const converted = loadLocomo(values.locomo as string);
+  const file = writeLocomoVault(resolve(values.vault), converted);
+  io.err(`engram: ${converted.notes.length} session notes and ${converted.queries.length} questions (${converted.skipped} left out) written; golden file ${file}`);
+  return { queries: converted.queries, file };
+}
+
+/** The same queries through FTS5 over the same notes, read from the vault as indexed. */
+function fts5Report(vault: string, metas: readonly NoteMeta[], queries: readonly GoldenQuery[], weights: FieldWeights): GoldenReport {
+  const reference = new Fts5Baseline(vaultDocuments(vault, metas), weights);
+  try {
+    return runGoldenFts5(queries, reference, metas);
+  } finally {
+    reference.close();
+  }
+}
+
+function beirLine(engine: string, report: BeirReport): string {
+  return `${engine.padEnd(7)} nDCG@10 ${report.ndcg10}   recall@100 ${report.recall100}   MRR@10 ${report.mrr10}   index ${report.index_ms} ms; query p50 ${report.query_ms.p50} ms`;
+}
+
 function describeGolden(report: GoldenReport): string {
   const row = (name: string, m: GoldenReport['overall']) =>
-    `${name.padEnd(16)} ${String(m.queries).padStart(4)}  ${fmt(m.success5)}  ${fmt(m.success10)}  ${fmt(m.recall5)}  ${fmt(m.recall10)}  ${fmt(m.mrr)}  ${fmt(m.ndcg10)}`;
-  const lines = [`${'category'.padEnd(16)} ${'n'.padStart(4)}  s@5    s@10   r@5    r@10   MRR    nDCG@10`];
+    `${name.padEnd(16)} ${String(m.queries).padStart(4)}  ${fmt(m.success1)}  ${fmt(m.success5)}  ${fmt(m.success10)}  ${fmt(m.recall5)}  ${fmt(m.recall10)}  ${fmt(m.mrr)}  ${fmt(m.ndcg10)}`;
+  const lines = [`${'category'.padEnd(16)} ${'n'.padStart(4)}  s@1    s@5    s@10   r@5    r@10   MRR    nDCG@10`];
   for (const [category, metrics] of Object.entries(report.categories)) lines.push(row(category, metrics));
   lines.push(row('overall', report.overall));
+  return [lines.join('\n'), describeMisses(report)].filter((part) => part !== '').join('\n');
+}
+
+/** Enough misses to see a pattern; a dev set of hundreds of questions would bury the table. */
+const MISSES_SHOWN = 30;
+
+function describeMisses(report: GoldenReport): string {
+  const lines: string[] = [];
   const misses = report.results.filter((result) => result.rank === null || result.rank > 5);
   if (misses.length > 0) {
     lines.push('', 'not in the top 5:');
-    for (const miss of misses) lines.push(`  ${miss.id} (${miss.category}): rank ${miss.rank ?? '>20'} — "${miss.query}"; top: ${miss.top[0] ?? 'nothing'}`);
+    for (const miss of misses.slice(0, MISSES_SHOWN)) lines.push(`  ${miss.id} (${miss.category}): rank ${miss.rank ?? '>20'} — "${miss.query}"; top: ${miss.top[0] ?? 'nothing'}`);
+    if (misses.length > MISSES_SHOWN) lines.push(`  … and ${misses.length - MISSES_SHOWN} more (--json lists every query)`);
   }
   return lines.join('\n');
 }

@@ -5,3 +5,6 @@ export { loadBeir, prepareBeir, evaluateBeir, type BeirData, type BeirOptions, t
 export { successAt, recallAt, reciprocalRank, firstRank, ndcgAt, mean, percentile } from './metrics.js';
 export { runKnownItems, type KnownItemNote, type KnownItemReport, type KnownItemSearch } from './known-items.js';
 export { goldenCheck, type GoldenCheck } from './check.js';
+export { Fts5Baseline, fts5Query, type Fts5Document } from './fts5.js';
+export { vaultDocuments, runGoldenFts5, describeComparison, evaluateBeirFts5, type Comparison } from './compare.js';
+export { convertLocomo, loadLocomo, writeLocomoVault, parseLocomoDate, evidenceSessions, LOCOMO_CATEGORIES, LOCOMO_MARKER, type LocomoVault, type ConvertedNote } from './locomo.js';

@@ -10,6 +10,7 @@ export const GOLDEN_DEPTH = 20;
 
 export interface GoldenMetrics {
   queries: number;
+  success1: number;
   success5: number;
   success10: number;
   recall5: number;
@@ -47,6 +48,7 @@ export function runGolden(queries: readonly GoldenQuery[], search: GoldenSearch)
       query: query.query,
       rank: firstRank(ranked, relevant),
       top: ranked.slice(0, 5),
+      success1: successAt(ranked, relevant, 1),
       success5: successAt(ranked, relevant, 5),
       success10: successAt(ranked, relevant, 10),
       recall5: recallAt(ranked, expected, 5),
@@ -67,6 +69,7 @@ function summarize(results: readonly GoldenQueryResult[]): GoldenMetrics {
   const avg = (key: keyof GoldenMetrics & keyof GoldenQueryResult) => round(mean(results.map((result) => result[key] as number)));
   return {
     queries: results.length,
+    success1: avg('success1'),
     success5: avg('success5'),
     success10: avg('success10'),
     recall5: avg('recall5'),

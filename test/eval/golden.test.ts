@@ -1,6 +1,6 @@
 /**
  * The committed golden set over the committed eval vault, through the production search path,
- * with floors on the categories the keyword lane can answer. Paraphrase queries (no shared
+ * with floors on the categories the keyword lane can answer (and the first page for questions). Paraphrase queries (no shared
  * words with their answer) are run and reported but not gated until the vector lane lands.
  */
 import assert from 'node:assert/strict';
@@ -21,6 +21,8 @@ const FLOORS: Floor[] = [
     { category, metric: 'mrr', min: 0.85 },
   ]),
   { category: 'date', metric: 'success10', min: 0.7 },
+  // Natural-language questions: the answer must be on the first page; MRR is what ranking work moves.
+  { category: 'question', metric: 'success5', min: 0.9 },
   { category: null, metric: 'success10', min: 0.85 },
 ];
 
@@ -41,6 +43,7 @@ test('golden set: floors hold for every category the keyword lane can answer', (
     query: query.query, limit: depth, filters: { tags: query.tags, folders: query.folder ? [query.folder] : [] },
   }).results.map((hit) => hit.path));
   for (const category of [...KEYWORD_CATEGORIES, 'date', 'paraphrase']) assert.ok(report.categories[category], `category ${category} has queries`);
+  assert.ok((report.categories.question?.queries ?? 0) >= 40, 'at least 40 natural-language questions');
   const failures = checkFloors(report, FLOORS);
   const misses = report.results.filter((r) => KEYWORD_CATEGORIES.includes(r.category) && r.rank !== 1).map((r) => `${r.id}: rank ${r.rank}`);
   assert.deepEqual(failures, [], `below the floor; first misses: ${misses.slice(0, 5).join(', ')}`);

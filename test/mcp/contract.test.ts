@@ -49,7 +49,7 @@ const CLI: Record<string, string[]> = {
   daemon: ['http', 'no-index', 'sweep-now'],
   librarian: ['dry-run', 'phases'],
   undo: [],
-  eval: ['b', 'beir', 'delta', 'golden', 'k1', 'known-items', 'min-mrr', 'min-ndcg10', 'min-recall10', 'min-success10', 'min-success5', 'mode', 'no-history', 'split', 'title-weight'],
+  eval: ['b', 'baseline', 'beir', 'delta', 'golden', 'k1', 'known-items', 'locomo', 'min-mrr', 'min-ndcg10', 'min-recall10', 'min-success10', 'min-success5', 'mode', 'no-history', 'split', 'title-weight'],
   verify: ['sample', 'seed'],
   provision: ['check', 'install-plugins'],
   mcp: ['check', 'desktop', 'with'],

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Every dev set, Engram's keyword lane next to SQLite FTS5, one compact table per set: the
+# numbers to re-measure after a ranking change (`npm run eval:all`).
+#
+# The committed sets (sample vault, Chinese/Japanese vault) always run. Sets over outside
+# corpora run when their data is there: ENGRAM_CORPORA (default: ../shared/corpora next to the
+# repository) holding obsidian-help/vault, yuri-estudos, locomo-dev and scifact; a missing one
+# is skipped with a line saying so. State goes to a scratch ENGRAM_HOME, never your own.
+# Extra arguments go to every `engram eval` (e.g. --title-weight 4).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+REPO=$(pwd)
+CORPORA=${ENGRAM_CORPORA:-$REPO/../shared/corpora}
+SCRATCH=${ENGRAM_EVAL_SCRATCH:-${TMPDIR:-/tmp}/engram-eval-all}
+export ENGRAM_HOME=$SCRATCH/home ENGRAM_OFFLINE=1
+unset ENGRAM_VAULT
+mkdir -p "$ENGRAM_HOME"
+failed=0
+
+engram() { node --import tsx "$REPO/src/cli/main.ts" "$@"; }
+
+# Prints the comparison table only: the text output is the table, a blank line, then the misses.
+run() {
+  local name=$1; shift
+  echo "== $name"
+  local out
+  if out=$(engram eval --baseline fts5 --mode keyword --no-history "$@" "${EXTRA[@]}" 2>&1); then
+    printf '%s\n' "$out" | grep -v '^engram: .* written; golden file' | sed '/^$/q' | sed '/^$/d'
+  else
+    printf '%s\n' "$out" | tail -3
+    failed=1
+  fi
+  echo
+}
+
+skip() { echo "== $1"; echo "(skipped: $2 not found; set ENGRAM_CORPORA)"; echo; }
+
+EXTRA=("$@")
+run "sample vault (evals/golden.yaml)" --golden evals/golden.yaml --vault evals/vault
+run "Chinese/Japanese (evals/cjk.golden.yaml)" --golden evals/cjk.golden.yaml --vault evals/cjk-vault
+if [ -d "$CORPORA/obsidian-help/vault" ]; then
+  run "obsidian-help known items" --golden evals/obsidian-help.golden.json --vault "$CORPORA/obsidian-help/vault"
+else skip "obsidian-help known items" "$CORPORA/obsidian-help/vault"; fi
+if [ -d "$CORPORA/yuri-estudos" ]; then
+  run "yuri-estudos (Portuguese)" --golden evals/yuri-estudos-pt.golden.json --vault "$CORPORA/yuri-estudos"
+else skip "yuri-estudos (Portuguese)" "$CORPORA/yuri-estudos"; fi
+if [ -d "$CORPORA/locomo-dev" ]; then
+  run "LoCoMo dev (session recall)" --locomo "$CORPORA/locomo-dev" --vault "$SCRATCH/locomo-vault"
+else skip "LoCoMo dev (session recall)" "$CORPORA/locomo-dev"; fi
+if [ -d "$CORPORA/scifact" ]; then
+  run "SciFact (BEIR test)" --beir "$CORPORA/scifact"
+else skip "SciFact (BEIR test)" "$CORPORA/scifact"; fi
+exit $failed

@@ -1,0 +1,96 @@
+/**
+ * Engram next to the FTS5 baseline: the same queries over the same documents in one run, the
+ * two reports side by side per category. Pure apart from reading note files for the baseline.
+ */
+import { join } from 'node:path';
+import { compileFilter, noteFieldTexts, type FieldWeights, type NoteMeta } from '../search/index.js';
+import { parseNote, readNoteText } from '../vault/index.js';
+import type { BeirData, BeirReport } from './beir.js';
+import { Fts5Baseline, type Fts5Document } from './fts5.js';
+import type { GoldenQuery } from './golden.js';
+import { mean, ndcgAt, percentile, recallAt, reciprocalRank } from './metrics.js';
+import { runGolden, type GoldenMetrics, type GoldenReport } from './run-golden.js';
+
+/** The indexed notes of a vault as FTS5 documents, with the fields the keyword lane reads. */
+export function vaultDocuments(root: string, metas: readonly NoteMeta[]): Fts5Document[] {
+  const documents: Fts5Document[] = [];
+  for (const meta of metas) {
+    const read = readNoteText(join(root, meta.path));
+    if (!read.ok) continue;
+    documents.push({ id: meta.path, fields: noteFieldTexts(parseNote(meta.path, read.text), read.text) });
+  }
+  return documents;
+}
+
+/** The golden queries through FTS5, with each query's tag and folder filters applied. */
+export function runGoldenFts5(queries: readonly GoldenQuery[], baseline: Fts5Baseline, metas: readonly NoteMeta[]): GoldenReport {
+  const byPath = new Map(metas.map((meta) => [meta.path, meta]));
+  return runGolden(queries, (query, depth) => {
+    const filter = compileFilter({ tags: query.tags, folders: query.folder ? [query.folder] : [] });
+    const keep = filter.active ? (id: string) => { const meta = byPath.get(id); return meta !== undefined && filter.test(meta) === null; } : undefined;
+    return baseline.search(query.query, depth, keep);
+  });
+}
+
+export interface Comparison {
+  engram: GoldenReport;
+  fts5: GoldenReport;
+}
+
+const COLUMNS = ['success1', 'success5', 'mrr', 'ndcg10'] as const;
+
+/** One table: per category and overall, Engram's and FTS5's numbers, then Engram − FTS5. */
+export function describeComparison({ engram, fts5 }: Comparison): string {
+  const cell = (value: number) => value.toFixed(3).padStart(6);
+  const delta = (value: number) => `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(3)}`.padStart(7);
+  const heads = '   s@1    s@5    MRR  nDCG10';
+  const lines = [
+    `${''.padEnd(18)} ${''.padStart(4)}  ${'engram'.padEnd(heads.length)}  ${'fts5'.padEnd(heads.length)}  engram − fts5`,
+    `${'category'.padEnd(18)} ${'n'.padStart(4)}  ${heads}  ${heads}     s@5     MRR`,
+  ];
+  const row = (name: string, a: GoldenMetrics, b: GoldenMetrics) => [
+    `${name.padEnd(18)} ${String(a.queries).padStart(4)} `,
+    COLUMNS.map((column) => cell(a[column])).join(' '),
+    ' ' + COLUMNS.map((column) => cell(b[column])).join(' '),
+    ` ${delta(a.success5 - b.success5)} ${delta(a.mrr - b.mrr)}`,
+  ].join(' ');
+  for (const [category, metrics] of Object.entries(engram.categories)) lines.push(row(category, metrics, fts5.categories[category]!));
+  lines.push(row('overall', engram.overall, fts5.overall));
+  return lines.join('\n');
+}
+
+/** A BEIR dataset through FTS5, scored as `evaluateBeir` scores Engram. */
+export function evaluateBeirFts5(data: BeirData, weights?: FieldWeights): BeirReport {
+  const baseline = new Fts5Baseline(data.documents.map((document) => ({
+    id: document.id, fields: { title: document.title, aliases: '', headings: '', tags: '', body: document.text },
+  })), weights);
+  try {
+    const ndcg: number[] = [];
+    const recall: number[] = [];
+    const mrr: number[] = [];
+    const times: number[] = [];
+    for (const [queryId, relevant] of data.qrels) {
+      const text = data.queries.get(queryId);
+      if (text === undefined) continue;
+      const t0 = performance.now();
+      const ranked = baseline.search(text, 100);
+      times.push(performance.now() - t0);
+      const relevantSet = new Set(relevant.keys());
+      ndcg.push(ndcgAt(ranked, relevant, 10));
+      recall.push(recallAt(ranked, relevantSet, 100));
+      mrr.push(reciprocalRank(ranked, relevantSet, 10));
+    }
+    const r = (value: number, digits = 4) => Math.round(value * 10 ** digits) / 10 ** digits;
+    return {
+      documents: data.documents.length,
+      queries: ndcg.length,
+      ndcg10: r(mean(ndcg)),
+      recall100: r(mean(recall)),
+      mrr10: r(mean(mrr)),
+      index_ms: Math.round(baseline.buildMs),
+      query_ms: { p50: r(percentile(times, 50), 3), p95: r(percentile(times, 95), 3), mean: r(mean(times), 3) },
+    };
+  } finally {
+    baseline.close();
+  }
+}
