@@ -40,6 +40,14 @@ run "sample vault (evals/golden.yaml)" --golden evals/golden.yaml --vault evals/
 run "Chinese/Japanese (evals/cjk.golden.yaml)" --golden evals/cjk.golden.yaml --vault evals/cjk-vault
 if [ -d "$CORPORA/obsidian-help/vault" ]; then
   run "obsidian-help known items" --golden evals/obsidian-help.golden.json --vault "$CORPORA/obsidian-help/vault"
+  # The four questions a new user tried first: where each engine ranks the note they wanted.
+  engram eval --golden evals/obsidian-help.golden.json --vault "$CORPORA/obsidian-help/vault" --baseline fts5 --mode keyword --no-history --json "${EXTRA[@]}" 2>/dev/null \
+    | node -e '
+      const r = JSON.parse(require("fs").readFileSync(0, "utf8"));
+      const rank = (side, id) => side.results.find((q) => q.id === id)?.rank ?? ">20";
+      for (const id of ["embed-a-file", "what-is-a-vault", "change-font-size", "install-community-plugin"])
+        console.log(`  ${id.padEnd(26)} engram #${rank(r, id)}   fts5 #${rank(r.baseline, id)}`);' || failed=1
+  echo
 else skip "obsidian-help known items" "$CORPORA/obsidian-help/vault"; fi
 if [ -d "$CORPORA/yuri-estudos" ]; then
   run "yuri-estudos (Portuguese)" --golden evals/yuri-estudos-pt.golden.json --vault "$CORPORA/yuri-estudos"
