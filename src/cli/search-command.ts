@@ -93,7 +93,11 @@ export function describeResponse(response: SearchResponse, explain: boolean): st
     if (hit.excerpt) lines.push(`   ${hit.excerpt}`);
     if (explain && hit.explain) {
       for (const part of hit.explain) lines.push(`     ${part.term}: tf ${part.tf} df ${part.df} idf ${part.idf} → ${part.score}`);
-      for (const boost of hit.boosts ?? []) lines.push(`     + the query covers the name "${boost.terms.join(' ')}" → ${boost.score}`);
+      for (const boost of hit.boosts ?? []) {
+        lines.push(boost.kind === 'name'
+          ? `     + the query covers the name "${boost.terms.join(' ')}" → ${boost.score}`
+          : `     + best passage "${boost.terms.join('') || '(top of the note)'}" → ${boost.score} (proximity ${boost.proximity})`);
+      }
     }
   });
   if (response.scoped_out) lines.push(`note: ${response.scoped_out.hint}`);

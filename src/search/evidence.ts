@@ -38,9 +38,10 @@ const PROBE_CHARS = 3;
  * whose tokens can match. Porter2's few irregular stems (`dying` → `die`) can hide a match
  * here; that changes which line is quoted, never which notes rank.
  */
-function findMatches(text: string, places: RegExp, termOf: ReadonlyMap<string, number>, tokenize: Tokenizer, lines: number[], terms: number[]): void {
+function findMatches(text: string, places: RegExp, termOf: ReadonlyMap<string, number>, tokenize: Tokenizer, lines: number[], terms: number[], offsets: number[]): void {
   lines.length = 0;
   terms.length = 0;
+  offsets.length = 0;
   let line = 1;
   let nextBreak = text.indexOf('\n');
   // Where to look next is kept here, not in the shared pattern's `lastIndex`.
@@ -70,6 +71,7 @@ function findMatches(text: string, places: RegExp, termOf: ReadonlyMap<string, n
       if (term === undefined) continue;
       lines.push(line);
       terms.push(term);
+      offsets.push(start);
     }
   }
 }
@@ -108,8 +110,177 @@ function isBreak(code: number): boolean {
 
 const sharedLines: number[] = [];
 const sharedTerms: number[] = [];
+const sharedOffsets: number[] = [];
 /** Set while `findMatches` fills the reused arrays. */
 let matching = false;
+
+/**
+ * How a note's best passage answers the query: its heading section with the highest passage
+ * score — BM25 over the section's own term counts (length-normalized in characters against a
+ * typical section) plus a proximity bonus for query terms found close together (Büttcher,
+ * Clarke & Lushman 2006: each pair of distinct terms adds the smaller idf over the squared
+ * distance, in approximate words, of their closest occurrences). A focused section thus beats
+ * a long note whose matches are scattered, and the excerpt is the section that earned it.
+ */
+export interface PassageScore {
+  /** The best section's score (0 when no query term occurs outside the frontmatter). */
+  score: number;
+  /** Its proximity share. */
+  proximity: number;
+  block: EvidenceBlock | null;
+  /** The best line in it (-1 when none matched). */
+  line: number;
+}
+
+export const PASSAGE_DEFAULTS = {
+  /** Term-frequency saturation inside a section. */
+  k1: 1.2,
+  /** Section length normalization, 0–1. */
+  b: 0.5,
+  /** A typical section, in characters (about a paragraph). */
+  sectionChars: 600,
+  /** Weight of the proximity bonus against the section's term score. */
+  proximity: 1,
+  /** Characters per word, to turn a gap in characters into a distance in words. */
+  charsPerWord: 6,
+};
+
+export function scorePassages(
+  text: string,
+  blocks: readonly EvidenceBlock[],
+  queryTerms: readonly string[],
+  weightOf: (term: string) => number,
+  tokenize: Tokenizer,
+  options = PASSAGE_DEFAULTS,
+): PassageScore {
+  const terms = [...new Set(queryTerms)];
+  const weights = terms.map(weightOf);
+  const nested = matching;
+  const lines = nested ? [] : sharedLines;
+  const matched = nested ? [] : sharedTerms;
+  const offsets = nested ? [] : sharedOffsets;
+  matching = true;
+  try {
+    const probes = [...new Set(terms.map((term) => term.slice(0, PROBE_CHARS)))];
+    if (probes.length > 0) findMatches(text, placesPattern(probes), new Map(terms.map((term, i) => [term, i])), tokenize, lines, matched, offsets);
+    else lines.length = matched.length = offsets.length = 0;
+  } finally {
+    matching = nested;
+  }
+  const lineCount = countLines(text);
+  const lineStarts = lineOffsets(text, lineCount);
+  const counts = new Float64Array(terms.length);
+  const lastSeen = new Float64Array(terms.length);
+  const closest = new Float64Array(terms.length * terms.length);
+  let best: PassageScore = { score: 0, proximity: 0, block: null, line: -1 };
+  for (const block of blocks) {
+    if (block.key === '#---frontmatter---') continue;
+    const last = Math.min(block.bodyEnd, lineCount);
+    const from = firstAtOrAfter(lines, block.start);
+    let to = from;
+    while (to < lines.length && lines[to]! <= last) to++;
+    if (to === from) continue;
+    counts.fill(0);
+    lastSeen.fill(-1);
+    closest.fill(0);
+    for (let i = from; i < to; i++) {
+      const t = matched[i]!;
+      counts[t]!++;
+      lastSeen[t] = offsets[i]!;
+      // The closest earlier occurrence of every other term: a pair counts once, at its nearest.
+      for (let u = 0; u < terms.length; u++) {
+        if (u === t || lastSeen[u]! < 0) continue;
+        const words = Math.max(1, Math.round((offsets[i]! - lastSeen[u]!) / options.charsPerWord));
+        const pair = t < u ? t * terms.length + u : u * terms.length + t;
+        const near = 1 / (words * words);
+        if (near > closest[pair]!) closest[pair] = near;
+      }
+    }
+    const chars = (lineStarts[last] ?? text.length) - (lineStarts[block.start - 1] ?? 0);
+    // A long section is read as windows of `sectionChars`: the best window is its passage (a
+    // conversation log is one section of many turns; one or two of them answer).
+    const score = chars <= options.sectionChars
+      ? termScoreOf(counts, weights, 1 - options.b + (options.b * chars) / options.sectionChars, options.k1)
+      : bestWindow(matched, offsets, from, to, counts, weights, options);
+    let proximity = 0;
+    for (let t = 0; t < terms.length; t++) {
+      for (let u = t + 1; u < terms.length; u++) proximity += Math.min(weights[t]!, weights[u]!) * closest[t * terms.length + u]!;
+    }
+    proximity *= options.proximity;
+    if (score + proximity > best.score) best = { score: score + proximity, proximity, block, line: bestLineOf(lines, matched, weights, from, to, block) };
+  }
+  return best;
+}
+
+function termScoreOf(counts: Float64Array, weights: readonly number[], norm: number, k1: number): number {
+  let score = 0;
+  for (let t = 0; t < counts.length; t++) {
+    const tf = counts[t]!;
+    if (tf > 0) score += (weights[t]! * tf * (k1 + 1)) / (tf + k1 * norm);
+  }
+  return score;
+}
+
+/** The best term score of any `sectionChars`-wide window of matches in [from, to); `counts` is scratch. */
+function bestWindow(matched: readonly number[], offsets: readonly number[], from: number, to: number, counts: Float64Array, weights: readonly number[], options: typeof PASSAGE_DEFAULTS): number {
+  counts.fill(0);
+  let best = 0;
+  for (let left = from, right = from; right < to; right++) {
+    counts[matched[right]!]!++;
+    while (offsets[right]! - offsets[left]! > options.sectionChars) counts[matched[left++]!]!--;
+    const score = termScoreOf(counts, weights, 1, options.k1);
+    if (score > best) best = score;
+  }
+  return best;
+}
+
+/** The line of a block's matches with the most query-term weight (a body line wins a tie with the heading). */
+function bestLineOf(lines: readonly number[], matched: readonly number[], weights: readonly number[], from: number, to: number, block: EvidenceBlock): number {
+  let bestLine = -1;
+  let bestWeight = 0;
+  for (let i = from; i < to; ) {
+    const n = lines[i]!;
+    let weight = 0;
+    const seen = new Set<number>();
+    for (; i < to && lines[i] === n; i++) {
+      weight += weights[matched[i]!]!;
+      seen.add(matched[i]!);
+    }
+    weight *= seen.size;
+    const isHeading = block.level > 0 && n === block.start;
+    if (weight > bestWeight || (weight > 0 && weight === bestWeight && bestLine === block.start && !isHeading)) {
+      bestWeight = weight;
+      bestLine = n;
+    }
+  }
+  return bestLine;
+}
+
+/** Character offset of each line's start (index n − 1 for line n), and the text's end after the last. */
+function lineOffsets(text: string, lineCount: number): Int32Array {
+  const starts = new Int32Array(lineCount + 1);
+  let n = 1;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts[n++] = at + 1;
+  starts[lineCount] = text.length;
+  return starts;
+}
+
+/** The evidence of a scored passage: its best line as the excerpt, its heading path and line range. */
+export function passageEvidence(text: string, passage: PassageScore, blocks: readonly EvidenceBlock[]): Evidence {
+  const lineCount = countLines(text);
+  const block = passage.block;
+  if (block === null) {
+    const first = blocks.find((candidate) => candidate.key !== '#---frontmatter---');
+    const from = first ? first.start : 1;
+    return { excerpt: firstText(text.split('\n'), from, lineCount), section: first ? first.headingPath.join(' > ') : '', lines: first ? [first.start, Math.min(first.bodyEnd, lineCount)] : null };
+  }
+  const line = passage.line !== -1 ? passage.line : firstContentLine(text.split('\n'), block);
+  return {
+    excerpt: line === -1 ? '' : clip(cleanLine(lineAt(text, line)), EXCERPT_CHARS),
+    section: block.headingPath.join(' > '),
+    lines: [block.start, Math.min(block.bodyEnd, lineCount)],
+  };
+}
 
 export function findEvidence(
   text: string,
@@ -118,60 +289,7 @@ export function findEvidence(
   weightOf: (term: string) => number,
   tokenize: Tokenizer,
 ): Evidence {
-  const terms = [...new Set(queryTerms)];
-  const weights = terms.map(weightOf);
-  const termOf = new Map(terms.map((term, i) => [term, i]));
-  const probes = [...new Set(terms.map((term) => term.slice(0, PROBE_CHARS)))];
-  // The tokenizer runs inside `findMatches`: should it ever search (a nested call), that call
-  // gets arrays of its own instead of clearing these. Nothing after it calls out.
-  const nested = matching;
-  const matchLines = nested ? [] : sharedLines;
-  const matchTerms = nested ? [] : sharedTerms;
-  matching = true;
-  try {
-    if (probes.length > 0) findMatches(text, placesPattern(probes), termOf, tokenize, matchLines, matchTerms);
-    else matchLines.length = matchTerms.length = 0;
-  } finally {
-    matching = nested;
-  }
-  const lineCount = countLines(text);
-  const lineCounts = new Float64Array(terms.length);
-  const blockCounts = new Float64Array(terms.length);
-  let best: { block: EvidenceBlock; weight: number; line: number } | null = null;
-  for (const block of blocks) {
-    if (block.key === '#---frontmatter---') continue;
-    blockCounts.fill(0);
-    let bestLine = -1;
-    let bestLineWeight = 0;
-    const last = Math.min(block.bodyEnd, lineCount);
-    for (let i = firstAtOrAfter(matchLines, block.start); i < matchLines.length && matchLines[i]! <= last; ) {
-      const n = matchLines[i]!;
-      lineCounts.fill(0);
-      for (; i < matchLines.length && matchLines[i] === n; i++) lineCounts[matchTerms[i]!]!++;
-      let lineWeight = 0;
-      for (let t = 0; t < terms.length; t++) {
-        lineWeight += lineCounts[t]! * weights[t]!;
-        blockCounts[t]! += lineCounts[t]!;
-      }
-      // The heading line names the section; a matching line under it says more, so it wins ties.
-      const isHeading = block.level > 0 && n === block.start;
-      if (lineWeight > bestLineWeight || (lineWeight > 0 && lineWeight === bestLineWeight && bestLine === block.start && !isHeading)) {
-        bestLineWeight = lineWeight;
-        bestLine = n;
-      }
-    }
-    let weight = 0;
-    for (let t = 0; t < terms.length; t++) if (blockCounts[t]! > 0) weight += weights[t]! * (1 + Math.log(blockCounts[t]!));
-    if (best === null || weight > best.weight) best = { block, weight, line: bestLine };
-  }
-  if (best === null) return { excerpt: firstText(text.split('\n'), 1, lineCount), section: '', lines: null };
-  const { block } = best;
-  const line = best.weight > 0 ? best.line : firstContentLine(text.split('\n'), block);
-  return {
-    excerpt: line === -1 ? '' : clip(cleanLine(lineAt(text, line)), EXCERPT_CHARS),
-    section: block.headingPath.join(' > '),
-    lines: [block.start, Math.min(block.bodyEnd, lineCount)],
-  };
+  return passageEvidence(text, scorePassages(text, blocks, queryTerms, weightOf, tokenize), blocks);
 }
 
 function countLines(text: string): number {

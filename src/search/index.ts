@@ -7,7 +7,7 @@ export { LexicalIndex, DEFAULT_FIELD_WEIGHTS, type IndexedDocument, type ScoredD
 export { lexicalExtension, loadTermStats } from './lexical-store.js';
 export { compileFilter, folderSegments, parseDateBound, type SearchFilters, type NoteMeta, type CompiledFilter } from './filters.js';
 export { rankDocuments, type RankOutcome, type RankedDocument } from './rank.js';
-export { findEvidence, type Evidence, type EvidenceBlock } from './evidence.js';
+export { findEvidence, scorePassages, passageEvidence, PASSAGE_DEFAULTS, type Evidence, type EvidenceBlock, type PassageScore } from './evidence.js';
 export { rankSubstring } from './substring.js';
 export { VaultSearch, LIMITS as SEARCH_LIMITS, DEFAULT_MODEL, type SearchRequest, type SearchResponse, type SearchHit, type ScopedOut, type SearchEngineOptions, type SearchMode } from './vault-search.js';
 export { VectorIndex, type VectorEntry, type VectorHit, type VectorSource } from './vector-index.js';

@@ -7,12 +7,12 @@ import type Database from 'better-sqlite3';
 import { sep } from 'node:path';
 import { noteName, readNoteText } from '../vault/index.js';
 import { DEFAULTS as BM25_DEFAULTS, type Bm25Params } from './bm25l.js';
-import { findEvidence, type EvidenceBlock } from './evidence.js';
+import { findEvidence, passageEvidence, scorePassages, type EvidenceBlock, type PassageScore } from './evidence.js';
 import type { FieldWeights } from './fields.js';
 import { compileFilter, folderSegments, type NoteMeta, type SearchFilters } from './filters.js';
 import { DEFAULT_FIELD_WEIGHTS, LexicalIndex, type TermExplanation } from './lexical-index.js';
 import { loadTermStats } from './lexical-store.js';
-import { rankDocuments } from './rank.js';
+import { rankDocuments, type RankOutcome } from './rank.js';
 import { rankSubstring, type SubstringCandidate } from './substring.js';
 import { DEFAULTS as FUSION_DEFAULTS, fuseRrf, type FusionOptions } from './fusion.js';
 import { VectorIndex, type VectorSource } from './vector-index.js';
@@ -41,6 +41,20 @@ export type SearchMode = 'hybrid' | 'keyword' | 'semantic';
 
 /** How much a covered name adds, in units of its words' idf (tuned on the dev sets, not on one query). */
 const NAME_COVER_WEIGHT = 1;
+
+/**
+ * How many of the keyword lane's best notes are re-scored by their best passage (each is read
+ * from disk, as the evidence of a returned hit is), and how much the passage adds.
+ */
+const PASSAGE_DEPTH = 30;
+const PASSAGE_WEIGHT = 1;
+
+/** A note read for its passage score: kept for its evidence, so it is read once per search. */
+interface Passage {
+  text: string;
+  blocks: StoredBlock[];
+  score: PassageScore;
+}
 
 /** Lane depth fused by RRF: the top 50 of each lane. */
 const LANE_DEPTH = 50;
@@ -85,7 +99,7 @@ export interface SearchHit {
   };
   explain?: TermExplanation[];
   /** With explain: what was added to the keyword score besides the terms, and why. */
-  boosts?: { kind: 'name'; terms: readonly string[]; score: number }[];
+  boosts?: ({ kind: 'name'; terms: readonly string[]; score: number } | { kind: 'passage'; terms: readonly string[]; score: number; proximity: number })[];
 }
 
 export interface ScopedOut {
@@ -219,10 +233,12 @@ export class VaultSearch {
       ...(request.explain ? { analysis: { terms: known, ignored: analyzed.ignored, language: analyzed.language } } : {}),
     };
 
-    const keyword = rankDocuments(this.index, this.metas, known, {
-      limit: mode === 'keyword' ? limit : Math.max(limit, LANE_DEPTH), filter, named: tiers, boost: boosts.scores,
+    const ranked = rankDocuments(this.index, this.metas, known, {
+      limit: Math.max(limit, mode === 'keyword' ? PASSAGE_DEPTH : LANE_DEPTH), filter, named: tiers, boost: boosts.scores,
       ...(request.minScore === undefined ? {} : { minScore: request.minScore }),
     });
+    const passages = new Map<number, Passage>();
+    const keyword = mode === 'semantic' ? ranked : this.rerankByPassages(ranked, known, tiers, passages, mode === 'keyword' ? limit : Math.max(limit, LANE_DEPTH));
     const semantic = mode === 'keyword' ? [] : this.vectors.nearest(request.queryVector!, LANE_DEPTH, (doc) => !filter.active || filter.test(this.metas[doc]!) === null);
     const lanes = { keyword: mode === 'semantic' ? [] : keyword.hits.map((hit) => hit.doc), semantic: semantic.map((hit) => hit.doc) };
 
@@ -237,7 +253,7 @@ export class VaultSearch {
         const name = named.get(doc);
         const k = keywordHits.get(doc);
         const v = semanticHits.get(doc);
-        const result = this.hit(doc, score, known, {
+        const result = this.hit(doc, score, known, passages.get(doc) ?? null, {
           ...(k && mode !== 'semantic' ? { keyword: { rank: k.rank, score: round(k.score) } } : {}),
           ...(v ? { semantic: { rank: v.rank, score: round(v.hit.score), source: v.hit.source, block: v.hit.blockKey === '' ? null : v.hit.blockKey } } : {}),
           ...(name ? { name: { match: name.match } } : {}),
@@ -245,7 +261,11 @@ export class VaultSearch {
         if (request.explain && k) {
           result.explain = this.index.explain(doc, known).map((part) => ({ ...part, idf: round(part.idf), score: round(part.score) }));
           const covered = boosts.terms.get(doc);
-          if (covered) result.boosts = [{ kind: 'name', terms: covered, score: round(boosts.scores.get(doc)!) }];
+          const passage = passages.get(doc)?.score;
+          result.boosts = [
+            ...(covered ? [{ kind: 'name' as const, terms: covered, score: round(boosts.scores.get(doc)!) }] : []),
+            ...(passage && passage.score > 0 ? [{ kind: 'passage' as const, terms: [passage.block?.headingPath.join(' > ') ?? ''], score: round(PASSAGE_WEIGHT * passage.score), proximity: round(PASSAGE_WEIGHT * passage.proximity) }] : []),
+          ];
         }
         return result;
       });
@@ -280,7 +300,7 @@ export class VaultSearch {
     const anchor = own.find((entry) => entry.blockKey === '') ?? own[0];
     if (!anchor) return null;
     return this.vectors.nearest(anchor.vector, limit, (other) => other !== doc).map((hit, i) =>
-      this.hit(hit.doc, hit.score, [], { semantic: { rank: i + 1, score: round(hit.score), source: hit.source, block: hit.blockKey === '' ? null : hit.blockKey } }, hit.blockKey === '' ? 0 : -1, hit.blockKey));
+      this.hit(hit.doc, hit.score, [], null, { semantic: { rank: i + 1, score: round(hit.score), source: hit.source, block: hit.blockKey === '' ? null : hit.blockKey } }, hit.blockKey === '' ? 0 : -1, hit.blockKey));
   }
 
   /**
@@ -300,6 +320,34 @@ export class VaultSearch {
       named.set(doc, covered);
     }
     return { scores, terms: named };
+  }
+
+  /**
+   * Re-scores the keyword lane's best `PASSAGE_DEPTH` notes by their best passage (`scorePassages`:
+   * a heading section's own BM25 plus term proximity), added to the note's score with
+   * `PASSAGE_WEIGHT`, and keeps the passages for the evidence. The filter's hidden best is
+   * re-scored the same way, so `scoped_out` compares like with like. Named tiers stay first.
+   */
+  private rerankByPassages(ranked: RankOutcome, terms: readonly string[], tiers: ReadonlyMap<number, number>, passages: Map<number, Passage>, keep: number): RankOutcome {
+    if (terms.length === 0) return { ...ranked, hits: ranked.hits.slice(0, keep) };
+    const rescore = (doc: number, score: number): number => {
+      const passage = this.passageOf(doc, terms);
+      if (passage === null) return score;
+      passages.set(doc, passage);
+      return score + PASSAGE_WEIGHT * passage.score.score;
+    };
+    const head = ranked.hits.slice(0, PASSAGE_DEPTH).map((hit) => ({ doc: hit.doc, score: rescore(hit.doc, hit.score) }));
+    head.sort((a, b) => (tiers.get(b.doc) ?? 0) - (tiers.get(a.doc) ?? 0) || b.score - a.score || (this.metas[a.doc]!.path < this.metas[b.doc]!.path ? -1 : 1));
+    const hits = [...head, ...ranked.hits.slice(PASSAGE_DEPTH)].slice(0, keep);
+    const hidden = ranked.hidden.best;
+    return { ...ranked, hits, hidden: { ...ranked.hidden, best: hidden ? { ...hidden, score: rescore(hidden.doc, hidden.score) } : null } };
+  }
+
+  private passageOf(doc: number, terms: readonly string[]): Passage | null {
+    const read = readNoteText(this.absolute(this.metas[doc]!.path));
+    if (!read.ok) return null;
+    const blocks = this.blocksOf(doc);
+    return { text: read.text, blocks, score: scorePassages(read.text, blocks, terms, (term) => this.index.idf(term), this.tokenize) };
   }
 
   /** Why the semantic lane cannot run for this request, or null when it can. */
@@ -350,9 +398,9 @@ export class VaultSearch {
    * A result with its evidence: `line` > 0 anchors the excerpt on that line (substring lane);
    * -1 with `blockKey` uses the block a semantic match came from; otherwise the keyword evidence.
    */
-  private hit(doc: number, score: number, terms: readonly string[], lanes: SearchHit['lanes'], line = 0, blockKey?: string): SearchHit {
+  private hit(doc: number, score: number, terms: readonly string[], passage: Passage | null, lanes: SearchHit['lanes'], line = 0, blockKey?: string): SearchHit {
     const meta = this.metas[doc]!;
-    const read = readNoteText(this.absolute(meta.path));
+    const read = passage && line === 0 ? ({ ok: true, text: passage.text } as const) : readNoteText(this.absolute(meta.path));
     const blocks = this.blocksOf(doc);
     const block = line === -1 ? blocks.find((candidate) => candidate.key === blockKey) : undefined;
     const evidence = !read.ok
@@ -361,7 +409,9 @@ export class VaultSearch {
         ? lineEvidence(read.text, blocks, block.level > 0 ? block.start + 1 : block.start)
         : line > 0
           ? lineEvidence(read.text, blocks, line)
-          : findEvidence(read.text, blocks, terms, (term) => this.index.idf(term), this.tokenize);
+          : passage
+            ? passageEvidence(read.text, passage.score, blocks)
+            : findEvidence(read.text, blocks, terms, (term) => this.index.idf(term), this.tokenize);
     return {
       path: meta.path,
       title: meta.title,
@@ -387,7 +437,7 @@ export class VaultSearch {
       }
     }
     return rankSubstring(query, candidates(), limit).map((hit, i) =>
-      this.hit(hit.doc, hit.score, [], { substring: { rank: i + 1, score: round(hit.score) } }, Math.max(hit.line, 1)));
+      this.hit(hit.doc, hit.score, [], null, { substring: { rank: i + 1, score: round(hit.score) } }, Math.max(hit.line, 1)));
   }
 }
 

@@ -136,8 +136,9 @@ test('a vault with no notes searches cleanly; explain is the score', (t) => {
   assert.deepEqual(engineFor(empty).refresh().search({ query: 'anything' }).results, []);
   const vault = makeVault(t, FILES);
   const hit = engineFor(vault).refresh().search({ query: 'tantivy cutover', explain: true }).results[0]!;
-  const total = hit.explain!.reduce((sum, part) => sum + part.score, 0);
-  assert.ok(Math.abs(total - hit.score) < 1e-3);
+  const total = hit.explain!.reduce((sum, part) => sum + part.score, 0) + (hit.boosts ?? []).reduce((sum, boost) => sum + boost.score, 0);
+  assert.ok(hit.boosts?.some((boost) => boost.kind === 'passage'), 'the best passage is part of the score');
+  assert.ok(Math.abs(total - hit.score) < 1e-3, `${total} ≠ ${hit.score}`);
 });
 
 test('a note whose title or alias is the query comes first, exact spelling before stem-equal names', (t) => {
@@ -156,4 +157,23 @@ test('a note whose title or alias is the query comes first, exact spelling befor
   assert.equal(alias[0]!.path, 'Create a vault.md', 'the alias wins over a note that repeats the words');
   assert.deepEqual(alias[0]!.lanes.name, { match: 'alias' });
   assert.equal(alias[1]?.lanes.name, undefined);
+});
+
+test('passages: a focused section beats a long note with the same words scattered; terms close together beat terms apart', (t) => {
+  const filler = (n: number) => 'words about other things entirely here. '.repeat(n);
+  const vault = makeVault(t, {
+    'Scattered.md': `# Notes\n## One\nThe font was fine. ${filler(30)}\n## Two\n${filler(30)} The size of the team grew.\n## Three\n${filler(30)} Font and size again, font, size.\n`,
+    'Focused.md': `# Settings\n## Appearance\n${filler(10)}\n### Font size\nChange the font size with the slider.\n`,
+    'Apart.md': `# Log\nThe release went out. ${filler(8)} Later a note about the pipeline.\n`,
+    'Together.md': `# Log two\n${filler(8)} The release pipeline failed twice.\n`,
+  });
+  const engine = engineFor(vault).refresh();
+  const font = engine.search({ query: 'font size', explain: true }).results;
+  assert.equal(font[0]!.path, 'Focused.md');
+  assert.equal(font[0]!.section, 'Settings > Appearance > Font size', 'the excerpt is the passage that earned the score');
+  assert.equal(font[0]!.excerpt, 'Change the font size with the slider.');
+  const pipeline = engine.search({ query: 'release pipeline', explain: true }).results;
+  assert.equal(pipeline[0]!.path, 'Together.md');
+  const proximity = (path: string) => pipeline.find((hit) => hit.path === path)!.boosts!.find((boost) => boost.kind === 'passage') as { proximity: number };
+  assert.ok(proximity('Together.md').proximity > proximity('Apart.md').proximity);
 });
