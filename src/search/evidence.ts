@@ -145,16 +145,36 @@ export const PASSAGE_DEFAULTS = {
   charsPerWord: 6,
 };
 
+export interface PassageQuery {
+  options?: typeof PASSAGE_DEFAULTS;
+  /** The query word each term came from: terms of one word (a compound's parts) never count as near. */
+  wordOf?: (term: string) => number;
+  /** Text every passage is read with, such as the note's title and file name. */
+  context?: string;
+}
+
 export function scorePassages(
   text: string,
   blocks: readonly EvidenceBlock[],
   queryTerms: readonly string[],
   weightOf: (term: string) => number,
   tokenize: Tokenizer,
-  options = PASSAGE_DEFAULTS,
+  query: PassageQuery = {},
 ): PassageScore {
+  const options = query.options ?? PASSAGE_DEFAULTS;
+  const wordOf = query.wordOf ?? (() => -1);
   const terms = [...new Set(queryTerms)];
   const weights = terms.map(weightOf);
+  // The note's name is every passage's context (a section is read under its note's title).
+  const context = new Float64Array(terms.length);
+  if (query.context) {
+    const index = new Map(terms.map((term, i) => [term, i]));
+    for (const token of tokenize(query.context)) {
+      const t = index.get(token);
+      if (t !== undefined) context[t]!++;
+    }
+  }
+  const group = terms.map((term, i) => (wordOf(term) === -1 ? -1 - i : wordOf(term)));
   const nested = matching;
   const lines = nested ? [] : sharedLines;
   const matched = nested ? [] : sharedTerms;
@@ -172,7 +192,9 @@ export function scorePassages(
   const counts = new Float64Array(terms.length);
   const lastSeen = new Float64Array(terms.length);
   const closest = new Float64Array(terms.length * terms.length);
-  let best: PassageScore = { score: 0, proximity: 0, block: null, line: -1 };
+  const contextOnly = termScoreOf(context, weights, 1, options.k1);
+  const first = blocks.find((block) => block.key !== '#---frontmatter---') ?? null;
+  let best: PassageScore = { score: contextOnly, proximity: 0, block: contextOnly > 0 ? first : null, line: -1 };
   for (const block of blocks) {
     if (block.key === '#---frontmatter---') continue;
     const last = Math.min(block.bodyEnd, lineCount);
@@ -180,7 +202,7 @@ export function scorePassages(
     let to = from;
     while (to < lines.length && lines[to]! <= last) to++;
     if (to === from) continue;
-    counts.fill(0);
+    counts.set(context);
     lastSeen.fill(-1);
     closest.fill(0);
     for (let i = from; i < to; i++) {
@@ -189,10 +211,10 @@ export function scorePassages(
       lastSeen[t] = offsets[i]!;
       // The closest earlier occurrence of every other term: a pair counts once, at its nearest.
       for (let u = 0; u < terms.length; u++) {
-        if (u === t || lastSeen[u]! < 0) continue;
-        const words = Math.max(1, Math.round((offsets[i]! - lastSeen[u]!) / options.charsPerWord));
+        if (u === t || lastSeen[u]! < 0 || group[u] === group[t]) continue;
+        const apart = Math.max(1, Math.round((offsets[i]! - lastSeen[u]!) / options.charsPerWord));
         const pair = t < u ? t * terms.length + u : u * terms.length + t;
-        const near = 1 / (words * words);
+        const near = 1 / (apart * apart);
         if (near > closest[pair]!) closest[pair] = near;
       }
     }
@@ -201,7 +223,7 @@ export function scorePassages(
     // conversation log is one section of many turns; one or two of them answer).
     const score = chars <= options.sectionChars
       ? termScoreOf(counts, weights, 1 - options.b + (options.b * chars) / options.sectionChars, options.k1)
-      : bestWindow(matched, offsets, from, to, counts, weights, options);
+      : bestWindow(matched, offsets, from, to, counts, context, weights, options);
     let proximity = 0;
     for (let t = 0; t < terms.length; t++) {
       for (let u = t + 1; u < terms.length; u++) proximity += Math.min(weights[t]!, weights[u]!) * closest[t * terms.length + u]!;
@@ -222,8 +244,8 @@ function termScoreOf(counts: Float64Array, weights: readonly number[], norm: num
 }
 
 /** The best term score of any `sectionChars`-wide window of matches in [from, to); `counts` is scratch. */
-function bestWindow(matched: readonly number[], offsets: readonly number[], from: number, to: number, counts: Float64Array, weights: readonly number[], options: typeof PASSAGE_DEFAULTS): number {
-  counts.fill(0);
+function bestWindow(matched: readonly number[], offsets: readonly number[], from: number, to: number, counts: Float64Array, context: Float64Array, weights: readonly number[], options: typeof PASSAGE_DEFAULTS): number {
+  counts.set(context);
   let best = 0;
   for (let left = from, right = from; right < to; right++) {
     counts[matched[right]!]!++;

@@ -238,7 +238,7 @@ export class VaultSearch {
       ...(request.minScore === undefined ? {} : { minScore: request.minScore }),
     });
     const passages = new Map<number, Passage>();
-    const keyword = mode === 'semantic' ? ranked : this.rerankByPassages(ranked, known, tiers, passages, mode === 'keyword' ? limit : Math.max(limit, LANE_DEPTH));
+    const keyword = mode === 'semantic' ? ranked : this.rerankByPassages(ranked, known, analyzed.wordOf, tiers, passages, mode === 'keyword' ? limit : Math.max(limit, LANE_DEPTH));
     const semantic = mode === 'keyword' ? [] : this.vectors.nearest(request.queryVector!, LANE_DEPTH, (doc) => !filter.active || filter.test(this.metas[doc]!) === null);
     const lanes = { keyword: mode === 'semantic' ? [] : keyword.hits.map((hit) => hit.doc), semantic: semantic.map((hit) => hit.doc) };
 
@@ -328,10 +328,10 @@ export class VaultSearch {
    * `PASSAGE_WEIGHT`, and keeps the passages for the evidence. The filter's hidden best is
    * re-scored the same way, so `scoped_out` compares like with like. Named tiers stay first.
    */
-  private rerankByPassages(ranked: RankOutcome, terms: readonly string[], tiers: ReadonlyMap<number, number>, passages: Map<number, Passage>, keep: number): RankOutcome {
+  private rerankByPassages(ranked: RankOutcome, terms: readonly string[], wordOf: ReadonlyMap<string, number>, tiers: ReadonlyMap<number, number>, passages: Map<number, Passage>, keep: number): RankOutcome {
     if (terms.length === 0) return { ...ranked, hits: ranked.hits.slice(0, keep) };
     const rescore = (doc: number, score: number): number => {
-      const passage = this.passageOf(doc, terms);
+      const passage = this.passageOf(doc, terms, wordOf);
       if (passage === null) return score;
       passages.set(doc, passage);
       return score + PASSAGE_WEIGHT * passage.score.score;
@@ -343,11 +343,14 @@ export class VaultSearch {
     return { ...ranked, hits, hidden: { ...ranked.hidden, best: hidden ? { ...hidden, score: rescore(hidden.doc, hidden.score) } : null } };
   }
 
-  private passageOf(doc: number, terms: readonly string[]): Passage | null {
-    const read = readNoteText(this.absolute(this.metas[doc]!.path));
+  private passageOf(doc: number, terms: readonly string[], wordOf: ReadonlyMap<string, number>): Passage | null {
+    const meta = this.metas[doc]!;
+    const read = readNoteText(this.absolute(meta.path));
     if (!read.ok) return null;
     const blocks = this.blocksOf(doc);
-    return { text: read.text, blocks, score: scorePassages(read.text, blocks, terms, (term) => this.index.idf(term), this.tokenize) };
+    return { text: read.text, blocks, score: scorePassages(read.text, blocks, terms, (term) => this.index.idf(term), this.tokenize, {
+      wordOf: (term) => wordOf.get(term) ?? -1, context: `${meta.title}\n${noteName(meta.path)}`,
+    }) };
   }
 
   /** Why the semantic lane cannot run for this request, or null when it can. */

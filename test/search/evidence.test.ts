@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { seededRandom } from '../../bench/generate-vault.js';
-import { createTokenizer, findEvidence, PASSAGE_DEFAULTS, type EvidenceBlock } from '../../src/search/index.js';
+import { createTokenizer, findEvidence, PASSAGE_DEFAULTS, scorePassages, type EvidenceBlock } from '../../src/search/index.js';
 import { parseNote } from '../../src/vault/index.js';
 
 const tokenize = createTokenizer();
@@ -131,4 +131,21 @@ test('a search made while evidence is being found (by the tokenizer) leaves the 
     assert.deepEqual(findEvidence(text, blocks, tokenize('atlas hello'), () => 1, reentrant), expected, inner.join(' '));
   }
   assert.equal(expected.excerpt, 'héllo atlas', 'the line with both query terms');
+});
+
+test('passages: the note name is every passage\'s context; parts of one query word are never "near" each other', () => {
+  const text = '# Friday\nNothing about dates here.\n## Later\nAnother section.\n';
+  const blocks = parseNote('n.md', text).blocks;
+  const terms = tokenize('2026-05-01');
+  const bare = scorePassages(text, blocks, terms, () => 1, tokenize);
+  assert.equal(bare.score, 0);
+  const named = scorePassages(text, blocks, terms, () => 1, tokenize, { context: 'Friday\n2026-05-01' });
+  assert.ok(named.score > 0, 'the name counts for the passage');
+  assert.equal(named.block?.headingPath.join(' > '), 'Friday');
+  const dated = 'The cutover moved to 2026-05-01 after the review.';
+  const dateBlocks = parseNote('d.md', dated).blocks;
+  const one = scorePassages(dated, dateBlocks, terms, () => 1, tokenize, { wordOf: () => 0 });
+  assert.equal(one.proximity, 0, 'the parts of 2026-05-01 come from one query word');
+  const ungrouped = scorePassages(dated, dateBlocks, terms, () => 1, tokenize);
+  assert.ok(ungrouped.proximity > 0);
 });

@@ -23,7 +23,7 @@ test('a query of only function words keeps them; statements and claims keep thei
   assert.deepEqual(analyzeQuery('vitamin D does not prevent falls', tokenize).content, tokenize('vitamin D does not prevent falls'));
   // Only the detected language's list applies: Spanish `son` and `era` are English content.
   assert.deepEqual(analyzeQuery('who was the son of the era?', tokenize).content, ['son', 'era']);
-  assert.deepEqual(analyzeQuery('', tokenize), { all: [], content: [], ignored: [], language: null });
+  assert.deepEqual(analyzeQuery('', tokenize), { all: [], content: [], ignored: [], language: null, wordOf: new Map() });
 });
 
 test('NameIndex: a name counts as covered only when all its content words are in the query', () => {
