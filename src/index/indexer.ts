@@ -211,6 +211,14 @@ function withText(operation: Operation, root: string, maxNoteBytes: number, skip
   return operation.op === 'move' ? { ...operation, to: fresh } : { ...operation, file: fresh };
 }
 
+/**
+ * Applies one planned operation to the rows as they are now. The plan was made before the batch's
+ * transaction began, and another process (a server indexing its own writes, a second index run)
+ * may have indexed the same paths since: so a note's row is found again by its path inside the
+ * transaction, which holds the write lock, and an add whose row appeared becomes a replace, a
+ * modify whose row went becomes an insert. Without this a concurrent writer made a run fail
+ * with `UNIQUE constraint failed`.
+ */
 function apply(store: NoteStore, operation: Operation, extensions: readonly IndexExtension[]): void {
   switch (operation.op) {
     case 'none':
@@ -221,23 +229,33 @@ function apply(store: NoteStore, operation: Operation, extensions: readonly Inde
     case 'touch':
       store.touch(operation.id, operation.file);
       return;
-    case 'add': {
-      const note = parse(operation.file);
-      derive(extensions, store.insert(operation.file, note), note, operation.file);
+    case 'add':
+    case 'modify':
+      write(store, extensions, operation.file, null);
       return;
-    }
-    case 'modify': {
-      const note = parse(operation.file);
-      store.replace(operation.id, operation.file, note, null);
-      derive(extensions, operation.id, note, operation.file);
-      return;
-    }
     case 'move': {
-      const note = parse(operation.to);
-      store.replace(operation.id, operation.to, note, operation.from.path);
-      derive(extensions, operation.id, note, operation.to);
+      // Still where the plan found it: the row moves (keeping its id, so its vectors and graph
+      // rows follow). Otherwise the new path is written like any other note.
+      if (store.idOf(operation.to.key) === null && store.idOf(operation.from.key) === operation.id) {
+        write(store, extensions, operation.to, operation.from);
+      } else {
+        store.delete(operation.from);
+        write(store, extensions, operation.to, null);
+      }
       return;
     }
+  }
+}
+
+/** Writes a note at `file`'s path: a replace of the row now at that path (or at `from`'s), else an insert. */
+function write(store: NoteStore, extensions: readonly IndexExtension[], file: ReadFile, from: IndexedFile | null): void {
+  const note = parse(file);
+  const id = from ? from.id : store.idOf(file.key);
+  if (id === null) {
+    derive(extensions, store.insert(file, note), note, file);
+  } else {
+    store.replace(id, file, note, from ? from.path : null);
+    derive(extensions, id, note, file);
   }
 }
 

@@ -22,8 +22,11 @@ export class NoteStore {
         VALUES (@path, @path_key, @name_key, @title, @type, @aliases, @frontmatter, @hash, @mtime_ms, @size, @word_count, @line_count, @warnings)`),
       updateNote: db.prepare(`UPDATE notes SET path = @path, path_key = @path_key, name_key = @name_key, title = @title, type = @type, aliases = @aliases,
         frontmatter = @frontmatter, hash = @hash, mtime_ms = @mtime_ms, size = @size, word_count = @word_count, line_count = @line_count, warnings = @warnings WHERE id = @id`),
-      touchNote: db.prepare('UPDATE notes SET mtime_ms = ?, size = ? WHERE id = ?'),
-      deleteNote: db.prepare('DELETE FROM notes WHERE id = ?'),
+      // Guarded by the path too: a row id the planner saw may since belong to another note (a
+      // concurrent run deleted it and SQLite reused the id).
+      touchNote: db.prepare('UPDATE notes SET mtime_ms = ?, size = ? WHERE id = ? AND path_key = ?'),
+      deleteNote: db.prepare('DELETE FROM notes WHERE id = ? AND path_key = ?'),
+      idOf: db.prepare('SELECT id FROM notes WHERE path_key = ?').pluck(),
       deleteBlocks: db.prepare('DELETE FROM blocks WHERE note_id = ?'),
       deleteLinks: db.prepare('DELETE FROM links WHERE note_id = ?'),
       deleteTags: db.prepare('DELETE FROM tags WHERE note_id = ?'),
@@ -60,12 +63,16 @@ export class NoteStore {
   }
 
   touch(id: number, file: ListedFile): void {
-    this.statements.touchNote.run(file.mtimeMs, file.size, id);
+    this.statements.touchNote.run(file.mtimeMs, file.size, id, file.key);
   }
 
   delete(file: IndexedFile): void {
-    this.statements.deleteNote.run(file.id);
-    this.statements.markDirty.run(fileTargetName(file.path));
+    if (this.statements.deleteNote.run(file.id, file.key).changes > 0) this.statements.markDirty.run(fileTargetName(file.path));
+  }
+
+  /** The id of the note indexed at this path key now, or null. */
+  idOf(key: string): number | null {
+    return (this.statements.idOf.get(key) as number | undefined) ?? null;
   }
 
   upsertAttachment(file: ListedFile, isNew: boolean): void {

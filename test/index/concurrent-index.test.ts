@@ -1,0 +1,65 @@
+/**
+ * Two connections indexing one state database, as a server (indexing its own writes) and
+ * `engram index` do: a run whose plan another process overtook still completes, and ends in
+ * the state a single run would have reached.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import type Database from 'better-sqlite3';
+import { indexPaths, openStateDb, runIndex } from '../../src/index/index.js';
+import { FIELDS, lexicalExtension, loadTermStats } from '../../src/search/index.js';
+import { makeVault } from '../helpers/vault.js';
+import { dumpState, withoutIds } from '../helpers/state.js';
+
+/** Every note's term statistics by path, as readable (term, field, tf) rows. */
+function termRows(db: Database.Database): Record<string, string[]> {
+  const { vocabulary, notes } = loadTermStats(db);
+  const terms = new Map([...vocabulary].map(([term, id]) => [id, term]));
+  const paths = new Map(db.prepare('SELECT id, path FROM notes').raw().all() as [number, string][]);
+  const out: Record<string, string[]> = {};
+  for (const { noteId, stats } of notes) {
+    const rows: string[] = [];
+    stats.termIds.forEach((id, i) => {
+      const term = terms.get(id);
+      assert.ok(term !== undefined, `note ${noteId} names term id ${id}, which is not in the vocabulary`);
+      rows.push(`${term}|${FIELDS[stats.fields[i]!]}|${stats.tfs[i]}`);
+    });
+    out[paths.get(noteId) ?? `orphan #${noteId}`] = rows.sort();
+  }
+  return out;
+}
+
+test('an index run overtaken by another connection indexing new notes (new terms, same paths) completes with the same state as one run', (t) => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 30; i++) files[`Notes/N${i}.md`] = `# Note ${i}\nalpha${i} beta${i} gamma shared words [[N${(i + 1) % 30}]]\n`;
+  files['Claude/Inbox/today.md'] = '# Inbox\n- zebra quokka capture\n';
+  const vault = makeVault(t, files);
+  mkdirSync(vault.home, { recursive: true });
+  const a = openStateDb(vault.home).db;
+  const b = openStateDb(vault.home).db;
+  t.after(() => { a.close(); b.close(); });
+
+  let overtaken = false;
+  const report = runIndex(a, {
+    root: vault.root, extensions: [lexicalExtension()], batchSize: 7,
+    onProgress: () => {
+      if (overtaken) return;
+      overtaken = true;
+      // After the run listed and planned, a server writes and indexes notes of its own.
+      vault.write('Claude/New.md', '# New\nwombat platypus echidna capture\n');
+      indexPaths(b, ['Claude/Inbox/today.md', 'Claude/New.md', 'Notes/N3.md'], { root: vault.root, extensions: [lexicalExtension()] });
+    },
+  });
+  assert.ok(overtaken);
+  assert.equal(report.notes, 32, 'every note indexed: the run\'s own 31 and the server\'s new one');
+  runIndex(a, { root: vault.root, extensions: [lexicalExtension()] });
+
+  mkdirSync(join(vault.home, 'clean'), { recursive: true });
+  const clean = openStateDb(join(vault.home, 'clean')).db;
+  t.after(() => clean.close());
+  runIndex(clean, { root: vault.root, extensions: [lexicalExtension()] });
+  assert.deepEqual(termRows(a), termRows(clean));
+  assert.deepEqual(withoutIds(dumpState(a)), withoutIds(dumpState(clean)));
+});
