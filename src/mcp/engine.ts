@@ -142,6 +142,24 @@ export class VaultEngine {
   }
 
   /**
+   * Indexes what a write just put in the vault, so it is searchable when the tool answers. The
+   * write has happened whatever this does: a failure here must not become an error an agent
+   * would retry (and so write twice). It is logged, the paths are queued to be indexed again
+   * shortly, and the reply gets the warning returned here.
+   */
+  async indexWritten(paths: readonly string[]): Promise<string | null> {
+    try {
+      await this.refresh(paths);
+      return null;
+    } catch (error) {
+      const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      this.options.log.err(`engram: indexing a write failed (${message}); it is indexed again shortly`);
+      this.schedule(paths);
+      return `the write is done, but indexing it failed (${message}); it is indexed again shortly — do not repeat the write`;
+    }
+  }
+
+  /**
    * Another process (a second server, `engram librarian`, the daemon) committed to the shared
    * database: SQLite's `data_version` moves only for other connections' commits, so one pragma
    * (microseconds) tells whether what this engine loaded is still current.
@@ -224,15 +242,20 @@ export class VaultEngine {
     const queue = (path: string) => {
       const rel = relative(root, path).split(sep).join('/');
       if (rel === '' || rel.startsWith('..')) return;
-      this.pending.add(rel);
-      if (this.timer) clearTimeout(this.timer);
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        this.flush();
-      }, this.options.debounceMs ?? 150);
+      this.schedule([rel]);
     };
     for (const event of ['add', 'change', 'unlink'] as const) this.watcher.on(event, queue);
     this.watcher.on('error', (error) => this.options.log.err(`engram: watcher: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  /** Queues vault-relative paths to be re-indexed after a quiet period. */
+  private schedule(paths: readonly string[]): void {
+    for (const path of paths) this.pending.add(path);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.flush();
+    }, this.options.debounceMs ?? 150);
   }
 
   private flush(): void {
