@@ -81,12 +81,17 @@ export function runIndex(db: Database.Database, options: IndexOptions): IndexRep
   const full = options.full === true || store.getMeta('parser_version') !== PARSER_VERSION
     || extensions.some((extension) => store.getMeta(extensionMetaKey(extension)) !== extension.version);
   for (const extension of extensions) extension.open(db);
+  // What is indexed is read before the vault is walked: a note another process writes and
+  // indexes during the walk is then at worst an add that finds its row (see `apply`), never
+  // an indexed note missing from an older listing, which would be deleted.
+  const indexed = store.listNotes();
+  const indexedAttachments = store.listAttachments();
   const walk = walkVault(options.root, { exclude: options.exclude ?? [] });
   const skipped: Skipped[] = [...walk.skipped];
   const notes = walk.entries.filter((entry) => entry.kind === 'note');
-  const changes = applyChanges(db, store, notes, store.listNotes(), full, options, skipped);
+  const changes = applyChanges(db, store, notes, indexed, full, options, skipped);
   const attachments = walk.entries.filter((entry) => entry.kind === 'attachment');
-  syncAttachments(db, store, attachments, store.listAttachments());
+  syncAttachments(db, store, attachments, indexedAttachments);
   const linksResolved = resolvePendingLinks(db);
   const recovered = store.getMeta('recovered');
   db.transaction(() => {
@@ -124,17 +129,20 @@ export function indexPaths(db: Database.Database, paths: readonly string[], opti
   const store = new NoteStore(db);
   const skipped: Skipped[] = [];
   const listed: DiskEntry[] = [];
-  const keys: string[] = [];
-  for (const path of new Set(paths)) {
+  const unique = [...new Set(paths)];
+  const keys = unique.map((path) => path.replace(/\\/g, '/').replace(/^\/+/, '').normalize('NFC'));
+  // Read before the files are looked at, as in `runIndex`.
+  const indexed = store.getNotes(keys);
+  const indexedAttachments = store.getAttachments(keys);
+  for (const path of unique) {
     const stat = statVaultPath(options.root, path, { exclude: options.exclude ?? [] });
     if (stat.found) listed.push(stat.entry);
     else if (stat.skipped) skipped.push(stat.skipped);
-    keys.push(path.replace(/\\/g, '/').replace(/^\/+/, '').normalize('NFC'));
   }
   for (const extension of options.extensions ?? []) extension.open(db);
   const notes = listed.filter((entry) => entry.kind === 'note');
-  const changes = applyChanges(db, store, notes, store.getNotes(keys), options.full === true, options, skipped);
-  syncAttachments(db, store, listed.filter((entry) => entry.kind === 'attachment'), store.getAttachments(keys));
+  const changes = applyChanges(db, store, notes, indexed, options.full === true, options, skipped);
+  syncAttachments(db, store, listed.filter((entry) => entry.kind === 'attachment'), indexedAttachments);
   const linksResolved = resolvePendingLinks(db);
   db.transaction(() => store.replaceSkipped(skipped, keys))();
   return { ...changes, notes: store.countNotes(), linksResolved, skipped, full: options.full === true, recovered: null, durationMs: now() - started };

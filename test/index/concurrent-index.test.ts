@@ -7,29 +7,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import type Database from 'better-sqlite3';
 import { indexPaths, openStateDb, runIndex } from '../../src/index/index.js';
-import { FIELDS, lexicalExtension, loadTermStats } from '../../src/search/index.js';
+import { lexicalExtension } from '../../src/search/index.js';
+import { orphanRows, termRows } from '../helpers/index-check.js';
 import { makeVault } from '../helpers/vault.js';
 import { dumpState, withoutIds } from '../helpers/state.js';
-
-/** Every note's term statistics by path, as readable (term, field, tf) rows. */
-function termRows(db: Database.Database): Record<string, string[]> {
-  const { vocabulary, notes } = loadTermStats(db);
-  const terms = new Map([...vocabulary].map(([term, id]) => [id, term]));
-  const paths = new Map(db.prepare('SELECT id, path FROM notes').raw().all() as [number, string][]);
-  const out: Record<string, string[]> = {};
-  for (const { noteId, stats } of notes) {
-    const rows: string[] = [];
-    stats.termIds.forEach((id, i) => {
-      const term = terms.get(id);
-      assert.ok(term !== undefined, `note ${noteId} names term id ${id}, which is not in the vocabulary`);
-      rows.push(`${term}|${FIELDS[stats.fields[i]!]}|${stats.tfs[i]}`);
-    });
-    out[paths.get(noteId) ?? `orphan #${noteId}`] = rows.sort();
-  }
-  return out;
-}
 
 test('an index run overtaken by another connection indexing new notes (new terms, same paths) completes with the same state as one run', (t) => {
   const files: Record<string, string> = {};
@@ -62,4 +44,5 @@ test('an index run overtaken by another connection indexing new notes (new terms
   runIndex(clean, { root: vault.root, extensions: [lexicalExtension()] });
   assert.deepEqual(termRows(a), termRows(clean));
   assert.deepEqual(withoutIds(dumpState(a)), withoutIds(dumpState(clean)));
+  assert.deepEqual(Object.values(orphanRows(a)).filter((n) => n > 0), []);
 });
