@@ -78,6 +78,7 @@ function toJson(report: IndexReport) {
     touched: report.touched,
     unchanged: report.unchanged,
     links_resolved: report.linksResolved,
+    orphans_removed: report.orphansRemoved,
     full: report.full,
     skipped: report.skipped,
     warnings: report.recovered ? [report.recovered] : [],
@@ -93,6 +94,7 @@ export function describeReport(report: IndexReport): string {
     ? `no changes; ${report.notes} notes indexed`
     : `${changes} changes (${report.added} new, ${report.modified} modified, ${report.moved.length} moved, ${report.deleted} deleted); ${report.notes} notes indexed`;
   lines.push(`${summary} in ${formatMs(report.durationMs)}`);
+  if (report.orphansRemoved > 0) lines.push(`removed ${report.orphansRemoved} rows left over from notes no longer indexed`);
   for (const move of report.moved.slice(0, 10)) lines.push(`  moved ${move.from} → ${move.to}`);
   if (report.moved.length > 10) lines.push(`  … and ${report.moved.length - 10} more moves`);
   if (report.skipped.length > 0) {

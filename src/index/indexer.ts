@@ -56,6 +56,8 @@ export interface IndexReport {
   full: boolean;
   /** Set when the state database was found damaged and rebuilt before this run. */
   recovered: string | null;
+  /** Rows naming notes no longer indexed, removed by a whole-vault run. */
+  orphansRemoved: number;
   durationMs: number;
 }
 
@@ -94,15 +96,16 @@ export function runIndex(db: Database.Database, options: IndexOptions): IndexRep
   syncAttachments(db, store, attachments, indexedAttachments);
   const linksResolved = resolvePendingLinks(db);
   const recovered = store.getMeta('recovered');
-  db.transaction(() => {
+  const orphansRemoved = db.transaction(() => {
     store.replaceSkipped(skipped);
     store.setMeta('last_indexed_at', new Date(now()).toISOString());
     store.setMeta('parser_version', PARSER_VERSION);
     for (const extension of extensions) store.setMeta(extensionMetaKey(extension), extension.version);
     // The rebuild after a recovery is complete: this run reports the warning, once.
     store.deleteMeta('recovered');
+    return store.removeOrphans();
   })();
-  return { ...changes, notes: store.countNotes(), linksResolved, skipped, full, recovered, durationMs: now() - started };
+  return { ...changes, notes: store.countNotes(), linksResolved, skipped, full, recovered, orphansRemoved, durationMs: now() - started };
 }
 
 /** What an index run would do, from a listing and the stored stats only (nothing is read or written); `bytes` is the size of the notes to read. */
@@ -145,7 +148,7 @@ export function indexPaths(db: Database.Database, paths: readonly string[], opti
   syncAttachments(db, store, listed.filter((entry) => entry.kind === 'attachment'), indexedAttachments);
   const linksResolved = resolvePendingLinks(db);
   db.transaction(() => store.replaceSkipped(skipped, keys))();
-  return { ...changes, notes: store.countNotes(), linksResolved, skipped, full: options.full === true, recovered: null, durationMs: now() - started };
+  return { ...changes, notes: store.countNotes(), linksResolved, skipped, full: options.full === true, recovered: null, orphansRemoved: 0, durationMs: now() - started };
 }
 
 type Changes = Pick<IndexReport, 'added' | 'modified' | 'moved' | 'deleted' | 'touched' | 'unchanged'>;

@@ -115,6 +115,22 @@ export class NoteStore {
     for (const entry of skipped) insert.run(entry.path, entry.reason);
   }
 
+  /**
+   * Deletes rows that name a note which is no longer indexed, in every table with a `note_id`
+   * referencing notes (search statistics, vectors, blocks, graph mentions…); returns how many.
+   * Foreign keys cascade deletes, so there are none unless a database was written without
+   * them enforced (an older version, a hand-edit): a whole-vault run then cleans them.
+   */
+  removeOrphans(): number {
+    const tables = this.db.prepare(`SELECT m.name FROM sqlite_master m, pragma_foreign_key_list(m.name) f
+      WHERE m.type = 'table' AND f."table" = 'notes' AND f."from" = 'note_id'`).pluck().all() as string[];
+    let removed = 0;
+    for (const table of tables) {
+      removed += this.db.prepare(`DELETE FROM "${table}" WHERE note_id NOT IN (SELECT id FROM notes)`).run().changes;
+    }
+    return removed;
+  }
+
   getMeta(key: string): string | null {
     return (this.db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined) ?? null;
   }

@@ -46,3 +46,19 @@ test('an index run overtaken by another connection indexing new notes (new terms
   assert.deepEqual(withoutIds(dumpState(a)), withoutIds(dumpState(clean)));
   assert.deepEqual(Object.values(orphanRows(a)).filter((n) => n > 0), []);
 });
+
+test('a whole-vault run removes rows left behind by notes no longer indexed (a database written without foreign keys enforced)', (t) => {
+  const vault = makeVault(t, { 'A.md': '# A\nalpha [[B]]\n- [ ] task\n', 'B.md': '# B\nbeta #tag\n' });
+  mkdirSync(vault.home, { recursive: true });
+  const db = openStateDb(vault.home).db;
+  t.after(() => db.close());
+  runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
+  db.pragma('foreign_keys = OFF');
+  db.prepare("DELETE FROM notes WHERE path = 'A.md'").run();
+  db.pragma('foreign_keys = ON');
+  assert.ok((orphanRows(db).note_terms ?? 0) > 0);
+  const report = runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
+  assert.equal(report.added, 1, 'the note is indexed again');
+  assert.ok(report.orphansRemoved >= 4, `blocks, links, tasks and statistics of the lost row: ${report.orphansRemoved}`);
+  assert.deepEqual(orphanRows(db), { note_terms: 0, notes_without_terms: 0, blocks: 0, links: 0, vectors: 0, foreign_key_violations: 0 });
+});
