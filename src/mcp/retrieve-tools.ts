@@ -256,7 +256,7 @@ async function runSearch(engine: VaultEngine, args: SearchArgs): Promise<SearchR
     ...(embedded && 'reason' in embedded ? { vectorUnavailable: embedded.reason } : {}),
   });
   if (mode === 'semantic' && response.mode !== 'semantic') return { error: `semantic search is not possible: ${response.mode_reason.replace(/^keyword only: /, '')}; use mode "hybrid" or "keyword"` };
-  if (engine.indexState.state === 'indexing') response.notices.unshift('the vault is still being indexed in the background; results may be incomplete');
+  if (engine.indexBehind()) response.notices.unshift('the vault is still being indexed in the background; results may be incomplete');
   return response;
 }
 
