@@ -48,6 +48,8 @@ export interface IndexReport {
   moved: { from: string; to: string }[];
   deleted: number;
   touched: number;
+  /** Notes a full run re-parsed although their content had not changed. */
+  rebuilt: number;
   unchanged: number;
   notes: number;
   linksResolved: number;
@@ -151,7 +153,7 @@ export function indexPaths(db: Database.Database, paths: readonly string[], opti
   return { ...changes, notes: store.countNotes(), linksResolved, skipped, full: options.full === true, recovered: null, orphansRemoved: 0, durationMs: now() - started };
 }
 
-type Changes = Pick<IndexReport, 'added' | 'modified' | 'moved' | 'deleted' | 'touched' | 'unchanged'>;
+type Changes = Pick<IndexReport, 'added' | 'modified' | 'moved' | 'deleted' | 'touched' | 'rebuilt' | 'unchanged'>;
 
 /** Plans `listed` (on disk) against `indexed` (in the database) and applies the plan in batches. */
 function applyChanges(
@@ -184,7 +186,7 @@ function applyChanges(
   const operations: Operation[] = [
     ...plan.deleted.map((file): Operation => ({ op: 'delete', file })),
     ...plan.moved.map(({ from, to }): Operation => ({ op: 'move', id: from.id, from, to })),
-    ...plan.modified.map(({ file, id }): Operation => ({ op: 'modify', id, file })),
+    ...[...plan.modified, ...plan.rebuilt].map(({ file, id }): Operation => ({ op: 'modify', id, file })),
     ...plan.added.map((file): Operation => ({ op: 'add', file })),
     ...plan.touched.map(({ file, id }): Operation => ({ op: 'touch', id, file })),
   ];
@@ -202,6 +204,7 @@ function applyChanges(
     moved: plan.moved.map(({ from, to }) => ({ from: from.path, to: to.path })),
     deleted: plan.deleted.length,
     touched: plan.touched.length,
+    rebuilt: plan.rebuilt.length,
     unchanged: stat.unchanged.length,
   };
 }
