@@ -76,8 +76,10 @@ function toJson(report: IndexReport) {
     moved: report.moved,
     deleted: report.deleted,
     touched: report.touched,
+    rebuilt: report.rebuilt,
     unchanged: report.unchanged,
     links_resolved: report.linksResolved,
+    orphans_removed: report.orphansRemoved,
     full: report.full,
     skipped: report.skipped,
     warnings: report.recovered ? [report.recovered] : [],
@@ -92,7 +94,10 @@ export function describeReport(report: IndexReport): string {
   const summary = changes === 0
     ? `no changes; ${report.notes} notes indexed`
     : `${changes} changes (${report.added} new, ${report.modified} modified, ${report.moved.length} moved, ${report.deleted} deleted); ${report.notes} notes indexed`;
-  lines.push(`${summary} in ${formatMs(report.durationMs)}`);
+  // A full run re-parses everything; notes whose content did not change are said to be so.
+  const rebuilt = report.full ? `; ${report.rebuilt} unchanged notes re-parsed` : '';
+  lines.push(`${summary}${rebuilt} in ${formatMs(report.durationMs)}`);
+  if (report.orphansRemoved > 0) lines.push(`removed ${report.orphansRemoved} rows left over from notes no longer indexed`);
   for (const move of report.moved.slice(0, 10)) lines.push(`  moved ${move.from} → ${move.to}`);
   if (report.moved.length > 10) lines.push(`  … and ${report.moved.length - 10} more moves`);
   if (report.skipped.length > 0) {

@@ -72,9 +72,19 @@ export function openStateSnapshot(stateDir: string): { db: Database.Database; cl
   }
 }
 
+export const DEFAULTS = {
+  /**
+   * How long a write waits for another process's write transaction (an index batch, a sweep)
+   * before failing with "database is locked". Long: a loaded machine can hold a batch for
+   * seconds, and a write that waits is better than one that fails.
+   */
+  busyTimeoutMs: 30_000,
+} as const;
+
 function prepare(db: Database.Database): Database.Database {
   try {
-    db.pragma('busy_timeout = 5000');
+    db.pragma(`busy_timeout = ${DEFAULTS.busyTimeoutMs}`);
+    immediateTransactions(db);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
@@ -87,6 +97,25 @@ function prepare(db: Database.Database): Database.Database {
     db.close();
     throw error;
   }
+}
+
+/**
+ * Makes `db.transaction(fn)()` begin with BEGIN IMMEDIATE (the write lock first) instead of
+ * SQLite's deferred BEGIN. Several processes write the one state database (servers, index
+ * runs, sweeps): a deferred transaction reads first and upgrades to a write later, and when
+ * another process committed in between, the upgrade fails at once with SQLITE_BUSY — the busy
+ * timeout cannot help, since waiting would not make the read snapshot current. An immediate
+ * transaction waits (up to the busy timeout) before reading anything, so it never has to
+ * upgrade. Done here, once, so every transaction in the code base gets it; nested calls still
+ * become savepoints, and `.deferred` stays available for a read that needs a snapshot.
+ */
+function immediateTransactions(db: Database.Database): void {
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((fn: (...args: never[]) => unknown) => {
+    const made = transaction(fn);
+    const run = (...args: never[]): unknown => made.immediate(...args);
+    return Object.assign(run, { default: made.immediate, deferred: made.deferred, immediate: made.immediate, exclusive: made.exclusive });
+  }) as Database.Database['transaction'];
 }
 
 /** Damage we recover from by rebuilding; anything else (permissions, disk full) is reported. */

@@ -48,6 +48,8 @@ export interface IndexReport {
   moved: { from: string; to: string }[];
   deleted: number;
   touched: number;
+  /** Notes a full run re-parsed although their content had not changed. */
+  rebuilt: number;
   unchanged: number;
   notes: number;
   linksResolved: number;
@@ -56,6 +58,8 @@ export interface IndexReport {
   full: boolean;
   /** Set when the state database was found damaged and rebuilt before this run. */
   recovered: string | null;
+  /** Rows naming notes no longer indexed, removed by a whole-vault run. */
+  orphansRemoved: number;
   durationMs: number;
 }
 
@@ -81,23 +85,29 @@ export function runIndex(db: Database.Database, options: IndexOptions): IndexRep
   const full = options.full === true || store.getMeta('parser_version') !== PARSER_VERSION
     || extensions.some((extension) => store.getMeta(extensionMetaKey(extension)) !== extension.version);
   for (const extension of extensions) extension.open(db);
+  // What is indexed is read before the vault is walked: a note another process writes and
+  // indexes during the walk is then at worst an add that finds its row (see `apply`), never
+  // an indexed note missing from an older listing, which would be deleted.
+  const indexed = store.listNotes();
+  const indexedAttachments = store.listAttachments();
   const walk = walkVault(options.root, { exclude: options.exclude ?? [] });
   const skipped: Skipped[] = [...walk.skipped];
   const notes = walk.entries.filter((entry) => entry.kind === 'note');
-  const changes = applyChanges(db, store, notes, store.listNotes(), full, options, skipped);
+  const changes = applyChanges(db, store, notes, indexed, full, options, skipped);
   const attachments = walk.entries.filter((entry) => entry.kind === 'attachment');
-  syncAttachments(db, store, attachments, store.listAttachments());
+  syncAttachments(db, store, attachments, indexedAttachments);
   const linksResolved = resolvePendingLinks(db);
   const recovered = store.getMeta('recovered');
-  db.transaction(() => {
+  const orphansRemoved = db.transaction(() => {
     store.replaceSkipped(skipped);
     store.setMeta('last_indexed_at', new Date(now()).toISOString());
     store.setMeta('parser_version', PARSER_VERSION);
     for (const extension of extensions) store.setMeta(extensionMetaKey(extension), extension.version);
     // The rebuild after a recovery is complete: this run reports the warning, once.
     store.deleteMeta('recovered');
+    return store.removeOrphans();
   })();
-  return { ...changes, notes: store.countNotes(), linksResolved, skipped, full, recovered, durationMs: now() - started };
+  return { ...changes, notes: store.countNotes(), linksResolved, skipped, full, recovered, orphansRemoved, durationMs: now() - started };
 }
 
 /** What an index run would do, from a listing and the stored stats only (nothing is read or written); `bytes` is the size of the notes to read. */
@@ -124,23 +134,26 @@ export function indexPaths(db: Database.Database, paths: readonly string[], opti
   const store = new NoteStore(db);
   const skipped: Skipped[] = [];
   const listed: DiskEntry[] = [];
-  const keys: string[] = [];
-  for (const path of new Set(paths)) {
+  const unique = [...new Set(paths)];
+  const keys = unique.map((path) => path.replace(/\\/g, '/').replace(/^\/+/, '').normalize('NFC'));
+  // Read before the files are looked at, as in `runIndex`.
+  const indexed = store.getNotes(keys);
+  const indexedAttachments = store.getAttachments(keys);
+  for (const path of unique) {
     const stat = statVaultPath(options.root, path, { exclude: options.exclude ?? [] });
     if (stat.found) listed.push(stat.entry);
     else if (stat.skipped) skipped.push(stat.skipped);
-    keys.push(path.replace(/\\/g, '/').replace(/^\/+/, '').normalize('NFC'));
   }
   for (const extension of options.extensions ?? []) extension.open(db);
   const notes = listed.filter((entry) => entry.kind === 'note');
-  const changes = applyChanges(db, store, notes, store.getNotes(keys), options.full === true, options, skipped);
-  syncAttachments(db, store, listed.filter((entry) => entry.kind === 'attachment'), store.getAttachments(keys));
+  const changes = applyChanges(db, store, notes, indexed, options.full === true, options, skipped);
+  syncAttachments(db, store, listed.filter((entry) => entry.kind === 'attachment'), indexedAttachments);
   const linksResolved = resolvePendingLinks(db);
   db.transaction(() => store.replaceSkipped(skipped, keys))();
-  return { ...changes, notes: store.countNotes(), linksResolved, skipped, full: options.full === true, recovered: null, durationMs: now() - started };
+  return { ...changes, notes: store.countNotes(), linksResolved, skipped, full: options.full === true, recovered: null, orphansRemoved: 0, durationMs: now() - started };
 }
 
-type Changes = Pick<IndexReport, 'added' | 'modified' | 'moved' | 'deleted' | 'touched' | 'unchanged'>;
+type Changes = Pick<IndexReport, 'added' | 'modified' | 'moved' | 'deleted' | 'touched' | 'rebuilt' | 'unchanged'>;
 
 /** Plans `listed` (on disk) against `indexed` (in the database) and applies the plan in batches. */
 function applyChanges(
@@ -173,7 +186,7 @@ function applyChanges(
   const operations: Operation[] = [
     ...plan.deleted.map((file): Operation => ({ op: 'delete', file })),
     ...plan.moved.map(({ from, to }): Operation => ({ op: 'move', id: from.id, from, to })),
-    ...plan.modified.map(({ file, id }): Operation => ({ op: 'modify', id, file })),
+    ...[...plan.modified, ...plan.rebuilt].map(({ file, id }): Operation => ({ op: 'modify', id, file })),
     ...plan.added.map((file): Operation => ({ op: 'add', file })),
     ...plan.touched.map(({ file, id }): Operation => ({ op: 'touch', id, file })),
   ];
@@ -191,6 +204,7 @@ function applyChanges(
     moved: plan.moved.map(({ from, to }) => ({ from: from.path, to: to.path })),
     deleted: plan.deleted.length,
     touched: plan.touched.length,
+    rebuilt: plan.rebuilt.length,
     unchanged: stat.unchanged.length,
   };
 }
@@ -211,6 +225,14 @@ function withText(operation: Operation, root: string, maxNoteBytes: number, skip
   return operation.op === 'move' ? { ...operation, to: fresh } : { ...operation, file: fresh };
 }
 
+/**
+ * Applies one planned operation to the rows as they are now. The plan was made before the batch's
+ * transaction began, and another process (a server indexing its own writes, a second index run)
+ * may have indexed the same paths since: so a note's row is found again by its path inside the
+ * transaction, which holds the write lock, and an add whose row appeared becomes a replace, a
+ * modify whose row went becomes an insert. Without this a concurrent writer made a run fail
+ * with `UNIQUE constraint failed`.
+ */
 function apply(store: NoteStore, operation: Operation, extensions: readonly IndexExtension[]): void {
   switch (operation.op) {
     case 'none':
@@ -221,23 +243,33 @@ function apply(store: NoteStore, operation: Operation, extensions: readonly Inde
     case 'touch':
       store.touch(operation.id, operation.file);
       return;
-    case 'add': {
-      const note = parse(operation.file);
-      derive(extensions, store.insert(operation.file, note), note, operation.file);
+    case 'add':
+    case 'modify':
+      write(store, extensions, operation.file, null);
       return;
-    }
-    case 'modify': {
-      const note = parse(operation.file);
-      store.replace(operation.id, operation.file, note, null);
-      derive(extensions, operation.id, note, operation.file);
-      return;
-    }
     case 'move': {
-      const note = parse(operation.to);
-      store.replace(operation.id, operation.to, note, operation.from.path);
-      derive(extensions, operation.id, note, operation.to);
+      // Still where the plan found it: the row moves (keeping its id, so its vectors and graph
+      // rows follow). Otherwise the new path is written like any other note.
+      if (store.idOf(operation.to.key) === null && store.idOf(operation.from.key) === operation.id) {
+        write(store, extensions, operation.to, operation.from);
+      } else {
+        store.delete(operation.from);
+        write(store, extensions, operation.to, null);
+      }
       return;
     }
+  }
+}
+
+/** Writes a note at `file`'s path: a replace of the row now at that path (or at `from`'s), else an insert. */
+function write(store: NoteStore, extensions: readonly IndexExtension[], file: ReadFile, from: IndexedFile | null): void {
+  const note = parse(file);
+  const id = from ? from.id : store.idOf(file.key);
+  if (id === null) {
+    derive(extensions, store.insert(file, note), note, file);
+  } else {
+    store.replace(id, file, note, from ? from.path : null);
+    derive(extensions, id, note, file);
   }
 }
 

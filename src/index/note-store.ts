@@ -22,8 +22,11 @@ export class NoteStore {
         VALUES (@path, @path_key, @name_key, @title, @type, @aliases, @frontmatter, @hash, @mtime_ms, @size, @word_count, @line_count, @warnings)`),
       updateNote: db.prepare(`UPDATE notes SET path = @path, path_key = @path_key, name_key = @name_key, title = @title, type = @type, aliases = @aliases,
         frontmatter = @frontmatter, hash = @hash, mtime_ms = @mtime_ms, size = @size, word_count = @word_count, line_count = @line_count, warnings = @warnings WHERE id = @id`),
-      touchNote: db.prepare('UPDATE notes SET mtime_ms = ?, size = ? WHERE id = ?'),
-      deleteNote: db.prepare('DELETE FROM notes WHERE id = ?'),
+      // Guarded by the path too: a row id the planner saw may since belong to another note (a
+      // concurrent run deleted it and SQLite reused the id).
+      touchNote: db.prepare('UPDATE notes SET mtime_ms = ?, size = ? WHERE id = ? AND path_key = ?'),
+      deleteNote: db.prepare('DELETE FROM notes WHERE id = ? AND path_key = ?'),
+      idOf: db.prepare('SELECT id FROM notes WHERE path_key = ?').pluck(),
       deleteBlocks: db.prepare('DELETE FROM blocks WHERE note_id = ?'),
       deleteLinks: db.prepare('DELETE FROM links WHERE note_id = ?'),
       deleteTags: db.prepare('DELETE FROM tags WHERE note_id = ?'),
@@ -60,12 +63,16 @@ export class NoteStore {
   }
 
   touch(id: number, file: ListedFile): void {
-    this.statements.touchNote.run(file.mtimeMs, file.size, id);
+    this.statements.touchNote.run(file.mtimeMs, file.size, id, file.key);
   }
 
   delete(file: IndexedFile): void {
-    this.statements.deleteNote.run(file.id);
-    this.statements.markDirty.run(fileTargetName(file.path));
+    if (this.statements.deleteNote.run(file.id, file.key).changes > 0) this.statements.markDirty.run(fileTargetName(file.path));
+  }
+
+  /** The id of the note indexed at this path key now, or null. */
+  idOf(key: string): number | null {
+    return (this.statements.idOf.get(key) as number | undefined) ?? null;
   }
 
   upsertAttachment(file: ListedFile, isNew: boolean): void {
@@ -106,6 +113,22 @@ export class NoteStore {
     else this.db.prepare('DELETE FROM skipped').run();
     const insert = this.db.prepare('INSERT OR REPLACE INTO skipped (path, reason) VALUES (?, ?)');
     for (const entry of skipped) insert.run(entry.path, entry.reason);
+  }
+
+  /**
+   * Deletes rows that name a note which is no longer indexed, in every table with a `note_id`
+   * referencing notes (search statistics, vectors, blocks, graph mentions…); returns how many.
+   * Foreign keys cascade deletes, so there are none unless a database was written without
+   * them enforced (an older version, a hand-edit): a whole-vault run then cleans them.
+   */
+  removeOrphans(): number {
+    const tables = this.db.prepare(`SELECT m.name FROM sqlite_master m, pragma_foreign_key_list(m.name) f
+      WHERE m.type = 'table' AND f."table" = 'notes' AND f."from" = 'note_id'`).pluck().all() as string[];
+    let removed = 0;
+    for (const table of tables) {
+      removed += this.db.prepare(`DELETE FROM "${table}" WHERE note_id NOT IN (SELECT id FROM notes)`).run().changes;
+    }
+    return removed;
   }
 
   getMeta(key: string): string | null {

@@ -52,6 +52,8 @@ export interface ChangePlan<H extends HashedFile> {
   moved: { from: IndexedFile; to: H }[];
   /** New mtime or size but the same content: only the stat columns change. */
   touched: { file: H; id: number }[];
+  /** A full run's notes whose content did not change: re-parsed all the same, but not "modified". */
+  rebuilt: { file: H; id: number }[];
   deleted: IndexedFile[];
 }
 
@@ -63,12 +65,12 @@ export interface ChangePlan<H extends HashedFile> {
 export function planChanges<H extends HashedFile>(read: readonly H[], gone: readonly IndexedFile[], indexed: readonly IndexedFile[], full = false): ChangePlan<H> {
   const byKey = new Map<string, IndexedFile>();
   for (const file of indexed) byKey.set(file.key, file);
-  const plan: ChangePlan<H> = { added: [], modified: [], moved: [], touched: [], deleted: [] };
+  const plan: ChangePlan<H> = { added: [], modified: [], moved: [], touched: [], rebuilt: [], deleted: [] };
   const fresh: H[] = [];
   for (const file of read) {
     const known = byKey.get(file.key);
     if (!known) fresh.push(file);
-    else if (!full && known.hash === file.hash && known.path === file.path) plan.touched.push({ file, id: known.id });
+    else if (known.hash === file.hash && known.path === file.path) (full ? plan.rebuilt : plan.touched).push({ file, id: known.id });
     else plan.modified.push({ file, id: known.id });
   }
   const goneByHash = new Map<string, IndexedFile[]>();

@@ -12,7 +12,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { relative, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { embedBacklog, openConfiguredEmbedder, type Embedder, type LogSink, type VectorSettings } from '../embed/index.js';
-import { acquireLock, indexPaths } from '../index/index.js';
+import { acquireLock, extensionMetaKey, indexPaths, planIndex, PARSER_VERSION } from '../index/index.js';
 import { lexicalExtension, VaultSearch } from '../search/index.js';
 import { VaultWriter } from '../writes/index.js';
 import type { ExtractorSettings } from '../graph/index.js';
@@ -60,6 +60,8 @@ export class VaultEngine {
   private dataVersion = -1;
   private dataVersionQuery: Database.Statement | null = null;
   indexState: IndexState = { state: 'ready' };
+  /** Whether the index was already current when the running start-up index run began (checked once, lazily). */
+  private currentAtStart: boolean | null = null;
 
   constructor(private readonly options: EngineOptions) {
     this.vault = options.vault;
@@ -142,6 +144,44 @@ export class VaultEngine {
   }
 
   /**
+   * Indexes what a write just put in the vault, so it is searchable when the tool answers. The
+   * write has happened whatever this does: a failure here must not become an error an agent
+   * would retry (and so write twice). It is logged, the paths are queued to be indexed again
+   * shortly, and the reply gets the warning returned here.
+   */
+  async indexWritten(paths: readonly string[]): Promise<string | null> {
+    try {
+      await this.refresh(paths);
+      return null;
+    } catch (error) {
+      const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+      this.options.log.err(`engram: indexing a write failed (${message}); it is indexed again shortly`);
+      this.schedule(paths);
+      return `the write is done, but indexing it failed (${message}); it is indexed again shortly — do not repeat the write`;
+    }
+  }
+
+  /**
+   * Whether search may miss notes: an index run is under way and the index was not already
+   * current when it began. The start-up run of a server whose index is up to date changes
+   * nothing, and saying "results may be incomplete" then was false. Checked once per run, from
+   * a listing and the stored stats (~100 ms at 10k notes), on the first call that asks.
+   */
+  indexBehind(): boolean {
+    if (this.indexState.state !== 'indexing') return false;
+    this.currentAtStart ??= this.indexIsCurrent();
+    return !this.currentAtStart;
+  }
+
+  private indexIsCurrent(): boolean {
+    const meta = (key: string) => this.db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined;
+    if (meta('last_indexed_at') === undefined || meta('parser_version') !== PARSER_VERSION) return false;
+    if (meta(extensionMetaKey(this.extension)) !== this.extension.version) return false;
+    const plan = planIndex(this.db, { root: this.vault, exclude: this.settings.exclude });
+    return plan.added + plan.changed + plan.gone === 0;
+  }
+
+  /**
    * Another process (a second server, `engram librarian`, the daemon) committed to the shared
    * database: SQLite's `data_version` moves only for other connections' commits, so one pragma
    * (microseconds) tells whether what this engine loaded is still current.
@@ -198,6 +238,7 @@ export class VaultEngine {
 
   private startIndexRun(command: { command: string; args: string[] }): void {
     this.indexState = { state: 'indexing', since: new Date().toISOString() };
+    this.currentAtStart = null;
     const child = spawn(command.command, command.args, { stdio: ['ignore', 'ignore', 'pipe'] });
     this.child = child;
     let stderr = '';
@@ -224,15 +265,20 @@ export class VaultEngine {
     const queue = (path: string) => {
       const rel = relative(root, path).split(sep).join('/');
       if (rel === '' || rel.startsWith('..')) return;
-      this.pending.add(rel);
-      if (this.timer) clearTimeout(this.timer);
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        this.flush();
-      }, this.options.debounceMs ?? 150);
+      this.schedule([rel]);
     };
     for (const event of ['add', 'change', 'unlink'] as const) this.watcher.on(event, queue);
     this.watcher.on('error', (error) => this.options.log.err(`engram: watcher: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  /** Queues vault-relative paths to be re-indexed after a quiet period. */
+  private schedule(paths: readonly string[]): void {
+    for (const path of paths) this.pending.add(path);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.flush();
+    }, this.options.debounceMs ?? 150);
   }
 
   private flush(): void {

@@ -34,7 +34,7 @@ export function registerOrganizeTools(server: McpServer, engine: VaultEngine): v
         { apply: args.apply ?? [], reject: args.reject ?? [] }, new Date().toISOString()));
       applied = decided.applied.map((move) => ({ id: move.id, from: move.from, to: move.to, move_id: move.moveId, relinked: move.rewritten }));
       rejected = decided.rejected;
-      await engine.refresh(decided.applied.flatMap((move) => [move.from, move.to, ...move.rewritten]));
+      await engine.indexWritten(decided.applied.flatMap((move) => [move.from, move.to, ...move.rewritten]));
     }
     const pending = listOrganizeProposals(engine.db).map(({ id, path, target, share, reason }) => ({ id, path, target, share, reason }));
     const text = [
@@ -54,7 +54,7 @@ export function registerOrganizeTools(server: McpServer, engine: VaultEngine): v
     annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
   }, (args) => guarded(async () => {
     const undone = await engine.exclusive('an undo', () => engine.writer().undoMove(args.move_id));
-    await engine.refresh([undone.from, undone.to, ...undone.restored, `${engine.agentRoot}/Audit.md`]);
+    await engine.indexWritten([undone.from, undone.to, ...undone.restored, `${engine.agentRoot}/Audit.md`]);
     return ok(undone, `moved ${undone.to} back to ${undone.from}; ${undone.restored.length} notes' links restored`);
   }));
 
@@ -66,7 +66,7 @@ export function registerOrganizeTools(server: McpServer, engine: VaultEngine): v
     annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
   }, (args) => guarded(async () => {
     const report = await engine.exclusive('an undo', () => undoRun(engine.db, engine.writer(), args.run_id, `${engine.agentRoot}/Librarian.md`));
-    await engine.refresh([...report.paths, `${engine.agentRoot}/Audit.md`]);
+    await engine.indexWritten([...report.paths, `${engine.agentRoot}/Audit.md`]);
     resyncGraphIfTouched(engine.db, report, { root: engine.vault, agentRoot: engine.agentRoot, extractor: selectExtractor(engine.extractorSettings, engine.db) });
     return ok({ run_id: report.runId, moves: report.moves, writes: report.writes, paths: report.paths, report_kept: report.reportKept },
       `run ${report.runId} undone: ${report.moves} moves and ${report.writes} writes reverted${report.reportKept ? '; its report section stays (later sweeps reported since)' : ''}`);

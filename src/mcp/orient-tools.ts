@@ -78,7 +78,7 @@ export function registerOrientTools(server: McpServer, engine: VaultEngine): voi
       tools: TOOL_GUIDE,
       status: {
         notes: status.notes,
-        indexing: engine.indexState.state === 'indexing' ? `indexing in the background since ${engine.indexState.since}; results cover ${status.notes} notes so far`
+        indexing: engine.indexBehind() && engine.indexState.state === 'indexing' ? `indexing in the background since ${engine.indexState.since}; results cover ${status.notes} notes so far`
           : engine.indexState.state === 'failed' ? `the last index run failed: ${engine.indexState.reason}` : `up to date (last full run ${status.last_indexed_at ?? 'never'})`,
         vectors: `${covered} of ${search.metas.length} notes have ${engine.settings.model} vectors`,
         librarian: librarianLine(lastSweep(engine.db)),

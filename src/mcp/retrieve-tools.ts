@@ -251,10 +251,10 @@ export function registerRetrieveTools(server: McpServer, engine: VaultEngine): v
 
 
 /** The search core plus the query vector, as `engram search` runs it. */
-/** The one search pipeline, with the server's own notice while the start-up index runs. */
+/** The one search pipeline, with the server's own notice while the index is behind the vault. */
 async function runSearch(engine: VaultEngine, request: PipelineRequest): Promise<SearchResponse> {
   const response = await searchVault(engine.search(), request, (text) => engine.queryVector(text));
-  if (engine.indexState.state === 'indexing') response.notices.unshift('the vault is still being indexed in the background; results may be incomplete');
+  if (engine.indexBehind()) response.notices.unshift('the vault is still being indexed in the background; results may be incomplete');
   return response;
 }
 

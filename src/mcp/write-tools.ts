@@ -13,20 +13,24 @@ import { fail, guarded, ok, type ToolResult } from './results.js';
 
 const WRITES = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
 
-const receiptSchema = { path: z.string(), journal_id: z.number(), created: z.boolean() };
+const receiptSchema = { path: z.string(), journal_id: z.number(), created: z.boolean(), index_warning: z.string().optional() };
+
+/** A receipt, and why the write is not searchable yet when indexing it failed (the write stands). */
+type Committed = WriteReceipt & { indexWarning?: string | null };
 
 export function registerWriteTools(server: McpServer, engine: VaultEngine): void {
   const root = () => engine.agentRoot;
   const today = () => new Date().toISOString().slice(0, 10);
 
   /** Commits inside the agent folder, then makes the change searchable before returning. */
-  const commit = async (request: WriteRequest): Promise<WriteReceipt> => {
-    const receipt = engine.writer().write(request);
-    await engine.refresh([receipt.path, `${root()}/Audit.md`]);
-    return receipt;
+  const commit = async (request: WriteRequest): Promise<Committed> => indexed(engine.writer().write(request));
+  const indexed = async (receipt: WriteReceipt): Promise<Committed> =>
+    ({ ...receipt, indexWarning: await engine.indexWritten([receipt.path, `${root()}/Audit.md`]) });
+  const done = (receipt: Committed, extra: Record<string, unknown> = {}, text?: string): ToolResult => {
+    const warning = receipt.indexWarning ? { index_warning: receipt.indexWarning } : {};
+    const said = text ?? `${receipt.created ? 'created' : 'updated'} ${receipt.path} (write #${receipt.journalId}; undo_write can revert it)`;
+    return ok({ path: receipt.path, journal_id: receipt.journalId, created: receipt.created, ...extra, ...warning }, receipt.indexWarning ? `${said}; warning: ${receipt.indexWarning}` : said);
   };
-  const done = (receipt: WriteReceipt, extra: Record<string, unknown> = {}, text?: string): ToolResult =>
-    ok({ path: receipt.path, journal_id: receipt.journalId, created: receipt.created, ...extra }, text ?? `${receipt.created ? 'created' : 'updated'} ${receipt.path} (write #${receipt.journalId}; undo_write can revert it)`);
 
   server.registerTool('log_session', {
     title: 'Log a session',
@@ -49,7 +53,7 @@ export function registerWriteTools(server: McpServer, engine: VaultEngine): void
     const receipt = await commit({ tool: 'log_session', path, create: true, next: () => `${frontmatter.join('\n')}\n# ${args.title.trim()}\n\n${args.body.trim()}\n` });
     const link = path.slice(0, -3);
     const index = await commit({ tool: 'log_session', path: `${root()}/Index.md`, next: (current) => `${current ?? '# Index\n\n'}${current && !current.endsWith('\n') ? '\n' : ''}- ${today()} [[${link}|${args.title.trim()}]]${args.project ? ` (${args.project})` : ''}\n` });
-    return done(receipt, { index_journal_id: index.journalId });
+    return done({ ...receipt, indexWarning: receipt.indexWarning ?? index.indexWarning }, { index_journal_id: index.journalId });
   }));
 
   server.registerTool('capture', {
@@ -110,8 +114,7 @@ export function registerWriteTools(server: McpServer, engine: VaultEngine): void
 
   const previewOrApply = async (tool: string, args: { path?: string; token?: string }, next: ((current: string | null) => string) | null, create: boolean): Promise<ToolResult> => {
     if (args.token) {
-      const receipt = engine.writer().apply(args.token);
-      await engine.refresh([receipt.path, `${root()}/Audit.md`]);
+      const receipt = await indexed(engine.writer().apply(args.token));
       return done(receipt, { applied: true });
     }
     if (!args.path || !next) return fail('give a path (and content), or the token of a preview to apply it');
@@ -129,8 +132,7 @@ export function registerWriteTools(server: McpServer, engine: VaultEngine): void
       : null;
     if (answer) {
       if (answer.action === 'accept' && answer.content?.approve === true) {
-        const receipt = engine.writer().apply(preview.token);
-        await engine.refresh([receipt.path, `${root()}/Audit.md`]);
+        const receipt = await indexed(engine.writer().apply(preview.token));
         return done(receipt, { applied: true });
       }
       return fail(`the human did not approve the change to ${preview.path}; nothing was written`);
@@ -140,7 +142,7 @@ export function registerWriteTools(server: McpServer, engine: VaultEngine): void
   };
 
   const outsideSchema = {
-    path: z.string().optional(), journal_id: z.number().optional(), created: z.boolean().optional(), applied: z.boolean().optional(),
+    path: z.string().optional(), journal_id: z.number().optional(), created: z.boolean().optional(), applied: z.boolean().optional(), index_warning: z.string().optional(),
     preview: z.string().optional(), token: z.string().optional(), expires: z.string().optional(),
   };
 
@@ -191,9 +193,8 @@ export function registerWriteTools(server: McpServer, engine: VaultEngine): void
     outputSchema: receiptSchema,
     annotations: { ...WRITES, destructiveHint: true },
   }, (args) => guarded(async () => {
-    const receipt = engine.writer().undo(args.id);
-    await engine.refresh([receipt.path, `${root()}/Audit.md`]);
-    return ok({ path: receipt.path, journal_id: receipt.journalId, created: false }, `reverted write #${args.id} on ${receipt.path} (recorded as write #${receipt.journalId})`);
+    const receipt = await indexed(engine.writer().undo(args.id));
+    return done({ ...receipt, created: false }, {}, `reverted write #${args.id} on ${receipt.path} (recorded as write #${receipt.journalId})`);
   }));
 }
 

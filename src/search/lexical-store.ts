@@ -16,18 +16,22 @@ export function lexicalExtension(options: Partial<TokenizerOptions> = {}): Index
   const tokenize = createTokenizer(options);
   // The vocabulary is read lazily, term by term: re-indexing one note then costs its own ~150
   // look-ups instead of loading every term of the vault (which tripled a one-note update).
+  // SQLite assigns new ids inside the writing transaction, which holds the write lock: several
+  // processes index the one database, so an id counted ahead in memory would collide with
+  // another process's terms. Terms are never deleted, so an id once committed stays valid.
   let vocabulary = new Map<string, number>();
-  let nextId = 1;
-  let firstId = 1;
+  /** An empty vocabulary at open: most terms are new, so insert first and look up on conflict. */
+  let fresh = true;
   let findTerm: Database.Statement | null = null;
   let insertTerm: Database.Statement | null = null;
   let writeStats: Database.Statement | null = null;
+  const find = (term: string) => findTerm!.get(term) as number | undefined;
+  const insert = (term: string) => insertTerm!.get(term) as number | undefined;
   const idOf = (term: string): number => {
     let id = vocabulary.get(term);
     if (id === undefined) {
-      // An index built from empty has every stored term in `vocabulary` already: no look-up.
-      id = firstId === 1 ? undefined : (findTerm!.pluck().get(term) as number | undefined);
-      if (id === undefined) insertTerm!.run((id = nextId++), term);
+      id = fresh ? (insert(term) ?? find(term)) : (find(term) ?? insert(term));
+      if (id === undefined) throw new Error(`the search term "${term}" could be neither found nor stored`);
       vocabulary.set(term, id);
     }
     return id;
@@ -40,9 +44,9 @@ export function lexicalExtension(options: Partial<TokenizerOptions> = {}): Index
       // Cached ids belong to one database and one run: start both caches afresh.
       vocabulary = new Map();
       counter = new TermCounter(tokenize, idOf);
-      firstId = nextId = ((db.prepare('SELECT max(id) FROM terms').pluck().get() as number | null) ?? 0) + 1;
-      findTerm = db.prepare('SELECT id FROM terms WHERE term = ?');
-      insertTerm = db.prepare('INSERT INTO terms (id, term) VALUES (?, ?)');
+      fresh = db.prepare('SELECT 1 FROM terms LIMIT 1').get() === undefined;
+      findTerm = db.prepare('SELECT id FROM terms WHERE term = ?').pluck();
+      insertTerm = db.prepare('INSERT INTO terms (term) VALUES (?) ON CONFLICT (term) DO NOTHING RETURNING id').pluck();
       writeStats = db.prepare('INSERT OR REPLACE INTO note_terms (note_id, stats) VALUES (?, ?)');
     },
     noteWritten(noteId: number, note: Note, text: string) {

@@ -48,7 +48,15 @@ function parseYamlMapping(source: string): { data: Frontmatter | null; warning: 
     const where = line === undefined ? '' : ` (frontmatter line ${line})`;
     return { data: null, warning: `malformed frontmatter${where}: ${firstLine(error.message)}; fix the YAML to index its fields` };
   }
-  const value: unknown = doc.toJS({ maxAliasCount: 100 });
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    // An alias bomb ("billion laughs": anchors nesting anchors) throws here. One hostile note
+    // must not stop indexing: it is indexed without its fields, and the warning says why.
+    const reason = error instanceof Error ? firstLine(error.message) : String(error);
+    return { data: null, warning: `frontmatter could not be read safely (${reason}); its fields are ignored, simplify the YAML to index them` };
+  }
   if (value === null || value === undefined) return { data: {}, warning: null };
   if (typeof value !== 'object' || Array.isArray(value)) {
     return { data: null, warning: 'frontmatter is not a key: value mapping; its fields are ignored' };

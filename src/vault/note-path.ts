@@ -73,7 +73,7 @@ const PROBLEMS: Record<Problem, { found: string; next: string }> = {
  * C0/C1 controls, line and paragraph separators, and bidi overrides: none belongs in a note
  * name, and the last can make a path display as something it is not (`\u202Egpj.md`).
  */
-const FORBIDDEN_CHARS = /[\p{Cc}\u2028\u2029\u200E\u200F\u061C\u202A-\u202E\u2066-\u2069]/u;
+export const FORBIDDEN_CHARS = /[\p{Cc}\u2028\u2029\u200E\u200F\u061C\u202A-\u202E\u2066-\u2069]/u;
 
 /**
  * The syntax half, pure. Returns the path's segments (`/`-separated, `.` and empty segments

@@ -7,7 +7,14 @@
 import { lstatSync, readdirSync, realpathSync, type Dirent } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { systemErrorCode } from '../errors.js';
+import { FORBIDDEN_CHARS } from './note-path.js';
 import { foldPath, isNotePath, pathKey } from './paths.js';
+
+/**
+ * Why a file or folder with a control character in its name (a line break, a bidi override) is
+ * not indexed: no tool accepts such a path, so a search must not return one.
+ */
+const UNSAFE_NAME = 'name contains a control character (such as a line break); rename it to index it';
 
 export interface DiskEntry {
   /** Vault-relative, `/`-separated, original spelling. */
@@ -55,6 +62,10 @@ export function walkVault(root: string, options: WalkOptions = {}): WalkResult {
       if (name.startsWith('.')) continue;
       const rel = relDir === '' ? name : `${relDir}/${name}`;
       const abs = join(dir, name);
+      if (FORBIDDEN_CHARS.test(name)) {
+        skipped.push({ path: rel, reason: UNSAFE_NAME });
+        continue;
+      }
       if (child.isSymbolicLink()) {
         const reason = symlinkReason(abs, realRoot);
         if (reason) skipped.push({ path: rel, reason });
@@ -128,6 +139,7 @@ export function statVaultPath(realRoot: string, path: string, options: WalkOptio
   const segments = rel.split('/');
   if (rel === '' || segments.some((segment) => segment === '' || segment === '.' || segment === '..')) return { found: false, skipped: null };
   if (segments.some((segment) => segment.startsWith('.'))) return { found: false, skipped: null };
+  if (FORBIDDEN_CHARS.test(rel)) return { found: false, skipped: { path: rel, reason: UNSAFE_NAME } };
   const excluded = new Set((options.exclude ?? []).map((folder) => foldPath(folder.replace(/^\/+|\/+$/g, ''))));
   for (let i = 1; i < segments.length; i++) {
     if (excluded.has(foldPath(segments.slice(0, i).join('/')))) return { found: false, skipped: null };

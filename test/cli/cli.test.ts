@@ -103,3 +103,14 @@ test('an index run refuses to start while another holds the lock', async (t) => 
     lock.release();
   }
 });
+
+test('index --full over an unchanged vault says so: no changes, every note re-parsed unchanged', async (t) => {
+  const vault = makeVault(t, { 'a.md': '# A', 'b.md': '# B' });
+  const env = { ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root };
+  assert.equal((await runCli(['index', '--no-embed'], env)).code, 0);
+  const full = await runCli(['index', '--full', '--no-embed'], env);
+  assert.equal(full.code, 0, full.stderr);
+  assert.match(full.stdout, /^no changes; 2 notes indexed; 2 unchanged notes re-parsed in /);
+  const json = JSON.parse((await runCli(['index', '--full', '--no-embed', '--json'], env)).stdout) as { modified: number; rebuilt: number };
+  assert.deepEqual([json.modified, json.rebuilt], [0, 2]);
+});

@@ -15,15 +15,16 @@ export interface McpFixture {
   call(name: string, args?: Record<string, unknown>): Promise<{ isError?: boolean; structuredContent?: Record<string, unknown>; content: { type: string; text?: string }[] }>;
 }
 
-export async function connectFixture(t: TestContext, files: Record<string, string | Uint8Array>, options: { watch?: boolean } = {}): Promise<McpFixture> {
+export async function connectFixture(t: TestContext, files: Record<string, string | Uint8Array>, options: { watch?: boolean; indexCommand?: { command: string; args: string[] }; beforeStart?: (vault: FixtureVault) => void } = {}): Promise<McpFixture> {
   const vault = makeVault(t, files);
   mkdirSync(vault.home, { recursive: true });
   const state = openStateDb(vault.home);
   runIndex(state.db, { root: vault.root, extensions: [lexicalExtension()] });
+  options.beforeStart?.(vault);
   const engine = new VaultEngine({
     vault: vault.root, stateDir: vault.home, db: state.db,
     settings: { model: 'TaylorAI/bge-micro-v2', modelDir: `${vault.home}/no-models`, offline: true, exclude: [] },
-    log: { err: () => {} }, indexCommand: null, watch: options.watch ?? false, debounceMs: 50,
+    log: { err: () => {} }, indexCommand: options.indexCommand ?? null, watch: options.watch ?? false, debounceMs: 50,
   });
   engine.start();
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { EngramError } from '../../src/errors.js';
 import { DB_FILE, MIGRATIONS, migrate, openStateDb, readStatus, runIndex } from '../../src/index/index.js';
 import Database from 'better-sqlite3';
+import { DEFAULTS as DB_DEFAULTS } from '../../src/index/db.js';
 import { makeVault } from '../helpers/vault.js';
 
 test('migrations are recorded in order and applied once', () => {
@@ -28,8 +29,35 @@ test('pragmas: WAL, foreign keys, busy timeout', (t) => {
   const { db } = openStateDb(vault.home);
   assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
   assert.equal(db.pragma('foreign_keys', { simple: true }), 1);
-  assert.equal(db.pragma('busy_timeout', { simple: true }), 5000);
+  assert.equal(db.pragma('busy_timeout', { simple: true }), DB_DEFAULTS.busyTimeoutMs);
   db.close();
+});
+
+test('a transaction takes the write lock first: another process committing between its read and its write cannot fail it', (t) => {
+  const vault = makeVault(t);
+  mkdirSync(vault.home, { recursive: true });
+  const a = openStateDb(vault.home).db;
+  const b = openStateDb(vault.home).db;
+  t.after(() => { a.close(); b.close(); });
+  b.pragma('busy_timeout = 0');
+  let interleaved: string | null = null;
+  // Read, let the other connection try to commit, then write: a deferred BEGIN fails the write
+  // with SQLITE_BUSY_SNAPSHOT however long the busy timeout is.
+  const job = a.transaction(() => {
+    a.prepare("SELECT value FROM meta WHERE key = 'k'").get();
+    try {
+      b.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('other', 'b')").run();
+    } catch (error) {
+      interleaved = (error as { code?: string }).code ?? String(error);
+    }
+    a.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('k', 'a')").run();
+  });
+  assert.doesNotThrow(() => job());
+  assert.equal(interleaved, 'SQLITE_BUSY', 'the other writer waits for the transaction instead of slipping in');
+  assert.equal(b.prepare("SELECT value FROM meta WHERE key = 'k'").pluck().get(), 'a');
+  // Nested transactions still work (as savepoints).
+  a.transaction(() => a.transaction(() => a.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('n', '1')").run())())();
+  assert.equal(b.prepare("SELECT value FROM meta WHERE key = 'n'").pluck().get(), '1');
 });
 
 test('a corrupt database is moved aside, rebuilt, reported once, and the index recovers', (t) => {

@@ -95,9 +95,13 @@ test('--full re-parses every note and changes nothing when nothing changed', (t)
   run();
   const before = withoutIds(dumpState(db));
   const report = run({ full: true });
-  assert.equal(report.modified, 2);
+  assert.equal(report.modified, 0, 'nothing changed, so nothing is reported modified');
+  assert.equal(report.rebuilt, 2);
   assert.equal(report.full, true);
   assert.deepEqual(withoutIds(dumpState(db)), before);
+  vault.write('b.md', 'b changed');
+  const changed = run({ full: true });
+  assert.deepEqual([changed.modified, changed.rebuilt], [1, 1]);
 });
 
 test('vaults with 0, 1 and 2 notes', (t) => {

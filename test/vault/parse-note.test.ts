@@ -132,3 +132,22 @@ test('any text parses: empty, only frontmatter, binary-ish garbage', () => {
     assert.equal(typeof note.title, 'string');
   }
 });
+
+test('a YAML alias bomb in frontmatter is a warning: the note parses without its fields', () => {
+  const bomb = [
+    '---',
+    'a: &a ["x","x","x","x","x","x","x","x","x"]',
+    'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]',
+    'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]',
+    'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]',
+    'e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]',
+    'tags: [kept-out]',
+    '---',
+    '# Bomb',
+    'body text #inline',
+  ].join('\n');
+  const note = parseNote('Claude/Bomb.md', bomb);
+  assert.equal(note.frontmatter, null);
+  assert.deepEqual(note.tags, ['inline']);
+  assert.match(note.warnings.join('\n'), /frontmatter could not be read safely/);
+});
