@@ -114,6 +114,7 @@ function describeReport(extractor: Extractor, report: GraphIndexReport): string 
     const shown = report.unreadablePrivate.slice(0, 5).join(', ');
     lines.push(`${report.unreadablePrivate.length} of them only because their frontmatter cannot be read (${shown}${report.unreadablePrivate.length > 5 ? ', …' : ''}); fix the YAML to have them extracted`);
   }
+  if (report.retractedPrivate > 0) lines.push(`${report.retractedPrivate} notes extracted earlier are private by a closer reading: what they asserted was taken back`);
   const redacted = describeRedactions(report.redacted);
   if (redacted !== '') lines.push(`secrets redacted before sending: ${redacted}`);
   if (report.inputTokens + report.outputTokens > 0) lines.push(`tokens ${report.inputTokens} in, ${report.outputTokens} out; about $${report.costUsd.toFixed(4)}`);
