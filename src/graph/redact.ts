@@ -50,7 +50,7 @@ const SHAPES: readonly Shape[] = [
   { kind: 'private-key', pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|(?=\n[ \t]*\n)|$)/g },
   { kind: 'anthropic-key', pattern: new RegExp(`\\bsk-ant-[${TOKEN_CHARS}]{8,}`, 'g') },
   // Letters and digits mixed: `sk-learn-compatible-interfaces` is prose, real keys always mix.
-  { kind: 'openai-key', pattern: new RegExp(`\\bsk-(?:proj-|svcacct-|admin-|None-)?(?=[${TOKEN_CHARS}]*\\d)(?=[${TOKEN_CHARS}]*[A-Za-z])[${TOKEN_CHARS}]{20,}`, 'g') },
+  { kind: 'openai-key', pattern: new RegExp(`\\bsk-(?:proj-|svcacct-|admin-|None-)?(?=[${TOKEN_CHARS}]{0,200}\\d)(?=[${TOKEN_CHARS}]{0,200}[A-Za-z])[${TOKEN_CHARS}]{20,}`, 'g') },
   { kind: 'github-token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})/g },
   { kind: 'aws-access-key', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b/g },
   { kind: 'slack-webhook', pattern: /https:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]+/g },
@@ -58,8 +58,8 @@ const SHAPES: readonly Shape[] = [
   { kind: 'google-api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}/g },
   { kind: 'stripe-key', pattern: /\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}/g },
   { kind: 'jwt', pattern: new RegExp(`\\beyJ[${TOKEN_CHARS}]{8,}\\.eyJ[${TOKEN_CHARS}]{8,}\\.[${TOKEN_CHARS}]*`, 'g') },
-  // `scheme://user:password@host` keeps the user and host.
-  { kind: 'url-password', pattern: /\b([a-z][a-z0-9+.-]*:\/\/[^\s/:@]+:)([^\s/@]+)(@)/gi, replace: (_m, head, _secret, at) => `${head}${placeholder('url-password')}${at}` },
+  // `scheme://user:password@host` keeps the user and host. Bounded runs: unbounded ones made `sk-sk-sk-…` quadratic.
+  { kind: 'url-password', pattern: /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s/:@]{1,256}:)([^\s/@]{1,256})(@)/gi, replace: (_m, head, _secret, at) => `${head}${placeholder('url-password')}${at}` },
   {
     kind: 'authorization',
     pattern: /\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?)(?:(Bearer|Basic|Token|Digest|Bot)\s+)?([^\s"',;]+)/gi,
@@ -124,15 +124,23 @@ function assignsSecret(key: string, operator: string, value: string, where: { li
   return symbolic && value.length >= 6;
 }
 
+/** How far around an assignment its line is looked at. */
+const LINE_WINDOW = 256;
+
 function redactAssignments(text: string, count: (kind: SecretKind) => void): string {
   return text.replace(ASSIGNMENT, (match: string, before: string, key: string, operator: string, value: string | undefined, offset: number, whole: string) => {
     if (value === undefined || !SECRET_KEY.test(key)) return match;
-    const lineHead = whole.slice(whole.lastIndexOf('\n', offset) + 1, offset + before.length);
+    // Look at most a short way either side: scanning whole lines made a note without newlines quadratic.
+    const from = Math.max(0, offset - LINE_WINDOW);
+    const head = whole.slice(from, offset + before.length);
+    const newlineBefore = head.lastIndexOf('\n');
     const end = offset + match.length;
-    const newline = whole.indexOf('\n', end);
-    const restOfLine = whole.slice(end, newline === -1 ? whole.length : newline);
+    const tail = whole.slice(end, end + LINE_WINDOW);
+    const newlineAfter = tail.indexOf('\n');
+    const restOfLine = newlineAfter === -1 ? tail : tail.slice(0, newlineAfter);
     // Only indentation, a list marker, `export`, a quote or emphasis may precede a key on its own line.
-    const lineStart = /^[ \t]*(?:[-*+>][ \t]+|\d+\.[ \t]+)?(?:export[ \t]+|set[ \t]+)?["'`*_]*$/i.test(lineHead);
+    const lineStart = (newlineBefore !== -1 || from === 0)
+      && /^[ \t]*(?:[-*+>][ \t]+|\d+\.[ \t]+)?(?:export[ \t]+|set[ \t]+)?["'`*_]*$/i.test(head.slice(newlineBefore + 1));
     if (!assignsSecret(key, operator, value, { lineStart, restOfLine })) return match;
     const kind = kindOfKey(key);
     count(kind);

@@ -104,3 +104,12 @@ test('the extraction prompt carries no secret from any part of the note, and say
   for (const leaked of [secret, 'abcdef123456', 'hunter22']) assert.ok(!`${system}\n${user}`.includes(leaked), leaked);
   assert.deepEqual(redacted, { 'anthropic-key': 3, 'api-key': 2, password: 1 });
 });
+
+test('pathological runs (repeated prefixes of every shape) are handled in one pass and stay idempotent', () => {
+  // Each of these once made a pattern rescan the rest of the run from every position.
+  for (const piece of ['sk-', 'sk-ant-', 'eyJa.', 'https://a:b@', 'a_token: ', 'github_pat_', 'Bearer a1', 'xoxb-', '-----BEGIN PRIVATE KEY-----\n', 'password=', '#private/']) {
+    const text = piece.repeat(20_000);
+    const once = redactText(text).text;
+    assert.equal(redactText(once).text, once, piece);
+  }
+});
