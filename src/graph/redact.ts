@@ -62,7 +62,7 @@ const SHAPES: readonly Shape[] = [
   { kind: 'url-password', pattern: /\b([a-z][a-z0-9+.-]{0,30}:\/\/[^\s/:@]{1,256}:)([^\s/@]{1,256})(@)/gi, replace: (_m, head, _secret, at) => `${head}${placeholder('url-password')}${at}` },
   {
     kind: 'authorization',
-    pattern: /\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?)(?:(Bearer|Basic|Token|Digest|Bot)\s+)?([^\s"',;]+)/gi,
+    pattern: /\b((?:proxy-)?authorization["']?\s*[:=]\s*["']?)(?:(Bearer|Basic|Token|Digest|Bot)\s+)?([^\s"',;{}]{8,})/gi,
     replace: (match, head, scheme, value) => (isPlaceholderValue(value) ? match : `${head}${scheme ? `${scheme} ` : ''}${placeholder('authorization')}`),
   },
   // A bearer token must look like one (a digit, 12+ characters): "the bearer instrument" is prose.
@@ -77,10 +77,10 @@ const SECRET_KEY = /^[A-Za-z0-9_.-]*?(password|passwd|passphrase|pwd|secret|toke
  * value quoted (may hold spaces) or bare. Group 1 the text before the key, 2 the key, 3 its
  * closing quote and the operator, 4 a quoted value with its quotes, 5 a bare value.
  */
-const ASSIGNMENT = /(^|[^A-Za-z0-9_.-])([A-Za-z0-9_.-]*(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|credentials?))(["'`]?[ \t]*(?::=|=>|[:=])[ \t]*)("[^"\n]*"|'[^'\n]*'|`[^`\n]*`|[^\s"'`,;)\]}]+)?/gim;
+const ASSIGNMENT = /(^|[^A-Za-z0-9_.-])([A-Za-z0-9_.-]*(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|credentials?))(["'`]?[ \t]*(?::=|=>|:|=(?!=))(?:\*\*|__)?[ \t]*)("[^"\n]*"|'[^'\n]*'|`[^`\n]*`|[^\s"'`,;)\]}]+)?/gim;
 
 /** Values that stand for a secret rather than being one: types, placeholders, references. */
-const NOT_A_VALUE = /^(?:string|str|text|number|int|integer|bool|boolean|bytes|any|unknown|object|null|nil|none|undefined|true|false|yes|no|required|optional|redacted|hidden|secret|password|token|env|\*+|x{3,}|\.{3}|…|-+)$/i;
+const NOT_A_VALUE = /^(?:string|str|text|number|int|integer|bool|boolean|bytes|any|unknown|object|null|nil|none|undefined|true|false|yes|no|required|optional|redacted|hidden|secret|password|token|env|await|async|new|function|lambda|yield|this|self|input|\*+|x{3,}|\.{3}|…|-+)$/i;
 
 function isPlaceholderValue(value: string): boolean {
   const bare = value.replace(/^["'`]|["'`]$/g, '').trim();
@@ -92,9 +92,17 @@ function isPlaceholderValue(value: string): boolean {
   return false;
 }
 
-/** A bare value that is code (`options.apiKey`, `getToken()`, `this.token;`) rather than a literal. */
-function isCodeReference(value: string): boolean {
-  return /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\)?;?$/.test(value) || /\w\(/.test(value) || /^[A-Za-z_$][\w$]*(?:\[\]|<[\w<>, ]*>)\)?;?$/.test(value);
+/**
+ * A bare value that is code rather than a literal: a member path or call (`options.apiKey`,
+ * `getToken()`), a generic or indexed type (`Optional[str`, `Array<string>`), a type name after
+ * a colon (`apiKey: ApiKey`), or a variable that itself names a secret (`api_key = api_key`,
+ * `token = access_token`).
+ */
+function isCodeReference(key: string, operator: string, value: string): boolean {
+  if (/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+\)?;?$/.test(value) || /\w\(/.test(value) || /^[A-Za-z_$][\w$.]*[[<]/.test(value)) return true;
+  if (operator.trim().startsWith(':') && /^[A-Z][a-z]+(?:[A-Z][a-z]+)*(?:\[\])?\??$/.test(value)) return true;
+  const word = (SECRET_KEY.exec(key)?.[1] ?? key).toLowerCase().replace(/[_-]/g, '');
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(value) && value.toLowerCase().replace(/[_-]/g, '').endsWith(word) && /[_A-Z]|^[a-z]+$/.test(value);
 }
 
 /** The kind a secret-named key stands for. */
@@ -116,11 +124,13 @@ function kindOfKey(key: string): SecretKind {
 function assignsSecret(key: string, operator: string, value: string, where: { lineStart: boolean; restOfLine: string }): boolean {
   if (isPlaceholderValue(value)) return false;
   if (/^["'`]/.test(value)) return true;
-  if (isCodeReference(value)) return false;
+  if (isCodeReference(key, operator, value)) return false;
+  // `pwd` alone is the shell's working directory far more often than a password.
+  if (key.toLowerCase() === 'pwd') return false;
   const codeLikeKey = /[_.-]/.test(key) || /[a-z][A-Z]/.test(key) || /^[A-Z0-9_]+$/.test(key);
   if (codeLikeKey || operator.includes('=')) return true;
   const symbolic = /[^\p{L}]/u.test(value);
-  if (where.lineStart) return where.restOfLine.trim() === '' || symbolic;
+  if (where.lineStart) return where.restOfLine.trim() === '' || (symbolic && value.length >= 6);
   return symbolic && value.length >= 6;
 }
 

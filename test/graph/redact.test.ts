@@ -46,6 +46,9 @@ const PROSE = [
   'interface Login { password: string; token?: string }', 'const token = options.token;', 'const apiKey = process.env.ANTHROPIC_API_KEY;',
   'api_key: ${ANTHROPIC_API_KEY}', 'password: <your password here>', 'token = getToken(user)', 'secret: null', 'see sk-learn-style pipelines',
   'Commit 3f2a9c1 fixed the token refresh.', 'https://example.com/docs#password', 'Met [[Ana Silva]] about #search and the auth flow.',
+  'if (password == "admin") return;', 'apiKey: ApiKey;', 'def login(password: str, token: Optional[str] = None):', 'self.api_key = api_key',
+  'const secret = await getSecret();', 'headers = {"Authorization": f"Bearer {token}"}', 'client_secret: z.string()', '  password: ${{ secrets.DB_PASSWORD }}',
+  'token_count: 123', 'max_tokens: 4096', 'pwd: /home/ana', 'password: 12 characters at least', 'Use `password=...` in the URL',
   '| field | type |\n| password | string |', '```\nif (!password) throw new Error("password required");\n```', 'PASSWORD_MIN_LENGTH = 12 is the rule.',
 ];
 
@@ -80,6 +83,8 @@ test('a plain-word key holds a secret alone on its line or when it looks like on
   assert.equal(redactText('password: swordfish').text, 'password: [redacted password]');
   assert.equal(redactText('wifi password: Tr0ub4dor&3 (guest)').text, 'wifi password: [redacted password] (guest)');
   assert.equal(redactText('Password: must be 12 characters or more').text, 'Password: must be 12 characters or more');
+  assert.equal(redactText('**Password:** hunter2').text, '**Password:** [redacted password]');
+  assert.equal(redactText('AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY').text, 'AWS_SECRET_ACCESS_KEY=[redacted api-key]');
   assert.equal(redactText('export GITHUB_TOKEN=abc').text, 'export GITHUB_TOKEN=[redacted token]');
   assert.equal(redactText('"apiKey": "abc"').text, '"apiKey": "[redacted api-key]"');
 });
