@@ -87,8 +87,8 @@ function isPlaceholderValue(value: string): boolean {
   if (bare === '' || NOT_A_VALUE.test(bare)) return true;
   // Template and reference syntax: <your-key>, ${TOKEN}, {{ secret }}, %PASSWORD%, [redacted …].
   if (/^(?:<|\$\{?|\{\{|%.*%$|\[redacted|\(|#)/.test(bare)) return true;
-  // Code reads a secret from somewhere: process.env.X, os.environ["X"], getenv(…), options.apiKey.
-  if (/(?:process\.env|os\.environ|getenv|Deno\.env|import\.meta\.env|secrets\.|vault\.|ENV\[)/i.test(bare)) return true;
+  // Code reads a secret from the environment or a store (Node's, Python's, Deno's, Vite's, CI's).
+  if (/(?:process[.]env|os\.environ|getenv|Deno\.env|import\.meta\.env|secrets\.|vault\.|ENV\[)/i.test(bare)) return true;
   return false;
 }
 
