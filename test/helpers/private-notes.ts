@@ -25,5 +25,3 @@ export const PRIVATE_SPELLINGS: Record<string, string> = {
   'crlf-bom': '\uFEFF---\r\nTags: [Private]\r\n---\r\nA.\r\n',
 };
 
-/** Needs a parser that bounds aliases: kept apart so a vault with it also tests the indexer. */
-export const ALIAS_BOMB = PRIVATE_SPELLINGS['alias-bomb']!;
