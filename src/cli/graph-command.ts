@@ -1,5 +1,5 @@
 import { acquireLock, indexPaths, runIndex } from '../index/index.js';
-import { consolidate, GraphStore, graphStats, runGraphIndex, selectAdjudicator, selectExtractor, type ConsolidateReport, type Extractor, type GraphIndexReport } from '../graph/index.js';
+import { consolidate, describeRedactions, GraphStore, graphStats, runGraphIndex, selectAdjudicator, selectExtractor, type ConsolidateReport, type Extractor, type GraphIndexReport } from '../graph/index.js';
 import { lexicalExtension } from '../search/index.js';
 import { VaultWriter } from '../writes/index.js';
 import { UsageError } from '../errors.js';
@@ -110,6 +110,13 @@ function describeReport(extractor: Extractor, report: GraphIndexReport): string 
     `graph (${extractor.backend}${extractor.model !== extractor.backend ? `, ${extractor.model}` : ''}): ${report.processed} notes extracted, ${report.failed} failed, ${report.remaining} remaining; ${report.entities} entities, ${report.entityNotesWritten} entity notes written`,
   ];
   if (report.skippedPrivate > 0) lines.push(`${report.skippedPrivate} private notes were not sent`);
+  if (report.unreadablePrivate.length > 0) {
+    const shown = report.unreadablePrivate.slice(0, 5).join(', ');
+    lines.push(`${report.unreadablePrivate.length} of them only because their frontmatter cannot be read (${shown}${report.unreadablePrivate.length > 5 ? ', …' : ''}); fix the YAML to have them extracted`);
+  }
+  if (report.retractedPrivate > 0) lines.push(`${report.retractedPrivate} notes extracted earlier are private by a closer reading: what they asserted was taken back`);
+  const redacted = describeRedactions(report.redacted);
+  if (redacted !== '') lines.push(`secrets redacted before sending: ${redacted}`);
   if (report.inputTokens + report.outputTokens > 0) lines.push(`tokens ${report.inputTokens} in, ${report.outputTokens} out; about $${report.costUsd.toFixed(4)}`);
   for (const error of report.errors) lines.push(`error: ${error}`);
   return lines.join('\n');

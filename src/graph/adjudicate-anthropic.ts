@@ -10,6 +10,7 @@ import type { Adjudicator, Candidate } from './consolidate.js';
 import { ANTHROPIC_DEFAULTS, usageOf } from './extract-anthropic.js';
 import { neutralizeMarker, redactSecrets } from './prompt.js';
 import type { ExtractionUsage } from './model.js';
+import { addCounts, redactText, type RedactionCounts } from './redact.js';
 
 const VERDICT_TOOL = 'record_verdict';
 
@@ -63,7 +64,21 @@ export function createAnthropicAdjudicator(options: AnthropicAdjudicatorOptions)
   };
 }
 
-function prompt(candidate: Candidate, marker: string): string {
+/** The candidate with every recognised secret in its names, aliases, evidence and reason redacted, and what was. */
+export function redactCandidate(candidate: Candidate): { candidate: Candidate; redacted: RedactionCounts } {
+  const found: RedactionCounts = {};
+  const text = (value: string) => {
+    const result = redactText(value);
+    addCounts(found, result.found);
+    return result.text;
+  };
+  const side = (entity: Candidate['winner']) => ({ ...entity, name: text(entity.name), aliases: entity.aliases.map(text), evidence: entity.evidence.map(text) });
+  return { candidate: { ...candidate, winner: side(candidate.winner), loser: side(candidate.loser), reason: text(candidate.reason) }, redacted: found };
+}
+
+/** The user message. Redacts again whoever calls: no prompt leaves with a recognisable secret in it. */
+function prompt(raw: Candidate, marker: string): string {
+  const { candidate } = redactCandidate(raw);
   const side = (entity: Candidate['winner']) => ({ name: entity.name, aliases: entity.aliases, evidence: entity.evidence });
   const data = neutralizeMarker(JSON.stringify({ type: candidate.type, a: side(candidate.winner), b: side(candidate.loser), why_suspected: candidate.reason }, null, 1), marker);
   return `<<<${marker}\n${data}\n${marker}>>>\n\nAre a and b the same ${candidate.type}?`;

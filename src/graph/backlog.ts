@@ -12,7 +12,9 @@ import { parseNote, readNoteFile } from '../vault/index.js';
 import type { VaultWriter } from '../writes/index.js';
 import { renderEntityNote } from './entity-notes.js';
 import { normalizeName, type ExtractionInput, type Extractor } from './model.js';
-import { ExtractorError } from './prompt.js';
+import { ExtractorError, redactExtractionInput } from './prompt.js';
+import { notePrivacy } from './privacy.js';
+import { addCounts, type RedactionCounts } from './redact.js';
 import { vectorFromBlob } from '../index/index.js';
 import { GraphStore } from './store.js';
 import { cosine, entityVectors } from './entity-vectors.js';
@@ -54,6 +56,10 @@ export interface GraphIndexReport {
   failed: number;
   remaining: number;
   skippedPrivate: number;
+  /** Of the private notes, those private only because their frontmatter cannot be read (fix the YAML to have them extracted). */
+  unreadablePrivate: string[];
+  /** Secrets taken out of the text sent to an LLM, by kind (never the secrets themselves). */
+  redacted: RedactionCounts;
   entities: number;
   entityNotesWritten: number;
   inputTokens: number;
@@ -62,6 +68,8 @@ export interface GraphIndexReport {
   errors: string[];
   /** Paths written (entity notes), for the caller to re-index. */
   written: string[];
+  /** Notes extracted earlier that a newer reading of privacy finds private: what they asserted was taken back. */
+  retractedPrivate: number;
   /** Set when the cache was empty and was read back from the entity notes first. */
   rebuilt?: RebuildReport;
 }
@@ -94,13 +102,14 @@ export async function runGraphIndex(options: GraphIndexOptions): Promise<GraphIn
   const privateTags = options.privateTags ?? DEFAULTS.privateTags;
   const pending = db.prepare(`SELECT n.id, n.path, n.title, n.hash, coalesce(x.attempts, 0) AS attempts, x.status ${PENDING_SQL} ORDER BY n.id`)
     .all(pendingParams(extractor, options.agentRoot)) as Pending[];
-  const report: GraphIndexReport = { processed: 0, failed: 0, remaining: 0, skippedPrivate: 0, entities: 0, entityNotesWritten: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, errors: [], written: [], ...(rebuilt ? { rebuilt } : {}) };
+  const report: GraphIndexReport = { processed: 0, failed: 0, remaining: 0, skippedPrivate: 0, unreadablePrivate: [], redacted: {}, retractedPrivate: 0, entities: 0, entityNotesWritten: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, errors: [], written: [], ...(rebuilt ? { rebuilt } : {}) };
   const tags = db.prepare('SELECT tag FROM tags WHERE note_id = ?').pluck();
   const links = db.prepare("SELECT DISTINCT resolved_path FROM links WHERE note_id = ? AND resolved_kind = 'note' AND resolved_path IS NOT NULL").pluck();
   const record = db.prepare(`INSERT OR REPLACE INTO extractions (note_id, note_hash, backend, model, prompt_version, status, attempts, input_tokens, output_tokens, cost_usd, error, at)
     VALUES (@note_id, @note_hash, @backend, @model, @prompt_version, @status, @attempts, @input_tokens, @output_tokens, @cost_usd, @error, @at)`);
-  const egress = db.prepare('INSERT INTO egress (note_path, backend, model, bytes, at) VALUES (?, ?, ?, ?, ?)');
+  const egress = db.prepare('INSERT INTO egress (note_path, backend, model, bytes, redacted, at) VALUES (?, ?, ?, ?, ?, ?)');
   const sendsText = extractor.backend === 'anthropic' || extractor.backend === 'claude-cli';
+  report.retractedPrivate = recheckPrivacy(db, store, options.root, privateTags, new Date(now()).toISOString());
   const ground = grounding(db, options.vectorModel);
 
   const limit = options.maxNotes ?? Infinity;
@@ -120,26 +129,36 @@ export async function runGraphIndex(options: GraphIndexOptions): Promise<GraphIn
       if (options.maxTokens !== undefined && report.inputTokens + report.outputTokens >= options.maxTokens) return;
       const note = pending[index++]!;
       const noteTags = tags.all(note.id) as string[];
-      if (noteTags.some((tag) => privateTags.some((p) => tag === p || tag.startsWith(`${p}/`)))) {
+      const read = readNoteFile(join(options.root, note.path));
+      if (!read.ok || read.hash !== note.hash) continue; // changed since indexing: the next index run sees it
+      // Decided on the text itself, not only the index's parse: `TAGS: private` or frontmatter the
+      // parser refused still mean private.
+      const privacy = notePrivacy(read.text, { tags: noteTags, privateTags });
+      if (privacy.private) {
         // Never sent; and what it asserted before it became private is taken back.
         db.transaction(() => {
           store.recordNote(note.id, { entities: [], relations: [] }, new Date(now()).toISOString());
-          record.run(outcome(note, 'private', null));
+          record.run(outcome(note, 'private', privacy.detail));
         })();
         report.skippedPrivate++;
+        if (privacy.reason === 'unreadable-frontmatter') report.unreadablePrivate.push(note.path);
         continue;
       }
-      const read = readNoteFile(join(options.root, note.path));
-      if (!read.ok || read.hash !== note.hash) continue; // changed since indexing: the next index run sees it
       started++;
       const parsed = parseNote(note.path, read.text);
       const folded = normalizeName(read.text);
-      const input: ExtractionInput = {
+      const raw: ExtractionInput = {
         path: note.path, title: note.title, text: read.text, frontmatter: parsed.frontmatter, tags: noteTags,
         links: links.all(note.id) as string[],
         known: ground(note.id, folded),
       };
-      if (sendsText) egress.run(note.path, extractor.backend, extractor.model, Buffer.byteLength(read.text), new Date(now()).toISOString());
+      // Only LLM backends get redacted input: the structural extractor sends nothing anywhere
+      // and reads the note as written.
+      const { input, redacted } = sendsText ? redactExtractionInput(raw) : { input: raw, redacted: {} };
+      if (sendsText) {
+        addCounts(report.redacted, redacted);
+        egress.run(note.path, extractor.backend, extractor.model, Buffer.byteLength(input.text), JSON.stringify(redacted), new Date(now()).toISOString());
+      }
       try {
         const extraction = await extractor.extract(input);
         db.transaction(() => {
@@ -165,6 +184,35 @@ export async function runGraphIndex(options: GraphIndexOptions): Promise<GraphIn
   writeEntityNotes(store, options.writer, report);
   report.entities = db.prepare('SELECT count(*) FROM entities').pluck().get() as number;
   return report;
+}
+
+/** Bump when `notePrivacy` reads more spellings of private: extracted notes are checked again, once. */
+export const PRIVACY_READING = 'privacy-2';
+
+/**
+ * Notes extracted under an older reading of privacy (`Tags: [private]` was once missed) are read
+ * again once: those now private are retracted — their mentions could otherwise reach a merge
+ * judge as evidence — and recorded as private, so they stay out until they change.
+ */
+function recheckPrivacy(db: Database.Database, store: GraphStore, root: string, privateTags: readonly string[], at: string): number {
+  const key = 'graph_privacy_reading';
+  if (db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) === PRIVACY_READING) return 0;
+  const extracted = db.prepare("SELECT n.id, n.path FROM notes n JOIN extractions x ON x.note_id = n.id WHERE x.status != 'private'").all() as { id: number; path: string }[];
+  const tags = db.prepare('SELECT tag FROM tags WHERE note_id = ?').pluck();
+  const mark = db.prepare("UPDATE extractions SET status = 'private', error = ?, at = ? WHERE note_id = ?");
+  let retracted = 0;
+  for (const note of extracted) {
+    const read = readNoteFile(join(root, note.path));
+    const privacy = read.ok ? notePrivacy(read.text, { tags: tags.all(note.id) as string[], privateTags }) : { private: false as const };
+    if (!privacy.private) continue;
+    db.transaction(() => {
+      store.recordNote(note.id, { entities: [], relations: [] }, at);
+      mark.run(privacy.detail, at, note.id);
+    })();
+    retracted++;
+  }
+  db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(key, PRIVACY_READING);
+  return retracted;
 }
 
 /**

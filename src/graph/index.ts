@@ -12,3 +12,5 @@ export { ExtractorError, PROMPT_VERSION, buildExtractionPrompt, EXTRACTION_SCHEM
 export { consolidate, proposeMerges, findMergeCandidates, listProposals, applyMerge, undoMerge, DEFAULTS as CONSOLIDATE_DEFAULTS, type Adjudicator, type Candidate, type CandidateEntity, type Proposal, type ConsolidateReport, type CandidateOptions } from './consolidate.js';
 export { createAnthropicAdjudicator, type AnthropicAdjudicatorOptions } from './adjudicate-anthropic.js';
 export { needsRebuild, parseEntityNote, rebuildGraphCache, type RebuildReport } from './rebuild.js';
+export { redactText, redactValue, describeRedactions, SECRET_KINDS, type SecretKind, type RedactionCounts } from './redact.js';
+export { notePrivacy, type PrivacyVerdict } from './privacy.js';

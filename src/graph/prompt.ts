@@ -11,6 +11,7 @@ import {
   ENTITY_TYPES, LIMITS, RELATION_TYPES, validateExtraction,
   type Extraction, type ExtractionInput, type ExtractionUsage, type Extractor,
 } from './model.js';
+import { addCounts, redactText, redactValue, type RedactionCounts } from './redact.js';
 
 /** Bump when the prompt, the schema or the reply check changes: every note is extracted again. */
 export const PROMPT_VERSION = 'llm-extract-1';
@@ -99,11 +100,40 @@ export interface PromptOptions {
   marker?: string;
 }
 
-/** The system and user messages that ask for one note's extraction. Pure apart from the random marker. */
-export function buildExtractionPrompt(input: ExtractionInput, options: PromptOptions = {}): { system: string; user: string } {
+/**
+ * The system and user messages that ask for one note's extraction. Pure apart from the random
+ * marker. Everything from the note is redacted here too (`redactExtractionInput`), whoever calls:
+ * no prompt leaves with a recognisable secret in it.
+ */
+export function buildExtractionPrompt(input: ExtractionInput, options: PromptOptions = {}): { system: string; user: string; redacted: RedactionCounts } {
   const marker = options.marker ?? `ENGRAM-NOTE-${randomBytes(9).toString('hex')}`;
   const reply = options.reply ?? 'tool';
-  return { system: systemPrompt(marker, reply), user: userPrompt(input, marker) };
+  const { input: clean, redacted } = redactExtractionInput(input);
+  const user = redactText(userPrompt(clean, marker));
+  return { system: systemPrompt(marker, reply), user: user.text, redacted: addCounts(redacted, user.found) };
+}
+
+/**
+ * The note's parts with every recognised secret replaced by a placeholder, and what was replaced
+ * (kinds and counts). Idempotent: redacting redacted input finds nothing more.
+ */
+export function redactExtractionInput(input: ExtractionInput): { input: ExtractionInput; redacted: RedactionCounts } {
+  const found: RedactionCounts = {};
+  const text = (value: string) => {
+    const result = redactText(value);
+    addCounts(found, result.found);
+    return result.text;
+  };
+  const clean: ExtractionInput = {
+    ...input,
+    title: text(input.title),
+    text: text(input.text),
+    tags: input.tags.map(text),
+    links: input.links.map(text),
+    frontmatter: input.frontmatter === null ? null : redactValue(input.frontmatter, found).value as Record<string, unknown>,
+    known: input.known.map((entity) => ({ ...entity, name: text(entity.name), aliases: entity.aliases.map(text) })),
+  };
+  return { input: clean, redacted: found };
 }
 
 function systemPrompt(marker: string, reply: 'tool' | 'json'): string {
@@ -233,14 +263,19 @@ export class ExtractorError extends EngramError {
   }
 }
 
-/** Removes what looks like a credential from text that will be shown or logged. */
+/**
+ * Removes what looks like a credential from text that will be shown or logged: broader than
+ * `redactText` (any assignment to a secret-named key, any long run mixing letters and digits),
+ * then `redactText` for the shapes only it knows.
+ */
 export function redactSecrets(text: string): string {
-  return text
+  const broad = text
     .replace(/sk-ant-[A-Za-z0-9_-]+/g, 'sk-ant-[redacted]')
     .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, '$1 [redacted]')
     .replace(/\b([A-Za-z_-]*(?:api[_-]?key|token|secret|password|authorization)[A-Za-z_-]*)(["']?\s*[:=]\s*["']?)[^\s"',;]+/gi, '$1$2[redacted]')
     // Long runs of letters and digits mixed are keys or tokens; paths and words rarely are.
     .replace(/(?=[A-Za-z_+=-]*[0-9])(?=[0-9_+=-]*[A-Za-z])[A-Za-z0-9_+=-]{32,}/g, '[redacted]');
+  return redactText(broad).text;
 }
 
 /** A non-negative count, or 0 for anything else (usage fields are the other side's data). */

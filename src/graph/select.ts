@@ -10,7 +10,7 @@ import { createClaudeCliExtractor } from './extract-claude-cli.js';
 import { createStructuralExtractor } from './extract-structural.js';
 import type { Extractor } from './model.js';
 import type { Adjudicator } from './consolidate.js';
-import { createAnthropicAdjudicator } from './adjudicate-anthropic.js';
+import { createAnthropicAdjudicator, redactCandidate } from './adjudicate-anthropic.js';
 
 export interface ExtractorSettings {
   /** anthropic, claude-cli, structural, none, or auto. */
@@ -25,20 +25,21 @@ export interface ExtractorSettings {
 
 /**
  * The merge adjudicator: the Anthropic model named by ENGRAM_CONSOLIDATE_MODEL, or none. The
- * evidence quotes it sends are note text, so each call is logged in the egress table under the
- * notes the quotes came from.
+ * evidence quotes it sends are note text, so secrets are redacted from them and each call is
+ * logged in the egress table under the notes the quotes came from, with what was redacted.
  */
 export function selectAdjudicator(settings: ExtractorSettings, db: Database.Database): Adjudicator | undefined {
   if (!settings.consolidateModel) return undefined;
   if (!settings.anthropicApiKey) throw new EngramError('USAGE', 'ENGRAM_CONSOLIDATE_MODEL needs ANTHROPIC_API_KEY; set it, or unset ENGRAM_CONSOLIDATE_MODEL to review proposals yourself');
   const model = settings.consolidateModel;
   const adjudicate = createAnthropicAdjudicator({ apiKey: settings.anthropicApiKey, model, ...(settings.anthropicBaseUrl ? { baseURL: settings.anthropicBaseUrl } : {}) });
-  const egress = db.prepare('INSERT INTO egress (note_path, backend, model, bytes, at) VALUES (?, ?, ?, ?, ?)');
+  const egress = db.prepare('INSERT INTO egress (note_path, backend, model, bytes, redacted, at) VALUES (?, ?, ?, ?, ?, ?)');
   const sources = db.prepare('SELECT n.path FROM mentions m JOIN notes n ON n.id = m.note_id WHERE m.entity_id IN (?, ?) AND m.evidence != \'\' LIMIT 10').pluck();
-  return async (candidate) => {
+  return async (raw) => {
     const at = new Date().toISOString();
+    const { candidate, redacted } = redactCandidate(raw);
     const bytes = Buffer.byteLength([...candidate.winner.evidence, ...candidate.loser.evidence].join('\n'));
-    for (const path of sources.all(candidate.winner.id, candidate.loser.id) as string[]) egress.run(path, 'anthropic-adjudicator', model, bytes, at);
+    for (const path of sources.all(candidate.winner.id, candidate.loser.id) as string[]) egress.run(path, 'anthropic-adjudicator', model, bytes, JSON.stringify(redacted), at);
     return adjudicate(candidate);
   };
 }

@@ -328,6 +328,14 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    name: '010-egress-redactions',
+    up(db) {
+      // What was redacted from text sent to an LLM, as JSON counts by kind ({"password":1});
+      // never the secret. NULL on rows logged before redaction existed.
+      db.exec('ALTER TABLE egress ADD COLUMN redacted TEXT');
+    },
+  },
 ];
 
 /** Applies the migrations not yet recorded, in order. Returns the names applied. */

@@ -10,7 +10,7 @@
 import type Database from 'better-sqlite3';
 import { countBacklog, modelUnavailable, refreshVectors, vectorStatus, type LogSink, type VectorSettings } from '../embed/index.js';
 import {
-  findMergeCandidates, GraphStore, listProposals, pendingExtractions, proposeMerges, runGraphIndex, writeEntityNotes,
+  describeRedactions, findMergeCandidates, GraphStore, listProposals, pendingExtractions, proposeMerges, runGraphIndex, writeEntityNotes,
   type Adjudicator, type Candidate, type Extractor, type Proposal,
 } from '../graph/index.js';
 import { indexPaths, planIndex, runIndex } from '../index/index.js';
@@ -209,8 +209,10 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
         reindex(run.written);
         report.errors.push(...run.errors.map((error) => `extract: ${error}`));
         const tokens = run.inputTokens + run.outputTokens > 0 ? `; tokens ${run.inputTokens} in, ${run.outputTokens} out` : '';
+        const redacted = describeRedactions(run.redacted);
+        const privacy = `${run.skippedPrivate > 0 ? `; ${run.skippedPrivate} private notes not sent` : ''}${redacted === '' ? '' : `; secrets redacted before sending: ${redacted}`}`;
         return {
-          summary: `${extractor.backend}: ${run.processed} notes extracted, ${run.failed} failed, ${run.remaining} remaining; ${run.entityNotesWritten} entity notes written${tokens}`,
+          summary: `${extractor.backend}: ${run.processed} notes extracted, ${run.failed} failed, ${run.remaining} remaining; ${run.entityNotesWritten} entity notes written${tokens}${privacy}`,
           counts: { processed: run.processed, failed: run.failed, remaining: run.remaining, entityNotes: run.entityNotesWritten, inputTokens: run.inputTokens, outputTokens: run.outputTokens },
           costUsd: run.costUsd,
         };

@@ -16,6 +16,8 @@ export function registerGraphTools(server: McpServer, engine: VaultEngine): void
     inputSchema: { max_notes: z.number().int().min(1).max(500).default(20).describe('notes to extract in this call') },
     outputSchema: {
       extractor: z.string(), processed: z.number(), failed: z.number(), remaining: z.number(), skipped_private: z.number(),
+      unreadable_private: z.array(z.string()).describe('private only because their frontmatter cannot be read: fix the YAML to have them extracted'),
+      secrets_redacted: z.record(z.string(), z.number()).describe('secrets taken out of the text sent to an LLM, by kind'),
       entities: z.number(), entity_notes_written: z.number(), input_tokens: z.number(), output_tokens: z.number(), cost_usd: z.number(), errors: z.array(z.string()),
     },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
@@ -26,7 +28,8 @@ export function registerGraphTools(server: McpServer, engine: VaultEngine): void
     await engine.indexWritten([...report.written, `${engine.agentRoot}/Audit.md`]);
     return ok({
       extractor: `${extractor.backend}${extractor.model !== extractor.backend ? ` (${extractor.model})` : ''}`, processed: report.processed, failed: report.failed,
-      remaining: report.remaining, skipped_private: report.skippedPrivate, entities: report.entities, entity_notes_written: report.entityNotesWritten,
+      remaining: report.remaining, skipped_private: report.skippedPrivate,
+      unreadable_private: report.unreadablePrivate, secrets_redacted: report.redacted, entities: report.entities, entity_notes_written: report.entityNotesWritten,
       input_tokens: report.inputTokens, output_tokens: report.outputTokens, cost_usd: Math.round(report.costUsd * 1e6) / 1e6, errors: report.errors,
     });
   }));

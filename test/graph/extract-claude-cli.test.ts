@@ -94,6 +94,15 @@ describe('claude-cli extractor', () => {
     assert.equal(run.cwd, tmpdir());
   });
 
+  test('secrets in the note never reach the CLI: stdin and argv carry placeholders', async () => {
+    const input = { ...note(`Ada's key is ${SECRET}.\npassword=hunter2-cli\n`), title: `Keys ${SECRET}`, frontmatter: { api_key: 'fm-cli-1234567' } };
+    await createClaudeCliExtractor({ env: env('ok') }).extract(input);
+    const run = recorded();
+    const sent = `${run.argv.join(' ')}\n${run.stdin}`;
+    for (const secret of [SECRET, 'hunter2-cli', 'fm-cli-1234567']) assert.ok(!sent.includes(secret), secret);
+    assert.match(run.stdin, /\[redacted anthropic-key\]/);
+  });
+
   test('a fenced JSON block in the result, or a warning line before the envelope, is tolerated', async () => {
     for (const mode of ['fenced', 'warning-first']) {
       const result = await createClaudeCliExtractor({ env: env(mode) }).extract(note('x'));

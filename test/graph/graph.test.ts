@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { graphStats, normalizeName, relatedNotes, renderEntityNote, runGraphIndex, structuralExtractor, validateExtraction, type Extractor } from '../../src/graph/index.js';
+import { GraphStore, graphStats, normalizeName, relatedNotes, renderEntityNote, runGraphIndex, structuralExtractor, validateExtraction, type Extractor } from '../../src/graph/index.js';
 import { indexPaths, openStateDb, runIndex } from '../../src/index/index.js';
 import { lexicalExtension } from '../../src/search/index.js';
 import { VaultWriter } from '../../src/writes/index.js';
@@ -236,4 +236,23 @@ test('grounding: the prompt carries entities named (or aliased) in the note as w
   assert.deepEqual(seen.get('Notes/Call.md')?.sort(), ['Harbor', 'Robert Zhang'], 'an alias (bobby) and a name (harbor), whole words only');
   assert.deepEqual(seen.get('Notes/Budget.md')?.[0], 'Robert Zhang', 'no name in the text: the nearest entity by vector comes first');
   assert.equal(seen.get('Notes/Robert.md')?.includes('Robert Zhang') ?? false, false, 'no vector, no whole-word name: not grounded');
+});
+
+test('a note extracted before privacy was read closely (TAGS: private) is retracted once by the next run', async (t) => {
+  const { db, extract } = setup(t, { ...VAULT, 'Diary.md': '---\nTAGS: private\npeople: [Hidden Diarist]\n---\n# Diary\n' });
+  const first = await extract();
+  assert.equal(first.skippedPrivate, 2, 'Secret.md and Diary.md');
+  // The state an older reading left behind: Diary.md extracted, its person mentioned.
+  const diary = db.prepare("SELECT id FROM notes WHERE path = 'Diary.md'").pluck().get() as number;
+  new GraphStore(db, 'Claude').recordNote(diary, { entities: [{ name: 'Hidden Diarist', type: 'person', aliases: [], evidence: 'people: Hidden Diarist' }], relations: [] }, new Date().toISOString());
+  db.prepare("UPDATE extractions SET status = 'ok' WHERE note_id = ?").run(diary);
+  db.prepare("DELETE FROM meta WHERE key = 'graph_privacy_reading'").run();
+  const mentions = () => db.prepare('SELECT count(*) FROM mentions WHERE note_id = ?').pluck().get(diary);
+  assert.equal(mentions(), 1);
+
+  const second = await extract();
+  assert.equal(second.retractedPrivate, 1);
+  assert.equal(mentions(), 0, 'what the now-private note asserted is taken back');
+  assert.equal(db.prepare('SELECT status FROM extractions WHERE note_id = ?').pluck().get(diary), 'private');
+  assert.equal((await extract()).retractedPrivate, 0, 'read again once per reading, not every run');
 });

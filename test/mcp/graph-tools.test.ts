@@ -19,8 +19,9 @@ test('index_brain extracts in bounded batches; find_entity, related_notes, graph
     assert.match(busy.content[0]!.text!, /a Librarian sweep is already running/);
   }
   sweep.release();
-  const first = (await call('index_brain', { max_notes: 3 })).structuredContent as { processed: number; remaining: number; extractor: string };
+  const first = (await call('index_brain', { max_notes: 3 })).structuredContent as { processed: number; remaining: number; extractor: string; secrets_redacted: object; unreadable_private: string[] };
   assert.equal(first.extractor, 'structural');
+  assert.deepEqual([first.secrets_redacted, first.unreadable_private], [{}, []], 'the structural extractor sends nothing, so redacts nothing');
   assert.equal(first.processed, 3);
   assert.ok(first.remaining > 0);
   let remaining = first.remaining;
