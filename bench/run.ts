@@ -161,19 +161,27 @@ if (suites.has('librarian')) {
   console.table(libRows);
 }
 
+/**
+ * `engram` is the keyword core (query analysis, names, BM25L: what decides which notes match);
+ * `engram+passages` adds the best-30 re-scoring by passage that the production search runs
+ * after it (it reads each candidate's text, so it is measured apart).
+ */
+const ENGINES = ['engram', 'engram+passages', 'fts5', 'wink'];
+
 if (suites.has('search')) {
   const datasets = [...sizes.map((size) => `synthetic:${size}`), ...(existsSync(SCIFACT) ? ['scifact'] : [])];
   const searchRows: Record<string, string | number>[] = [];
   for (const dataset of datasets) {
     if (dataset.startsWith('synthetic:')) vaultFor(Number(dataset.split(':')[1])); // generate outside the timed workers
     const results: Record<string, SearchStep> = {};
-    for (const engine of ['engram', 'fts5', 'wink']) {
+    for (const engine of ENGINES) {
       process.stderr.write(`search ${engine} on ${dataset}…\n`);
       const out = execFileSync(process.execPath, ['--import', 'tsx', join(here, 'search-worker.ts'), engine, dataset], { encoding: 'utf8' });
       results[engine] = JSON.parse(out.trim().split('\n').pop()!) as SearchStep;
     }
     const ours = results.engram!;
-    for (const engine of ['engram', 'fts5', 'wink']) {
+    const passages = results['engram+passages']!;
+    for (const engine of ENGINES) {
       const step = results[engine]!;
       const row = {
         dataset, engine, docs: step.documents,
@@ -182,6 +190,7 @@ if (suites.has('search')) {
         'p95 (ms)': +step.p95.toFixed(3),
         'engram p50 ×': engine === 'engram' ? '1' : `${(ours.p50 / step.p50).toFixed(2)}`,
         'engram build ×': engine === 'engram' ? '1' : `${(ours.buildMs / step.buildMs).toFixed(2)}`,
+        'with passages p50 ×': `${(passages.p50 / step.p50).toFixed(2)}`,
         'peak RSS (MB)': Math.round(step.maxRssMb),
       };
       searchRows.push(row);

@@ -3,7 +3,10 @@
  * time, then query latency over the dataset's queries. Engines get the same documents (title +
  * body) and, where they accept one, the same tokenizer. Prints one JSON line.
  *
- *   engram — our tokenizer, term statistics persisted as blobs in SQLite, CSR postings, BM25L
+ *   engram — our tokenizer, term statistics persisted as blobs in SQLite, CSR postings, the
+ *            production query analysis, BM25L
+ *   engram+passages — the same, then the best-30 re-scoring by passage (documents' text and
+ *            sections held in memory, as the OS file cache holds them for the server)
  *   fts5   — SQLite FTS5, porter unicode61, bm25(), every query token quoted and OR-ed
  *   wink   — wink-bm25-text-search with our tokenizer as its prep task
  */
@@ -12,7 +15,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import wink from 'wink-bm25-text-search';
-import { compileFilter, TermCounter, createTokenizer, encodeTermStats, LexicalIndex, rankDocuments, type NoteMeta } from '../src/search/index.js';
+import { analyzeQuery, compileFilter, TermCounter, createTokenizer, encodeTermStats, LexicalIndex, rankDocuments, scorePassages, type EvidenceBlock, type NoteMeta } from '../src/search/index.js';
+import { parseNote } from '../src/vault/index.js';
 import { loadDataset } from './search-datasets.js';
 
 const [engine, dataset] = process.argv.slice(2) as [string, string];
@@ -29,12 +33,13 @@ function time(run: () => void): number {
 let query: (text: string) => unknown[];
 let buildMs: number;
 
-if (engine === 'engram') {
+if (engine === 'engram' || engine === 'engram+passages') {
   const tokenize = createTokenizer();
   const db = new Database(join(dir, 'engram.db'));
   db.pragma('journal_mode = WAL');
   db.exec('CREATE TABLE terms (id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE); CREATE TABLE note_terms (note_id INTEGER PRIMARY KEY, stats BLOB NOT NULL)');
   let index!: LexicalIndex;
+  let blocks: EvidenceBlock[][] = [];
   const metas: NoteMeta[] = documents.map((d) => ({ path: d.id, title: d.title, folders: [], tags: [], type: null, mtimeMs: 0 }));
   buildMs = time(() => {
     const vocabulary = new Map<string, number>();
@@ -55,9 +60,23 @@ if (engine === 'engram') {
       return { id: i, stats };
     }))();
     index = new LexicalIndex(stored, vocabulary);
+    // Sections are found at index time in production (stored as block rows).
+    if (engine === 'engram+passages') blocks = documents.map((d) => parseNote(`${d.id}.md`, d.body).blocks);
   });
   const filter = compileFilter({});
-  query = (text) => rankDocuments(index, metas, tokenize(text), { limit: K, filter }).hits;
+  const DEPTH = 30;
+  query = (text) => {
+    const analyzed = analyzeQuery(text, tokenize);
+    const terms = index.knownTerms(analyzed.content);
+    const hits = rankDocuments(index, metas, terms, { limit: engine === 'engram' ? K : DEPTH, filter }).hits;
+    if (engine === 'engram') return hits;
+    const weightOf = (term: string) => index.idf(term);
+    for (const hit of hits) {
+      const d = documents[hit.doc]!;
+      hit.score += scorePassages(d.body, blocks[hit.doc]!, terms, weightOf, tokenize, { wordOf: (term) => analyzed.wordOf.get(term) ?? -1, context: d.title }).score;
+    }
+    return hits.sort((a, b) => b.score - a.score).slice(0, K);
+  };
 } else if (engine === 'fts5') {
   const db = new Database(join(dir, 'fts.db'));
   db.pragma('journal_mode = WAL');

@@ -1,9 +1,25 @@
 #!/usr/bin/env bash
-# The README's test command (`npm test`). Node 20's test runner does not expand globs itself,
-# so the shell does. Type-checks first: a type error is a failing test.
+# The README's test command (`npm test`): type-check, then every test file. Node 20's test
+# runner does not expand globs itself, so the shell does. A type error is a failing test.
+#
+#   scripts/test.sh              everything (what CI runs)
+#   scripts/test.sh reliability  only the real-process reliability suite (test/reliability/)
+#   scripts/test.sh quick        the edit loop: everything but real-process suites
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shopt -s globstar nullglob
-npx tsc -p tsconfig.json --noEmit
-files=(test/**/*.test.ts)
+subset=${1:-all}
+files=()
+case "$subset" in
+  all) npx tsc -p tsconfig.json --noEmit; files=(test/**/*.test.ts) ;;
+  reliability) files=(test/reliability/*.test.ts) ;;
+  quick)
+    for file in test/**/*.test.ts; do
+      case "$file" in
+        test/reliability/*|test/daemon.test.ts|test/mcp/transports.test.ts|test/librarian/robustness.test.ts|test/index/kill.test.ts) ;;
+        *) files+=("$file") ;;
+      esac
+    done ;;
+  *) echo "scripts/test.sh: unknown subset \"$subset\" (all, reliability or quick)" >&2; exit 2 ;;
+esac
 exec node --import tsx --test --test-concurrency=2 "${files[@]}"
