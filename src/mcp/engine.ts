@@ -60,6 +60,7 @@ export class VaultEngine {
   private dataVersion = -1;
   private dataVersionQuery: Database.Statement | null = null;
   indexState: IndexState = { state: 'ready' };
+  private watchReady: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: EngineOptions) {
     this.vault = options.vault;
@@ -213,6 +214,11 @@ export class VaultEngine {
     });
   }
 
+  /** Resolves once the watcher has scanned the vault, so a change from then on is seen (at once when not watching). */
+  watching(): Promise<void> {
+    return this.watchReady;
+  }
+
   private startWatcher(): void {
     const root = this.vault;
     this.watcher = watch(root, {
@@ -231,6 +237,8 @@ export class VaultEngine {
         this.flush();
       }, this.options.debounceMs ?? 150);
     };
+    const watcher = this.watcher;
+    this.watchReady = new Promise((resolve) => watcher.once('ready', () => resolve()));
     for (const event of ['add', 'change', 'unlink'] as const) this.watcher.on(event, queue);
     this.watcher.on('error', (error) => this.options.log.err(`engram: watcher: ${error instanceof Error ? error.message : String(error)}`));
   }

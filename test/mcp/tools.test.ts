@@ -118,8 +118,10 @@ test('query_notes, get_backlinks, list_recent, list_tasks', async (t) => {
 });
 
 test('an edited, added, renamed or deleted note is reflected in search (watcher)', async (t) => {
-  const { call, vault } = await connectFixture(t, MCP_VAULT, { watch: true });
-  await new Promise((resolve) => setTimeout(resolve, 300)); // the watcher's initial scan
+  const { call, vault, engine } = await connectFixture(t, MCP_VAULT, { watch: true });
+  // An edit made before the watcher's initial scan ends is never reported (a fixed 300 ms wait
+  // for it failed on a loaded machine).
+  await engine.watching();
   // Found by the keyword lane, so by the index — the substring lane reads the files themselves
   // and would find an edit the index has not seen.
   const paths = async (query: string) => ((await call('search_brain', { query })).structuredContent! as { results: { path: string; lanes: { keyword?: unknown } }[] }).results.filter((hit) => hit.lanes.keyword !== undefined).map((hit) => hit.path);
