@@ -14,7 +14,7 @@ import type { Server } from 'node:http';
 import type Database from 'better-sqlite3';
 import cron, { type ScheduledTask } from 'node-cron';
 import { EngramError } from './errors.js';
-import { acquireLock, type Lock } from './index/index.js';
+import { acquireLock, readLock, type Lock } from './index/index.js';
 import { BACKLOG_PHASES, newRunId, runSweep, sweepOptions, type LibrarianSettings, type SweepReport } from './librarian/index.js';
 import { startHttp, VaultEngine } from './mcp/index.js';
 import { goldenCheck } from './eval/index.js';
@@ -28,7 +28,7 @@ export interface DaemonOptions {
   db: Database.Database;
   settings: LibrarianSettings & { golden?: string | undefined };
   schedules: { backlog: string; sweep: string; timezone?: string | undefined };
-  http?: { port: number; token?: string | undefined } | undefined;
+  http?: { port: number; token?: string | undefined; maxSessions?: number | undefined } | undefined;
   /** How to run `engram index` in a child process for the catch-up at start (null: none). */
   indexCommand: { command: string; args: string[] } | null;
   log: { err(text: string): void };
@@ -75,7 +75,7 @@ export function checkSchedules(schedules: DaemonOptions['schedules']): void {
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   checkSchedules(options.schedules);
   // One daemon per vault; a lock left by a dead daemon is taken over (never stale by age).
-  const daemonLock = acquireLock(options.stateDir, 'daemon', { purpose: 'engram daemon', staleMs: Number.MAX_SAFE_INTEGER });
+  const daemonLock = takeDaemonLock(options.stateDir);
   const startedAt = new Date().toISOString();
   const engine = new VaultEngine({
     vault: options.vault, stateDir: options.stateDir, db: options.db, settings: options.settings, agentRoot: options.settings.agentRoot,
@@ -144,7 +144,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     tasks.backlog = cron.schedule(options.schedules.backlog, () => run('backlog'), { name: 'engram-backlog', noOverlap: true, ...timezone });
     tasks.sweep = cron.schedule(options.schedules.sweep, () => run('sweep'), { name: 'engram-sweep', noOverlap: true, ...timezone });
     if (options.http) {
-      http = await startHttp(engine, { port: options.http.port, ...(options.http.token ? { token: options.http.token } : {}), health: () => ({ daemon: status() }) });
+      http = await startHttp(engine, { port: options.http.port, ...(options.http.token ? { token: options.http.token } : {}), ...(options.http.maxSessions ? { maxSessions: options.http.maxSessions } : {}), health: () => ({ daemon: status() }) });
       const address = http.address();
       httpUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : options.http.port}/mcp`;
     }
@@ -171,6 +171,21 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     daemonLock.release();
   };
   return { engine, http, status, run, stop };
+}
+
+/**
+ * The vault's daemon lock. The lock's own refusal says "wait for it to finish", which a daemon
+ * never does: say instead how to stop it.
+ */
+function takeDaemonLock(stateDir: string): Lock {
+  try {
+    return acquireLock(stateDir, 'daemon', { purpose: 'engram daemon', staleMs: Number.MAX_SAFE_INTEGER });
+  } catch (error) {
+    const holder = error instanceof EngramError && error.code === 'LOCKED' ? readLock(join(stateDir, 'daemon.lock')) : null;
+    if (!holder) throw error;
+    const where = holder.host === hostname() ? '' : ` on ${holder.host}`;
+    throw new EngramError('LOCKED', `engram daemon is already running (pid ${holder.pid}${where}, since ${holder.startedAt}) for this vault; it runs until stopped: use it, or stop it with \`kill ${holder.pid}\`${where} and start again`);
+  }
 }
 
 /** The running daemon's status for `engram status`, or null when none runs for this vault. */

@@ -19,6 +19,8 @@ export interface CliEnv {
   offline: boolean;
   /** ENGRAM_HTTP_TOKEN: the bearer token `engram serve --http` requires, when set. */
   httpToken: string | undefined;
+  /** ENGRAM_HTTP_MAX_SESSIONS: most MCP sessions an HTTP server keeps (default 64; a new one evicts the idlest). */
+  httpMaxSessions: number | undefined;
   /** ENGRAM_AGENT_ROOT: the agent-territory folder (default `Claude`). */
   agentRoot: string;
   /** ENGRAM_EXTRACTOR: anthropic, claude-cli, structural, none, or auto. */
@@ -72,6 +74,7 @@ export function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
     modelDir: env.ENGRAM_MODEL_DIR || join(homedir(), '.cache', 'engram', 'models'),
     offline: env.ENGRAM_OFFLINE === '1' || env.ENGRAM_OFFLINE === 'true',
     httpToken: env.ENGRAM_HTTP_TOKEN || undefined,
+    httpMaxSessions: wholeNumber(env.ENGRAM_HTTP_MAX_SESSIONS || undefined, 'ENGRAM_HTTP_MAX_SESSIONS'),
     agentRoot: (env.ENGRAM_AGENT_ROOT || 'Claude').replace(/^\/+|\/+$/g, ''),
     extractor: (env.ENGRAM_EXTRACTOR || 'auto').toLowerCase(),
     anthropicApiKey: env.ANTHROPIC_API_KEY || undefined,
@@ -100,6 +103,13 @@ export function positiveNumber(raw: unknown, name: string): number | undefined {
   if (raw === undefined) return undefined;
   const value = Number(raw);
   if (!(value > 0)) throw new UsageError(`${name} must be a positive number, not "${String(raw)}"`);
+  return value;
+}
+
+/** A variable that must be a whole number ≥ 1; undefined when not given. */
+function wholeNumber(raw: string | undefined, name: string): number | undefined {
+  const value = positiveNumber(raw, name);
+  if (value !== undefined && !Number.isInteger(value)) throw new UsageError(`${name} must be a whole number, not "${raw}"`);
   return value;
 }
 

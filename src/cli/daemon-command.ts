@@ -7,7 +7,7 @@ export const daemonCommand: Command = {
   name: 'daemon',
   summary: 'Run Engram for a vault until stopped: watch the vault and keep the index and vectors fresh, run the Librarian on a schedule ($ENGRAM_SCHEDULE_BACKLOG, default every 15 minutes: index, embeddings, extraction; $ENGRAM_SCHEDULE_SWEEP, default 03:30 nightly: the full sweep; $ENGRAM_TIMEZONE), and with --http PORT serve MCP on 127.0.0.1. Stops cleanly on SIGINT/SIGTERM.',
   options: {
-    http: { type: 'string', value: 'PORT', description: 'also serve MCP over Streamable HTTP on 127.0.0.1:PORT (token: $ENGRAM_HTTP_TOKEN)' },
+    http: { type: 'string', value: 'PORT', description: 'also serve MCP over Streamable HTTP on 127.0.0.1:PORT (token: $ENGRAM_HTTP_TOKEN; at most $ENGRAM_HTTP_MAX_SESSIONS sessions, default 64)' },
     'no-index': { type: 'boolean', description: 'do not bring the index up to date at start' },
     'sweep-now': { type: 'boolean', description: 'run a full sweep right after start, then keep to the schedule' },
   },
@@ -19,7 +19,7 @@ export const daemonCommand: Command = {
       daemon = await startDaemon({
         vault: opened.vault, stateDir: opened.stateDir, db: opened.state.db, settings: { ...env, golden: env.golden ? resolve(env.golden) : undefined }, log: io,
         schedules: { backlog: env.scheduleBacklog, sweep: env.scheduleSweep, timezone: env.timezone },
-        http: port === null ? undefined : { port, token: env.httpToken },
+        http: port === null ? undefined : { port, token: env.httpToken, maxSessions: env.httpMaxSessions },
         indexCommand: indexChild(opened.vault, args.values['no-index'] === true),
       });
     } catch (error) {

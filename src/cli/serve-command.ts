@@ -1,5 +1,4 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createServer, startHttp, VaultEngine } from '../mcp/index.js';
+import { connectServer, createServer, LineStdioTransport, startHttp, VaultEngine } from '../mcp/index.js';
 import type { Command } from './command.js';
 import { httpPort, indexChild, openVault } from './context.js';
 
@@ -7,7 +6,7 @@ export const serveCommand: Command = {
   name: 'serve',
   summary: 'Run the MCP server for a vault: over stdio (what Claude Code launches), or Streamable HTTP on 127.0.0.1 with --http PORT. Indexes in the background and watches the vault while it runs.',
   options: {
-    http: { type: 'string', value: 'PORT', description: 'serve Streamable HTTP on 127.0.0.1:PORT instead of stdio (token: $ENGRAM_HTTP_TOKEN)' },
+    http: { type: 'string', value: 'PORT', description: 'serve Streamable HTTP on 127.0.0.1:PORT instead of stdio (token: $ENGRAM_HTTP_TOKEN; at most $ENGRAM_HTTP_MAX_SESSIONS sessions, default 64)' },
     'no-watch': { type: 'boolean', description: 'do not watch the vault for changes' },
     'no-index': { type: 'boolean', description: 'do not bring the index up to date at start' },
   },
@@ -36,7 +35,7 @@ export const serveCommand: Command = {
       opened.state.db.close();
     };
     if (port !== null) {
-      const http = await startHttp(engine, { port, ...(env.httpToken ? { token: env.httpToken } : {}) });
+      const http = await startHttp(engine, { port, ...(env.httpToken ? { token: env.httpToken } : {}), ...(env.httpMaxSessions ? { maxSessions: env.httpMaxSessions } : {}) });
       const address = http.address();
       io.err(`engram: serving ${opened.vault} on http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}/mcp${env.httpToken ? ' (bearer token required)' : ''}`);
       await new Promise<void>((resolve) => {
@@ -51,10 +50,14 @@ export const serveCommand: Command = {
       return 0;
     }
     const server = createServer(engine);
-    const transport = new StdioServerTransport();
-    await server.connect(transport);
+    const transport = new LineStdioTransport();
+    await connectServer(server, transport);
     await new Promise<void>((resolve) => {
-      transport.onclose = () => resolve();
+      const closed = transport.onclose;
+      transport.onclose = () => {
+        closed?.();
+        resolve();
+      };
       process.stdin.once('end', () => resolve());
       process.once('SIGTERM', () => resolve());
     });

@@ -3,8 +3,8 @@
  * vault's real path so that two spellings of one folder share one state directory.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, realpathSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { EngramError, systemErrorCode } from '../errors.js';
 
 /** First 12 hex characters of sha256 of the vault's real path. */
@@ -38,9 +38,29 @@ export function stateDirFor(home: string, realVaultPath: string): string {
 export function ensureStateDir(home: string, realVaultPath: string): string {
   const dir = stateDirFor(home, realVaultPath);
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirs(dir);
   } catch (error) {
     throw new EngramError('STATE_DIR_UNWRITABLE', `cannot create the state directory ${dir} (${systemErrorCode(error) ?? String(error)}); set ENGRAM_HOME to a writable folder`);
   }
   return dir;
+}
+
+/**
+ * `mkdir -p`, one level at a time from the nearest existing folder. Node's recursive mkdirSync
+ * loops forever at full CPU on a path it can never create (under /proc, where mkdir answers
+ * ENOENT even for root); creating each level ourselves turns that into the error it is.
+ */
+function makeDirs(dir: string): void {
+  const missing: string[] = [];
+  for (let level = dir; !existsSync(level); level = dirname(level)) {
+    missing.unshift(level);
+    if (dirname(level) === level) break;
+  }
+  for (const level of missing) {
+    try {
+      mkdirSync(level);
+    } catch (error) {
+      if (systemErrorCode(error) !== 'EEXIST') throw error;
+    }
+  }
 }

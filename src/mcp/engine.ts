@@ -62,6 +62,7 @@ export class VaultEngine {
   indexState: IndexState = { state: 'ready' };
   /** Whether the index was already current when the running start-up index run began (checked once, lazily). */
   private currentAtStart: boolean | null = null;
+  private watchReady: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: EngineOptions) {
     this.vault = options.vault;
@@ -254,6 +255,11 @@ export class VaultEngine {
     });
   }
 
+  /** Resolves once the watcher has scanned the vault, so a change from then on is seen (at once when not watching). */
+  watching(): Promise<void> {
+    return this.watchReady;
+  }
+
   private startWatcher(): void {
     const root = this.vault;
     this.watcher = watch(root, {
@@ -267,6 +273,8 @@ export class VaultEngine {
       if (rel === '' || rel.startsWith('..')) return;
       this.schedule([rel]);
     };
+    const watcher = this.watcher;
+    this.watchReady = new Promise((resolve) => watcher.once('ready', () => resolve()));
     for (const event of ['add', 'change', 'unlink'] as const) this.watcher.on(event, queue);
     this.watcher.on('error', (error) => this.options.log.err(`engram: watcher: ${error instanceof Error ? error.message : String(error)}`));
   }

@@ -56,7 +56,7 @@ export function registerGraphTools(server: McpServer, engine: VaultEngine): void
     description: 'Notes connected to a note through the entities they share (hops 1) or through related entities (hops 2), ranked with hub entities damped by how many notes mention them; each result shows the chain that connects it.',
     inputSchema: {
       path: z.string().describe('vault-relative path of the note'),
-      hops: z.union([z.literal(1), z.literal(2)]).default(1).describe('1: shared entities; 2: also entities related to them'),
+      hops: z.number().int().min(1).max(2).default(1).describe('1: shared entities; 2: also entities related to them'),
       limit: z.number().int().min(1).max(100).default(10).describe('most notes returned'),
     },
     outputSchema: { path: z.string(), related: z.array(z.object({ path: z.string(), title: z.string(), score: z.number(), chains: z.array(z.string()) })) },
@@ -64,7 +64,7 @@ export function registerGraphTools(server: McpServer, engine: VaultEngine): void
   }, (args) => guarded(() => {
     const resolved = engine.resolve(args.path);
     if (!resolved.ok) return fail(resolved.reason);
-    const related = relatedNotes(engine.db, resolved.path, { hops: args.hops, limit: args.limit });
+    const related = relatedNotes(engine.db, resolved.path, { hops: args.hops as 1 | 2, limit: args.limit });
     if (related === null) return fail(`${resolved.path} is not indexed yet; try again after indexing`);
     return ok({ path: resolved.path, related }, related.length === 0 ? `no related notes for ${resolved.path} yet (run index_brain to extract entities)` : undefined);
   }));

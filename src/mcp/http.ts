@@ -2,14 +2,17 @@
  * Streamable HTTP on 127.0.0.1 only, with sessions (a server and transport per client session,
  * kept until the client ends it or it idles out — a fresh server per request cost 1.3 ms of
  * every call), Host and Origin checked against the port we listen on (DNS-rebinding defence),
- * an optional bearer token, and a `/health` endpoint.
+ * an optional bearer token, and a `/health` endpoint. Memory is bounded: at most `maxSessions`
+ * sessions (a new one evicts the idlest — each costs about 650 KB, and a flood of `initialize`
+ * requests once grew the process to 4 GB), bodies up to 4 MiB, batches up to 100 messages, and a
+ * session's unanswered requests up to MAX_IN_FLIGHT.
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { JsonResponseTransport } from './json-transport.js';
 import type { VaultEngine } from './engine.js';
-import { createServer } from './server.js';
+import { connectServer, createServer } from './server.js';
 
 export interface HttpOptions {
   port: number;
@@ -17,7 +20,14 @@ export interface HttpOptions {
   token?: string;
   /** More fields for `/health` (the daemon's schedule and last runs). */
   health?: () => Record<string, unknown>;
+  /** Most sessions kept at once (ENGRAM_HTTP_MAX_SESSIONS); a new one evicts the idlest. */
+  maxSessions?: number;
 }
+
+export const DEFAULT_MAX_SESSIONS = 64;
+
+/** Most messages in one JSON-RPC batch. */
+const MAX_BATCH = 100;
 
 /** A session idle this long is closed (its client can start a new one). */
 const SESSION_IDLE_MS = 30 * 60 * 1000;
@@ -31,8 +41,34 @@ interface Session {
   lastUsed: number;
 }
 
+/**
+ * Sessions in least-recently-used order: a Map iterates in insertion order, and every use
+ * re-inserts its session, so the first entry is always the idlest.
+ */
+class Sessions extends Map<string, Session> {
+  use(id: string, session: Session): void {
+    session.lastUsed = Date.now();
+    this.delete(id);
+    this.set(id, session);
+  }
+
+  /** Closes and forgets the idlest sessions until `room` more fit under `max`. */
+  evict(max: number, room: number): void {
+    for (const [id, session] of this) {
+      if (this.size + room <= max) return;
+      this.end(id, session);
+    }
+  }
+
+  end(id: string, session: Session): void {
+    this.delete(id);
+    void session.transport.close();
+    void session.server.close();
+  }
+}
+
 export function startHttp(engine: VaultEngine, options: HttpOptions): Promise<Server> {
-  const sessions = new Map<string, Session>();
+  const sessions = new Sessions();
   const http = createHttpServer((req, res) => {
     void handle(engine, options, http, sessions, req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500).end();
@@ -41,21 +77,13 @@ export function startHttp(engine: VaultEngine, options: HttpOptions): Promise<Se
   const sweep = setInterval(() => {
     const now = Date.now();
     for (const [id, session] of sessions) {
-      if (now - session.lastUsed > SESSION_IDLE_MS) {
-        sessions.delete(id);
-        void session.transport.close();
-        void session.server.close();
-      }
+      if (now - session.lastUsed > SESSION_IDLE_MS) sessions.end(id, session);
     }
   }, 60_000);
   sweep.unref();
   http.on('close', () => {
     clearInterval(sweep);
-    for (const session of sessions.values()) {
-      void session.transport.close();
-      void session.server.close();
-    }
-    sessions.clear();
+    for (const [id, session] of sessions) sessions.end(id, session);
   });
   return new Promise((resolve, reject) => {
     http.once('error', reject);
@@ -63,7 +91,7 @@ export function startHttp(engine: VaultEngine, options: HttpOptions): Promise<Se
   });
 }
 
-async function handle(engine: VaultEngine, options: HttpOptions, http: Server, sessions: Map<string, Session>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(engine: VaultEngine, options: HttpOptions, http: Server, sessions: Sessions, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
@@ -75,7 +103,7 @@ async function handle(engine: VaultEngine, options: HttpOptions, http: Server, s
   const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
   if (url.pathname === '/health') {
     if (req.method !== 'GET') return reply(res, 405, { error: 'use GET' });
-    return reply(res, 200, { ok: true, indexing: engine.indexState.state, ...options.health?.() });
+    return reply(res, 200, { ok: true, indexing: engine.indexState.state, sessions: sessions.size, max_sessions: maxSessions(options), ...options.health?.() });
   }
   if (url.pathname !== '/mcp') return reply(res, 404, { error: 'not found; the MCP endpoint is /mcp' });
   if (options.token && !authorized(req.headers.authorization, options.token)) {
@@ -91,9 +119,7 @@ async function handle(engine: VaultEngine, options: HttpOptions, http: Server, s
   }
   if (req.method === 'DELETE') {
     if (!session) return reply(res, 400, rpcError(null, -32000, 'no session to end'));
-    sessions.delete(id as string);
-    await session.transport.close();
-    await session.server.close();
+    sessions.end(id as string, session);
     return reply(res, 200, {});
   }
   if (req.method !== 'POST') return reply(res, 405, rpcError(null, -32000, 'use POST'));
@@ -111,6 +137,7 @@ async function handle(engine: VaultEngine, options: HttpOptions, http: Server, s
   }
   const batch = Array.isArray(parsed);
   const raw = batch ? (parsed as unknown[]) : [parsed];
+  if (raw.length === 0 || raw.length > MAX_BATCH) return reply(res, 400, rpcError(null, -32600, `invalid request: a batch holds 1 to ${MAX_BATCH} messages`));
   const messages: JSONRPCMessage[] = [];
   for (const item of raw) {
     // The envelope only: the SDK validates each request's params against its method's schema.
@@ -121,17 +148,17 @@ async function handle(engine: VaultEngine, options: HttpOptions, http: Server, s
   let current = session;
   if (!current) {
     if (!initializing) return reply(res, 400, rpcError(null, -32000, 'no session: start one by POSTing an initialize request'));
+    sessions.evict(maxSessions(options), 1);
     const sessionId = randomUUID();
     const server = createServer(engine);
     const transport = new JsonResponseTransport(sessionId);
     transport.onclose = () => sessions.delete(sessionId);
-    await server.connect(transport);
+    await connectServer(server, transport);
     current = { transport, server, lastUsed: Date.now() };
-    sessions.set(sessionId, current);
   } else if (initializing) {
     return reply(res, 400, rpcError(null, -32600, 'this session is initialized already; start a new one without mcp-session-id'));
   }
-  current.lastUsed = Date.now();
+  sessions.use(current.transport.sessionId, current);
   const answers = await current.transport.deliver(messages, { requestInfo: { headers: req.headers } });
   const headers = { 'mcp-session-id': current.transport.sessionId };
   if (answers.length === 0) {
@@ -150,6 +177,10 @@ function isJsonRpc(value: unknown): value is JSONRPCMessage {
   const validId = typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id));
   if (typeof message.method === 'string') return id === undefined || validId;
   return validId && ('result' in message || (typeof message.error === 'object' && message.error !== null));
+}
+
+function maxSessions(options: HttpOptions): number {
+  return options.maxSessions ?? DEFAULT_MAX_SESSIONS;
 }
 
 function rpcError(id: string | number | null, code: number, message: string) {

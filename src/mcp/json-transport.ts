@@ -5,12 +5,18 @@
  * MCP server and their responses collected by id. There is no server-to-client stream: a GET is
  * answered 405 (the spec's "no SSE here"), notifications from the server are dropped, and a
  * request from the server (elicitation) is answered at once with "not supported", so nothing
- * waits for it — the tools then fall back to preview → apply.
+ * waits for it — the tools then fall back to preview → apply. A request whose id is already
+ * awaiting an answer in this session (a batch like `[ping id 7, ping id 7]`) is answered with an
+ * error at once: responses are matched by id, so two of them could not both be answered.
+ * A session holds at most MAX_IN_FLIGHT unanswered requests, which bounds its memory.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js';
 
 type Id = string | number;
+
+/** Unanswered requests one session may hold; more are refused until some are answered. */
+export const MAX_IN_FLIGHT = 64;
 
 export class JsonResponseTransport implements Transport {
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
@@ -52,6 +58,13 @@ export class JsonResponseTransport implements Transport {
     for (const message of messages) {
       if ('method' in message && 'id' in message) {
         const id = message.id as Id;
+        const refusal = this.waiting.has(id)
+          ? `duplicate request id ${JSON.stringify(id)}: a request with this id is still being answered; give each request its own id`
+          : this.waiting.size >= MAX_IN_FLIGHT ? `too many requests in flight in this session (${MAX_IN_FLIGHT}); wait for answers before sending more` : null;
+        if (refusal !== null) {
+          answers.push(Promise.resolve({ jsonrpc: '2.0', id, error: { code: -32600, message: refusal } }));
+          continue;
+        }
         answers.push(new Promise((resolve) => this.waiting.set(id, resolve)));
       }
       this.onmessage?.(message, extra);

@@ -4,6 +4,9 @@
  */
 import { createRequire } from 'node:module';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import type { VaultEngine } from './engine.js';
 import { registerOrientTools } from './orient-tools.js';
 import { registerRetrieveTools } from './retrieve-tools.js';
@@ -22,10 +25,68 @@ export const SERVER_INSTRUCTIONS = [
 
 export function createServer(engine: VaultEngine): McpServer {
   const server = new McpServer({ name: 'engram', version }, { instructions: SERVER_INSTRUCTIONS, capabilities: { logging: {} } });
+  const register = server.registerTool.bind(server);
+  server.registerTool = ((name: string, config: { inputSchema?: Record<string, z.ZodType> }, handler: never) =>
+    register(name, { ...config, ...(config.inputSchema ? { inputSchema: lenientNumbers(config.inputSchema) } : {}) }, handler)) as typeof server.registerTool;
   registerOrientTools(server, engine);
   registerRetrieveTools(server, engine);
   registerWriteTools(server, engine);
   registerGraphTools(server, engine);
   registerOrganizeTools(server, engine);
   return server;
+}
+
+/**
+ * Connects a server to a transport, answering a `tools/call` whose `arguments` is not an object
+ * with a tool error that says so: the SDK rejects it before any tool runs, as an internal error
+ * carrying a raw validation dump, which tells a client nothing it can act on.
+ */
+export async function connectServer(server: McpServer, transport: Transport): Promise<void> {
+  await server.connect(transport);
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    const refusal = screenToolCall(message);
+    if (refusal) void transport.send(refusal);
+    else deliver?.(message, extra);
+  };
+}
+
+function screenToolCall(message: JSONRPCMessage): JSONRPCMessage | null {
+  if (!('method' in message) || message.method !== 'tools/call' || !('id' in message)) return null;
+  const params = message.params as Record<string, unknown> | undefined;
+  if (params === undefined || params === null || typeof params !== 'object' || typeof params.name !== 'string') {
+    return { jsonrpc: '2.0', id: message.id, error: { code: -32602, message: 'tools/call needs params.name, the name of a tool from tools/list, and params.arguments, an object of its parameters' } };
+  }
+  const args = params.arguments;
+  if (args === undefined || (args !== null && typeof args === 'object' && !Array.isArray(args))) return null;
+  const got = args === null ? 'null' : Array.isArray(args) ? 'an array' : `a ${typeof args}`;
+  return {
+    jsonrpc: '2.0', id: message.id,
+    result: { content: [{ type: 'text', text: `${params.name}: arguments must be an object of named parameters, like {"path": "Notes/A.md"}, not ${got}; tools/list shows each tool's parameters` }], isError: true },
+  };
+}
+
+/**
+ * A tool's parameters with numeric strings accepted wherever a number is: generic clients (the
+ * MCP Inspector's forms among them) send `"2"` for a number field. The advertised JSON schema is
+ * unchanged (a preprocess shows its inner schema); anything but a plain decimal string is left
+ * for the schema to refuse.
+ */
+export function lenientNumbers(shape: Record<string, z.ZodType>): Record<string, z.ZodType> {
+  return Object.fromEntries(Object.entries(shape).map(([key, field]) => [key, acceptsNumber(field) ? z.preprocess(numericString, field) : field]));
+}
+
+function numericString(value: unknown): unknown {
+  return typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+}
+
+function acceptsNumber(schema: z.ZodType): boolean {
+  const def = schema.def as { type: string; innerType?: z.ZodType; options?: z.ZodType[]; values?: unknown[] };
+  switch (def.type) {
+    case 'number': return true;
+    case 'optional': case 'nullable': case 'default': case 'prefault': return def.innerType !== undefined && acceptsNumber(def.innerType);
+    case 'union': return (def.options ?? []).some(acceptsNumber);
+    case 'literal': return (def.values ?? []).some((value) => typeof value === 'number');
+    default: return false;
+  }
 }

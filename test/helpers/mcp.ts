@@ -4,7 +4,7 @@ import type { TestContext } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { openStateDb, runIndex } from '../../src/index/index.js';
-import { createServer, VaultEngine } from '../../src/mcp/index.js';
+import { connectServer, createServer, VaultEngine } from '../../src/mcp/index.js';
 import { lexicalExtension } from '../../src/search/index.js';
 import { makeVault, type FixtureVault } from './vault.js';
 
@@ -29,7 +29,7 @@ export async function connectFixture(t: TestContext, files: Record<string, strin
   engine.start();
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const server = createServer(engine);
-  await server.connect(serverTransport);
+  await connectServer(server, serverTransport);
   const client = new Client({ name: 'test', version: '0' });
   await client.connect(clientTransport);
   t.after(async () => {

@@ -25,11 +25,11 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20_260_315);
 /** Replays one case (its index) instead of the whole run. */
 const ONLY_CASE = process.env.FUZZ_CASE === undefined ? null : Number(process.env.FUZZ_CASE);
 /**
- * A call slower than this is a hang. `Promise.race` catches a call that never answers; a handler
+ * A call slower than this is a hang (not a speed limit: a loaded machine is slow, so it is generous). `Promise.race` catches a call that never answers; a handler
  * that blocks the event loop is caught afterwards by the elapsed time (an endless synchronous
  * loop would stall the whole file: no in-process timer can interrupt it).
  */
-const CALL_TIMEOUT_MS = 3_000;
+const CALL_TIMEOUT_MS = 60_000;
 /** Stop early after this many failures: the first ones say enough. */
 const MAX_FAILURES = 25;
 const SECRET = 'sk-fake-not-a-secret';
@@ -420,10 +420,9 @@ function problemsWith(fuzzCase: Case, outcome: Outcome, elapsedMs: number): stri
   if (outcome.kind === 'timeout') return [...problems, `no answer within ${CALL_TIMEOUT_MS} ms`];
   if (outcome.kind === 'threw') {
     const { error } = outcome;
-    // The one JSON-RPC error we expect: `arguments` that is not an object fails the SDK's
-    // request schema before any tool runs (the SDK reports it as -32603 or -32602).
-    const expected = fuzzCase.kind === 'non-object' && error instanceof McpError && (error.code === -32603 || error.code === -32602) && /arguments/.test(error.message);
-    if (!expected) problems.push(`the client threw: ${error instanceof McpError ? `McpError ${error.code}: ` : ''}${error instanceof Error ? error.message.slice(0, 300) : String(error)}`);
+    // No JSON-RPC error is expected: even `arguments` that is not an object gets an isError
+    // result saying so (the SDK alone answered -32603 with a raw validation dump).
+    problems.push(`the client threw: ${error instanceof McpError ? `McpError ${error.code}: ` : ''}${error instanceof Error ? error.message.slice(0, 300) : String(error)}`);
     return problems;
   }
   const result = outcome.value as { content?: unknown; structuredContent?: unknown; isError?: unknown } | null;
