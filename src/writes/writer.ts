@@ -7,13 +7,13 @@
  */
 import type Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readFileSync, rmdirSync, unlinkSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { EngramError } from '../errors.js';
 import { acquireLock, linkablePaths, type Lock } from '../index/index.js';
 import { hashContent, linkWorlds, resolveNotePath, rewriteLinksForMove, type LinkWorlds } from '../vault/index.js';
-import { sweepTempFiles, writeFileAtomic } from './atomic.js';
 import { classifyWrite, OWNER_TOOL } from './quarantine.js';
+import { VaultFs, type VaultFsOptions } from './vault-fs.js';
 
 export const DEFAULTS = {
   /** Largest note a single write may produce. */
@@ -26,6 +26,12 @@ export const DEFAULTS = {
   auditLines: 300,
 } as const;
 
+/**
+ * The audit trail's header. It names journal numbers without a `#` directly before a word, which
+ * Obsidian (and the indexer) would read as a tag.
+ */
+const AUDIT_HEADER = '# Engram write audit\n\nNewest first. Undo a write with `undo_write` and its number (after the `#`).\n\n';
+
 export interface WriterOptions {
   /** The vault's real path. */
   root: string;
@@ -35,6 +41,8 @@ export interface WriterOptions {
   /** Who writes: a session or run id, recorded with every write. */
   runId: string;
   now?: () => number;
+  /** How files are reached (tests force the checked-path fallback). */
+  fs?: VaultFsOptions;
 }
 
 export interface WriteRequest {
@@ -84,9 +92,16 @@ export interface Preview {
 
 export class VaultWriter {
   private readonly now: () => number;
+  private vaultFs: VaultFs | null = null;
 
   constructor(private readonly options: WriterOptions) {
     this.now = options.now ?? Date.now;
+  }
+
+  /** Every file operation goes through here: folder by folder, never through a symlink. */
+  private get files(): VaultFs {
+    this.vaultFs ??= new VaultFs(realpathSync.native(this.options.root), this.options.fs);
+    return this.vaultFs;
   }
 
   get agentRoot(): string {
@@ -152,14 +167,13 @@ export class VaultWriter {
       if (current === null || hashContent(current.bytes) !== row.after_hash) {
         throw new EngramError('USAGE', `${row.path} has changed since write #${journalId}; undoing it would lose those changes, so it is refused — edit the note by hand instead`);
       }
-      const absolute = this.locate(row.path);
       let receipt: WriteReceipt;
       if (row.before_bytes === null) {
         // The write created the note: undoing it removes the note again.
         const id = this.journal('undo_write', row.path, row.after_hash, current.bytes, 'deleted');
-        unlinkSync(absolute);
+        this.files.remove(row.path);
         this.pruneEmptyFolders(row.path);
-        this.audit(this.auditPath(), `- ${new Date(this.now()).toISOString().slice(0, 16).replace('T', ' ')} · #${id} undo_write · ${row.path} · ${row.after_hash.slice(0, 8)} → deleted · ${this.options.runId}`);
+        this.audit(`- ${new Date(this.now()).toISOString().slice(0, 16).replace('T', ' ')} · #${id} undo_write · ${row.path} · ${row.after_hash.slice(0, 8)} → deleted · ${this.options.runId}`);
         receipt = { journalId: id, path: row.path, created: false, beforeHash: row.after_hash, afterHash: 'deleted' };
       } else {
         receipt = this.commit('undo_write', row.path, () => row.before_bytes!.toString('utf8'), false, row.before_bytes);
@@ -204,30 +218,31 @@ export class VaultWriter {
       })();
       const done: string[] = [];
       try {
-        const target = this.locate(to);
-        mkdirSync(dirname(target), { recursive: true });
-        writeFileAtomic(target, moved);
+        this.locate(to);
+        this.files.write(to, moved);
         done.push(to);
         for (const rewrite of rewrites) {
-          writeFileAtomic(this.locate(rewrite.path), rewrite.after);
+          this.locate(rewrite.path);
+          this.files.write(rewrite.path, rewrite.after);
           done.push(rewrite.path);
         }
         // The old file goes last: until then the note exists in its old place.
-        unlinkSync(this.locate(from));
+        this.locate(from);
+        this.files.remove(from);
       } catch (error) {
         this.rollBackMove(moveId, to, rewrites.filter((rewrite) => done.includes(rewrite.path)), done.includes(to));
         throw new EngramError('USAGE', `could not move ${from} (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); nothing was changed`);
       }
       this.options.db.prepare('UPDATE moves SET completed_at = ? WHERE id = ?').run(at, moveId);
-      this.audit(this.auditPath(), `- ${at.slice(0, 16).replace('T', ' ')} · move ${moveId} · ${from} → ${to} · ${rewrites.length} notes relinked · ${this.options.runId}`);
+      this.audit(`- ${at.slice(0, 16).replace('T', ' ')} · move ${moveId} · ${from} → ${to} · ${rewrites.length} notes relinked · ${this.options.runId}`);
       return { moveId, from, to, rewritten: rewrites.map((rewrite) => rewrite.path) };
     });
   }
 
   /** Puts back what a failed move already wrote, and forgets the move. */
   private rollBackMove(moveId: number, to: string, written: { path: string; before: { bytes: Buffer } }[], wroteTarget: boolean): void {
-    for (const rewrite of written) writeFileAtomic(this.locate(rewrite.path), rewrite.before.bytes);
-    if (wroteTarget) unlinkSync(this.locate(to));
+    for (const rewrite of written) this.files.write(rewrite.path, rewrite.before.bytes);
+    if (wroteTarget) this.files.remove(to);
     this.options.db.transaction(() => {
       this.options.db.prepare('DELETE FROM journal WHERE move_id = ?').run(moveId);
       this.options.db.prepare('DELETE FROM moves WHERE id = ?').run(moveId);
@@ -259,25 +274,21 @@ export class VaultWriter {
         const hash = current === null ? null : hashContent(current.bytes);
         if (row.after_hash === 'deleted') {
           // The note's old place: written back unless it is still (or again) there.
-          if (current === null) {
-            const absolute = this.locate(row.path);
-            mkdirSync(dirname(absolute), { recursive: true });
-            writeFileAtomic(absolute, row.before_bytes!);
-          }
+          if (current === null) this.files.write(row.path, row.before_bytes!);
         } else if (row.before_bytes === null) {
           // The note's new place.
           if (current !== null) {
-            unlinkSync(this.locate(row.path));
+            this.files.remove(row.path);
             this.pruneEmptyFolders(row.path);
           }
         } else if (hash === row.after_hash) {
-          writeFileAtomic(this.locate(row.path), row.before_bytes);
+          this.files.write(row.path, row.before_bytes);
           restored.push(row.path);
         } else if (current !== null && hash !== row.before_hash && this.isGenerated(row.path)) {
           worlds ??= linkWorlds(linkablePaths(this.options.db), back);
           const text = rewriteLinksForMove(current.text, row.path, back, worlds);
           if (text.count > 0) {
-            writeFileAtomic(this.locate(row.path), this.render(current, () => text.text.replace(/\r\n/g, '\n').replace(/^\uFEFF/, '')));
+            this.files.write(row.path, this.render(current, () => text.text.replace(/\r\n/g, '\n').replace(/^\uFEFF/, '')));
             restored.push(row.path);
           }
         }
@@ -286,7 +297,7 @@ export class VaultWriter {
         this.options.db.prepare('UPDATE moves SET undone_at = ? WHERE id = ?').run(at, moveId);
         this.options.db.prepare('UPDATE journal SET undone_at = ? WHERE move_id = ?').run(at, moveId);
       })();
-      this.audit(this.auditPath(), `- ${at.slice(0, 16).replace('T', ' ')} · undo move ${moveId} · ${move.to_path} → ${move.from_path} · ${restored.length} notes restored · ${this.options.runId}`);
+      this.audit(`- ${at.slice(0, 16).replace('T', ' ')} · undo move ${moveId} · ${move.to_path} → ${move.from_path} · ${restored.length} notes restored · ${this.options.runId}`);
       return { from: move.from_path, to: move.to_path, restored };
     });
   }
@@ -339,22 +350,20 @@ export class VaultWriter {
   }
 
   /**
-   * Re-runs the path gate at the moment of writing (under the lock): a folder swapped for a
-   * symlink since the call was checked, or since a preview, must not redirect the write.
+   * Re-runs the path gate at the moment of writing (under the lock), so that a change since the
+   * call was checked, or since a preview, is refused with its reason. (A swap after this check
+   * is what VaultFs guards against: it never follows a link.)
    */
-  private locate(path: string): string {
+  private locate(path: string): void {
     const resolved = resolveNotePath(this.options.root, path, { allowMissing: true });
     if (!resolved.ok) throw new EngramError('USAGE', resolved.reason);
     if (resolved.path.normalize('NFC') !== path.normalize('NFC')) throw new EngramError('USAGE', `${path} now resolves to ${resolved.path}; check the vault and try again`);
-    return resolved.absolute;
   }
 
   private readCurrent(path: string): { bytes: Buffer; text: string } | null {
-    const absolute = this.locate(path);
-    if (!existsSync(absolute)) return null;
-    if (lstatSync(absolute).isSymbolicLink()) throw new EngramError('USAGE', `${path} is a symlink; Engram does not write through symlinks`);
-    const bytes = readFileSync(absolute);
-    return { bytes, text: bytes.toString('utf8') };
+    this.locate(path);
+    const bytes = this.files.read(path);
+    return bytes === null ? null : { bytes, text: bytes.toString('utf8') };
   }
 
   /** The new bytes: `next` sees `\n` line endings; the file's own endings and BOM are kept. */
@@ -374,9 +383,8 @@ export class VaultWriter {
     const current = this.readCurrent(path);
     if (create && current !== null) throw new EngramError('USAGE', `${path} exists already; choose another title or ask to overwrite it`);
     const after = exact ?? this.render(current, next);
-    const absolute = this.locate(path);
-    const audit = this.auditPath();
-    mkdirSync(dirname(absolute), { recursive: true });
+    this.locate(path);
+    this.auditPath();
     // Journal first: a kill between journal and rename leaves a row whose after-hash the file
     // does not have, which undo then refuses — never a change without a record. A write that
     // fails outright takes its row back.
@@ -384,13 +392,13 @@ export class VaultWriter {
     const afterHash = hashContent(after);
     const id = this.journal(tool, path, beforeHash, current?.bytes ?? null, afterHash);
     try {
-      writeFileAtomic(absolute, after);
+      this.files.write(path, after);
     } catch (error) {
       this.options.db.prepare('DELETE FROM journal WHERE id = ?').run(id);
       throw new EngramError('USAGE', `could not write ${path}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}; nothing was changed`);
     }
-    sweepTempFiles(dirname(absolute), this.now());
-    this.audit(audit, `- ${new Date(this.now()).toISOString().slice(0, 16).replace('T', ' ')} · #${id} ${tool} · ${path} · ${beforeHash?.slice(0, 8) ?? 'new'} → ${afterHash.slice(0, 8)} · ${this.options.runId}`);
+    this.files.sweepTemps(dirname(path) === '.' ? '' : dirname(path), this.now(), 60_000);
+    this.audit(`- ${new Date(this.now()).toISOString().slice(0, 16).replace('T', ' ')} · #${id} ${tool} · ${path} · ${beforeHash?.slice(0, 8) ?? 'new'} → ${afterHash.slice(0, 8)} · ${this.options.runId}`);
     return { journalId: id, path, created: current === null, beforeHash, afterHash };
   }
 
@@ -405,28 +413,29 @@ export class VaultWriter {
     const root = `${this.options.agentRoot}/`;
     let folder = dirname(path);
     while (folder.startsWith(root)) {
-      try {
-        rmdirSync(this.locate(`${folder}/x.md`).slice(0, -'/x.md'.length));
-      } catch {
-        return; // not empty (or already gone): stop climbing
-      }
+      if (!this.files.removeEmptyFolder(folder)) return; // not empty (or already gone): stop climbing
       folder = dirname(folder);
     }
   }
 
-  /** The audit trail's real location, through the path gate (never a symlink, never outside). */
+  /** The audit trail's vault path, through the path gate (never a symlink, never outside). */
   private auditPath(): string {
-    const resolved = resolveNotePath(this.options.root, `${this.options.agentRoot}/Audit.md`, { allowMissing: true });
+    const path = `${this.options.agentRoot}/Audit.md`;
+    const resolved = resolveNotePath(this.options.root, path, { allowMissing: true });
     if (!resolved.ok) throw new EngramError('USAGE', `the agent folder ${this.options.agentRoot}/ is not a plain folder inside the vault (${resolved.reason}); fix it before writing`);
-    return resolved.absolute;
+    return resolved.path;
   }
 
   /** Puts a line on top of the audit trail, keeping the newest lines. */
-  private audit(path: string, line: string): void {
-    mkdirSync(dirname(path), { recursive: true });
-    const header = '# Engram write audit\n\nNewest first. Undo a write with `undo_write` and its #number.\n\n';
-    const old = existsSync(path) && !lstatSync(path).isSymbolicLink() ? readFileSync(path, 'utf8').split('\n').filter((entry) => entry.startsWith('- ')) : [];
-    writeFileAtomic(path, Buffer.from(header + [line, ...old].slice(0, DEFAULTS.auditLines).join('\n') + '\n', 'utf8'));
+  private audit(line: string): void {
+    const path = this.auditPath();
+    let old: string[] = [];
+    try {
+      old = (this.files.read(path)?.toString('utf8') ?? '').split('\n').filter((entry) => entry.startsWith('- '));
+    } catch {
+      // a symlink or a non-file in its place: the trail starts afresh (the write replaces it)
+    }
+    this.files.write(path, Buffer.from(AUDIT_HEADER + [line, ...old].slice(0, DEFAULTS.auditLines).join('\n') + '\n', 'utf8'));
   }
 
   private withLock<T>(run: () => T): T {
