@@ -8,11 +8,12 @@
 import type Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { EngramError } from '../errors.js';
 import { acquireLock, linkablePaths, type Lock } from '../index/index.js';
 import { hashContent, linkWorlds, resolveNotePath, rewriteLinksForMove, type LinkWorlds } from '../vault/index.js';
-import { classifyWrite, OWNER_TOOL } from './quarantine.js';
+import { newNotePathProblem } from './names.js';
+import { AGENT_TOOLS, classifyUndo, classifyWrite, OWNER_TOOL, type WriteVerdict } from './quarantine.js';
 import { VaultFs, type VaultFsOptions } from './vault-fs.js';
 
 export const DEFAULTS = {
@@ -124,6 +125,7 @@ export class VaultWriter {
     if (verdict.kind === 'refused') throw new EngramError('USAGE', verdict.reason);
     const current = this.readCurrent(path);
     if (request.create && current !== null) throw new EngramError('USAGE', `${path} exists already; choose another title or ask to overwrite it`);
+    if (current === null) this.checkNewName(request.tool, path);
     const after = this.render(current, request.next);
     const token = randomBytes(16).toString('hex');
     const expires = this.now() + DEFAULTS.previewMs;
@@ -132,41 +134,78 @@ export class VaultWriter {
     return { token, path, diff: lineDiff(current?.text ?? '', after.toString('utf8')), expires: new Date(expires).toISOString() };
   }
 
-  /** Applies a preview: only once, only before it expires, only if the file is as it was. */
-  apply(token: string): WriteReceipt {
+  /**
+   * Applies a preview: only once, only before it expires, only if the file is as it was. What the
+   * caller sends along with the token (`expect`: the tool, the path, the new text from the
+   * current one) must be what was previewed — else the human approved another change than the
+   * one the caller believes it is applying, and it is refused, saying so.
+   */
+  apply(token: string, expect: { tool?: string; path?: string; next?: (current: string | null) => string; undoOf?: number } = {}): WriteReceipt {
     const row = this.options.db.prepare('SELECT tool, path, before_hash, after_bytes, expires_ms, used_ms FROM previews WHERE token = ?').get(token) as
       | { tool: string; path: string; before_hash: string | null; after_bytes: Buffer; expires_ms: number; used_ms: number | null }
       | undefined;
     if (!row) throw new EngramError('USAGE', 'unknown preview token; preview the write again');
     if (row.used_ms !== null) throw new EngramError('USAGE', 'this preview token was used already; preview again for another change');
     if (this.now() > row.expires_ms) throw new EngramError('USAGE', 'this preview expired; preview the write again and apply within 5 minutes');
+    // An undo previewed by an agent carries the journal number it reverts.
+    const undoOf = /^undo_write#(\d+)$/.exec(row.tool);
+    const tool = undoOf ? 'undo_write' : row.tool;
+    if (expect.undoOf !== undefined && Number(undoOf?.[1]) !== expect.undoOf) {
+      throw new EngramError('USAGE', `this token ${undoOf ? `previewed the undo of write #${undoOf[1]}` : `is for a ${tool} preview`}, not the undo of write #${expect.undoOf}; nothing was written — call undo_write with id ${expect.undoOf} alone to preview its undo`);
+    }
+    if (expect.tool !== undefined && expect.tool !== tool) throw new EngramError('USAGE', `this token is for a ${tool} preview; apply it with ${tool}, or preview this ${expect.tool} again`);
+    if (expect.path !== undefined && this.checkPath(expect.path).normalize('NFC') !== row.path.normalize('NFC')) {
+      throw new EngramError('USAGE', `this token previewed a change to ${row.path}, not to ${expect.path}; nothing was written — apply it with that path (or the token alone), or preview the change to ${expect.path}`);
+    }
     return this.withLock(() => {
       const current = this.readCurrent(row.path);
       const hash = current === null ? null : hashContent(current.bytes);
       if (hash !== row.before_hash) throw new EngramError('USAGE', `${row.path} changed since the preview (the human may have edited it); preview again`);
-      const receipt = this.commit(row.tool, row.path, () => row.after_bytes.toString('utf8'), false, row.after_bytes);
+      if (expect.next !== undefined && !this.render(current, expect.next).equals(row.after_bytes)) {
+        throw new EngramError('USAGE', `the content given differs from what this token previewed for ${row.path}; nothing was written — apply the previewed change with the token alone, or preview the new content`);
+      }
+      const receipt = this.commit(tool, row.path, () => row.after_bytes.toString('utf8'), false, row.after_bytes);
       this.options.db.prepare('UPDATE previews SET used_ms = ? WHERE token = ?').run(this.now(), token);
+      if (undoOf) this.options.db.prepare('UPDATE journal SET undone_at = ? WHERE id = ? AND undone_at IS NULL').run(new Date(this.now()).toISOString(), Number(undoOf[1]));
       return receipt;
     });
+  }
+
+  /** What an agent's undo of this journaled write may do (see `classifyUndo`). */
+  undoVerdict(journalId: number): WriteVerdict {
+    const row = this.options.db.prepare('SELECT path, tool, run_id FROM journal WHERE id = ?').get(journalId) as { path: string; tool: string; run_id: string } | undefined;
+    if (!row) return { kind: 'refused', reason: `no write #${journalId} in the journal` };
+    return classifyUndo({ id: journalId, tool: row.tool, path: row.path, runId: row.run_id }, { agentRoot: this.options.agentRoot });
+  }
+
+  /**
+   * An agent's undo of its own write to a note of the human's: previewed like any change there,
+   * applied with the token (which then marks the write undone). Removing a note it created
+   * there is left to the human.
+   */
+  previewUndo(journalId: number): Preview {
+    const row = this.undoable(journalId, { agent: true, previewing: true });
+    if (row.before_bytes === null) throw new EngramError('USAGE', `write #${journalId} created ${row.path}, which is in the human's folders: removing it is theirs to do — ask them to delete the note`);
+    const current = this.readCurrent(row.path);
+    if (current === null || hashContent(current.bytes) !== row.after_hash) throw this.changedSince(row.path, journalId);
+    const token = randomBytes(16).toString('hex');
+    const expires = this.now() + DEFAULTS.previewMs;
+    this.options.db.prepare('INSERT INTO previews (token, tool, path, before_hash, after_bytes, expires_ms) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(token, `undo_write#${journalId}`, row.path, row.after_hash, row.before_bytes, expires);
+    return { token, path: row.path, diff: lineDiff(current.text, row.before_bytes.toString('utf8')), expires: new Date(expires).toISOString() };
   }
 
   /**
    * Reverts a journaled write if the file still holds exactly what that write left. A write the
    * owner made with their own command (`engram provision`) is undone only by the owner (`owner`).
+   * An agent (`agent`) undoes only what an agent wrote, and only inside its folder (elsewhere:
+   * `previewUndo`); undoing a whole run (`undoRun`, checked as a whole) passes neither.
    */
-  undo(journalId: number, options: { owner?: boolean } = {}): WriteReceipt {
-    const row = this.options.db.prepare('SELECT path, tool, before_hash, after_hash, before_bytes, undone_at, move_id FROM journal WHERE id = ?').get(journalId) as
-      | { path: string; tool: string; before_hash: string | null; after_hash: string; before_bytes: Buffer | null; undone_at: string | null; move_id: number | null }
-      | undefined;
-    if (!row) throw new EngramError('USAGE', `no write #${journalId} in the journal`);
-    if (row.tool === OWNER_TOOL && options.owner !== true) throw new EngramError('USAGE', `write #${journalId} was made by the owner's \`engram provision\`; only they can undo it, with \`engram undo\` on the command line`);
-    if (row.move_id !== null) throw new EngramError('USAGE', `write #${journalId} is part of move ${row.move_id}; undo the whole move with undo_move ${row.move_id}`);
-    if (row.undone_at) throw new EngramError('USAGE', `write #${journalId} was undone already (${row.undone_at})`);
+  undo(journalId: number, options: { owner?: boolean; agent?: boolean } = {}): WriteReceipt {
+    const row = this.undoable(journalId, options);
     return this.withLock(() => {
       const current = this.readCurrent(row.path);
-      if (current === null || hashContent(current.bytes) !== row.after_hash) {
-        throw new EngramError('USAGE', `${row.path} has changed since write #${journalId}; undoing it would lose those changes, so it is refused — edit the note by hand instead`);
-      }
+      if (current === null || hashContent(current.bytes) !== row.after_hash) throw this.changedSince(row.path, journalId);
       let receipt: WriteReceipt;
       if (row.before_bytes === null) {
         // The write created the note: undoing it removes the note again.
@@ -181,6 +220,27 @@ export class VaultWriter {
       this.options.db.prepare('UPDATE journal SET undone_at = ? WHERE id = ?').run(new Date(this.now()).toISOString(), journalId);
       return receipt;
     });
+  }
+
+  /** The journal row of a write `options`' caller may undo, or why not. */
+  private undoable(journalId: number, options: { owner?: boolean; agent?: boolean; previewing?: boolean }) {
+    const row = this.options.db.prepare('SELECT path, tool, before_hash, after_hash, before_bytes, undone_at, move_id FROM journal WHERE id = ?').get(journalId) as
+      | { path: string; tool: string; before_hash: string | null; after_hash: string; before_bytes: Buffer | null; undone_at: string | null; move_id: number | null }
+      | undefined;
+    if (!row) throw new EngramError('USAGE', `no write #${journalId} in the journal`);
+    if (row.tool === OWNER_TOOL && options.owner !== true) throw new EngramError('USAGE', `write #${journalId} was made by the owner's \`engram provision\`; only they can undo it, with \`engram undo\` on the command line`);
+    if (row.move_id !== null) throw new EngramError('USAGE', `write #${journalId} is part of move ${row.move_id}; undo the whole move with undo_move ${row.move_id}`);
+    if (row.undone_at) throw new EngramError('USAGE', `write #${journalId} was undone already (${row.undone_at})`);
+    if (options.agent === true) {
+      const verdict = this.undoVerdict(journalId);
+      if (verdict.kind === 'refused') throw new EngramError('USAGE', verdict.reason);
+      if (verdict.kind === 'confirm' && options.previewing !== true) throw new EngramError('USAGE', `${verdict.reason}; undoing write #${journalId} changes it, so preview the undo first and apply it with the token if they agree`);
+    }
+    return row;
+  }
+
+  private changedSince(path: string, journalId: number): EngramError {
+    return new EngramError('USAGE', `${path} has changed since write #${journalId}; undoing it would lose those changes, so it is refused — edit the note by hand instead`);
   }
 
   /**
@@ -337,10 +397,44 @@ export class VaultWriter {
     return this.isGenerated(row.path) ? null : `${row.path} changed since the move`;
   }
 
+  /**
+   * Removes the temporary files killed writes left (a kill -9 mid-write leaves one, up to a
+   * whole note, in the note's folder): in every folder the journal names, and the agent folder.
+   * Under the write lock no write is in flight, so every one found is stale. When another
+   * process holds the lock this does nothing now (that process is alive and writing).
+   */
+  sweepStaleTemps(): number {
+    let lock: Lock;
+    try {
+      lock = acquireLock(this.options.stateDir, 'write', { purpose: 'a vault write', staleMs: 60_000 });
+    } catch (error) {
+      if (error instanceof EngramError && error.code === 'LOCKED') return 0;
+      throw error;
+    }
+    try {
+      const folders = new Set([this.options.agentRoot]);
+      // The newest writes' folders: an older kill's leftovers went with the first start-up after it.
+      const paths = this.options.db.prepare('SELECT DISTINCT path FROM (SELECT path FROM journal ORDER BY id DESC LIMIT 5000)').pluck().all() as string[];
+      for (const path of paths) folders.add(path.includes('/') ? dirname(path) : '');
+      let removed = 0;
+      for (const folder of folders) removed += this.files.sweepTemps(folder, this.now(), 0);
+      return removed;
+    } finally {
+      lock.release();
+    }
+  }
+
   /** True when a note exists at this vault-relative path (any case). */
   exists(path: string): boolean {
     const resolved = resolveNotePath(this.options.root, path, { allowMissing: true });
     return resolved.ok && existsSync(resolved.absolute);
+  }
+
+  /** A note an agent creates gets a name every tool and file system reads the same way. */
+  private checkNewName(tool: string, path: string): void {
+    if (!AGENT_TOOLS.has(tool)) return;
+    const problem = newNotePathProblem(path, (folder) => existsSync(join(this.options.root, folder)));
+    if (problem !== null) throw new EngramError('USAGE', `${problem}; nothing was written`);
   }
 
   private checkPath(input: string): string {
@@ -382,6 +476,7 @@ export class VaultWriter {
   private commit(tool: string, path: string, next: (current: string | null) => string, create: boolean, exact: Buffer | null): WriteReceipt {
     const current = this.readCurrent(path);
     if (create && current !== null) throw new EngramError('USAGE', `${path} exists already; choose another title or ask to overwrite it`);
+    if (current === null) this.checkNewName(tool, path);
     const after = exact ?? this.render(current, next);
     this.locate(path);
     this.auditPath();
