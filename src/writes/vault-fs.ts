@@ -69,8 +69,19 @@ class Folder {
     }
   }
 
-  close(): void {
-    closeSync(this.fd);
+  /**
+   * The file open as `fd` is `name` in this folder, and the folder is in place. (Pinned: true by
+   * construction. By path: a swap while the file was created put it in another folder.)
+   */
+  holds(name: string, fd: number): boolean {
+    if (this.pinned) return true;
+    try {
+      const seen = lstatSync(this.at(name));
+      const made = fstatSync(fd);
+      return seen.ino === made.ino && seen.dev === made.dev && this.inPlace();
+    } catch {
+      return false;
+    }
   }
 }
 
@@ -238,8 +249,15 @@ function writeIn(dir: Folder, name: string, bytes: Uint8Array, path: string): vo
   } catch {
     // a new note: the default mode
   }
-  const temp = dir.at(`${TEMP_PREFIX}${randomBytes(6).toString('hex')}`);
+  const tempName = `${TEMP_PREFIX}${randomBytes(6).toString('hex')}`;
+  const temp = dir.at(tempName);
   const fd = openSync(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
+  // Before any content goes in: created where we meant (by path, a swap could have moved it).
+  if (!dir.holds(tempName, fd)) {
+    closeSync(fd);
+    removeQuietly(temp);
+    throw moved(dir.relative);
+  }
   try {
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
