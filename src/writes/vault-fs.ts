@@ -163,7 +163,7 @@ export class VaultFs {
           if (!name.startsWith(TEMP_PREFIX)) continue;
           try {
             const stat = lstatSync(dir.at(name));
-            if (stat.isFile() && now - stat.mtimeMs >= olderThanMs) {
+            if (stat.isFile() && (olderThanMs === 0 || now - stat.mtimeMs >= olderThanMs)) {
               unlinkSync(dir.at(name));
               removed++;
             }
