@@ -144,6 +144,8 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
   };
   if (!options.dryRun) {
     db.prepare("INSERT INTO runs (id, kind, started_at, status) VALUES (?, ?, ?, 'running')").run(options.runId, report.kind, report.startedAt);
+    // Temporary files a killed write left behind (they hold up to a whole note each).
+    options.writer.sweepStaleTemps();
   }
 
   // In a dry run nothing is indexed, so later plans add what the index plan found new or changed.

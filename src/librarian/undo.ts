@@ -32,7 +32,11 @@ export function undoRun(db: Database.Database, writer: VaultWriter, runId: strin
   }
   // (The caller holds the state's `index` lock, so the run is not still going.)
   const run = db.prepare('SELECT status FROM runs WHERE id = ?').pluck().get(runId) as string | undefined;
-  if (run === undefined && rows.length === 0) throw new EngramError('USAGE', `no run ${runId}; librarian_status and the report in Librarian.md name the run ids`);
+  if (run === undefined && rows.length === 0 && !journaled(db, runId)) throw new EngramError('USAGE', `no run ${runId}; librarian_status and the report in Librarian.md name the run ids`);
+  if (rows.length === 0 && (run === 'undone' || journaled(db, runId))) {
+    const at = db.prepare('SELECT MAX(undone_at) FROM journal WHERE run_id = ?').pluck().get(runId) as string | null;
+    throw new EngramError('USAGE', `run ${runId} was undone already${at ? ` (${at})` : ''}; nothing left to revert`);
+  }
   const steps: Step[] = [];
   const seenMoves = new Set<number>();
   for (const row of rows) {
@@ -72,6 +76,11 @@ export function undoRun(db: Database.Database, writer: VaultWriter, runId: strin
   }
   db.prepare("UPDATE runs SET status = 'undone' WHERE id = ?").run(runId);
   return report;
+}
+
+/** True when the run made journaled changes (undone or not). */
+function journaled(db: Database.Database, runId: string): boolean {
+  return db.prepare('SELECT 1 FROM journal WHERE run_id = ? LIMIT 1').get(runId) !== undefined;
 }
 
 /** Reads the graph cache back after an undo, if the undo touched entity notes (and an extractor is configured). */

@@ -95,6 +95,11 @@ export class VaultEngine {
 
   /** Starts the background index run and the watcher; returns at once. */
   start(): void {
+    try {
+      this.writer().sweepStaleTemps(); // a write killed mid-way left its temporary file
+    } catch (error) {
+      this.options.log.err(`engram: removing left-over temporary files failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
     if (this.options.indexCommand) this.startIndexRun(this.options.indexCommand);
     if (this.options.watch !== false) this.startWatcher();
   }

@@ -7,7 +7,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { EngramError } from '../errors.js';
-import { classifyWrite, freeNotePath, safeNoteName, type WriteReceipt, type WriteRequest } from '../writes/index.js';
+import { classifyWrite, freeNotePath, safeNoteName, type Preview, type WriteReceipt, type WriteRequest } from '../writes/index.js';
 import type { VaultEngine } from './engine.js';
 import { fail, guarded, ok, type ToolResult } from './results.js';
 
@@ -52,7 +52,7 @@ export function registerWriteTools(server: McpServer, engine: VaultEngine): void
       ...(args.project ? [`project: ${yamlString(args.project)}`] : []), `tags: [${['session', ...args.tags].map(yamlString).join(', ')}]`, '---'];
     const receipt = await commit({ tool: 'log_session', path, create: true, next: () => `${frontmatter.join('\n')}\n# ${args.title.trim()}\n\n${args.body.trim()}\n` });
     const link = path.slice(0, -3);
-    const index = await commit({ tool: 'log_session', path: `${root()}/Index.md`, next: (current) => `${current ?? '# Index\n\n'}${current && !current.endsWith('\n') ? '\n' : ''}- ${today()} [[${link}|${args.title.trim()}]]${args.project ? ` (${args.project})` : ''}\n` });
+    const index = await commit({ tool: 'log_session', path: `${root()}/Index.md`, next: (current) => `${current ?? '# Index\n\n'}${current && !current.endsWith('\n') ? '\n' : ''}- ${today()} [[${link}|${args.title.trim()}]]${args.project ? ` (${oneLine(args.project)})` : ''}\n` });
     return done({ ...receipt, indexWarning: receipt.indexWarning ?? index.indexWarning }, { index_journal_id: index.journalId });
   }));
 
@@ -64,7 +64,7 @@ export function registerWriteTools(server: McpServer, engine: VaultEngine): void
     annotations: WRITES,
   }, (args) => guarded(async () => {
     const time = new Date().toISOString().slice(11, 16);
-    const line = `- ${time} ${args.text.trim().replace(/\r?\n/g, ' ')}`;
+    const line = `- ${time} ${oneLine(args.text)}`;
     const receipt = await commit({ tool: 'capture', path: `${root()}/Inbox/${today()}.md`, next: (current) => `${current ?? `# Inbox ${today()}\n\n`}${current && !current.endsWith('\n') ? '\n' : ''}${line}\n` });
     return done(receipt);
   }));
@@ -107,23 +107,23 @@ export function registerWriteTools(server: McpServer, engine: VaultEngine): void
   }, (args) => guarded(async () => {
     if (args.due !== undefined && !isRealDate(args.due)) return fail(`due must be a real date like 2026-05-01, not "${args.due}"`);
     const marks: Record<string, string> = { highest: '🔺', high: '⏫', medium: '🔼', low: '🔽', lowest: '⏬' };
-    const line = `- [ ] ${args.text.trim().replace(/\r?\n/g, ' ')}${args.priority ? ` ${marks[args.priority]}` : ''}${args.due ? ` 📅 ${args.due}` : ''}`;
+    const line = `- [ ] ${oneLine(args.text)}${args.priority ? ` ${marks[args.priority]}` : ''}${args.due ? ` 📅 ${args.due}` : ''}`;
     const receipt = await commit({ tool: 'add_task', path: `${root()}/Tasks.md`, next: (current) => `${current ?? '# Tasks\n\n'}${current && !current.endsWith('\n') ? '\n' : ''}${line}\n` });
     return done(receipt, { line });
   }));
 
-  const previewOrApply = async (tool: string, args: { path?: string; token?: string }, next: ((current: string | null) => string) | null, create: boolean): Promise<ToolResult> => {
-    if (args.token) {
-      const receipt = await indexed(engine.writer().apply(args.token));
-      return done(receipt, { applied: true });
-    }
-    if (!args.path || !next) return fail('give a path (and content), or the token of a preview to apply it');
-    const verdict = classifyWrite(args.path.replace(/^\.\//, ''), tool, { agentRoot: root() });
-    if (verdict.kind !== 'confirm') return done(await commit({ tool, path: args.path, next, create }));
-    const preview = engine.writer().preview({ tool, path: args.path, next, create });
-    // A client that can ask its human does so now; the rest get the diff and a token.
-    // (A transport that cannot carry the question — Engram's JSON-only HTTP endpoint — fails it at
-    // once, and the answer is the diff and the token.)
+  /** Applies a preview's token; what the caller sent along must be what was previewed. */
+  const applyToken = async (token: string, expect: Parameters<ReturnType<VaultEngine['writer']>['apply']>[1]): Promise<ToolResult> => {
+    const receipt = await indexed(engine.writer().apply(token, expect));
+    return done(receipt, { applied: true });
+  };
+
+  /**
+   * A previewed change to a note of the human's: a client that can ask its human does so now;
+   * the rest get the diff and a token. (A transport that cannot carry the question — Engram's
+   * JSON-only HTTP endpoint — fails it at once, and the answer is the diff and the token.)
+   */
+  const askOrOffer = async (tool: string, reason: string, preview: Preview): Promise<ToolResult> => {
     const answer = server.server.getClientCapabilities()?.elicitation
       ? await server.server.elicitInput({
         message: `Engram wants to change ${preview.path}, which is yours:\n\n${preview.diff}\n\nApprove this change?`,
@@ -131,14 +131,20 @@ export function registerWriteTools(server: McpServer, engine: VaultEngine): void
       }).catch(() => null)
       : null;
     if (answer) {
-      if (answer.action === 'accept' && answer.content?.approve === true) {
-        const receipt = await indexed(engine.writer().apply(preview.token));
-        return done(receipt, { applied: true });
-      }
+      if (answer.action === 'accept' && answer.content?.approve === true) return applyToken(preview.token, {});
       return fail(`the human did not approve the change to ${preview.path}; nothing was written`);
     }
     return ok({ path: preview.path, preview: preview.diff, token: preview.token, expires: preview.expires, applied: false },
-      `${verdict.reason}. Nothing was written yet. Show the human this change and, if they agree, call ${tool} again with token "${preview.token}" (valid until ${preview.expires}):\n\n${preview.diff}`);
+      `${reason}. Nothing was written yet. Show the human this change and, if they agree, call ${tool} again with token "${preview.token}" (valid until ${preview.expires}):\n\n${preview.diff}`);
+  };
+
+  /** `next` is null when the call carries no content (a token alone). */
+  const previewOrApply = async (tool: string, args: { path?: string; token?: string }, next: ((current: string | null) => string) | null, create: boolean): Promise<ToolResult> => {
+    if (args.token) return applyToken(args.token, { tool, ...(args.path ? { path: args.path } : {}), ...(next ? { next } : {}) });
+    if (!args.path || !next) return fail('give a path (and content), or the token of a preview to apply it');
+    const verdict = classifyWrite(args.path.replace(/^\.\//, ''), tool, { agentRoot: root() });
+    if (verdict.kind !== 'confirm') return done(await commit({ tool, path: args.path, next, create }));
+    return askOrOffer(tool, verdict.reason, engine.writer().preview({ tool, path: args.path, next, create }));
   };
 
   const outsideSchema = {
@@ -166,7 +172,7 @@ export function registerWriteTools(server: McpServer, engine: VaultEngine): void
       if (current === null) throw new EngramError('USAGE', `${args.path} does not exist; create it with write_note`);
       return insertText(current, content, args.position, args.heading);
     };
-    return previewOrApply('append_note', args, next, false);
+    return previewOrApply('append_note', args, args.content ? next : null, false);
   }));
 
   server.registerTool('write_note', {
@@ -182,18 +188,25 @@ export function registerWriteTools(server: McpServer, engine: VaultEngine): void
     annotations: { ...WRITES, destructiveHint: true },
   }, (args) => guarded(async () => {
     if (!args.token && args.content === undefined) return fail('give the note\'s content');
-    const content = args.content ?? '';
-    return previewOrApply('write_note', args, () => content, !args.overwrite);
+    const content = args.content;
+    return previewOrApply('write_note', args, content === undefined ? null : () => content, !args.overwrite);
   }));
 
   server.registerTool('undo_write', {
     title: 'Undo a write',
-    description: 'Reverts one journaled write (its number is in the write\'s result and in Claude/Audit.md) if the note still holds exactly what that write left; otherwise refuses and says why.',
-    inputSchema: { id: z.number().int().min(1).describe('the write\'s journal number') },
-    outputSchema: receiptSchema,
+    description: `Reverts one journaled write an agent made (its number is in the write's result and in ${engine.agentRoot}/Audit.md) if the note still holds exactly what that write left; otherwise refuses and says why. Inside ${engine.agentRoot}/ it reverts at once; on a note of the human's it previews the undo and applies it with the returned token. The Librarian's and the graph's writes are undone with their whole run (undo_run).`,
+    inputSchema: {
+      id: z.number().int().min(1).describe('the write\'s journal number'),
+      token: z.string().optional().describe('apply an undo previewed earlier'),
+    },
+    outputSchema: outsideSchema,
     annotations: { ...WRITES, destructiveHint: true },
   }, (args) => guarded(async () => {
-    const receipt = await indexed(engine.writer().undo(args.id));
+    if (args.token) return applyToken(args.token, { tool: 'undo_write', undoOf: args.id });
+    const verdict = engine.writer().undoVerdict(args.id);
+    if (verdict.kind === 'refused') return fail(verdict.reason);
+    if (verdict.kind === 'confirm') return askOrOffer('undo_write', verdict.reason, engine.writer().previewUndo(args.id));
+    const receipt = await indexed(engine.writer().undo(args.id, { agent: true }));
     return done({ ...receipt, created: false }, {}, `reverted write #${args.id} on ${receipt.path} (recorded as write #${receipt.journalId})`);
   }));
 }
@@ -237,6 +250,14 @@ function insertBefore(lines: string[], at: number, addition: string): string {
   if (rest.length === 0 || rest.every((line) => line.trim() === '')) return [...lines.slice(0, end), addition, ''].join('\n');
   // Keep the blank lines that separated the section from the next heading; add one if there were none.
   return [...lines.slice(0, end), addition, ...(rest[0]!.trim() === '' ? rest : ['', ...rest])].join('\n');
+}
+
+/**
+ * Agent text for a single line: every line break — CRLF, LF, and a lone CR, which Obsidian also
+ * ends a line at — becomes a space, so the text cannot start a task, a heading or a list item.
+ */
+export function oneLine(text: string): string {
+  return text.trim().replace(/\r\n|[\r\n\u0085\u2028\u2029]/g, ' ');
 }
 
 function isRealDate(value: string): boolean {

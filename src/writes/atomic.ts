@@ -1,13 +1,14 @@
 /**
  * Writing one file so that a crash at any moment leaves either the old or the new bytes: write
  * a temporary file in the same folder, flush it to disk, rename it over the target. The
- * temporary name starts with a dot, so a left-over one is never taken for a note.
+ * temporary name starts with a dot, so a left-over one is never taken for a note. For files
+ * outside the vault (state, plugins); notes are written through VaultFs, which never follows a
+ * symlink.
  */
-import { closeSync, fchmodSync, fsyncSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-
-const TEMP_PREFIX = '.engram-write-';
+import { TEMP_PREFIX } from './vault-fs.js';
 
 /**
  * Replaces `absolute` with `bytes`. The temporary name is short whatever the note's name (a
@@ -39,24 +40,5 @@ export function writeFileAtomic(absolute: string, bytes: Uint8Array): void {
   } catch (error) {
     unlinkSync(temp);
     throw error;
-  }
-}
-
-/** Removes temporary files a killed writer left in `folder` (older than a minute). */
-export function sweepTempFiles(folder: string, now = Date.now()): void {
-  let names: string[];
-  try {
-    names = readdirSync(folder);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.startsWith(TEMP_PREFIX)) continue;
-    const path = join(folder, name);
-    try {
-      if (now - statSync(path).mtimeMs > 60_000) unlinkSync(path);
-    } catch {
-      // gone already, or not ours to remove: either way nothing to do
-    }
   }
 }

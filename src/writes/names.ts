@@ -45,3 +45,28 @@ export function freeNotePath(folder: string, name: string, exists: (path: string
     if (!exists(candidate)) return candidate;
   }
 }
+
+/**
+ * Why an agent may not create a note at `path` (vault-relative, through the path gate), or null:
+ * the title rules apply to its file name and to each folder the write would create, and the
+ * extension is `.md` exactly — `CON.md`, `x.MD` or `Graph%2fx.md` would be a note some tool or
+ * file system reads differently.
+ */
+export function newNotePathProblem(path: string, folderExists: (folder: string) => boolean): string | null {
+  const segments = path.split('/');
+  const file = segments.pop()!;
+  if (!file.endsWith('.md')) {
+    return file.toLowerCase().endsWith('.md')
+      ? `"${path}" has the extension "${file.slice(-3)}"; write it as .md ("${file.slice(0, -3)}.md")`
+      : `"${path}" does not end in .md; a note is a .md file`;
+  }
+  const names = [file.slice(0, -3)];
+  segments.forEach((_, i) => {
+    if (!folderExists(segments.slice(0, i + 1).join('/'))) names.push(segments[i]!);
+  });
+  for (const name of names) {
+    const checked = safeNoteName(name);
+    if (!checked.ok) return `"${path}" cannot be created: ${checked.reason.replace(/^the title/, `the name "${name}"`)}`;
+  }
+  return null;
+}

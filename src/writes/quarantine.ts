@@ -41,3 +41,27 @@ export function classifyWrite(path: string, tool: string, options: QuarantineOpt
   }
   return { kind: 'free' };
 }
+
+/** The MCP tools through which an agent writes: the only journal entries an agent may undo. */
+export const AGENT_TOOLS: ReadonlySet<string> = new Set(['write_note', 'append_note', 'capture', 'add_task', 'log_session', 'upsert_concept', 'undo_write']);
+
+const AUTHORS: Record<string, string> = { librarian: 'the Librarian', graph: 'the graph extractor', organize: 'a filing move', [OWNER_TOOL]: 'the owner\'s `engram provision`' };
+
+/**
+ * May an agent undo this journaled write on its own (`free`), only through preview → apply
+ * (`confirm`: undoing it changes a note of the human's), or not at all? An agent undoes only
+ * what an agent wrote: the caretaker's report and entity notes are undone with their whole run
+ * (which keeps report and graph consistent), provisioning only by the owner.
+ */
+export function classifyUndo(entry: { tool: string; path: string; runId: string; id: number }, options: QuarantineOptions): WriteVerdict {
+  if (!AGENT_TOOLS.has(entry.tool)) {
+    const author = AUTHORS[entry.tool] ?? `Engram's own ${entry.tool}`;
+    const remedy = entry.tool === OWNER_TOOL
+      ? `only the owner can undo it, with \`engram undo ${entry.runId}\` on the command line`
+      : `ask the human, and undo the whole run with undo_run "${entry.runId}" (or \`engram undo ${entry.runId}\`)`;
+    return { kind: 'refused', reason: `write #${entry.id} on ${entry.path} was made by ${author}, not by an agent; an agent undoes only what an agent wrote — ${remedy}` };
+  }
+  const verdict = classifyWrite(entry.path, 'undo_write', options);
+  if (verdict.kind === 'refused') return { kind: 'refused', reason: `undoing write #${entry.id} would change a protected file: ${verdict.reason}` };
+  return verdict;
+}

@@ -7,13 +7,15 @@
  */
 import type Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readFileSync, rmdirSync, unlinkSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { EngramError } from '../errors.js';
 import { acquireLock, linkablePaths, type Lock } from '../index/index.js';
 import { hashContent, linkWorlds, resolveNotePath, rewriteLinksForMove, type LinkWorlds } from '../vault/index.js';
-import { sweepTempFiles, writeFileAtomic } from './atomic.js';
-import { classifyWrite, OWNER_TOOL } from './quarantine.js';
+import { newNotePathProblem } from './names.js';
+import { AGENT_TOOLS, classifyUndo, classifyWrite, OWNER_TOOL, type WriteVerdict } from './quarantine.js';
+import { lineDiff, validateText, type MoveReceipt, type MoveRequest, type Preview, type WriteReceipt, type WriteRequest } from './requests.js';
+import { VaultFs, type VaultFsOptions } from './vault-fs.js';
 
 export const DEFAULTS = {
   /** Largest note a single write may produce. */
@@ -26,6 +28,12 @@ export const DEFAULTS = {
   auditLines: 300,
 } as const;
 
+/**
+ * The audit trail's header. It names journal numbers without a `#` directly before a word, which
+ * Obsidian (and the indexer) would read as a tag.
+ */
+const AUDIT_HEADER = '# Engram write audit\n\nNewest first. Undo a write with `undo_write` and its number (after the `#`).\n\n';
+
 export interface WriterOptions {
   /** The vault's real path. */
   root: string;
@@ -35,58 +43,23 @@ export interface WriterOptions {
   /** Who writes: a session or run id, recorded with every write. */
   runId: string;
   now?: () => number;
+  /** How files are reached (tests force the checked-path fallback). */
+  fs?: VaultFsOptions;
 }
 
-export interface WriteRequest {
-  tool: string;
-  /** Vault-relative path (checked here). */
-  path: string;
-  /** The new text from the current one (`null` when the note does not exist); line endings as `\n`. */
-  next: (current: string | null) => string;
-  /** Refuse when the note exists already. */
-  create?: boolean;
-}
-
-export interface WriteReceipt {
-  journalId: number;
-  path: string;
-  created: boolean;
-  beforeHash: string | null;
-  afterHash: string;
-}
-
-export interface MoveRequest {
-  tool: string;
-  from: string;
-  to: string;
-  /** The moved note's new text from its current text (its own links rewritten); identity when absent. */
-  self?: (current: string) => string;
-  /** Other notes whose links must follow the move: each one's new text from its current text. */
-  rewrites: { path: string; next: (current: string) => string }[];
-  /** Refuse when the note no longer has this content hash (it changed since the move was planned). */
-  expectHash?: string;
-}
-
-export interface MoveReceipt {
-  moveId: number;
-  from: string;
-  to: string;
-  /** Notes whose links were rewritten (the moved note not included). */
-  rewritten: string[];
-}
-
-export interface Preview {
-  token: string;
-  path: string;
-  diff: string;
-  expires: string;
-}
 
 export class VaultWriter {
   private readonly now: () => number;
+  private vaultFs: VaultFs | null = null;
 
   constructor(private readonly options: WriterOptions) {
     this.now = options.now ?? Date.now;
+  }
+
+  /** Every file operation goes through here: folder by folder, never through a symlink. */
+  private get files(): VaultFs {
+    this.vaultFs ??= new VaultFs(realpathSync.native(this.options.root), this.options.fs);
+    return this.vaultFs;
   }
 
   get agentRoot(): string {
@@ -109,6 +82,7 @@ export class VaultWriter {
     if (verdict.kind === 'refused') throw new EngramError('USAGE', verdict.reason);
     const current = this.readCurrent(path);
     if (request.create && current !== null) throw new EngramError('USAGE', `${path} exists already; choose another title or ask to overwrite it`);
+    if (current === null) this.checkNewName(request.tool, path);
     const after = this.render(current, request.next);
     const token = randomBytes(16).toString('hex');
     const expires = this.now() + DEFAULTS.previewMs;
@@ -117,49 +91,85 @@ export class VaultWriter {
     return { token, path, diff: lineDiff(current?.text ?? '', after.toString('utf8')), expires: new Date(expires).toISOString() };
   }
 
-  /** Applies a preview: only once, only before it expires, only if the file is as it was. */
-  apply(token: string): WriteReceipt {
+  /**
+   * Applies a preview: only once, only before it expires, only if the file is as it was. What the
+   * caller sends along with the token (`expect`: the tool, the path, the new text from the
+   * current one) must be what was previewed — else the human approved another change than the
+   * one the caller believes it is applying, and it is refused, saying so.
+   */
+  apply(token: string, expect: { tool?: string; path?: string; next?: (current: string | null) => string; undoOf?: number } = {}): WriteReceipt {
     const row = this.options.db.prepare('SELECT tool, path, before_hash, after_bytes, expires_ms, used_ms FROM previews WHERE token = ?').get(token) as
       | { tool: string; path: string; before_hash: string | null; after_bytes: Buffer; expires_ms: number; used_ms: number | null }
       | undefined;
     if (!row) throw new EngramError('USAGE', 'unknown preview token; preview the write again');
     if (row.used_ms !== null) throw new EngramError('USAGE', 'this preview token was used already; preview again for another change');
     if (this.now() > row.expires_ms) throw new EngramError('USAGE', 'this preview expired; preview the write again and apply within 5 minutes');
+    // An undo previewed by an agent carries the journal number it reverts.
+    const undoOf = /^undo_write#(\d+)$/.exec(row.tool);
+    const tool = undoOf ? 'undo_write' : row.tool;
+    if (expect.undoOf !== undefined && Number(undoOf?.[1]) !== expect.undoOf) {
+      throw new EngramError('USAGE', `this token ${undoOf ? `previewed the undo of write #${undoOf[1]}` : `is for a ${tool} preview`}, not the undo of write #${expect.undoOf}; nothing was written — call undo_write with id ${expect.undoOf} alone to preview its undo`);
+    }
+    if (expect.tool !== undefined && expect.tool !== tool) throw new EngramError('USAGE', `this token is for a ${tool} preview; apply it with ${tool}, or preview this ${expect.tool} again`);
+    if (expect.path !== undefined && this.checkPath(expect.path).normalize('NFC') !== row.path.normalize('NFC')) {
+      throw new EngramError('USAGE', `this token previewed a change to ${row.path}, not to ${expect.path}; nothing was written — apply it with that path (or the token alone), or preview the change to ${expect.path}`);
+    }
     return this.withLock(() => {
       const current = this.readCurrent(row.path);
       const hash = current === null ? null : hashContent(current.bytes);
       if (hash !== row.before_hash) throw new EngramError('USAGE', `${row.path} changed since the preview (the human may have edited it); preview again`);
-      const receipt = this.commit(row.tool, row.path, () => row.after_bytes.toString('utf8'), false, row.after_bytes);
+      if (expect.next !== undefined && !this.render(current, expect.next).equals(row.after_bytes)) {
+        throw new EngramError('USAGE', `the content given differs from what this token previewed for ${row.path}; nothing was written — apply the previewed change with the token alone, or preview the new content`);
+      }
+      const receipt = this.commit(tool, row.path, () => row.after_bytes.toString('utf8'), false, row.after_bytes);
       this.options.db.prepare('UPDATE previews SET used_ms = ? WHERE token = ?').run(this.now(), token);
+      if (undoOf) this.options.db.prepare('UPDATE journal SET undone_at = ? WHERE id = ? AND undone_at IS NULL').run(new Date(this.now()).toISOString(), Number(undoOf[1]));
       return receipt;
     });
+  }
+
+  /** What an agent's undo of this journaled write may do (see `classifyUndo`). */
+  undoVerdict(journalId: number): WriteVerdict {
+    const row = this.options.db.prepare('SELECT path, tool, run_id FROM journal WHERE id = ?').get(journalId) as { path: string; tool: string; run_id: string } | undefined;
+    if (!row) return { kind: 'refused', reason: `no write #${journalId} in the journal` };
+    return classifyUndo({ id: journalId, tool: row.tool, path: row.path, runId: row.run_id }, { agentRoot: this.options.agentRoot });
+  }
+
+  /**
+   * An agent's undo of its own write to a note of the human's: previewed like any change there,
+   * applied with the token (which then marks the write undone). Removing a note it created
+   * there is left to the human.
+   */
+  previewUndo(journalId: number): Preview {
+    const row = this.undoable(journalId, { agent: true, previewing: true });
+    if (row.before_bytes === null) throw new EngramError('USAGE', `write #${journalId} created ${row.path}, which is in the human's folders: removing it is theirs to do — ask them to delete the note`);
+    const current = this.readCurrent(row.path);
+    if (current === null || hashContent(current.bytes) !== row.after_hash) throw this.changedSince(row.path, journalId);
+    const token = randomBytes(16).toString('hex');
+    const expires = this.now() + DEFAULTS.previewMs;
+    this.options.db.prepare('INSERT INTO previews (token, tool, path, before_hash, after_bytes, expires_ms) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(token, `undo_write#${journalId}`, row.path, row.after_hash, row.before_bytes, expires);
+    return { token, path: row.path, diff: lineDiff(current.text, row.before_bytes.toString('utf8')), expires: new Date(expires).toISOString() };
   }
 
   /**
    * Reverts a journaled write if the file still holds exactly what that write left. A write the
    * owner made with their own command (`engram provision`) is undone only by the owner (`owner`).
+   * An agent (`agent`) undoes only what an agent wrote, and only inside its folder (elsewhere:
+   * `previewUndo`); undoing a whole run (`undoRun`, checked as a whole) passes neither.
    */
-  undo(journalId: number, options: { owner?: boolean } = {}): WriteReceipt {
-    const row = this.options.db.prepare('SELECT path, tool, before_hash, after_hash, before_bytes, undone_at, move_id FROM journal WHERE id = ?').get(journalId) as
-      | { path: string; tool: string; before_hash: string | null; after_hash: string; before_bytes: Buffer | null; undone_at: string | null; move_id: number | null }
-      | undefined;
-    if (!row) throw new EngramError('USAGE', `no write #${journalId} in the journal`);
-    if (row.tool === OWNER_TOOL && options.owner !== true) throw new EngramError('USAGE', `write #${journalId} was made by the owner's \`engram provision\`; only they can undo it, with \`engram undo\` on the command line`);
-    if (row.move_id !== null) throw new EngramError('USAGE', `write #${journalId} is part of move ${row.move_id}; undo the whole move with undo_move ${row.move_id}`);
-    if (row.undone_at) throw new EngramError('USAGE', `write #${journalId} was undone already (${row.undone_at})`);
+  undo(journalId: number, options: { owner?: boolean; agent?: boolean } = {}): WriteReceipt {
+    const row = this.undoable(journalId, options);
     return this.withLock(() => {
       const current = this.readCurrent(row.path);
-      if (current === null || hashContent(current.bytes) !== row.after_hash) {
-        throw new EngramError('USAGE', `${row.path} has changed since write #${journalId}; undoing it would lose those changes, so it is refused — edit the note by hand instead`);
-      }
-      const absolute = this.locate(row.path);
+      if (current === null || hashContent(current.bytes) !== row.after_hash) throw this.changedSince(row.path, journalId);
       let receipt: WriteReceipt;
       if (row.before_bytes === null) {
         // The write created the note: undoing it removes the note again.
         const id = this.journal('undo_write', row.path, row.after_hash, current.bytes, 'deleted');
-        unlinkSync(absolute);
+        this.files.remove(row.path);
         this.pruneEmptyFolders(row.path);
-        this.audit(this.auditPath(), `- ${new Date(this.now()).toISOString().slice(0, 16).replace('T', ' ')} · #${id} undo_write · ${row.path} · ${row.after_hash.slice(0, 8)} → deleted · ${this.options.runId}`);
+        this.audit(`- ${new Date(this.now()).toISOString().slice(0, 16).replace('T', ' ')} · #${id} undo_write · ${row.path} · ${row.after_hash.slice(0, 8)} → deleted · ${this.options.runId}`);
         receipt = { journalId: id, path: row.path, created: false, beforeHash: row.after_hash, afterHash: 'deleted' };
       } else {
         receipt = this.commit('undo_write', row.path, () => row.before_bytes!.toString('utf8'), false, row.before_bytes);
@@ -167,6 +177,27 @@ export class VaultWriter {
       this.options.db.prepare('UPDATE journal SET undone_at = ? WHERE id = ?').run(new Date(this.now()).toISOString(), journalId);
       return receipt;
     });
+  }
+
+  /** The journal row of a write `options`' caller may undo, or why not. */
+  private undoable(journalId: number, options: { owner?: boolean; agent?: boolean; previewing?: boolean }) {
+    const row = this.options.db.prepare('SELECT path, tool, before_hash, after_hash, before_bytes, undone_at, move_id FROM journal WHERE id = ?').get(journalId) as
+      | { path: string; tool: string; before_hash: string | null; after_hash: string; before_bytes: Buffer | null; undone_at: string | null; move_id: number | null }
+      | undefined;
+    if (!row) throw new EngramError('USAGE', `no write #${journalId} in the journal`);
+    if (row.tool === OWNER_TOOL && options.owner !== true) throw new EngramError('USAGE', `write #${journalId} was made by the owner's \`engram provision\`; only they can undo it, with \`engram undo\` on the command line`);
+    if (row.move_id !== null) throw new EngramError('USAGE', `write #${journalId} is part of move ${row.move_id}; undo the whole move with undo_move ${row.move_id}`);
+    if (row.undone_at) throw new EngramError('USAGE', `write #${journalId} was undone already (${row.undone_at})`);
+    if (options.agent === true) {
+      const verdict = this.undoVerdict(journalId);
+      if (verdict.kind === 'refused') throw new EngramError('USAGE', verdict.reason);
+      if (verdict.kind === 'confirm' && options.previewing !== true) throw new EngramError('USAGE', `${verdict.reason}; undoing write #${journalId} changes it, so preview the undo first and apply it with the token if they agree`);
+    }
+    return row;
+  }
+
+  private changedSince(path: string, journalId: number): EngramError {
+    return new EngramError('USAGE', `${path} has changed since write #${journalId}; undoing it would lose those changes, so it is refused — edit the note by hand instead`);
   }
 
   /**
@@ -204,30 +235,31 @@ export class VaultWriter {
       })();
       const done: string[] = [];
       try {
-        const target = this.locate(to);
-        mkdirSync(dirname(target), { recursive: true });
-        writeFileAtomic(target, moved);
+        this.locate(to);
+        this.files.write(to, moved);
         done.push(to);
         for (const rewrite of rewrites) {
-          writeFileAtomic(this.locate(rewrite.path), rewrite.after);
+          this.locate(rewrite.path);
+          this.files.write(rewrite.path, rewrite.after);
           done.push(rewrite.path);
         }
         // The old file goes last: until then the note exists in its old place.
-        unlinkSync(this.locate(from));
+        this.locate(from);
+        this.files.remove(from);
       } catch (error) {
         this.rollBackMove(moveId, to, rewrites.filter((rewrite) => done.includes(rewrite.path)), done.includes(to));
         throw new EngramError('USAGE', `could not move ${from} (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); nothing was changed`);
       }
       this.options.db.prepare('UPDATE moves SET completed_at = ? WHERE id = ?').run(at, moveId);
-      this.audit(this.auditPath(), `- ${at.slice(0, 16).replace('T', ' ')} · move ${moveId} · ${from} → ${to} · ${rewrites.length} notes relinked · ${this.options.runId}`);
+      this.audit(`- ${at.slice(0, 16).replace('T', ' ')} · move ${moveId} · ${from} → ${to} · ${rewrites.length} notes relinked · ${this.options.runId}`);
       return { moveId, from, to, rewritten: rewrites.map((rewrite) => rewrite.path) };
     });
   }
 
   /** Puts back what a failed move already wrote, and forgets the move. */
   private rollBackMove(moveId: number, to: string, written: { path: string; before: { bytes: Buffer } }[], wroteTarget: boolean): void {
-    for (const rewrite of written) writeFileAtomic(this.locate(rewrite.path), rewrite.before.bytes);
-    if (wroteTarget) unlinkSync(this.locate(to));
+    for (const rewrite of written) this.files.write(rewrite.path, rewrite.before.bytes);
+    if (wroteTarget) this.files.remove(to);
     this.options.db.transaction(() => {
       this.options.db.prepare('DELETE FROM journal WHERE move_id = ?').run(moveId);
       this.options.db.prepare('DELETE FROM moves WHERE id = ?').run(moveId);
@@ -259,25 +291,21 @@ export class VaultWriter {
         const hash = current === null ? null : hashContent(current.bytes);
         if (row.after_hash === 'deleted') {
           // The note's old place: written back unless it is still (or again) there.
-          if (current === null) {
-            const absolute = this.locate(row.path);
-            mkdirSync(dirname(absolute), { recursive: true });
-            writeFileAtomic(absolute, row.before_bytes!);
-          }
+          if (current === null) this.files.write(row.path, row.before_bytes!);
         } else if (row.before_bytes === null) {
           // The note's new place.
           if (current !== null) {
-            unlinkSync(this.locate(row.path));
+            this.files.remove(row.path);
             this.pruneEmptyFolders(row.path);
           }
         } else if (hash === row.after_hash) {
-          writeFileAtomic(this.locate(row.path), row.before_bytes);
+          this.files.write(row.path, row.before_bytes);
           restored.push(row.path);
         } else if (current !== null && hash !== row.before_hash && this.isGenerated(row.path)) {
           worlds ??= linkWorlds(linkablePaths(this.options.db), back);
           const text = rewriteLinksForMove(current.text, row.path, back, worlds);
           if (text.count > 0) {
-            writeFileAtomic(this.locate(row.path), this.render(current, () => text.text.replace(/\r\n/g, '\n').replace(/^\uFEFF/, '')));
+            this.files.write(row.path, this.render(current, () => text.text.replace(/\r\n/g, '\n').replace(/^\uFEFF/, '')));
             restored.push(row.path);
           }
         }
@@ -286,7 +314,7 @@ export class VaultWriter {
         this.options.db.prepare('UPDATE moves SET undone_at = ? WHERE id = ?').run(at, moveId);
         this.options.db.prepare('UPDATE journal SET undone_at = ? WHERE move_id = ?').run(at, moveId);
       })();
-      this.audit(this.auditPath(), `- ${at.slice(0, 16).replace('T', ' ')} · undo move ${moveId} · ${move.to_path} → ${move.from_path} · ${restored.length} notes restored · ${this.options.runId}`);
+      this.audit(`- ${at.slice(0, 16).replace('T', ' ')} · undo move ${moveId} · ${move.to_path} → ${move.from_path} · ${restored.length} notes restored · ${this.options.runId}`);
       return { from: move.from_path, to: move.to_path, restored };
     });
   }
@@ -326,10 +354,44 @@ export class VaultWriter {
     return this.isGenerated(row.path) ? null : `${row.path} changed since the move`;
   }
 
+  /**
+   * Removes the temporary files killed writes left (a kill -9 mid-write leaves one, up to a
+   * whole note, in the note's folder): in every folder the journal names, and the agent folder.
+   * Under the write lock no write is in flight, so every one found is stale. When another
+   * process holds the lock this does nothing now (that process is alive and writing).
+   */
+  sweepStaleTemps(): number {
+    let lock: Lock;
+    try {
+      lock = acquireLock(this.options.stateDir, 'write', { purpose: 'a vault write', staleMs: 60_000 });
+    } catch (error) {
+      if (error instanceof EngramError && error.code === 'LOCKED') return 0;
+      throw error;
+    }
+    try {
+      const folders = new Set([this.options.agentRoot]);
+      // The newest writes' folders: an older kill's leftovers went with the first start-up after it.
+      const paths = this.options.db.prepare('SELECT DISTINCT path FROM (SELECT path FROM journal ORDER BY id DESC LIMIT 5000)').pluck().all() as string[];
+      for (const path of paths) folders.add(path.includes('/') ? dirname(path) : '');
+      let removed = 0;
+      for (const folder of folders) removed += this.files.sweepTemps(folder, this.now(), 0);
+      return removed;
+    } finally {
+      lock.release();
+    }
+  }
+
   /** True when a note exists at this vault-relative path (any case). */
   exists(path: string): boolean {
     const resolved = resolveNotePath(this.options.root, path, { allowMissing: true });
     return resolved.ok && existsSync(resolved.absolute);
+  }
+
+  /** A note an agent creates gets a name every tool and file system reads the same way. */
+  private checkNewName(tool: string, path: string): void {
+    if (!AGENT_TOOLS.has(tool)) return;
+    const problem = newNotePathProblem(path, (folder) => existsSync(join(this.options.root, folder)));
+    if (problem !== null) throw new EngramError('USAGE', `${problem}; nothing was written`);
   }
 
   private checkPath(input: string): string {
@@ -339,22 +401,20 @@ export class VaultWriter {
   }
 
   /**
-   * Re-runs the path gate at the moment of writing (under the lock): a folder swapped for a
-   * symlink since the call was checked, or since a preview, must not redirect the write.
+   * Re-runs the path gate at the moment of writing (under the lock), so that a change since the
+   * call was checked, or since a preview, is refused with its reason. (A swap after this check
+   * is what VaultFs guards against: it never follows a link.)
    */
-  private locate(path: string): string {
+  private locate(path: string): void {
     const resolved = resolveNotePath(this.options.root, path, { allowMissing: true });
     if (!resolved.ok) throw new EngramError('USAGE', resolved.reason);
     if (resolved.path.normalize('NFC') !== path.normalize('NFC')) throw new EngramError('USAGE', `${path} now resolves to ${resolved.path}; check the vault and try again`);
-    return resolved.absolute;
   }
 
   private readCurrent(path: string): { bytes: Buffer; text: string } | null {
-    const absolute = this.locate(path);
-    if (!existsSync(absolute)) return null;
-    if (lstatSync(absolute).isSymbolicLink()) throw new EngramError('USAGE', `${path} is a symlink; Engram does not write through symlinks`);
-    const bytes = readFileSync(absolute);
-    return { bytes, text: bytes.toString('utf8') };
+    this.locate(path);
+    const bytes = this.files.read(path);
+    return bytes === null ? null : { bytes, text: bytes.toString('utf8') };
   }
 
   /** The new bytes: `next` sees `\n` line endings; the file's own endings and BOM are kept. */
@@ -373,10 +433,10 @@ export class VaultWriter {
   private commit(tool: string, path: string, next: (current: string | null) => string, create: boolean, exact: Buffer | null): WriteReceipt {
     const current = this.readCurrent(path);
     if (create && current !== null) throw new EngramError('USAGE', `${path} exists already; choose another title or ask to overwrite it`);
+    if (current === null) this.checkNewName(tool, path);
     const after = exact ?? this.render(current, next);
-    const absolute = this.locate(path);
-    const audit = this.auditPath();
-    mkdirSync(dirname(absolute), { recursive: true });
+    this.locate(path);
+    this.auditPath();
     // Journal first: a kill between journal and rename leaves a row whose after-hash the file
     // does not have, which undo then refuses — never a change without a record. A write that
     // fails outright takes its row back.
@@ -384,13 +444,13 @@ export class VaultWriter {
     const afterHash = hashContent(after);
     const id = this.journal(tool, path, beforeHash, current?.bytes ?? null, afterHash);
     try {
-      writeFileAtomic(absolute, after);
+      this.files.write(path, after);
     } catch (error) {
       this.options.db.prepare('DELETE FROM journal WHERE id = ?').run(id);
       throw new EngramError('USAGE', `could not write ${path}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}; nothing was changed`);
     }
-    sweepTempFiles(dirname(absolute), this.now());
-    this.audit(audit, `- ${new Date(this.now()).toISOString().slice(0, 16).replace('T', ' ')} · #${id} ${tool} · ${path} · ${beforeHash?.slice(0, 8) ?? 'new'} → ${afterHash.slice(0, 8)} · ${this.options.runId}`);
+    this.files.sweepTemps(dirname(path) === '.' ? '' : dirname(path), this.now(), 60_000);
+    this.audit(`- ${new Date(this.now()).toISOString().slice(0, 16).replace('T', ' ')} · #${id} ${tool} · ${path} · ${beforeHash?.slice(0, 8) ?? 'new'} → ${afterHash.slice(0, 8)} · ${this.options.runId}`);
     return { journalId: id, path, created: current === null, beforeHash, afterHash };
   }
 
@@ -405,28 +465,29 @@ export class VaultWriter {
     const root = `${this.options.agentRoot}/`;
     let folder = dirname(path);
     while (folder.startsWith(root)) {
-      try {
-        rmdirSync(this.locate(`${folder}/x.md`).slice(0, -'/x.md'.length));
-      } catch {
-        return; // not empty (or already gone): stop climbing
-      }
+      if (!this.files.removeEmptyFolder(folder)) return; // not empty (or already gone): stop climbing
       folder = dirname(folder);
     }
   }
 
-  /** The audit trail's real location, through the path gate (never a symlink, never outside). */
+  /** The audit trail's vault path, through the path gate (never a symlink, never outside). */
   private auditPath(): string {
-    const resolved = resolveNotePath(this.options.root, `${this.options.agentRoot}/Audit.md`, { allowMissing: true });
+    const path = `${this.options.agentRoot}/Audit.md`;
+    const resolved = resolveNotePath(this.options.root, path, { allowMissing: true });
     if (!resolved.ok) throw new EngramError('USAGE', `the agent folder ${this.options.agentRoot}/ is not a plain folder inside the vault (${resolved.reason}); fix it before writing`);
-    return resolved.absolute;
+    return resolved.path;
   }
 
   /** Puts a line on top of the audit trail, keeping the newest lines. */
-  private audit(path: string, line: string): void {
-    mkdirSync(dirname(path), { recursive: true });
-    const header = '# Engram write audit\n\nNewest first. Undo a write with `undo_write` and its #number.\n\n';
-    const old = existsSync(path) && !lstatSync(path).isSymbolicLink() ? readFileSync(path, 'utf8').split('\n').filter((entry) => entry.startsWith('- ')) : [];
-    writeFileAtomic(path, Buffer.from(header + [line, ...old].slice(0, DEFAULTS.auditLines).join('\n') + '\n', 'utf8'));
+  private audit(line: string): void {
+    const path = this.auditPath();
+    let old: string[] = [];
+    try {
+      old = (this.files.read(path)?.toString('utf8') ?? '').split('\n').filter((entry) => entry.startsWith('- '));
+    } catch {
+      // a symlink or a non-file in its place: the trail starts afresh (the write replaces it)
+    }
+    this.files.write(path, Buffer.from(AUDIT_HEADER + [line, ...old].slice(0, DEFAULTS.auditLines).join('\n') + '\n', 'utf8'));
   }
 
   private withLock<T>(run: () => T): T {
@@ -450,30 +511,4 @@ export class VaultWriter {
       }
     }
   }
-}
-
-/** Refuses text a note must not hold: NUL bytes and unpaired surrogates (not valid UTF-8). */
-function validateText(text: string): void {
-  if (text.includes('\u0000')) throw new EngramError('USAGE', 'the content holds a NUL byte; notes are text — remove it');
-  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text)) {
-    throw new EngramError('USAGE', 'the content holds an unpaired surrogate (not valid UTF-8); fix the text encoding');
-  }
-}
-
-/** A compact line diff for previews: removed lines with `-`, added with `+`, shared edges elided. */
-export function lineDiff(before: string, after: string): string {
-  const a = before === '' ? [] : before.replace(/\r\n/g, '\n').split('\n');
-  const b = after.replace(/\r\n/g, '\n').split('\n');
-  let start = 0;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length;
-  let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
-    endA--;
-    endB--;
-  }
-  const lines = [`@@ line ${start + 1} @@`];
-  for (const line of a.slice(start, endA)) lines.push(`- ${line}`);
-  for (const line of b.slice(start, endB)) lines.push(`+ ${line}`);
-  return lines.join('\n');
 }

@@ -155,6 +155,10 @@ test('a full sweep: backlogs drained, Inbox note filed with every link kept, rep
   }
   assert.deepEqual(hashTree(vault.root, (path) => path === join('Claude', 'Audit.md')), original);
   assert.equal(await entities(), 0, 'the graph cache follows the restored entity notes');
+  // Undoing it again says so, instead of reporting "0 reverted" as if it had worked.
+  const twice = await runCli(['undo', report.runId], env(server));
+  assert.equal(twice.code, 1);
+  assert.match(twice.stderr, new RegExp(`run ${report.runId} was undone already \\(20\\d\\d-`));
 });
 
 test('undo refuses, naming the file, when a note changed after the sweep; nothing is reverted', async (t) => {

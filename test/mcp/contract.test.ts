@@ -25,7 +25,7 @@ const TOOLS: Record<string, string[]> = {
   add_task: ['due', 'priority', 'text*'],
   append_note: ['content', 'heading', 'path', 'position', 'token'],
   write_note: ['content', 'overwrite', 'path', 'token'],
-  undo_write: ['id*'],
+  undo_write: ['id*', 'token'],
   index_brain: ['max_notes'],
   find_entity: ['limit', 'name*', 'type'],
   related_notes: ['hops', 'limit', 'path*'],

@@ -144,7 +144,12 @@ test('spawned engram serve: an agent writes under Claude/, finds each write, and
   assert.deepEqual(readFileSync(join(vault.root, 'Projects/Atlas.md')), before);
   const applied = await call('write_note', { token: preview.structuredContent!.token as string });
   assert.equal(readFileSync(join(vault.root, 'Projects/Atlas.md'), 'utf8'), 'overwritten');
-  await call('undo_write', { id: applied.structuredContent!.journal_id as number });
+  // Undoing it changes the human's note again: previewed, then applied with the token.
+  const id = applied.structuredContent!.journal_id as number;
+  const undoPreview = await call('undo_write', { id });
+  assert.equal(undoPreview.structuredContent!.applied, false);
+  assert.equal(readFileSync(join(vault.root, 'Projects/Atlas.md'), 'utf8'), 'overwritten');
+  await call('undo_write', { id, token: undoPreview.structuredContent!.token as string });
   assert.deepEqual(readFileSync(join(vault.root, 'Projects/Atlas.md')), before, 'undo_write restores the previous bytes');
 });
 

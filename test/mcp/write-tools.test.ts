@@ -74,10 +74,18 @@ test('outside Claude/: preview, then apply with the token; undo restores the byt
   assert.match(readFileSync(join(vault.root, 'People/Lena.md'), 'utf8'), /Met her on 2026-04-02\.\n$/);
   assert.ok(paths(await call('search_brain', { query: 'Lena 2026-04-02' })).includes('People/Lena.md'));
   assert.equal((await call('append_note', { token: p.token })).isError, true, 'a token works once');
-  const undo = await call('undo_write', { id: receipt.journal_id });
+  // Undoing it changes the human's note again: previewed, then applied with the token.
+  const undoPreview = await call('undo_write', { id: receipt.journal_id });
+  const u = undoPreview.structuredContent as { applied: boolean; token: string; preview: string };
+  assert.equal(u.applied, false, undoPreview.content[0]!.text);
+  assert.match(u.preview, /- Met her on 2026-04-02\./);
+  assert.match(readFileSync(join(vault.root, 'People/Lena.md'), 'utf8'), /Met her on 2026-04-02/, 'nothing undone by the preview');
+  const undo = await call('undo_write', { id: receipt.journal_id, token: u.token });
   assert.equal(undo.isError, undefined, undo.content[0]!.text);
   assert.deepEqual(readFileSync(join(vault.root, 'People/Lena.md')), before, 'undo restores the previous bytes');
-  assert.equal((await call('undo_write', { id: receipt.journal_id })).isError, true, 'undo once');
+  const again = await call('undo_write', { id: receipt.journal_id });
+  assert.equal(again.isError, true, 'undo once');
+  assert.match(again.content[0]!.text!, /undone already/);
 
   // A human edit between preview and apply is never overwritten.
   const second = (await call('write_note', { path: 'Projects/Decisions.md', content: 'replaced', overwrite: true })).structuredContent as { token: string };

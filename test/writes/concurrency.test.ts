@@ -6,10 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { acquireLock } from '../../src/index/index.js';
 import { hashContent } from '../../src/vault/index.js';
 import { VaultWriter } from '../../src/writes/index.js';
 import { REPO } from '../helpers/cli.js';
@@ -172,4 +173,22 @@ for (let i = 0; ; i++) {
   writerAt(() => Date.now() + 120_000).write({ tool: 'write_note', path: 'Claude/Big.md', next: () => B });
   assert.deepEqual(readdirSync(join(fx.root, 'Claude')).sort(), ['Audit.md', 'Big.md']);
   assert.equal(readFileSync(join(fx.root, 'Claude/Big.md'), 'utf8'), B);
+});
+
+test('stale temporary files: removed at start-up under the write lock whatever their age; left while another writer holds the lock', (t) => {
+  const fx = writerVault(t, { 'Home.md': '# Home\n' });
+  fx.writer.write({ tool: 'write_note', path: 'Claude/Deep/Note.md', next: () => '# x\n' });
+  const fresh = ['Claude/Deep/.engram-write-000000000001', 'Claude/.engram-write-000000000002'];
+  for (const path of fresh) writeFileSync(join(fx.root, path), 'half a write');
+  mkdirSync(join(fx.root, 'Elsewhere'));
+  writeFileSync(join(fx.root, 'Elsewhere', '.engram-write-000000000003'), 'a folder Engram never wrote to');
+
+  const held = acquireLock(fx.vault.home, 'write', { purpose: 'a vault write' });
+  assert.equal(fx.writer.sweepStaleTemps(), 0, 'another writer is mid-write: nothing is touched');
+  for (const path of fresh) assert.ok(existsSync(join(fx.root, path)));
+  held.release();
+
+  assert.equal(fx.writer.sweepStaleTemps(), 2);
+  for (const path of fresh) assert.equal(existsSync(join(fx.root, path)), false, path);
+  assert.ok(existsSync(join(fx.root, 'Elsewhere', '.engram-write-000000000003')));
 });

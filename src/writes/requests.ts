@@ -1,0 +1,76 @@
+/**
+ * What callers hand the writer and get back, and the pure text checks of a write: the checks
+ * every new text passes, and the diff a preview shows.
+ */
+import { EngramError } from '../errors.js';
+
+export interface WriteRequest {
+  tool: string;
+  /** Vault-relative path (checked here). */
+  path: string;
+  /** The new text from the current one (`null` when the note does not exist); line endings as `\n`. */
+  next: (current: string | null) => string;
+  /** Refuse when the note exists already. */
+  create?: boolean;
+}
+
+export interface WriteReceipt {
+  journalId: number;
+  path: string;
+  created: boolean;
+  beforeHash: string | null;
+  afterHash: string;
+}
+
+export interface MoveRequest {
+  tool: string;
+  from: string;
+  to: string;
+  /** The moved note's new text from its current text (its own links rewritten); identity when absent. */
+  self?: (current: string) => string;
+  /** Other notes whose links must follow the move: each one's new text from its current text. */
+  rewrites: { path: string; next: (current: string) => string }[];
+  /** Refuse when the note no longer has this content hash (it changed since the move was planned). */
+  expectHash?: string;
+}
+
+export interface MoveReceipt {
+  moveId: number;
+  from: string;
+  to: string;
+  /** Notes whose links were rewritten (the moved note not included). */
+  rewritten: string[];
+}
+
+export interface Preview {
+  token: string;
+  path: string;
+  diff: string;
+  expires: string;
+}
+
+/** Refuses text a note must not hold: NUL bytes and unpaired surrogates (not valid UTF-8). */
+export function validateText(text: string): void {
+  if (text.includes('\u0000')) throw new EngramError('USAGE', 'the content holds a NUL byte; notes are text — remove it');
+  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text)) {
+    throw new EngramError('USAGE', 'the content holds an unpaired surrogate (not valid UTF-8); fix the text encoding');
+  }
+}
+
+/** A compact line diff for previews: removed lines with `-`, added with `+`, shared edges elided. */
+export function lineDiff(before: string, after: string): string {
+  const a = before === '' ? [] : before.replace(/\r\n/g, '\n').split('\n');
+  const b = after.replace(/\r\n/g, '\n').split('\n');
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
+  const lines = [`@@ line ${start + 1} @@`];
+  for (const line of a.slice(start, endA)) lines.push(`- ${line}`);
+  for (const line of b.slice(start, endB)) lines.push(`+ ${line}`);
+  return lines.join('\n');
+}
