@@ -128,9 +128,14 @@ function detectionProfile(): Map<string, Profile> {
 export const DETECTION_VERSION = 1;
 
 /** Characters of a note read for detection: the opening paragraphs tell the language. */
-const DETECT_CHARS = 3000;
-/** Profile weight a language needs, and its lead over English, before a text is not English. */
+const DETECT_CHARS = 1000;
+/**
+ * Evidence a language needs: a least weight, a share of the words read (running text is about
+ * 40 % function words; names, code and made-up words that happen to be Italian `vi` or `lo`
+ * are a few per cent), and a lead over English before a text is not English.
+ */
 const MIN_EVIDENCE = 3;
+const MIN_SHARE = 0.15;
 const LEAD_OVER_ENGLISH = 1.5;
 
 /**
@@ -149,25 +154,59 @@ const LETTER_EVIDENCE: ReadonlyMap<number, readonly [Language, number][]> = new 
  * clearly. Words are looked up by their hash in a table (no string per repeated word).
  */
 export function detectLanguage(text: string, words: WordTable<Profile | null> = sharedWords): Language | null {
-  const table = detectionProfile();
   const scores = new Float64Array(LANGUAGES.length);
-  const end = Math.min(text.length, DETECT_CHARS);
-  const sample = end === text.length ? text : text.slice(0, end);
+  // Most notes tell their language in their first lines: read more only when those do not.
+  let count = scoreSample(text, 0, Math.min(text.length, FIRST_CHARS), scores, words);
+  let best = leader(scores);
+  if (text.length > FIRST_CHARS && !(scores[best]! >= DECISIVE && scores[best]! >= 2 * runnerUp(scores, best))) {
+    count += scoreSample(text, FIRST_CHARS, Math.min(text.length, DETECT_CHARS), scores, words);
+    best = leader(scores);
+  }
+  if (scores[best]! < MIN_EVIDENCE || scores[best]! < MIN_SHARE * count) return null;
+  if (best !== 0 && scores[best]! < LEAD_OVER_ENGLISH * scores[0]!) return null;
+  return LANGUAGES[best]!;
+}
+
+/** Characters read first, and the weight that settles the language there (with twice the runner-up's). */
+const FIRST_CHARS = 400;
+const DECISIVE = 8;
+
+/** Adds the profile weights of `text[from, to)` (cut at a word boundary) to `scores`; returns the words read. */
+function scoreSample(text: string, from: number, to: number, scores: Float64Array, words: WordTable<Profile | null>): number {
+  const table = detectionProfile();
+  // Whole words only: back `from` and `to` off to the space before them.
+  while (from > 0 && from < to && !isSpace(text.charCodeAt(from - 1))) from++;
+  while (to < text.length && to > from && !isSpace(text.charCodeAt(to))) to--;
+  const sample = text.slice(from, to);
+  let count = 0;
   scanWordSpans(sample, (start, stop, hash) => {
+    count++;
     const entry = words.lookup(sample, start, stop, (word) => table.get(word.toLowerCase()) ?? null, hash);
     if (entry === null) return;
     for (let i = 0; i < scores.length; i++) scores[i]! += entry.weights[i]!;
   });
-  for (let i = 0; i < end; i++) {
+  for (let i = 0; i < sample.length; i++) {
     const code = sample.charCodeAt(i);
     if (code < 0xe0 || code > 0xff) continue;
     for (const [language, weight] of LETTER_EVIDENCE.get(code) ?? []) scores[LANGUAGE_INDEX[language]]! += weight;
   }
+  return count;
+}
+
+function isSpace(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x09 || code === 0x0d;
+}
+
+function leader(scores: Float64Array): number {
   let best = 0;
   for (let i = 1; i < scores.length; i++) if (scores[i]! > scores[best]!) best = i;
-  if (scores[best]! < MIN_EVIDENCE) return null;
-  if (best !== 0 && scores[best]! < LEAD_OVER_ENGLISH * scores[0]!) return null;
-  return LANGUAGES[best]!;
+  return best;
+}
+
+function runnerUp(scores: Float64Array, best: number): number {
+  let second = 0;
+  for (let i = 0; i < scores.length; i++) if (i !== best && scores[i]! > second) second = scores[i]!;
+  return second;
 }
 
 const LANGUAGE_INDEX = Object.fromEntries(LANGUAGES.map((language, index) => [language, index])) as Record<Language, number>;

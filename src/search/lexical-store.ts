@@ -70,7 +70,8 @@ export function lexicalExtension(options: Partial<TokenizerOptions> = {}): Index
     },
     noteWritten(noteId: number, note: Note, text: string) {
       const fields = noteFieldTexts(note, text);
-      const language = noteLanguage(note, fields.body);
+      // A language given in the options is every note's (a vault known to be in one language).
+      const language = options.language ?? noteLanguage(note, fields.body);
       const stats = counterOf(language).count(fields);
       writeStats!.run(noteId, encodeTermStats(stats));
       writeLanguage!.run(noteId, language);

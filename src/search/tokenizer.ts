@@ -40,7 +40,9 @@ export interface Tokenizer {
   tokensOf(word: string): readonly string[];
 }
 
-const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}`;
+// Script extensions, not scripts: the katakana prolonged-sound mark `ー` is Common by script
+// but Katakana by extension, and a loanword (`コンピューター`) must stay one run.
+const CJK = String.raw`\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}`;
 const CJK_ANY = new RegExp(`[${CJK}]`, 'u');
 const SCRIPT_RUNS = new RegExp(`[${CJK}]+|[^${CJK}_\\-.'’]+`, 'gu');
 const JOINS = /[_\-.'’]/;
@@ -300,5 +302,5 @@ export function unionTokenizer(tokenizers: readonly Tokenizer[]): Tokenizer {
 export function tokenizerSignature(options: Partial<TokenizerOptions> = {}): string {
   const settings = { ...DEFAULTS, ...options };
   // v3: a language per note (its stemmer and stop list), CJK words next to bigrams.
-  return JSON.stringify({ v: 3, stem: settings.stem, compounds: settings.compounds, stop: options.stopWords ? [...settings.stopWords].sort() : 'language' });
+  return JSON.stringify({ v: 3, language: options.language ?? 'per note', stem: settings.stem, compounds: settings.compounds, stop: options.stopWords ? [...settings.stopWords].sort() : 'language' });
 }
