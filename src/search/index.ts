@@ -1,10 +1,11 @@
 /** Search: tokenizer, BM25L keyword lane, filters, evidence, the substring lane. */
-export { createTokenizer, scanWords, foldToken, tokenizerSignature, ENGLISH_STOP_WORDS, DEFAULTS as TOKENIZER_DEFAULTS, type Tokenizer, type TokenizerOptions } from './tokenizer.js';
+export { createTokenizer, unionTokenizer, scanWords, foldToken, tokenizerSignature, ENGLISH_STOP_WORDS, DEFAULTS as TOKENIZER_DEFAULTS, type Tokenizer, type TokenizerOptions } from './tokenizer.js';
 export { DEFAULTS as BM25_DEFAULTS, termScore, inverseDocumentFrequency, type Bm25Params } from './bm25l.js';
 export { FIELDS, noteFieldTexts, type FieldName, type FieldTexts, type FieldWeights } from './fields.js';
 export { TermCounter, countDocuments, encodeTermStats, decodeTermStats, type TermStats } from './term-stats.js';
 export { LexicalIndex, DEFAULT_FIELD_WEIGHTS, type IndexedDocument, type ScoredDocument, type TermExplanation } from './lexical-index.js';
-export { lexicalExtension, loadTermStats } from './lexical-store.js';
+export { lexicalExtension, loadLanguages, loadTermStats, vaultTokenizer } from './lexical-store.js';
+export { detectLanguage, noteLanguage, normalizeLanguage, LANGUAGES, type Language } from './language.js';
 export { compileFilter, folderSegments, parseDateBound, type SearchFilters, type NoteMeta, type CompiledFilter } from './filters.js';
 export { rankDocuments, type RankOutcome, type RankedDocument } from './rank.js';
 export { findEvidence, scorePassages, passageEvidence, PASSAGE_DEFAULTS, type Evidence, type EvidenceBlock, type PassageScore } from './evidence.js';

@@ -6,14 +6,22 @@ import type Database from 'better-sqlite3';
 import type { IndexExtension } from '../index/index.js';
 import type { Note } from '../vault/index.js';
 import { FIELDS, noteFieldTexts } from './fields.js';
+import { DETECTION_VERSION, LANGUAGES, noteLanguage, type Language } from './language.js';
 import { decodeTermStats, encodeTermStats, TermCounter, type TermStats } from './term-stats.js';
-import { createTokenizer, tokenizerSignature, type TokenizerOptions } from './tokenizer.js';
+import { createTokenizer, tokenizerSignature, unionTokenizer, type Tokenizer, type TokenizerOptions } from './tokenizer.js';
 
 /** Bump when fields or their text change: stored statistics are then rebuilt. */
 const FIELDS_VERSION = 1;
 
 export function lexicalExtension(options: Partial<TokenizerOptions> = {}): IndexExtension {
-  const tokenize = createTokenizer(options);
+  // One tokenizer per language, made when a note in it first comes: an English vault never
+  // loads a Snowball stemmer.
+  const tokenizers = new Map<Language, Tokenizer>();
+  const tokenizerOf = (language: Language): Tokenizer => {
+    let tokenizer = tokenizers.get(language);
+    if (!tokenizer) tokenizers.set(language, (tokenizer = createTokenizer({ ...options, language })));
+    return tokenizer;
+  };
   // The vocabulary is read lazily, term by term: re-indexing one note then costs its own ~150
   // look-ups instead of loading every term of the vault (which tripled a one-note update).
   // SQLite assigns new ids inside the writing transaction, which holds the write lock: several
@@ -36,22 +44,41 @@ export function lexicalExtension(options: Partial<TokenizerOptions> = {}): Index
     }
     return id;
   };
-  let counter = new TermCounter(tokenize, idOf);
+  // A counter per language: each caches its words' term ids, and a word's ids depend on the language.
+  let counters = new Map<Language, TermCounter>();
+  const counterOf = (language: Language): TermCounter => {
+    let counter = counters.get(language);
+    if (!counter) counters.set(language, (counter = new TermCounter(tokenizerOf(language), idOf)));
+    return counter;
+  };
+  let writeLanguage: Database.Statement | null = null;
   return {
     name: 'search',
-    version: `${FIELDS_VERSION}:${FIELDS.join(',')}:${tokenizerSignature(options)}`,
+    version: `${FIELDS_VERSION}:${FIELDS.join(',')}:${tokenizerSignature(options)}:${LANGUAGES.join(',')}/${DETECTION_VERSION}`,
     open(db) {
       // Cached ids belong to one database and one run: start both caches afresh.
       vocabulary = new Map();
-      counter = new TermCounter(tokenize, idOf);
+      counters = new Map();
+      // The table comes with the extension (not a schema migration): only this lane reads it,
+      // and a state dir indexed before languages were told apart gets it on its next index,
+      // the same run that re-derives every note (the version above changed).
+      db.exec(`CREATE TABLE IF NOT EXISTS note_languages (
+        note_id INTEGER PRIMARY KEY REFERENCES notes(id) ON DELETE CASCADE,
+        language TEXT NOT NULL
+      )`);
+      writeLanguage = db.prepare('INSERT OR REPLACE INTO note_languages (note_id, language) VALUES (?, ?)');
       fresh = db.prepare('SELECT 1 FROM terms LIMIT 1').get() === undefined;
       findTerm = db.prepare('SELECT id FROM terms WHERE term = ?').pluck();
       insertTerm = db.prepare('INSERT INTO terms (term) VALUES (?) ON CONFLICT (term) DO NOTHING RETURNING id').pluck();
       writeStats = db.prepare('INSERT OR REPLACE INTO note_terms (note_id, stats) VALUES (?, ?)');
     },
     noteWritten(noteId: number, note: Note, text: string) {
-      const stats = counter.count(noteFieldTexts(note, text));
+      const fields = noteFieldTexts(note, text);
+      // A language given in the options is every note's (a vault known to be in one language).
+      const language = options.language ?? noteLanguage(note, fields.body);
+      const stats = counterOf(language).count(fields);
       writeStats!.run(noteId, encodeTermStats(stats));
+      writeLanguage!.run(noteId, language);
     },
   };
 }
@@ -70,4 +97,24 @@ export function loadTermStats(db: Database.Database): { vocabulary: Map<string, 
     notes.push({ noteId, stats: decodeTermStats(blob) });
   }
   return { vocabulary, notes };
+}
+
+/**
+ * The languages of the vault's notes, most notes first (English when none is stored: a state
+ * dir indexed before languages were told apart, whose notes were all read as English).
+ */
+export function loadLanguages(db: Database.Database): Language[] {
+  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'note_languages'").get();
+  if (table === undefined) return ['en'];
+  const rows = db.prepare('SELECT language FROM note_languages GROUP BY language ORDER BY count(*) DESC, language').pluck().all() as string[];
+  const known = rows.filter((language): language is Language => (LANGUAGES as readonly string[]).includes(language));
+  return known.length === 0 ? ['en'] : known;
+}
+
+/**
+ * The search side's tokenizer for an indexed vault: every language its notes are in, as one
+ * (see unionTokenizer). An English vault gets exactly the English tokenizer.
+ */
+export function vaultTokenizer(db: Database.Database, options: Partial<TokenizerOptions> = {}): Tokenizer {
+  return unionTokenizer(loadLanguages(db).map((language) => createTokenizer({ ...options, language })));
 }

@@ -1,13 +1,15 @@
 /**
  * The tokenizer, shared by indexing and querying so both sides always agree. Unicode letters
- * and digits; case and accent folding; English stop words and Porter2 stemming (both
- * configurable); CJK runs as character bigrams; code identifiers searchable both whole and in
+ * and digits; case and accent folding; one language's stop words and stemmer (English: Lucene's
+ * list and Porter2; others: Snowball, see language.ts); CJK runs as character bigrams plus the
+ * longer words `Intl.Segmenter` finds; code identifiers searchable both whole and in
  * parts (`snake_case` → `snake`, `case`, `snake_case`; `getUserName` → `get`, `user`, `name`,
  * `getusername`; `INC-212` → `inc`, `212`, `inc-212`). A `#tag` yields its words, so `#atlas`
  * finds notes tagged `atlas`.
  */
 import { stem as porter2 } from 'porter2';
 import { ASCII_WORD_CHAR, isWordChar } from '../vault/index.js';
+import { stemmerOf, stopWordsOf, type Language } from './language.js';
 import { FNV_OFFSET, FNV_PRIME, WordTable } from './word-table.js';
 
 /** Lucene's English stop words: measured best on SciFact with Porter stemming (research/corpora.md). */
@@ -17,15 +19,17 @@ export const ENGLISH_STOP_WORDS: readonly string[] = [
 ];
 
 export interface TokenizerOptions {
-  /** Porter2 stemming of Latin-script words (default true). */
+  /** Whose stop words and stemmer apply (default English). */
+  language: Language;
+  /** Stemming with the language's stemmer (default true). */
   stem: boolean;
-  /** Folded words dropped from index and query (default: Lucene's English list). */
+  /** Folded words dropped from index and query (default: the language's list; English: Lucene's). */
   stopWords: readonly string[];
   /** Also emit joined forms of `a-b`, `a_b`, `a.b` and camelCase words (default true). */
   compounds: boolean;
 }
 
-export const DEFAULTS: TokenizerOptions = { stem: true, stopWords: ENGLISH_STOP_WORDS, compounds: true };
+export const DEFAULTS: TokenizerOptions = { language: 'en', stem: true, stopWords: ENGLISH_STOP_WORDS, compounds: true };
 
 export interface Tokenizer {
   /** The tokens of a text, appended to `out`. */
@@ -36,7 +40,9 @@ export interface Tokenizer {
   tokensOf(word: string): readonly string[];
 }
 
-const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}`;
+// Script extensions, not scripts: the katakana prolonged-sound mark `ー` is Common by script
+// but Katakana by extension, and a loanword (`コンピューター`) must stay one run.
+const CJK = String.raw`\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}`;
 const CJK_ANY = new RegExp(`[${CJK}]`, 'u');
 const SCRIPT_RUNS = new RegExp(`[${CJK}]+|[^${CJK}_\\-.'’]+`, 'gu');
 const JOINS = /[_\-.'’]/;
@@ -46,6 +52,7 @@ const CAMEL = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p
 const MARKS = /\p{M}/gu;
 const ASCII_WORD = /^[a-z]+$/;
 const SHORT_LETTERS = /^\p{L}{1,2}$/u;
+const LETTERS = /^\p{L}+$/u;
 
 /** Lower-case and strip accents: `Núñez` → `nunez`. Idempotent. */
 export function foldToken(token: string): string {
@@ -55,12 +62,13 @@ export function foldToken(token: string): string {
 }
 
 export function createTokenizer(options: Partial<TokenizerOptions> = {}): Tokenizer {
-  const settings = { ...DEFAULTS, ...options };
+  const settings = resolve(options);
   const stop = new Set(settings.stopWords.map(foldToken));
+  const stemWord = settings.stem ? stemmerFor(settings.language) : null;
   const normalize = (raw: string): string | null => {
     const folded = foldToken(raw);
     if (folded === '' || stop.has(folded)) return null;
-    return settings.stem && folded.length >= 3 && ASCII_WORD.test(folded) ? porter2(folded) : folded;
+    return stemWord !== null && folded.length >= 3 ? stemWord(raw, folded) : folded;
   };
   // Words repeat (Zipf): the tokens a raw word yields are computed once and reused, looked up
   // in place by a hash of the word's characters (no string is made for a word seen before).
@@ -70,7 +78,7 @@ export function createTokenizer(options: Partial<TokenizerOptions> = {}): Tokeni
     if (isPlainAscii(token)) {
       const folded = token.toLowerCase();
       if (stop.has(folded)) return [];
-      return [settings.stem && folded.length >= 3 && ASCII_WORD.test(folded) ? porter2(folded) : folded];
+      return [stemWord !== null && folded.length >= 3 ? stemWord(folded, folded) : folded];
     }
     return CJK_ANY.test(token) ? splitScripts(token, normalize) : expandWord(token, settings.compounds, normalize);
   };
@@ -223,10 +231,76 @@ function emitBigrams(run: string, out: string[]): void {
     return;
   }
   for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
+  if (chars.length > 2) emitWords(run, out);
+}
+
+/** ICU's dictionary word breaker (Chinese and Japanese share its dictionary). */
+const segmenter = new Intl.Segmenter('ja', { granularity: 'word' });
+
+/**
+ * Next to the bigrams, the run's words of three characters or more, as `Intl.Segmenter` finds
+ * them (`中华人民共和国` → `共和国`, a katakana loanword `コンピューター`): a whole word is a
+ * rarer, surer match than the bigrams it overlaps, so a note holding the word outranks one that
+ * only holds its bigrams apart. Shorter words are bigrams or single characters already; the
+ * bigrams stay, as they also match where the dictionary splits differently from the query.
+ */
+function emitWords(run: string, out: string[]): void {
+  for (const { segment, isWordLike } of segmenter.segment(run)) {
+    if (isWordLike && segment.length > 2 && Array.from(segment).length > 2 && CJK_ANY.test(segment)) out.push(segment);
+  }
+}
+
+/** The options with their defaults; the stop list defaults to the language's own. */
+function resolve(options: Partial<TokenizerOptions>): TokenizerOptions {
+  const language = options.language ?? DEFAULTS.language;
+  return { ...DEFAULTS, stopWords: language === 'en' ? ENGLISH_STOP_WORDS : stopWordsOf(language), ...options, language };
+}
+
+/**
+ * `(raw, folded) → stem` for words of letters. English stems the folded ASCII word with Porter2,
+ * as before languages were told apart (so English tokens did not change). Snowball reads
+ * accents (Portuguese `ação`/`ações`, German `Häuser`), so other languages stem the
+ * lower-cased word and fold the stem.
+ */
+function stemmerFor(language: Language): (raw: string, folded: string) => string {
+  const stem = stemmerOf(language);
+  if (language === 'en') return (_raw, folded) => (ASCII_WORD.test(folded) ? stem(folded) : folded);
+  return (raw, folded) => {
+    if (raw === folded) return LETTERS.test(folded) ? stem(folded) : folded;
+    const lower = raw.toLowerCase();
+    return LETTERS.test(lower) ? foldToken(stem(lower)) : folded;
+  };
+}
+
+/**
+ * One tokenizer per language, as one: each word yields every language's tokens, deduplicated,
+ * in the order of `tokenizers`. The query side of a vault in several languages: a query is
+ * stemmed the way each of the vault's languages stemmed its notes, so it meets notes in any of
+ * them; a word one language stops (Portuguese `para`) still counts through the others.
+ */
+export function unionTokenizer(tokenizers: readonly Tokenizer[]): Tokenizer {
+  if (tokenizers.length === 1) return tokenizers[0]!;
+  const compute = (word: string): readonly string[] => {
+    const out: string[] = [];
+    for (const tokenizer of tokenizers) {
+      for (const token of tokenizer.tokensOf(word)) if (!out.includes(token)) out.push(token);
+    }
+    return out;
+  };
+  const table = new WordTable<readonly string[]>();
+  const tokenize = (text: string, out: string[] = []): string[] => {
+    scanWordSpans(text, (start, end, hash) => {
+      const tokens = table.lookup(text, start, end, compute, hash);
+      for (let i = 0; i < tokens.length; i++) out.push(tokens[i]!);
+    });
+    return out;
+  };
+  return Object.assign(tokenize, { expand: (word: string) => table.lookup(word, 0, word.length, compute), tokensOf: compute });
 }
 
 /** A short stable signature of the options: stored tokens are rebuilt when it changes. */
 export function tokenizerSignature(options: Partial<TokenizerOptions> = {}): string {
   const settings = { ...DEFAULTS, ...options };
-  return JSON.stringify({ v: 2, stem: settings.stem, compounds: settings.compounds, stop: [...settings.stopWords].sort() });
+  // v3: a language per note (its stemmer and stop list), CJK words next to bigrams.
+  return JSON.stringify({ v: 3, language: options.language ?? 'per note', stem: settings.stem, compounds: settings.compounds, stop: options.stopWords ? [...settings.stopWords].sort() : 'language' });
 }

@@ -11,12 +11,12 @@ import { findEvidence, passageEvidence, scorePassages, type EvidenceBlock, type 
 import type { FieldWeights } from './fields.js';
 import { compileFilter, folderSegments, type NoteMeta, type SearchFilters } from './filters.js';
 import { DEFAULT_FIELD_WEIGHTS, LexicalIndex, type TermExplanation } from './lexical-index.js';
-import { loadTermStats } from './lexical-store.js';
+import { loadTermStats, vaultTokenizer } from './lexical-store.js';
 import { rankDocuments, type RankOutcome } from './rank.js';
 import { rankSubstring, type SubstringCandidate } from './substring.js';
 import { DEFAULTS as FUSION_DEFAULTS, fuseRrf, type FusionOptions } from './fusion.js';
 import { VectorIndex, type VectorSource } from './vector-index.js';
-import { createTokenizer, type Tokenizer, type TokenizerOptions } from './tokenizer.js';
+import { type Tokenizer, type TokenizerOptions } from './tokenizer.js';
 import { NameIndex } from './names.js';
 import { analyzeQuery } from './query.js';
 
@@ -157,7 +157,7 @@ export class VaultSearch {
     /** How long loading took: the keyword index, then the vectors (ms). */
     readonly loadTimings: { keywordMs: number; vectorsMs: number },
   ) {
-    this.tokenize = createTokenizer(options.tokenizer);
+    this.tokenize = vaultTokenizer(db, options.tokenizer);
     this.covering = new NameIndex(this.tokenize);
     // Known-item look-up: a note's title, file name and aliases, as token sequences.
     metas.forEach((meta, doc) => {

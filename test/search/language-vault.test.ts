@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { test, type TestContext } from 'node:test';
+import { openStateDb, runIndex } from '../../src/index/index.js';
+import { lexicalExtension, loadLanguages, VaultSearch } from '../../src/search/index.js';
+import { makeVault } from '../helpers/vault.js';
+
+/** A vault in English and Portuguese: each note's words also occur, inflected, in the other's language. */
+const FILES: Record<string, string> = {
+  'Estudos de linguística.md': '# Estudos de linguística\nAs línguas românicas foram estudadas por gerações de filólogos. '
+    + 'Não é fácil comparar as gramáticas, porque cada língua tem as suas próprias regras e as informações são muitas.\n',
+  'Cozinha.md': '---\nlang: pt\n---\n# Cozinha\nReceitas de bacalhau e das sobremesas que a avó cozinhava aos domingos.\n',
+  'Language studies.md': '# Language studies\nThe Romance languages were studied by generations of philologists. '
+    + 'It is not easy to compare the grammars, because each language has its own rules.\n',
+  'Kitchen.md': '# Kitchen\nRecipes for the cod dishes and the desserts that grandmother cooked on Sundays.\n',
+  'Mixed.md': '# Mixed\nAtlas项目 книги 東京都庁 and a note in three scripts.\n',
+};
+
+function indexed(t: TestContext, files: Record<string, string> = FILES) {
+  const vault = makeVault(t, files);
+  mkdirSync(vault.home, { recursive: true });
+  const { db } = openStateDb(vault.home);
+  t.after(() => db.close());
+  runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
+  return { vault, db };
+}
+
+const paths = (engine: VaultSearch, query: string): string[] => engine.search({ query, mode: 'keyword' }).results.map((hit) => hit.path);
+
+test('a vault in two languages: a query in either finds the notes in it, inflected forms included', (t) => {
+  const { db } = indexed(t);
+  const languages = db.prepare('SELECT n.path, l.language FROM note_languages l JOIN notes n ON n.id = l.note_id ORDER BY n.path').all();
+  assert.deepEqual(languages, [
+    { path: 'Cozinha.md', language: 'pt' },
+    { path: 'Estudos de linguística.md', language: 'pt' },
+    { path: 'Kitchen.md', language: 'en' },
+    { path: 'Language studies.md', language: 'en' },
+    { path: 'Mixed.md', language: 'en' },
+  ]);
+  assert.deepEqual(loadLanguages(db), ['en', 'pt']);
+  const engine = VaultSearch.open(db, '/unused');
+  // Portuguese Snowball meets `estudei`/`estudadas`, `gramática`/`gramáticas`, `cozinhar`/`cozinhava`: Porter2 did not.
+  assert.equal(paths(engine, 'estudei gramática')[0], 'Estudos de linguística.md');
+  assert.equal(paths(engine, 'cozinhar sobremesa')[0], 'Cozinha.md');
+  assert.equal(paths(engine, 'como comparar gramáticas?')[0], 'Estudos de linguística.md');
+  assert.equal(paths(engine, 'studying grammar')[0], 'Language studies.md');
+  assert.equal(paths(engine, 'cooking desserts')[0], 'Kitchen.md');
+  // A word Portuguese stops (`para`) is still English (`for`'s neighbour here is `recipes`).
+  assert.equal(paths(engine, 'recipes for cod')[0], 'Kitchen.md');
+  assert.deepEqual(paths(engine, '项目'), ['Mixed.md']);
+  assert.deepEqual(paths(engine, 'книги'), ['Mixed.md'], 'Cyrillic in an English note is still found by its exact word');
+});
+
+test('bad queries on a two-language vault: 10,000 characters, mixed scripts, only stop words', (t) => {
+  const { db } = indexed(t);
+  const engine = VaultSearch.open(db, '/unused');
+  const long = engine.search({ query: 'estudos de linguística Atlas项目 книги '.repeat(300).slice(0, 10_000), mode: 'keyword' });
+  assert.ok(long.results.length > 0);
+  assert.ok(engine.search({ query: 'Häuser ação 東京 книга', mode: 'keyword' }).results.length > 0);
+  assert.deepEqual(engine.search({ query: 'não para com', mode: 'keyword' }).results, [], 'stop words of both languages match no note');
+});
+
+test('an index built before languages were told apart is re-derived on the next index', (t) => {
+  const { vault, db } = indexed(t);
+  // The state an older engram left: every note read as English, no language table, and the
+  // extension version it wrote (the tokenizer signature before languages).
+  runIndex(db, { root: vault.root, extensions: [lexicalExtension({ language: 'en' })] });
+  db.exec('DROP TABLE note_languages');
+  const oldSignature = JSON.stringify({ v: 2, stem: true, compounds: true, stop: [...(englishStopWords())].sort() });
+  db.prepare("UPDATE meta SET value = ? WHERE key = 'extension:search'").run(`1:title,aliases,headings,tags,body:${oldSignature}`);
+  const before = VaultSearch.open(db, '/unused');
+  assert.deepEqual(loadLanguages(db), ['en'], 'no language table: everything is English, as it was indexed');
+  assert.ok(!paths(before, 'estudei').includes('Estudos de linguística.md'), 'English stems kept `estudei` apart from `estudadas`');
+
+  const run = runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
+  assert.equal(run.full, true, "the changed extension version re-derives every note");
+  assert.deepEqual(loadLanguages(db), ['en', 'pt']);
+  const after = VaultSearch.open(db, '/unused');
+  assert.equal(paths(after, 'estudei')[0], 'Estudos de linguística.md');
+});
+
+function englishStopWords(): string[] {
+  return ['a', 'an', 'and', 'are', 'as', 'at', 'be', 'but', 'by', 'for', 'if', 'in', 'into', 'is', 'it', 'no', 'not', 'of', 'on', 'or', 'such', 'that', 'the', 'their', 'then', 'there', 'these', 'they', 'this', 'to', 'was', 'will', 'with'];
+}
