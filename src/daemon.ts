@@ -15,6 +15,7 @@ import type Database from 'better-sqlite3';
 import cron, { type ScheduledTask } from 'node-cron';
 import { EngramError } from './errors.js';
 import { acquireLock, readLock, type Lock } from './index/index.js';
+import { sessionOver, type LockOutcome, type VaultSession } from './session/index.js';
 import { BACKLOG_PHASES, newRunId, runSweep, sweepOptions, type LibrarianSettings, type SweepReport } from './librarian/index.js';
 import { startHttp, VaultEngine } from './mcp/index.js';
 import { goldenCheck } from './eval/index.js';
@@ -33,6 +34,8 @@ export interface DaemonOptions {
   indexCommand: { command: string; args: string[] } | null;
   log: { err(text: string): void };
   debounceMs?: number;
+  /** The session the vault was opened with; by default one over `db`. */
+  session?: VaultSession;
 }
 
 type JobKind = 'backlog' | 'sweep';
@@ -77,7 +80,11 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   // One daemon per vault; a lock left by a dead daemon is taken over (never stale by age).
   const daemonLock = takeDaemonLock(options.stateDir);
   const startedAt = new Date().toISOString();
-  const engine = new VaultEngine({
+  const session = options.session ?? sessionOver(
+    { vault: options.vault, stateDir: options.stateDir, db: options.db },
+    { exclude: options.settings.exclude, model: options.settings.model, agentRoot: options.settings.agentRoot },
+  );
+  const engine = new VaultEngine({ session,
     vault: options.vault, stateDir: options.stateDir, db: options.db, settings: options.settings, agentRoot: options.settings.agentRoot,
     extractor: options.settings, log: options.log, indexCommand: options.indexCommand, watch: true, ...(options.debounceMs ? { debounceMs: options.debounceMs } : {}),
   });
@@ -98,13 +105,21 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   const saveStatus = () => writeFileAtomic(join(options.stateDir, STATUS_FILE), Buffer.from(JSON.stringify(status(), null, 2)));
 
   const job = async (kind: JobKind): Promise<SweepReport | null> => {
-    let lock: Lock;
+    let outcome: LockOutcome<SweepReport | null>;
     try {
-      lock = acquireLock(options.stateDir, 'index', { purpose: kind === 'sweep' ? 'a Librarian sweep' : 'a backlog drain' });
+      outcome = await session.whenFree(kind === 'sweep' ? 'a Librarian sweep' : 'a backlog drain', () => sweep(kind));
     } catch (error) {
       options.log.err(`engram daemon: ${kind} skipped: ${error instanceof Error ? error.message : String(error)}`);
       return null;
     }
+    if (outcome.status === 'locked') {
+      options.log.err(`engram daemon: ${kind} skipped: ${outcome.reason}`);
+      return null;
+    }
+    return outcome.value;
+  };
+  /** One scheduled job, under the lock; its failure is logged, never thrown into the scheduler. */
+  const sweep = async (kind: JobKind): Promise<SweepReport | null> => {
     try {
       // Changes the watcher saw are indexed first, so the sweep sees the vault as it is.
       await engine.settled();
@@ -121,8 +136,6 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     } catch (error) {
       options.log.err(`engram daemon: ${kind} failed: ${error instanceof Error ? error.message : String(error)}`);
       return null;
-    } finally {
-      lock.release();
     }
   };
   const run = (kind: JobKind): Promise<SweepReport | null> => {

@@ -16,10 +16,11 @@ const LAYERS: Record<string, number> = {
   index: 2,
   writes: 3,
   search: 4, embed: 4, graph: 4,
-  librarian: 5, eval: 5, provision: 5, sync: 5,
-  mcp: 6,
-  'daemon.ts': 7,
-  cli: 8,
+  session: 5,
+  librarian: 6, eval: 6, provision: 6, sync: 6,
+  mcp: 7,
+  'daemon.ts': 8,
+  cli: 9,
 };
 const COMPOSITION_ROOTS = new Set(['cli/main.ts', 'daemon.ts', 'mcp/server.ts']);
 

@@ -3,9 +3,9 @@
  * module that reads the process environment) and passed down as plain data.
  */
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { ensureStateDir, openStateDb, resolveVaultRoot, type StateDb } from '../index/index.js';
+import { openVaultSession, type VaultSession } from '../session/index.js';
 
 export interface CliEnv {
   vault: string | undefined;
@@ -113,21 +113,13 @@ function wholeNumber(raw: string | undefined, name: string): number | undefined 
   return value;
 }
 
-export interface OpenedVault {
-  vault: string;
-  stateDir: string;
-  state: StateDb;
-}
-
-/** Resolves `--vault` (or ENGRAM_VAULT), checks it, and opens its state database. */
-export function openVault(flag: string | undefined, env: CliEnv): OpenedVault {
+/** Resolves `--vault` (or ENGRAM_VAULT), checks it, and opens a session on it with the environment's defaults. */
+export function openSession(flag: string | undefined, env: CliEnv): VaultSession {
   const given = flag ?? env.vault;
   if (given === undefined || given === '') {
     throw new UsageError('no vault given: pass --vault PATH or set ENGRAM_VAULT to your vault folder');
   }
-  const vault = resolveVaultRoot(resolve(given));
-  const stateDir = ensureStateDir(resolve(env.home), vault);
-  return { vault, stateDir, state: openStateDb(stateDir) };
+  return openVaultSession({ vault: given, home: env.home, exclude: env.exclude, model: env.model, agentRoot: env.agentRoot });
 }
 
 /** `--http PORT` as a port number, or null when absent; anything else is bad usage. */

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { startDaemon } from '../daemon.js';
 import type { Command } from './command.js';
-import { httpPort, indexChild, openVault } from './context.js';
+import { httpPort, indexChild, openSession } from './context.js';
 
 export const daemonCommand: Command = {
   name: 'daemon',
@@ -13,21 +13,21 @@ export const daemonCommand: Command = {
   },
   async run(args, { env, io }) {
     const port = httpPort(args.values.http);
-    const opened = openVault(args.values.vault as string | undefined, env);
+    const session = openSession(args.values.vault as string | undefined, env);
     let daemon;
     try {
       daemon = await startDaemon({
-        vault: opened.vault, stateDir: opened.stateDir, db: opened.state.db, settings: { ...env, golden: env.golden ? resolve(env.golden) : undefined }, log: io,
+        vault: session.vault, stateDir: session.stateDir, db: session.db, session, settings: { ...env, golden: env.golden ? resolve(env.golden) : undefined }, log: io,
         schedules: { backlog: env.scheduleBacklog, sweep: env.scheduleSweep, timezone: env.timezone },
         http: port === null ? undefined : { port, token: env.httpToken, maxSessions: env.httpMaxSessions },
-        indexCommand: indexChild(opened.vault, args.values['no-index'] === true),
+        indexCommand: indexChild(session.vault, args.values['no-index'] === true),
       });
     } catch (error) {
-      opened.state.db.close();
+      session.close();
       throw error;
     }
     const status = daemon.status();
-    io.err(`engram daemon: watching ${opened.vault}; backlog "${status.schedules.backlog}" (next ${status.next.backlog ?? '—'}), sweep "${status.schedules.sweep}" (next ${status.next.sweep ?? '—'})${status.schedules.timezone ? ` in ${status.schedules.timezone}` : ''}${status.http ? `; MCP on ${status.http}${env.httpToken ? ' (bearer token required)' : ''}` : ''}`);
+    io.err(`engram daemon: watching ${session.vault}; backlog "${status.schedules.backlog}" (next ${status.next.backlog ?? '—'}), sweep "${status.schedules.sweep}" (next ${status.next.sweep ?? '—'})${status.schedules.timezone ? ` in ${status.schedules.timezone}` : ''}${status.http ? `; MCP on ${status.http}${env.httpToken ? ' (bearer token required)' : ''}` : ''}`);
     if (args.values['sweep-now']) void daemon.run('sweep');
     await new Promise<void>((resolve) => {
       process.once('SIGINT', () => resolve());
@@ -35,7 +35,7 @@ export const daemonCommand: Command = {
     });
     io.err('engram daemon: stopping (the running step finishes first)');
     await daemon.stop();
-    opened.state.db.close();
+    session.close();
     io.err('engram daemon: stopped');
     return 0;
   },

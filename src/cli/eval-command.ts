@@ -5,11 +5,10 @@ import {
   checkFloors, describeComparison, evaluateBeir, evaluateBeirFts5, Fts5Baseline, loadBeir, loadGolden, loadLocomo, writeLocomoVault, runGolden, runGoldenFts5, runKnownItems, vaultDocuments,
   type BeirReport, type Floor, type GoldenQuery, type GoldenReport,
 } from '../eval/index.js';
-import { acquireLock, runIndex } from '../index/index.js';
-import { BM25_DEFAULTS, DEFAULT_FIELD_WEIGHTS, lexicalExtension, VaultSearch, type Bm25Params, type FieldWeights, type NoteMeta } from '../search/index.js';
+import { BM25_DEFAULTS, DEFAULT_FIELD_WEIGHTS, type Bm25Params, type FieldWeights, type NoteMeta } from '../search/index.js';
 import type { Command, CommandContext } from './command.js';
 import { openConfiguredEmbedder } from '../embed/index.js';
-import { openVault } from './context.js';
+import { openSession } from './context.js';
 
 const FLOOR_OPTIONS = {
   'min-success5': 'success5', 'min-success10': 'success10', 'min-recall10': 'recall10', 'min-mrr': 'mrr', 'min-ndcg10': 'ndcg10',
@@ -60,18 +59,15 @@ export const evalCommand: Command = {
       throw new UsageError('say what to evaluate: --golden FILE or --known-items (with --vault), --locomo DATA --vault OUT, or --beir DIR');
     }
     const { queries, file } = goldenQueries(values, io);
-    const opened = openVault(values.vault as string | undefined, env);
+    const session = openSession(values.vault as string | undefined, env);
     try {
-      const lock = acquireLock(opened.stateDir, 'index', { purpose: 'an index run' });
-      try {
-        runIndex(opened.state.db, { root: opened.vault, exclude: env.exclude, extensions: [lexicalExtension()] });
-      } finally {
-        lock.release();
-      }
+      // Scores over a stale index would mislead: a held lock is an error here, not a notice.
+      const refreshed = await session.refreshIndex();
+      if (refreshed.status === 'locked') throw new EngramError('LOCKED', refreshed.reason);
       if (values['known-items']) {
-        const notes = (opened.state.db.prepare('SELECT path, title, aliases FROM notes ORDER BY path').all() as { path: string; title: string; aliases: string }[])
+        const notes = (session.db.prepare('SELECT path, title, aliases FROM notes ORDER BY path').all() as { path: string; title: string; aliases: string }[])
           .map((row) => ({ path: row.path, title: row.title, aliases: JSON.parse(row.aliases) as string[] }));
-        const engine = VaultSearch.open(opened.state.db, opened.vault, { params, weights });
+        const engine = session.search({ params, weights });
         const report = runKnownItems(notes, (query) => engine.search({ query, limit: 10 }).results.map((hit) => hit.path));
         io.out(values.json ? JSON.stringify(report, null, 2) : [
           `titles first: ${report.titles.first}/${report.titles.queries}; aliases first: ${report.aliases.first}/${report.aliases.queries}`,
@@ -79,12 +75,12 @@ export const evalCommand: Command = {
         ].join('\n'));
         return 0;
       }
-      const known = new Set(opened.state.db.prepare('SELECT path FROM notes').pluck().all() as string[]);
+      const known = new Set(session.db.prepare('SELECT path FROM notes').pluck().all() as string[]);
       const missing = queries.flatMap((query) => [...query.expect, ...query.accept].filter((path) => !known.has(path)).map((path) => `${query.id}: ${path}`));
       if (missing.length > 0) {
         throw new EngramError('USAGE', `the golden file names notes that are not in the vault (${missing.slice(0, 3).join('; ')}${missing.length > 3 ? `; and ${missing.length - 3} more` : ''}); fix the paths or the --vault`);
       }
-      const engine = VaultSearch.open(opened.state.db, opened.vault, { params, weights, model: env.model });
+      const engine = session.search({ params, weights, model: env.model });
       const mode = values.mode === 'keyword' ? 'keyword' : 'hybrid';
       if (values.mode !== undefined && values.mode !== 'keyword' && values.mode !== 'hybrid') throw new UsageError(`--mode must be hybrid or keyword, not "${String(values.mode)}"`);
       // Embed every query once, up front, when the semantic lane can use them.
@@ -116,9 +112,9 @@ export const evalCommand: Command = {
         return response.results.map((hit) => hit.path);
       });
       const modeUsed = [...modes].join(' + ');
-      const fts5 = baseline ? fts5Report(opened.vault, engine.metas, queries, weights) : null;
+      const fts5 = baseline ? fts5Report(session.vault, engine.metas, queries, weights) : null;
       if (!values['no-history']) {
-        appendFileSync(join(opened.stateDir, 'eval-history.jsonl'), JSON.stringify({
+        appendFileSync(join(session.stateDir, 'eval-history.jsonl'), JSON.stringify({
           at: new Date().toISOString(), golden: file, mode: modeUsed, overall: report.overall, categories: report.categories,
           ...(fts5 ? { fts5: { overall: fts5.overall, categories: fts5.categories } } : {}),
         }) + '\n');
@@ -138,7 +134,7 @@ export const evalCommand: Command = {
       }
       return 0;
     } finally {
-      opened.state.db.close();
+      session.close();
     }
   },
 };

@@ -1,11 +1,8 @@
-import { acquireLock, indexPaths, runIndex } from '../index/index.js';
 import { consolidate, describeRedactions, GraphStore, graphStats, runGraphIndex, selectAdjudicator, selectExtractor, type ConsolidateReport, type Extractor, type GraphIndexReport } from '../graph/index.js';
-import { lexicalExtension } from '../search/index.js';
-import { VaultWriter } from '../writes/index.js';
+import type { VaultSession } from '../session/index.js';
 import { UsageError } from '../errors.js';
-import type Database from 'better-sqlite3';
 import type { Command } from './command.js';
-import { openVault, positiveNumber, type CliEnv } from './context.js';
+import { openSession, positiveNumber, type CliEnv } from './context.js';
 
 export const graphCommand: Command = {
   name: 'graph',
@@ -23,64 +20,58 @@ export const graphCommand: Command = {
     if (action !== 'index' && action !== 'stats' && action !== 'consolidate') throw new UsageError('say what to do: engram graph index, engram graph stats, or engram graph consolidate');
     const apply = ids(args.values.apply, '--apply');
     const undo = ids(args.values.undo, '--undo');
-    const opened = openVault(args.values.vault as string | undefined, env);
+    const session = openSession(args.values.vault as string | undefined, env);
     try {
       if (action === 'stats') {
-        const stats = graphStats(opened.state.db);
+        const stats = graphStats(session.db);
         io.out(args.values.json ? JSON.stringify(stats, null, 2) : describeStats(stats));
         return 0;
       }
       if (action === 'consolidate') {
-        const lock = acquireLock(opened.stateDir, 'index', { purpose: 'a graph consolidation' });
-        try {
-          const db = opened.state.db;
-          const writer = new VaultWriter({ root: opened.vault, db, stateDir: opened.stateDir, agentRoot: env.agentRoot, runId: `consolidate-${new Date().toISOString().slice(0, 19)}` });
+        return await session.exclusive('a graph consolidation', async () => {
+          const db = session.db;
+          const writer = session.writer(`consolidate-${new Date().toISOString().slice(0, 19)}`);
           const adjudicator = apply.length + undo.length === 0 ? selectAdjudicator(env, db) : undefined;
           const report = await consolidate(new GraphStore(db, env.agentRoot), db, writer, { apply, undo, vectorModel: env.model, ...(adjudicator ? { adjudicator } : {}) });
-          if (report.written.length > 0) indexPaths(db, [...report.written, `${env.agentRoot}/Audit.md`], { root: opened.vault, exclude: env.exclude, extensions: [lexicalExtension()] });
+          if (report.written.length > 0) session.indexWritten(report.written);
           io.out(args.values.json ? JSON.stringify(report, null, 2) : describeConsolidation(report));
           return report.errors.length > 0 ? 1 : 0;
-        } finally {
-          lock.release();
-        }
+        });
       }
       const maxNotes = positiveNumber(args.values['max-notes'], '--max-notes');
       const maxCost = positiveNumber(args.values['max-cost'], '--max-cost');
-      const lock = acquireLock(opened.stateDir, 'index', { purpose: 'an index run' });
-      try {
-        runIndex(opened.state.db, { root: opened.vault, exclude: env.exclude, extensions: [lexicalExtension()] });
-        const extractor = selectExtractor(env, opened.state.db);
+      return await session.exclusive('an index run', async () => {
+        session.indexNow();
+        const extractor = selectExtractor(env, session.db);
         if (extractor === null) {
           io.out('graph: no extractor (ENGRAM_EXTRACTOR=none); nothing to do');
           return 0;
         }
-        const report = await graphIndex(opened.state.db, opened.vault, opened.stateDir, env, extractor, { maxNotes, maxCost }, (done, total) => {
+        const report = await graphIndex(session, env, extractor, { maxNotes, maxCost }, (done, total) => {
           if (!args.values.json && total >= 20 && done % 20 === 0) io.err(`extracted ${done}/${total} notes`);
         });
         io.out(args.values.json ? JSON.stringify({ extractor: extractor.backend, model: extractor.model, ...report }, null, 2) : describeReport(extractor, report));
         return report.failed > 0 && report.processed === 0 ? 1 : 0;
-      } finally {
-        lock.release();
-      }
+      });
     } finally {
-      opened.state.db.close();
+      session.close();
     }
   },
 };
 
-/** One extraction run, then the entity notes it wrote are indexed so search sees them. */
+/** One extraction run (the caller holds the lock), then the entity notes it wrote are indexed so search sees them. */
 export async function graphIndex(
-  db: Database.Database, vault: string, stateDir: string, env: CliEnv, extractor: Extractor,
+  session: VaultSession, env: CliEnv, extractor: Extractor,
   limits: { maxNotes?: number | undefined; maxCost?: number | undefined }, onProgress?: (done: number, total: number) => void,
 ): Promise<GraphIndexReport> {
-  const writer = new VaultWriter({ root: vault, db, stateDir, agentRoot: env.agentRoot, runId: `graph-${new Date().toISOString().slice(0, 19)}` });
+  const writer = session.writer(`graph-${new Date().toISOString().slice(0, 19)}`);
   const report = await runGraphIndex({
-    root: vault, db, extractor, writer, agentRoot: env.agentRoot, vectorModel: env.model,
+    root: session.vault, db: session.db, extractor, writer, agentRoot: env.agentRoot, vectorModel: env.model,
     ...(limits.maxNotes === undefined ? {} : { maxNotes: limits.maxNotes }),
     ...(limits.maxCost === undefined ? {} : { maxCostUsd: limits.maxCost }),
     ...(onProgress ? { onProgress } : {}),
   });
-  if (report.written.length > 0) indexPaths(db, [...report.written, `${env.agentRoot}/Audit.md`], { root: vault, exclude: env.exclude, extensions: [lexicalExtension()] });
+  if (report.written.length > 0) session.indexWritten(report.written);
   return report;
 }
 

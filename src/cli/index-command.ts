@@ -1,9 +1,8 @@
-import { acquireLock, runIndex, type IndexProgress, type IndexReport } from '../index/index.js';
-import { lexicalExtension } from '../search/index.js';
+import type { IndexProgress, IndexReport } from '../index/index.js';
 import { UsageError } from '../errors.js';
 import type { Command, CommandContext } from './command.js';
 import { refreshVectors, type VectorRefresh } from '../embed/index.js';
-import { openVault } from './context.js';
+import { openSession } from './context.js';
 
 export const indexCommand: Command = {
   name: 'index',
@@ -19,29 +18,28 @@ export const indexCommand: Command = {
   async run(args, { env, io }) {
     const budget = args.values['embed-budget'] === undefined ? undefined : Number(args.values['embed-budget']);
     if (budget !== undefined && !(budget >= 0)) throw new UsageError(`--embed-budget must be a number of seconds, not "${String(args.values['embed-budget'])}"`);
-    const opened = openVault(args.values.vault as string | undefined, env);
-    const lock = acquireLock(opened.stateDir, 'index', { purpose: 'an index run' });
+    const session = openSession(args.values.vault as string | undefined, env);
     try {
       const batchSize = args.values['batch-size'] === undefined ? undefined : Number(args.values['batch-size']);
-      const report = runIndex(opened.state.db, {
-        root: opened.vault,
-        full: args.values.full === true,
-        extensions: [lexicalExtension()],
-        exclude: [...env.exclude, ...((args.values.exclude as string[] | undefined) ?? [])],
-        ...(batchSize !== undefined && Number.isInteger(batchSize) && batchSize > 0 ? { batchSize } : {}),
-        ...(args.values.quiet ? {} : { onProgress: progressPrinter(io) }),
+      // The vectors are refreshed under the same lock: an index run is both.
+      return await session.exclusive('an index run', async () => {
+        const report = session.indexNow({
+          full: args.values.full === true,
+          exclude: (args.values.exclude as string[] | undefined) ?? [],
+          ...(batchSize !== undefined && Number.isInteger(batchSize) && batchSize > 0 ? { batchSize } : {}),
+          ...(args.values.quiet ? {} : { onProgress: progressPrinter(io) }),
+        });
+        const vectors = await refreshVectors(session.db, session.vault, env, io, {
+          embed: args.values['no-embed'] !== true,
+          progress: args.values.quiet !== true,
+          ...(budget === undefined ? {} : { budgetMs: budget * 1000 }),
+        });
+        if (args.values.json) io.out(JSON.stringify({ vault: session.vault, state_dir: session.stateDir, ...toJson(report), vectors: vectorsJson(vectors) }, null, 2));
+        else io.out(`${describeReport(report)}\n${describeVectors(vectors)}`);
+        return 0;
       });
-      const vectors = await refreshVectors(opened.state.db, opened.vault, env, io, {
-        embed: args.values['no-embed'] !== true,
-        progress: args.values.quiet !== true,
-        ...(budget === undefined ? {} : { budgetMs: budget * 1000 }),
-      });
-      if (args.values.json) io.out(JSON.stringify({ vault: opened.vault, state_dir: opened.stateDir, ...toJson(report), vectors: vectorsJson(vectors) }, null, 2));
-      else io.out(`${describeReport(report)}\n${describeVectors(vectors)}`);
-      return 0;
     } finally {
-      lock.release();
-      opened.state.db.close();
+      session.close();
     }
   },
 };

@@ -1,15 +1,12 @@
-import { acquireLock, openStateSnapshot, resolveVaultRoot, stateDirFor } from '../index/index.js';
+import { openStateSnapshot, resolveVaultRoot, stateDirFor } from '../index/index.js';
 import { newRunId, renderSection, resyncGraphIfTouched, runSweep, sweepOptions, undoRun, PHASES, type PhaseName, type SweepReport } from '../librarian/index.js';
-import { indexPaths } from '../index/index.js';
-import { lexicalExtension } from '../search/index.js';
-import { VaultWriter } from '../writes/index.js';
 import { consolidate, GraphStore, selectExtractor } from '../graph/index.js';
 import { goldenCheck } from '../eval/index.js';
 import { UsageError } from '../errors.js';
 import { resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Command } from './command.js';
-import { openVault } from './context.js';
+import { openSession } from './context.js';
 
 export const librarianCommand: Command = {
   name: 'librarian',
@@ -38,19 +35,16 @@ export const librarianCommand: Command = {
         snapshot.close();
       }
     }
-    const opened = openVault(args.values.vault as string | undefined, env);
+    const session = openSession(args.values.vault as string | undefined, env);
     try {
-      const lock = acquireLock(opened.stateDir, 'index', { purpose: 'a Librarian sweep' });
-      try {
+      return await session.exclusive('a Librarian sweep', async () => {
         const runId = newRunId('sweep');
-        const report = await runSweep(sweepOptions(env, { vault: opened.vault, stateDir: opened.stateDir, db: opened.state.db }, { runId, kind: 'sweep', dryRun: false, log, ...(phases ? { phases } : {}), ...evaluator(env.golden, opened.state.db, opened.vault) }));
+        const report = await runSweep(sweepOptions(env, { vault: session.vault, stateDir: session.stateDir, db: session.db }, { runId, kind: 'sweep', dryRun: false, log, ...(phases ? { phases } : {}), ...evaluator(env.golden, session.db, session.vault) }));
         io.out(args.values.json ? JSON.stringify(report, null, 2) : describe(report));
         return report.errors.length > 0 ? 1 : 0;
-      } finally {
-        lock.release();
-      }
+      });
     } finally {
-      opened.state.db.close();
+      session.close();
     }
   },
 };
@@ -64,13 +58,12 @@ export const undoCommand: Command = {
   async run(args, { env, io }) {
     const target = args.positionals[0];
     if (!target) throw new UsageError('say what to undo: a run id (from Claude/Librarian.md), move:N or merge:N');
-    const opened = openVault(args.values.vault as string | undefined, env);
+    const session = openSession(args.values.vault as string | undefined, env);
     try {
-      const lock = acquireLock(opened.stateDir, 'index', { purpose: 'an undo' });
-      try {
-        const db = opened.state.db;
-        const writer = new VaultWriter({ root: opened.vault, db, stateDir: opened.stateDir, agentRoot: env.agentRoot, runId: `undo-${new Date().toISOString().slice(0, 19)}` });
-        const reindex = (paths: readonly string[]) => indexPaths(db, [...paths, `${env.agentRoot}/Audit.md`], { root: opened.vault, exclude: env.exclude, extensions: [lexicalExtension()] });
+      return await session.exclusive('an undo', async () => {
+        const db = session.db;
+        const writer = session.writer(`undo-${new Date().toISOString().slice(0, 19)}`);
+        const reindex = (paths: readonly string[]) => session.indexWritten(paths);
         const move = /^(?:move:)?(\d{1,10})$/.exec(target);
         const merge = /^merge:(\d{1,10})$/.exec(target);
         let result: Record<string, unknown>;
@@ -89,17 +82,15 @@ export const undoCommand: Command = {
           // The command line is the owner: it may undo their own `engram provision` runs too.
           const report = undoRun(db, writer, target, `${env.agentRoot}/Librarian.md`, { owner: true });
           reindex(report.paths);
-          resyncGraphIfTouched(db, report, { root: opened.vault, agentRoot: env.agentRoot, extractor: selectExtractor(env, db) });
+          resyncGraphIfTouched(db, report, { root: session.vault, agentRoot: env.agentRoot, extractor: selectExtractor(env, db) });
           result = { undone: target, moves: report.moves, writes: report.writes, paths: report.paths };
           if (!args.values.json) io.out(`run ${target} undone: ${report.moves} moves and ${report.writes} writes reverted${report.reportKept ? '; its report section stays in Librarian.md (later sweeps reported since)' : ''}`);
         }
         if (args.values.json) io.out(JSON.stringify(result, null, 2));
         return 0;
-      } finally {
-        lock.release();
-      }
+      });
     } finally {
-      opened.state.db.close();
+      session.close();
     }
   },
 };

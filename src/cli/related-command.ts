@@ -1,8 +1,7 @@
 import { isAbsolute, relative } from 'node:path';
 import { EngramError, UsageError } from '../errors.js';
-import { VaultSearch } from '../search/index.js';
 import type { Command } from './command.js';
-import { openVault } from './context.js';
+import { openSession } from './context.js';
 import { describeResponse } from './search-command.js';
 
 export const relatedCommand: Command = {
@@ -18,12 +17,12 @@ export const relatedCommand: Command = {
     if (given === undefined) throw new UsageError('no note given: engram related "Folder/Note.md"');
     const limit = args.values.limit === undefined ? 10 : Number(args.values.limit);
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new UsageError(`--limit must be a whole number from 1 to 100, not "${String(args.values.limit)}"`);
-    const opened = openVault(args.values.vault as string | undefined, env);
+    const session = openSession(args.values.vault as string | undefined, env);
     try {
       // An absolute path must lie inside the vault; anything else is vault-relative.
-      const path = isAbsolute(given) ? relative(opened.vault, given).replace(/\\/g, '/') : given.replace(/\\/g, '/').replace(/^\.\//, '');
-      if (path.startsWith('..')) throw new UsageError(`"${given}" is outside the vault ${opened.vault}`);
-      const engine = VaultSearch.open(opened.state.db, opened.vault, { model: env.model });
+      const path = isAbsolute(given) ? relative(session.vault, given).replace(/\\/g, '/') : given.replace(/\\/g, '/').replace(/^\.\//, '');
+      if (path.startsWith('..')) throw new UsageError(`"${given}" is outside the vault ${session.vault}`);
+      const engine = session.search();
       if (!engine.metas.some((meta) => meta.path.normalize('NFC') === path.normalize('NFC'))) {
         throw new EngramError('USAGE', `no indexed note at "${path}"; give a vault-relative path such as Projects/Atlas.md (run \`engram index\` if it is new)`);
       }
@@ -35,7 +34,7 @@ export const relatedCommand: Command = {
       io.out(args.values.json ? JSON.stringify(response, null, 2) : describeResponse(response, false));
       return 0;
     } finally {
-      opened.state.db.close();
+      session.close();
     }
   },
 };

@@ -1,9 +1,8 @@
-import { acquireLock, runIndex } from '../index/index.js';
-import { lexicalExtension, MAX_ALTERNATIVES, parseDateBound, searchVault, VaultSearch, type SearchMode, type SearchResponse } from '../search/index.js';
-import { EngramError, UsageError } from '../errors.js';
+import { MAX_ALTERNATIVES, parseDateBound, searchVault, type SearchMode, type SearchResponse } from '../search/index.js';
+import { UsageError } from '../errors.js';
 import type { Command } from './command.js';
 import { embedQuery } from '../embed/index.js';
-import { openVault } from './context.js';
+import { openSession } from './context.js';
 
 export const searchCommand: Command = {
   name: 'search',
@@ -45,25 +44,14 @@ export const searchCommand: Command = {
     const minScore = values['min-score'] === undefined ? undefined : Number(values['min-score']);
     if (minScore !== undefined && !Number.isFinite(minScore)) throw new UsageError('--min-score must be a number');
 
-    const opened = openVault(values.vault as string | undefined, env);
+    const session = openSession(values.vault as string | undefined, env);
     try {
-      const extension = lexicalExtension();
       const notices: string[] = [];
       if (!values['no-refresh']) {
-        try {
-          const lock = acquireLock(opened.stateDir, 'index', { purpose: 'an index run' });
-          try {
-            runIndex(opened.state.db, { root: opened.vault, exclude: env.exclude, extensions: [extension] });
-          } finally {
-            lock.release();
-          }
-        } catch (error) {
-          if (!(error instanceof EngramError && error.code === 'LOCKED')) throw error;
-          notices.push('another index run is in progress; searched the index as it is');
-        }
+        const refreshed = await session.refreshIndex();
+        if (refreshed.status === 'locked') notices.push('another index run is in progress; searched the index as it is');
       }
-      const engine = VaultSearch.open(opened.state.db, opened.vault, { model: env.model });
-      const response = await searchVault(engine, {
+      const response = await searchVault(session.search(), {
         query, limit, filters, mode, explain: values.explain === true, alternatives: (values.also as string[] | undefined) ?? [],
         ...(minScore === undefined ? {} : { minScore }),
       }, (text) => embedQuery(text, env, io));
@@ -71,7 +59,7 @@ export const searchCommand: Command = {
       io.out(values.json ? JSON.stringify(response, null, 2) : describeResponse(response, values.explain === true));
       return 0;
     } finally {
-      opened.state.db.close();
+      session.close();
     }
   },
 };

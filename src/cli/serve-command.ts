@@ -1,6 +1,6 @@
 import { connectServer, createServer, LineStdioTransport, startHttp, VaultEngine } from '../mcp/index.js';
 import type { Command } from './command.js';
-import { httpPort, indexChild, openVault } from './context.js';
+import { httpPort, indexChild, openSession } from './context.js';
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -16,28 +16,29 @@ export const serveCommand: Command = {
       // stdout is the protocol channel: libraries that log with console.log must not reach it.
       console.log = console.info = console.debug = console.warn = (...parts: unknown[]) => io.err(parts.map(String).join(' '));
     }
-    const opened = openVault(args.values.vault as string | undefined, env);
+    const session = openSession(args.values.vault as string | undefined, env);
     const engine = new VaultEngine({
-      vault: opened.vault,
-      stateDir: opened.stateDir,
-      db: opened.state.db,
+      vault: session.vault,
+      stateDir: session.stateDir,
+      db: session.db,
+      session,
       settings: env,
       agentRoot: env.agentRoot,
       extractor: env,
       log: io,
       // The same `engram index` a user would run, in a child process so the server answers at once.
-      indexCommand: indexChild(opened.vault, args.values['no-index'] === true),
+      indexCommand: indexChild(session.vault, args.values['no-index'] === true),
       watch: args.values['no-watch'] !== true,
     });
     engine.start();
     const stop = async () => {
       await engine.close();
-      opened.state.db.close();
+      session.close();
     };
     if (port !== null) {
       const http = await startHttp(engine, { port, ...(env.httpToken ? { token: env.httpToken } : {}), ...(env.httpMaxSessions ? { maxSessions: env.httpMaxSessions } : {}) });
       const address = http.address();
-      io.err(`engram: serving ${opened.vault} on http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}/mcp${env.httpToken ? ' (bearer token required)' : ''}`);
+      io.err(`engram: serving ${session.vault} on http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}/mcp${env.httpToken ? ' (bearer token required)' : ''}`);
       await new Promise<void>((resolve) => {
         const close = () => {
           http.close(() => resolve());

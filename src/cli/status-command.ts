@@ -1,6 +1,6 @@
 import { readStatus, type StatusDoc } from '../index/index.js';
 import type { Command } from './command.js';
-import { openVault } from './context.js';
+import { openSession } from './context.js';
 import { vectorStatus, type VectorStatus } from '../embed/index.js';
 import { lastSweep, type SweepSummary } from '../librarian/index.js';
 import { readDaemonStatus, type DaemonStatus } from '../daemon.js';
@@ -10,15 +10,15 @@ export const statusCommand: Command = {
   summary: 'Index health: counts, link resolution, vectors and their sources, skipped files and warnings.',
   options: {},
   run(args, { env, io }) {
-    const opened = openVault(args.values.vault as string | undefined, env);
+    const session = openSession(args.values.vault as string | undefined, env);
     try {
-      const base = readStatus(opened.state.db, { vault: opened.vault, stateDir: opened.stateDir });
-      const vectors = vectorStatus(opened.state.db, opened.vault, env);
-      const doc = { ...base, vectors, librarian: lastSweep(opened.state.db), daemon: readDaemonStatus(opened.stateDir), warnings: [...base.warnings, ...vectors.warnings] };
+      const base = readStatus(session.db, { vault: session.vault, stateDir: session.stateDir });
+      const vectors = vectorStatus(session.db, session.vault, env);
+      const doc = { ...base, vectors, librarian: lastSweep(session.db), daemon: readDaemonStatus(session.stateDir), warnings: [...base.warnings, ...vectors.warnings] };
       io.out(args.values.json ? JSON.stringify(doc, null, 2) : describeStatus(doc));
       return 0;
     } finally {
-      opened.state.db.close();
+      session.close();
     }
   },
 };

@@ -13,7 +13,7 @@ import { checkVault, provisionVault } from '../provision/index.js';
 import { compareServers, desktopSnippet, findExecutable, loadServers, projectScoped, readClaudeServers, registerServers, shellLine, syncSkills } from '../sync/index.js';
 import { readNoteFile } from '../vault/index.js';
 import type { Command } from './command.js';
-import { openVault, positiveNumber, type CliEnv } from './context.js';
+import { openSession, positiveNumber, type CliEnv } from './context.js';
 
 /** The folder holding `conventions/`, `skills/` and `mcp-servers.json` (from src/cli or dist/cli). */
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -49,17 +49,17 @@ export const provisionCommand: Command = {
       }
       return report.drift ? 1 : 0;
     }
-    const opened = openVault(given, env);
+    const session = openSession(given, env);
     try {
       const report = await provisionVault({
-        vault: opened.vault, db: opened.state.db, stateDir: opened.stateDir, agentRoot: env.agentRoot, model: env.model, ...where,
+        vault: session.vault, db: session.db, stateDir: session.stateDir, agentRoot: env.agentRoot, model: env.model, ...where,
         runId: `provision-${new Date().toISOString().slice(0, 19).replace(/[-:]/g, '')}`,
         installPlugins: args.values['install-plugins'] ? { baseUrl: env.pluginBaseUrl } : undefined,
       });
       if (args.values.json) io.out(JSON.stringify(report, null, 2));
       else {
         const lines = [
-          `provisioned ${opened.vault} (run ${report.runId}; \`engram undo ${report.runId}\` removes what it added)`,
+          `provisioned ${session.vault} (run ${report.runId}; \`engram undo ${report.runId}\` removes what it added)`,
           ...report.installed.map((path) => `  added   ${path}`),
           ...report.kept.map((kept) => `  kept    ${kept.path} (differs from the shipped one; \`engram provision --check\` shows how)`),
           ...report.errors.map((error) => `  FAILED  ${error}`),
@@ -71,7 +71,7 @@ export const provisionCommand: Command = {
       }
       return report.plugins.some((plugin) => plugin.error) || report.errors.length > 0 ? 1 : 0;
     } finally {
-      opened.state.db.close();
+      session.close();
     }
   },
 };
@@ -171,17 +171,17 @@ export const contextCommand: Command = {
       io.out(`Engram: ${vault} is not indexed yet; run \`engram index --vault ${vault}\` (or start \`engram daemon\`).`);
       return 0;
     }
-    const opened = openVault(vault, env);
+    const session = openSession(vault, env);
     try {
-      const bundle = recallBundle(opened.state.db, { agentRoot: env.agentRoot, mode: 'resume', project: (args.values.project as string | undefined) ?? null, sinceMs: Date.now() - days * 86_400_000, limit: 10 });
+      const bundle = recallBundle(session.db, { agentRoot: env.agentRoot, mode: 'resume', project: (args.values.project as string | undefined) ?? null, sinceMs: Date.now() - days * 86_400_000, limit: 10 });
       const read = (path: string) => {
-        const outcome = readNoteFile(join(opened.vault, path));
+        const outcome = readNoteFile(join(session.vault, path));
         return outcome.ok ? outcome.text : null;
       };
       io.out(args.values.json ? JSON.stringify(bundle, null, 2) : briefing(bundle, read));
       return 0;
     } finally {
-      opened.state.db.close();
+      session.close();
     }
   },
 };

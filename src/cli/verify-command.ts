@@ -3,7 +3,7 @@ import { EngramError, UsageError } from '../errors.js';
 import { blockEmbedInput, openConfiguredEmbedder, readSmartConnections, sourceEmbedInput } from '../embed/index.js';
 import { readNoteFile } from '../vault/index.js';
 import type { Command } from './command.js';
-import { openVault } from './context.js';
+import { openSession } from './context.js';
 
 /** Below this median cosine the two vector spaces disagree: Smart Connections' vectors and ours are not comparable. */
 const AGREEMENT_FLOOR = 0.95;
@@ -20,15 +20,15 @@ export const verifyCommand: Command = {
     const seed = args.values.seed === undefined ? 1 : Number(args.values.seed);
     if (!Number.isInteger(sample) || sample < 1 || sample > 10_000) throw new UsageError(`--sample must be a whole number from 1 to 10000, not "${String(args.values.sample)}"`);
     if (!Number.isInteger(seed)) throw new UsageError('--seed must be a whole number');
-    const opened = openVault(args.values.vault as string | undefined, env);
+    const session = openSession(args.values.vault as string | undefined, env);
     try {
-      const smart = readSmartConnections(opened.vault, env);
-      if (!smart.report.detected) throw new EngramError('USAGE', `no Smart Connections data in ${opened.vault}/.smart-env; there is nothing to verify against`);
+      const smart = readSmartConnections(session.vault, env);
+      if (!smart.report.detected) throw new EngramError('USAGE', `no Smart Connections data in ${session.vault}/.smart-env; there is nothing to verify against`);
       const fresh = smart.vectors.filter((vector) => vector.fresh);
       if (fresh.length === 0) throw new EngramError('USAGE', `Smart Connections has no fresh ${env.model} vectors in this vault${smart.report.modelMatches ? '' : ` (it now embeds with ${smart.report.activeModel ?? 'another model'})`}`);
       const chosen = pick(fresh, sample, seed);
       const inputs = chosen.map((item) => {
-        const read = readNoteFile(join(opened.vault, item.path));
+        const read = readNoteFile(join(session.vault, item.path));
         if (!read.ok) return '';
         if (item.kind === 'source' || !item.lines) return sourceEmbedInput(item.path, read.text);
         const text = read.text.split('\n').slice(item.lines[0] - 1, item.lines[1]).join('\n');
@@ -55,7 +55,7 @@ export const verifyCommand: Command = {
       ].join('\n'));
       return result.agrees ? 0 : 1;
     } finally {
-      opened.state.db.close();
+      session.close();
     }
   },
 };

@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import type { LogSink, VectorSettings } from '../embed/index.js';
 import { selectAdjudicator, selectExtractor, type ExtractorSettings } from '../graph/index.js';
-import { VaultWriter } from '../writes/index.js';
+import { vaultWriter } from '../session/index.js';
 import type { PhaseName, SweepOptions } from './sweep.js';
 
 export interface LibrarianSettings extends VectorSettings, ExtractorSettings {
@@ -27,7 +27,7 @@ export function sweepOptions(
   where: { vault: string; stateDir: string; db: Database.Database },
   run: { runId: string; kind: 'sweep' | 'backlog'; dryRun: boolean; phases?: readonly PhaseName[]; log: LogSink; signal?: AbortSignal; evaluate?: SweepOptions['evaluate'] },
 ): SweepOptions {
-  const writer = new VaultWriter({ root: where.vault, db: where.db, stateDir: where.stateDir, agentRoot: settings.agentRoot, runId: run.runId });
+  const writer = vaultWriter({ root: where.vault, db: where.db, stateDir: where.stateDir, agentRoot: settings.agentRoot }, run.runId);
   return {
     root: where.vault, db: where.db, agentRoot: settings.agentRoot, runId: run.runId, kind: run.kind, exclude: settings.exclude,
     vectors: { model: settings.model, modelDir: settings.modelDir, offline: settings.offline, exclude: settings.exclude },

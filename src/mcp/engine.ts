@@ -12,9 +12,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { relative, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { embedBacklog, openConfiguredEmbedder, type Embedder, type LogSink, type VectorSettings } from '../embed/index.js';
-import { acquireLock, extensionMetaKey, indexPaths, planIndex, PARSER_VERSION } from '../index/index.js';
+import { extensionMetaKey, indexPaths, planIndex, PARSER_VERSION } from '../index/index.js';
 import { lexicalExtension, VaultSearch } from '../search/index.js';
-import { VaultWriter } from '../writes/index.js';
+import type { VaultWriter } from '../writes/index.js';
+import { sessionOver, type VaultSession } from '../session/index.js';
 import type { ExtractorSettings } from '../graph/index.js';
 import { resolveNotePath } from '../vault/index.js';
 import { randomUUID } from 'node:crypto';
@@ -35,6 +36,8 @@ export interface EngineOptions {
   watch?: boolean;
   /** Quiet period before re-indexing a burst of changes (ms). */
   debounceMs?: number;
+  /** The session the vault was opened with (its lock and writers); by default one over `db`. */
+  session?: VaultSession;
 }
 
 export type IndexState = { state: 'ready' } | { state: 'indexing'; since: string } | { state: 'failed'; reason: string };
@@ -43,6 +46,7 @@ export class VaultEngine {
   readonly vault: string;
   readonly stateDir: string;
   readonly db: Database.Database;
+  private readonly session: VaultSession;
   private engine: VaultSearch | null = null;
   private generation = 0;
   private engineGeneration = -1;
@@ -68,6 +72,10 @@ export class VaultEngine {
     this.vault = options.vault;
     this.stateDir = options.stateDir;
     this.db = options.db;
+    this.session = options.session ?? sessionOver(
+      { vault: options.vault, stateDir: options.stateDir, db: options.db },
+      { exclude: options.settings.exclude, model: options.settings.model, agentRoot: options.agentRoot ?? 'Claude' },
+    );
   }
 
   get settings(): VectorSettings {
@@ -89,7 +97,7 @@ export class VaultEngine {
 
   /** The vault writer for this server, journaling under one run id per server process. */
   writer(): VaultWriter {
-    this.vaultWriter ??= new VaultWriter({ root: this.vault, db: this.db, stateDir: this.stateDir, agentRoot: this.agentRoot, runId: this.runId });
+    this.vaultWriter ??= this.session.writer(this.runId);
     return this.vaultWriter;
   }
 
@@ -215,13 +223,13 @@ export class VaultEngine {
    * report, so a later `refresh` of the same paths finds nothing changed.
    */
   async exclusive<T>(purpose: string, run: () => T | Promise<T>): Promise<T> {
-    const lock = acquireLock(this.stateDir, 'index', { purpose });
-    try {
-      return await run();
-    } finally {
-      lock.release();
-      this.changed();
-    }
+    return this.session.exclusive(purpose, async () => {
+      try {
+        return await run();
+      } finally {
+        this.changed();
+      }
+    });
   }
 
   /** Resolves once every change seen so far has been indexed. */

@@ -5,7 +5,8 @@
  * (journaled under the run id, so `engram undo` takes them back).
  */
 import type Database from 'better-sqlite3';
-import { OWNER_TOOL, VaultWriter } from '../writes/index.js';
+import { OWNER_TOOL } from '../writes/index.js';
+import { vaultWriter } from '../session/index.js';
 import { compareConventions, conventionFiles, type ConventionState } from './conventions.js';
 import { checkPlugins, installPlugin, manualSteps, readPins, type PluginState } from './plugins.js';
 import { checkSmartEnvModel, seedSmartEnv, type SeedOutcome } from './smart-env-seed.js';
@@ -40,7 +41,7 @@ export interface ProvisionReport {
 export async function provisionVault(options: ProvisionOptions): Promise<ProvisionReport> {
   const files = conventionFiles(options.templateDir, options.agentRoot);
   const states = compareConventions(options.vault, files);
-  const writer = new VaultWriter({ root: options.vault, db: options.db, stateDir: options.stateDir, agentRoot: options.agentRoot, runId: options.runId });
+  const writer = vaultWriter({ root: options.vault, db: options.db, stateDir: options.stateDir, agentRoot: options.agentRoot }, options.runId);
   const report: ProvisionReport = { runId: options.runId, installed: [], kept: [], present: [], smartEnv: 'present', plugins: [], next: [], errors: [] };
   for (const state of states) {
     if (state.state === 'missing') {
