@@ -151,7 +151,6 @@ describe('anthropic extractor', () => {
   test('a reply slower than timeoutMs: a transient timeout error', async () => {
     const slow: ScriptStep = (body, request) => ({ ...toolUseReply(GOOD)(body, request), delayMs: 2_000 });
     const server = await fake([slow, slow]);
-    const started = Date.now();
     const extractor = createAnthropicExtractor({ apiKey: KEY, baseURL: server.url, model: 'm', maxRetries: 1, timeoutMs: 150 });
     await assert.rejects(extractor.extract(note('x')), (error: unknown) => {
       assert.ok(error instanceof ExtractorError);
@@ -159,8 +158,8 @@ describe('anthropic extractor', () => {
       assert.match(error.message, /timed out after 150 ms per attempt \(2 attempts\)\. This is transient: .*retry later/);
       return true;
     });
+    // The message proves the client gave up on its own clock (no wall-clock assertion here).
     assert.equal(server.requests.length, 2, 'a timeout is retried');
-    assert.ok(Date.now() - started < 1_900, 'the client gave up before the slow reply');
   });
 
   test('401: a permanent error, not retried, that names the remedy and not the key', async () => {
