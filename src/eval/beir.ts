@@ -79,6 +79,14 @@ export function evaluateBeir(data: BeirData, options: BeirOptions = {}, prepared
   const indexMs = prepared.tokenizeMs + performance.now() - started;
   const metas: NoteMeta[] = data.documents.map((document) => ({ path: document.id, title: document.title, folders: [], tags: [], type: null, mtimeMs: 0 }));
   const filter = compileFilter({});
+  return scoreBeirRun(data, (text) => rankDocuments(index, metas, analyzeQuery(text, prepared.tokenize).content, { limit: 100, filter }).hits.map((hit) => metas[hit.doc]!.path), indexMs);
+}
+
+/**
+ * Runs every judged query through `rank` (ids best first, at least 100 deep) and scores the run:
+ * nDCG@10, recall@100, MRR@10 and query times. Shared by Engram's run and the FTS5 baseline's.
+ */
+export function scoreBeirRun(data: BeirData, rank: (text: string) => string[], indexMs: number): BeirReport {
   const ndcg: number[] = [];
   const recall: number[] = [];
   const mrr: number[] = [];
@@ -87,9 +95,8 @@ export function evaluateBeir(data: BeirData, options: BeirOptions = {}, prepared
     const text = data.queries.get(queryId);
     if (text === undefined) continue;
     const t0 = performance.now();
-    const outcome = rankDocuments(index, metas, analyzeQuery(text, prepared.tokenize).content, { limit: 100, filter });
+    const ranked = rank(text);
     times.push(performance.now() - t0);
-    const ranked = outcome.hits.map((hit) => metas[hit.doc]!.path);
     const relevantSet = new Set(relevant.keys());
     ndcg.push(ndcgAt(ranked, relevant, 10));
     recall.push(recallAt(ranked, relevantSet, 100));

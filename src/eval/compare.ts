@@ -5,10 +5,9 @@
 import { join } from 'node:path';
 import { compileFilter, noteFieldTexts, type FieldWeights, type NoteMeta } from '../search/index.js';
 import { parseNote, readNoteText } from '../vault/index.js';
-import type { BeirData, BeirReport } from './beir.js';
+import { scoreBeirRun, type BeirData, type BeirReport } from './beir.js';
 import { Fts5Baseline, type Fts5Document } from './fts5.js';
 import type { GoldenQuery } from './golden.js';
-import { mean, ndcgAt, percentile, recallAt, reciprocalRank } from './metrics.js';
 import { runGolden, type GoldenMetrics, type GoldenReport } from './run-golden.js';
 
 /** The indexed notes of a vault as FTS5 documents, with the fields the keyword lane reads. */
@@ -65,31 +64,7 @@ export function evaluateBeirFts5(data: BeirData, weights?: FieldWeights): BeirRe
     id: document.id, fields: { title: document.title, aliases: '', headings: '', tags: '', body: document.text },
   })), weights);
   try {
-    const ndcg: number[] = [];
-    const recall: number[] = [];
-    const mrr: number[] = [];
-    const times: number[] = [];
-    for (const [queryId, relevant] of data.qrels) {
-      const text = data.queries.get(queryId);
-      if (text === undefined) continue;
-      const t0 = performance.now();
-      const ranked = baseline.search(text, 100);
-      times.push(performance.now() - t0);
-      const relevantSet = new Set(relevant.keys());
-      ndcg.push(ndcgAt(ranked, relevant, 10));
-      recall.push(recallAt(ranked, relevantSet, 100));
-      mrr.push(reciprocalRank(ranked, relevantSet, 10));
-    }
-    const r = (value: number, digits = 4) => Math.round(value * 10 ** digits) / 10 ** digits;
-    return {
-      documents: data.documents.length,
-      queries: ndcg.length,
-      ndcg10: r(mean(ndcg)),
-      recall100: r(mean(recall)),
-      mrr10: r(mean(mrr)),
-      index_ms: Math.round(baseline.buildMs),
-      query_ms: { p50: r(percentile(times, 50), 3), p95: r(percentile(times, 95), 3), mean: r(mean(times), 3) },
-    };
+    return scoreBeirRun(data, (text) => baseline.search(text, 100), baseline.buildMs);
   } finally {
     baseline.close();
   }
