@@ -4,7 +4,7 @@
 #
 #   scripts/test.sh              everything (what CI runs)
 #   scripts/test.sh reliability  only the real-process reliability suite (test/reliability/)
-#   scripts/test.sh quick        the edit loop: everything but real-process suites
+#   scripts/test.sh quick        the edit loop (< 1 min): pure and in-process suites only
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shopt -s globstar nullglob
@@ -14,9 +14,10 @@ case "$subset" in
   all) npx tsc -p tsconfig.json --noEmit; files=(test/**/*.test.ts) ;;
   reliability) files=(test/reliability/*.test.ts) ;;
   quick)
-    for file in test/**/*.test.ts; do
+    # Pure and in-process suites: no model, no spawned processes, no kill or race loops.
+    for file in test/{search,vault,writes,index,session,smart-env,eval}/*.test.ts test/architecture.test.ts test/mcp/contract.test.ts; do
       case "$file" in
-        test/reliability/*|test/daemon.test.ts|test/mcp/transports.test.ts|test/librarian/robustness.test.ts|test/index/kill.test.ts) ;;
+        test/index/kill.test.ts|test/search/hybrid.test.ts|test/eval/golden.test.ts|test/eval/eval-cli.test.ts) ;;
         *) files+=("$file") ;;
       esac
     done ;;
