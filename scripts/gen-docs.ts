@@ -7,7 +7,7 @@
  *
  *   npm run docs:gen            rewrite docs/cli.md and docs/mcp-tools.md
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -150,7 +150,7 @@ export async function generatedDocs(root = REPO): Promise<Map<string, string>> {
   ]);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+if (process.argv[1] && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url))) {
   for (const [path, text] of await generatedDocs()) {
     const abs = join(REPO, path);
     if (readFileSync(abs, 'utf8') === text) continue;
