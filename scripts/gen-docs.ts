@@ -57,12 +57,13 @@ export interface ToolInfo {
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean };
 }
 
-/** A JSON schema's type in a few characters: `string`, `integer`, `string[]`, `a \| b`. */
+/** A JSON schema's type in a few characters: `string`, `integer`, `string[]`, `a \| b`, `{field, op}[]`. */
 function schemaType(schema: Record<string, unknown>): string {
   if (Array.isArray(schema.enum)) return schema.enum.map((value) => JSON.stringify(value)).join(' \\| ');
   const variants = (schema.anyOf ?? schema.oneOf) as Record<string, unknown>[] | undefined;
   if (Array.isArray(variants)) return variants.map(schemaType).join(' \\| ');
   if (schema.type === 'array') return `${schemaType((schema.items ?? {}) as Record<string, unknown>)}[]`;
+  if (schema.type === 'object' && schema.properties) return `{${Object.keys(schema.properties).join(', ')}}`;
   if (Array.isArray(schema.type)) return schema.type.join(' \\| ');
   return typeof schema.type === 'string' ? schema.type : 'any';
 }
