@@ -99,6 +99,7 @@ export function fuseWordings(responses: readonly SearchResponse[], limit: number
     }),
     total_matches: Math.max(fused.length, ...responses.map((response) => response.total_matches)),
     ...(main.scoped_out ? { scoped_out: main.scoped_out } : {}),
+    ...(main.analysis ? { analysis: main.analysis } : {}),
   };
 }
 

@@ -35,6 +35,8 @@ test('alternatives are fused with the query; each hit says which wordings found 
   assert.deepEqual(byPath.get('Other/Cooking.md'), [2]);
   assert.match(fused.mode_reason, /3 wordings fused by reciprocal rank/);
   assert.ok(fused.results.every((hit) => hit.excerpt !== ''), 'each hit keeps the evidence of the wording that found it');
+  const explained = await searchVault(engine, { query: 'how do I restore a version?', alternatives: ['deleted files'], explain: true }, NO_MODEL);
+  assert.deepEqual(explained.analysis?.ignored, ['how', 'do', 'i'], '--explain still shows how the query was read');
 });
 
 test('empty, repeated and too many alternatives: ignored with a notice, or a clear error', async (t) => {
