@@ -23,11 +23,25 @@ export function writeFileAtomic(absolute: string, bytes: Uint8Array): void {
   } catch {
     // a new note: the default mode
   }
-  const fd = openSync(temp, 'wx', mode);
+  fillTemp(openSync(temp, 'wx', mode), temp, bytes, mode);
+  try {
+    renameSync(temp, absolute);
+  } catch (error) {
+    unlinkSync(temp);
+    throw error;
+  }
+}
+
+/**
+ * Writes all of `bytes` into a freshly created temp file, gives it `mode` (openSync's mode is
+ * filtered by the umask), syncs and closes it; on failure the temp file is removed. Shared by
+ * this module and the vault's link-refusing writer (vault-fs.ts).
+ */
+export function fillTemp(fd: number, temp: string, bytes: Uint8Array, mode: number): void {
   try {
     let offset = 0;
     while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
-    fchmodSync(fd, mode); // openSync's mode is filtered by the umask
+    fchmodSync(fd, mode);
     fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
@@ -35,10 +49,4 @@ export function writeFileAtomic(absolute: string, bytes: Uint8Array): void {
     throw error;
   }
   closeSync(fd);
-  try {
-    renameSync(temp, absolute);
-  } catch (error) {
-    unlinkSync(temp);
-    throw error;
-  }
 }

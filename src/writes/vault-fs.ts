@@ -16,10 +16,11 @@
  * that publishes the file, and again after it; if the folder was moved away in between, the
  * previous file is put back (it was kept as a hard link) and the write is refused.
  */
-import { closeSync, constants, fchmodSync, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { EngramError, systemErrorCode } from '../errors.js';
+import { fillTemp } from './atomic.js';
 
 /** Temporary (and backup) files of a write start with this; a dot name is never taken for a note. */
 export const TEMP_PREFIX = '.engram-write-';
@@ -258,17 +259,7 @@ function writeIn(dir: Folder, name: string, bytes: Uint8Array, path: string): vo
     removeQuietly(temp);
     throw moved(dir.relative);
   }
-  try {
-    let offset = 0;
-    while (offset < bytes.length) offset += writeSync(fd, bytes, offset, bytes.length - offset);
-    fchmodSync(fd, mode); // openSync's mode is filtered by the umask
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    unlinkSync(temp);
-    throw error;
-  }
-  closeSync(fd);
+  fillTemp(fd, temp, bytes, mode);
   const backup = existed ? dir.at(`${TEMP_PREFIX}${randomBytes(6).toString('hex')}`) : null;
   try {
     if (!dir.inPlace()) throw moved(dir.relative);
