@@ -195,6 +195,7 @@ export function scorePassages(
   const contextOnly = termScoreOf(context, weights, 1, options.k1);
   const first = blocks.find((block) => block.key !== '#---frontmatter---') ?? null;
   let best: PassageScore = { score: contextOnly, proximity: 0, block: contextOnly > 0 ? first : null, line: -1 };
+  let bestRange: [number, number] | null = null;
   for (const block of blocks) {
     if (block.key === '#---frontmatter---') continue;
     const last = Math.min(block.bodyEnd, lineCount);
@@ -229,8 +230,13 @@ export function scorePassages(
       for (let u = t + 1; u < terms.length; u++) proximity += Math.min(weights[t]!, weights[u]!) * closest[t * terms.length + u]!;
     }
     proximity *= options.proximity;
-    if (score + proximity > best.score) best = { score: score + proximity, proximity, block, line: bestLineOf(lines, matched, weights, from, to, block) };
+    if (score + proximity > best.score) {
+      best = { score: score + proximity, proximity, block, line: -1 };
+      bestRange = [from, to];
+    }
   }
+  // The best line only for the winning section (a search scores 30 notes of many sections).
+  if (bestRange !== null) best.line = bestLineOf(lines, matched, weights, bestRange[0], bestRange[1], best.block!);
   return best;
 }
 
@@ -260,15 +266,21 @@ function bestWindow(matched: readonly number[], offsets: readonly number[], from
 function bestLineOf(lines: readonly number[], matched: readonly number[], weights: readonly number[], from: number, to: number, block: EvidenceBlock): number {
   let bestLine = -1;
   let bestWeight = 0;
+  // Which line last counted each term: distinct terms per line without a set per line.
+  const countedOn = new Int32Array(weights.length).fill(-1);
   for (let i = from; i < to; ) {
     const n = lines[i]!;
     let weight = 0;
-    const seen = new Set<number>();
+    let distinct = 0;
     for (; i < to && lines[i] === n; i++) {
-      weight += weights[matched[i]!]!;
-      seen.add(matched[i]!);
+      const t = matched[i]!;
+      weight += weights[t]!;
+      if (countedOn[t] !== n) {
+        countedOn[t] = n;
+        distinct++;
+      }
     }
-    weight *= seen.size;
+    weight *= distinct;
     const isHeading = block.level > 0 && n === block.start;
     if (weight > bestWeight || (weight > 0 && weight === bestWeight && bestLine === block.start && !isHeading)) {
       bestWeight = weight;
