@@ -36,7 +36,6 @@ function bruteForce(text: string, blocks: readonly EvidenceBlock[], queryTerms: 
   }
   let best: { block: EvidenceBlock; score: number; line: number } | null = null;
   for (const block of blocks) {
-    if (block.key === '#---frontmatter---') continue;
     const last = Math.min(block.bodyEnd, lines.length);
     const occurrences: { line: number; term: number; offset: number }[] = [];
     for (let n = block.start; n <= last; n++) {
@@ -49,7 +48,8 @@ function bruteForce(text: string, blocks: readonly EvidenceBlock[], queryTerms: 
     }
     if (occurrences.length === 0) continue;
     const chars = (n: number) => (n < lines.length ? starts[n]! : text.length);
-    const norm = 1 - b + (b * (chars(last) - starts[block.start - 1]!)) / sectionChars;
+    const span = chars(last) - starts[block.start - 1]!;
+    const norm = 1 - b + (b * (block.key === '#---frontmatter---' ? Math.max(span, sectionChars) : span)) / sectionChars;
     let score = 0;
     terms.forEach((term, t) => {
       const tf = occurrences.filter((o) => o.term === t).length;
@@ -148,4 +148,34 @@ test('passages: the note name is every passage\'s context; parts of one query wo
   assert.equal(one.proximity, 0, 'the parts of 2026-05-01 come from one query word');
   const ungrouped = scorePassages(dated, dateBlocks, terms, () => 1, tokenize);
   assert.ok(ungrouped.proximity > 0);
+});
+
+test('passages: frontmatter prose is a passage, read at least a typical section long', () => {
+  // A Notion-style note keeps its text in properties: the passage is found there.
+  const notion = '---\ncategory: execution\ndescription: States are transitory and never permanent structures of meaning.\n---\n';
+  const terms = tokenize('permanent structures of meaning');
+  const inProperties = scorePassages(notion, parseNote('n.md', notion).blocks, terms, () => 1, tokenize);
+  assert.ok(inProperties.score > 0 && inProperties.block?.key === '#---frontmatter---');
+  assert.match(findEvidence(notion, parseNote('n.md', notion).blocks, terms, () => 1, tokenize).excerpt, /never permanent structures/);
+  // Short metadata lines are not a focused passage: the same words in a body line of the same
+  // length score higher than as `type: meeting` properties.
+  const meta = '---\ntype: meeting\nwith: Priya\n---\nNotes.\n';
+  const body = '---\nid: 1\n---\nmeeting with Priya\n';
+  const query = tokenize('meeting Priya');
+  const asMeta = scorePassages(meta, parseNote('m.md', meta).blocks, query, () => 1, tokenize);
+  const asBody = scorePassages(body, parseNote('b.md', body).blocks, query, () => 1, tokenize);
+  assert.ok(asBody.score > asMeta.score, `${asBody.score} > ${asMeta.score}`);
+});
+
+test('passages: a long section is read as windows of windowChars, so nearby terms beat scattered ones', () => {
+  const filler = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
+  const gap = Math.ceil(PASSAGE_DEFAULTS.windowChars / 7) + 5; // wider than a window
+  const near = `${filler(200)} alpha beta ${filler(200)}`;
+  const apart = `${filler(200)} alpha ${filler(gap)} beta ${filler(200)}`;
+  const terms = tokenize('alpha beta');
+  const score = (text: string) => scorePassages(text, parseNote('w.md', text).blocks, terms, () => 1, tokenize, { options: { ...PASSAGE_DEFAULTS, proximity: 0 } }).score;
+  assert.ok(score(near) > score(apart), `${score(near)} > ${score(apart)}`);
+  // Within one window both count: the same pair a little apart scores as the adjacent pair.
+  const close = `${filler(200)} alpha ${filler(5)} beta ${filler(200)}`;
+  assert.equal(score(close), score(near));
 });
