@@ -15,4 +15,4 @@ export { VectorIndex, type VectorEntry, type VectorHit, type VectorSource } from
 export { fuseRrf, DEFAULTS as FUSION_DEFAULTS, type FusionOptions, type FusedDocument } from './fusion.js';
 export { searchVault, planWordings, fuseWordings, MAX_ALTERNATIVES, type PipelineRequest, type QueryVectorSource } from './pipeline.js';
 export { analyzeQuery, functionWordLanguage, type AnalyzedQuery } from './query.js';
-export { NameIndex, type CoveredName } from './names.js';
+export { NameIndex, type SharedName } from './names.js';

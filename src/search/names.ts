@@ -1,24 +1,28 @@
 /**
- * Names covered by a query: a note whose title, file name or alias has all its content words
- * in the query ("how do I embed a file" covers `Embed files`) is very likely what was asked
- * for, even though the query has words the name lacks. BM25F's title weight cannot see this:
- * it rewards each title word separately, so a long note repeating one of them competes on equal
- * terms. Matching is on tokens (stemmed, folded), so `files` meets `file`.
+ * Names the query shares words with: a note whose title, file name or alias has all its content
+ * words in the query ("how do I embed a file" covers `Embed files`) is very likely what was
+ * asked for, even though the query has words the name lacks; a name it half covers (`Tomasz` of
+ * `Tomasz Wójcik`, `domain` of `Custom domains`) is half as likely. BM25F's title weight cannot
+ * see this: it merges title and body counts before saturating them, so a long note repeating
+ * one of the words competes on equal terms (FTS5 scores each column on its own, which is why it
+ * found these notes). Matching is on tokens (stemmed, folded), so `files` meets `file`.
  */
 import { analyzeQuery } from './query.js';
 import type { Tokenizer } from './tokenizer.js';
 
-export interface CoveredName {
+export interface SharedName {
   doc: number;
-  /** The covered name's content tokens (the longest covered name of the note). */
+  /** The query's content tokens the name holds. */
   terms: readonly string[];
+  /** The bonus: the shared tokens' weight times the share of the name they make up (1 = covered). */
+  score: number;
 }
 
 export class NameIndex {
   /** Token → the names containing it. */
   private readonly byTerm = new Map<string, number[]>();
   private readonly docs: number[] = [];
-  private readonly terms: string[][] = [];
+  private readonly sizes: number[] = [];
 
   constructor(private readonly tokenize: Tokenizer) {}
 
@@ -28,7 +32,7 @@ export class NameIndex {
     if (terms.length === 0) return;
     const id = this.docs.length;
     this.docs.push(doc);
-    this.terms.push(terms);
+    this.sizes.push(terms.length);
     for (const term of terms) {
       let names = this.byTerm.get(term);
       if (!names) this.byTerm.set(term, (names = []));
@@ -36,19 +40,27 @@ export class NameIndex {
     }
   }
 
-  /** Notes with a name whose every content token is among the query's; the longest such name of each. */
-  covered(queryTerms: readonly string[]): CoveredName[] {
-    const hits = new Map<number, number>();
+  /**
+   * Each note with a name sharing a query token, scored Σ weight(shared) × shared / size — the
+   * note's best name. A covered name scores its full weight; at most the query's own weight.
+   */
+  shared(queryTerms: readonly string[], weightOf: (term: string) => number): SharedName[] {
+    const hits = new Map<number, string[]>();
     for (const term of new Set(queryTerms)) {
-      for (const id of this.byTerm.get(term) ?? []) hits.set(id, (hits.get(id) ?? 0) + 1);
+      for (const id of this.byTerm.get(term) ?? []) {
+        const terms = hits.get(id);
+        if (terms) terms.push(term);
+        else hits.set(id, [term]);
+      }
     }
-    const best = new Map<number, readonly string[]>();
-    for (const [id, count] of hits) {
-      const terms = this.terms[id]!;
-      if (count !== terms.length) continue;
+    const best = new Map<number, SharedName>();
+    for (const [id, terms] of hits) {
+      let weight = 0;
+      for (const term of terms) weight += weightOf(term);
+      const score = (weight * terms.length) / this.sizes[id]!;
       const doc = this.docs[id]!;
-      if ((best.get(doc)?.length ?? 0) < terms.length) best.set(doc, terms);
+      if (score > (best.get(doc)?.score ?? 0)) best.set(doc, { doc, terms, score });
     }
-    return [...best].map(([doc, terms]) => ({ doc, terms }));
+    return [...best.values()];
   }
 }

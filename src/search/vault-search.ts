@@ -39,8 +39,8 @@ export interface SearchEngineOptions {
 
 export type SearchMode = 'hybrid' | 'keyword' | 'semantic';
 
-/** How much a covered name adds, in units of its words' idf (tuned on the dev sets, not on one query). */
-const NAME_COVER_WEIGHT = 1;
+/** How much a name sharing the query's words adds, in units of their idf × the share of the name (tuned on the dev sets, not on one query). */
+const NAME_WEIGHT = 1;
 
 /**
  * How many of the keyword lane's best notes are re-scored by their best passage (each is read
@@ -304,20 +304,18 @@ export class VaultSearch {
   }
 
   /**
-   * A bounded bonus for each note with a name the query covers: the idf of the covered name's
-   * words, times `NAME_COVER_WEIGHT`. At most the query's own idf mass, so it lifts a note named
-   * for what was asked among notes that only mention it, and cannot lift a name of common words
-   * over a note matching the query's rare ones.
+   * A bounded bonus for each note with a name sharing the query's words (`NameIndex.shared`):
+   * the shared words' idf times the share of the name they make up, times `NAME_WEIGHT`. At most
+   * the query's own idf mass, so it lifts a note named for what was asked among notes that only
+   * mention it, and cannot lift a name of common words over a note matching the query's rare ones.
    */
   private nameBoosts(terms: readonly string[]): { scores: Map<number, number>; terms: Map<number, readonly string[]> } {
     const scores = new Map<number, number>();
     const named = new Map<number, readonly string[]>();
     if (terms.length === 0) return { scores, terms: named };
-    for (const { doc, terms: covered } of this.covering.covered(terms)) {
-      let score = 0;
-      for (const term of covered) score += this.index.idf(term);
-      scores.set(doc, score * NAME_COVER_WEIGHT);
-      named.set(doc, covered);
+    for (const { doc, terms: shared, score } of this.covering.shared(terms, (term) => this.index.idf(term))) {
+      scores.set(doc, score * NAME_WEIGHT);
+      named.set(doc, shared);
     }
     return { scores, terms: named };
   }
