@@ -124,7 +124,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
       // Changes the watcher saw are indexed first, so the sweep sees the vault as it is.
       await engine.settled();
       const runId = newRunId(kind);
-      const report = await runSweep(sweepOptions(options.settings, { vault: options.vault, stateDir: options.stateDir, db: options.db }, {
+      const report = await runSweep(sweepOptions(options.settings, session, {
         runId, kind, dryRun: false, log: options.log, signal: abort.signal, ...(kind === 'backlog' ? { phases: BACKLOG_PHASES } : {}),
         ...(options.settings.golden ? { evaluate: () => goldenCheck(options.db, options.vault, options.settings.golden!) } : {}),
       }));
