@@ -75,6 +75,21 @@ export function checkSchedules(schedules: DaemonOptions['schedules']): void {
   }
 }
 
+/** A started daemon's parts and what its status reports, shared by its steps. */
+interface Running {
+  options: DaemonOptions;
+  session: VaultSession;
+  engine: VaultEngine;
+  startedAt: string;
+  last: DaemonStatus['last'];
+  job: { kind: JobKind; done: Promise<SweepReport | null> } | null;
+  /** Aborted at shutdown: the running sweep stops at its next phase boundary. */
+  abort: AbortController;
+  http: Server | null;
+  httpUrl: string | null;
+  tasks: Partial<Record<JobKind, ScheduledTask>>;
+}
+
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   checkSchedules(options.schedules);
   // One daemon per vault; a lock left by a dead daemon is taken over (never stale by age).
@@ -89,101 +104,120 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     extractor: options.settings, log: options.log, indexCommand: options.indexCommand, watch: true, ...(options.debounceMs ? { debounceMs: options.debounceMs } : {}),
   });
   engine.start();
-  const last: DaemonStatus['last'] = {};
-  let running: { kind: JobKind; done: Promise<SweepReport | null> } | null = null;
-  const abort = new AbortController();
-  let http: Server | null = null;
-  let httpUrl: string | null = null;
-  const tasks: Partial<Record<JobKind, ScheduledTask>> = {};
-
-  const status = (): DaemonStatus => ({
-    pid: process.pid, host: hostname(), vault: options.vault, started_at: startedAt, http: httpUrl,
-    schedules: { backlog: options.schedules.backlog, sweep: options.schedules.sweep, timezone: options.schedules.timezone ?? null },
-    next: { backlog: tasks.backlog?.getNextRun()?.toISOString() ?? null, sweep: tasks.sweep?.getNextRun()?.toISOString() ?? null },
-    last, running: running?.kind ?? null,
-  });
-  const saveStatus = () => writeFileAtomic(join(options.stateDir, STATUS_FILE), Buffer.from(JSON.stringify(status(), null, 2)));
-
-  const job = async (kind: JobKind): Promise<SweepReport | null> => {
-    let outcome: LockOutcome<SweepReport | null>;
-    try {
-      outcome = await session.whenFree(kind === 'sweep' ? 'a Librarian sweep' : 'a backlog drain', () => sweep(kind));
-    } catch (error) {
-      options.log.err(`engram daemon: ${kind} skipped: ${error instanceof Error ? error.message : String(error)}`);
-      return null;
-    }
-    if (outcome.status === 'locked') {
-      options.log.err(`engram daemon: ${kind} skipped: ${outcome.reason}`);
-      return null;
-    }
-    return outcome.value;
-  };
-  /** One scheduled job, under the lock; its failure is logged, never thrown into the scheduler. */
-  const sweep = async (kind: JobKind): Promise<SweepReport | null> => {
-    try {
-      // Changes the watcher saw are indexed first, so the sweep sees the vault as it is.
-      await engine.settled();
-      const runId = newRunId(kind);
-      const report = await runSweep(sweepOptions(options.settings, { vault: options.vault, stateDir: options.stateDir, db: options.db }, {
-        runId, kind, dryRun: false, log: options.log, signal: abort.signal, ...(kind === 'backlog' ? { phases: BACKLOG_PHASES } : {}),
-        ...(options.settings.golden ? { evaluate: () => goldenCheck(options.db, options.vault, options.settings.golden!) } : {}),
-      }));
-      engine.changed();
-      const summary = report.phases.map((phase) => `${phase.name} ${phase.status}`).join(', ');
-      last[kind] = { run_id: runId, at: new Date().toISOString(), status: report.stopped ? 'stopped' : report.errors.length > 0 ? 'errors' : 'ok', summary };
-      options.log.err(`engram daemon: ${kind} ${runId}: ${summary}${report.errors.length > 0 ? `; ${report.errors.length} errors (see Claude/Librarian.md)` : ''}`);
-      return report;
-    } catch (error) {
-      options.log.err(`engram daemon: ${kind} failed: ${error instanceof Error ? error.message : String(error)}`);
-      return null;
-    }
-  };
-  const run = (kind: JobKind): Promise<SweepReport | null> => {
-    if (running) {
-      options.log.err(`engram daemon: ${kind} skipped: a ${running.kind} is still running`);
-      return Promise.resolve(null);
-    }
-    const done = job(kind).finally(() => {
-      running = null;
-      if (!abort.signal.aborted) saveStatus();
-    });
-    running = { kind, done };
-    saveStatus();
-    return done;
-  };
-
+  const daemon: Running = { options, session, engine, startedAt, last: {}, job: null, abort: new AbortController(), http: null, httpUrl: null, tasks: {} };
   try {
-    const timezone = options.schedules.timezone ? { timezone: options.schedules.timezone } : {};
-    tasks.backlog = cron.schedule(options.schedules.backlog, () => run('backlog'), { name: 'engram-backlog', noOverlap: true, ...timezone });
-    tasks.sweep = cron.schedule(options.schedules.sweep, () => run('sweep'), { name: 'engram-sweep', noOverlap: true, ...timezone });
-    if (options.http) {
-      http = await startHttp(engine, { port: options.http.port, ...(options.http.token ? { token: options.http.token } : {}), ...(options.http.maxSessions ? { maxSessions: options.http.maxSessions } : {}), health: () => ({ daemon: status() }) });
-      const address = http.address();
-      httpUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : options.http.port}/mcp`;
-    }
-    saveStatus();
+    await startServices(daemon);
   } catch (error) {
-    for (const task of Object.values(tasks)) await task?.destroy();
+    for (const task of Object.values(daemon.tasks)) await task?.destroy();
     await engine.close();
     daemonLock.release();
     throw error;
   }
-
   const stop = async () => {
-    abort.abort('shutdown');
-    for (const task of Object.values(tasks)) await task?.destroy();
-    if (running) await running.done;
-    if (http) {
-      // close() alone waits for every client connection to end, which an open MCP session never does.
-      const closed = new Promise<void>((resolve) => http!.close(() => resolve()));
-      http.closeAllConnections();
-      await closed;
-    }
-    await engine.close();
-    rmSync(join(options.stateDir, STATUS_FILE), { force: true });
+    await stopServices(daemon);
     daemonLock.release();
   };
-  return { engine, http, status, run, stop };
+  return { engine, http: daemon.http, status: () => statusOf(daemon), run: (kind) => runJob(daemon, kind), stop };
+}
+
+/** The schedules, the HTTP server when asked for, and the first status file. */
+async function startServices(daemon: Running): Promise<void> {
+  const { options, tasks } = daemon;
+  const timezone = options.schedules.timezone ? { timezone: options.schedules.timezone } : {};
+  tasks.backlog = cron.schedule(options.schedules.backlog, () => runJob(daemon, 'backlog'), { name: 'engram-backlog', noOverlap: true, ...timezone });
+  tasks.sweep = cron.schedule(options.schedules.sweep, () => runJob(daemon, 'sweep'), { name: 'engram-sweep', noOverlap: true, ...timezone });
+  if (options.http) {
+    const http = await startHttp(daemon.engine, { port: options.http.port, ...(options.http.token ? { token: options.http.token } : {}), ...(options.http.maxSessions ? { maxSessions: options.http.maxSessions } : {}), health: () => ({ daemon: statusOf(daemon) }) });
+    daemon.http = http;
+    const address = http.address();
+    daemon.httpUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : options.http.port}/mcp`;
+  }
+  saveStatus(daemon);
+}
+
+/** Stops the schedules, waits for the running job (it stops at its next phase), closes HTTP and the engine, removes the status file. */
+async function stopServices(daemon: Running): Promise<void> {
+  daemon.abort.abort('shutdown');
+  for (const task of Object.values(daemon.tasks)) await task?.destroy();
+  if (daemon.job) await daemon.job.done;
+  const { http } = daemon;
+  if (http) {
+    // close() alone waits for every client connection to end, which an open MCP session never does.
+    const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+    http.closeAllConnections();
+    await closed;
+  }
+  await daemon.engine.close();
+  rmSync(join(daemon.options.stateDir, STATUS_FILE), { force: true });
+}
+
+function statusOf(daemon: Running): DaemonStatus {
+  const { options, tasks } = daemon;
+  return {
+    pid: process.pid, host: hostname(), vault: options.vault, started_at: daemon.startedAt, http: daemon.httpUrl,
+    schedules: { backlog: options.schedules.backlog, sweep: options.schedules.sweep, timezone: options.schedules.timezone ?? null },
+    next: { backlog: tasks.backlog?.getNextRun()?.toISOString() ?? null, sweep: tasks.sweep?.getNextRun()?.toISOString() ?? null },
+    last: daemon.last, running: daemon.job?.kind ?? null,
+  };
+}
+
+function saveStatus(daemon: Running): void {
+  writeFileAtomic(join(daemon.options.stateDir, STATUS_FILE), Buffer.from(JSON.stringify(statusOf(daemon), null, 2)));
+}
+
+/** Runs a job now unless one is running (then null); the status file says what runs. */
+function runJob(daemon: Running, kind: JobKind): Promise<SweepReport | null> {
+  if (daemon.job) {
+    daemon.options.log.err(`engram daemon: ${kind} skipped: a ${daemon.job.kind} is still running`);
+    return Promise.resolve(null);
+  }
+  const done = lockedJob(daemon, kind).finally(() => {
+    daemon.job = null;
+    if (!daemon.abort.signal.aborted) saveStatus(daemon);
+  });
+  daemon.job = { kind, done };
+  saveStatus(daemon);
+  return done;
+}
+
+/** A job under the index lock; another process holding it (a CLI sweep, `engram index`) skips this one. */
+async function lockedJob(daemon: Running, kind: JobKind): Promise<SweepReport | null> {
+  const { log } = daemon.options;
+  let outcome: LockOutcome<SweepReport | null>;
+  try {
+    outcome = await daemon.session.whenFree(kind === 'sweep' ? 'a Librarian sweep' : 'a backlog drain', () => sweep(daemon, kind));
+  } catch (error) {
+    log.err(`engram daemon: ${kind} skipped: ${error instanceof Error ? error.message : String(error)}`);
+    return null;
+  }
+  if (outcome.status === 'locked') {
+    log.err(`engram daemon: ${kind} skipped: ${outcome.reason}`);
+    return null;
+  }
+  return outcome.value;
+}
+
+/** One scheduled job, under the lock; its failure is logged, never thrown into the scheduler. */
+async function sweep(daemon: Running, kind: JobKind): Promise<SweepReport | null> {
+  const { options, engine, session } = daemon;
+  try {
+    // Changes the watcher saw are indexed first, so the sweep sees the vault as it is.
+    await engine.settled();
+    const runId = newRunId(kind);
+    const golden = options.settings.golden;
+    const report = await runSweep(sweepOptions(options.settings, session, {
+      runId, kind, dryRun: false, log: options.log, signal: daemon.abort.signal, ...(kind === 'backlog' ? { phases: BACKLOG_PHASES } : {}),
+      ...(golden ? { evaluate: () => goldenCheck(options.db, options.vault, golden) } : {}),
+    }));
+    engine.changed();
+    const summary = report.phases.map((phase) => `${phase.name} ${phase.status}`).join(', ');
+    daemon.last[kind] = { run_id: runId, at: new Date().toISOString(), status: report.stopped ? 'stopped' : report.errors.length > 0 ? 'errors' : 'ok', summary };
+    options.log.err(`engram daemon: ${kind} ${runId}: ${summary}${report.errors.length > 0 ? `; ${report.errors.length} errors (see Claude/Librarian.md)` : ''}`);
+    return report;
+  } catch (error) {
+    options.log.err(`engram daemon: ${kind} failed: ${error instanceof Error ? error.message : String(error)}`);
+    return null;
+  }
 }
 
 /**

@@ -9,6 +9,7 @@ import { BM25_DEFAULTS, DEFAULT_FIELD_WEIGHTS, type Bm25Params, type FieldWeight
 import type { Command, CommandContext } from './command.js';
 import { openConfiguredEmbedder } from '../embed/index.js';
 import { openSession } from './context.js';
+import type { VaultSession } from '../session/index.js';
 
 const FLOOR_OPTIONS = {
   'min-success5': 'success5', 'min-success10': 'success10', 'min-recall10': 'recall10', 'min-mrr': 'mrr', 'min-ndcg10': 'ndcg10',
@@ -38,101 +39,29 @@ export const evalCommand: Command = {
   },
   async run(args, { env, io }) {
     const values = args.values;
-    const number = (name: string): number | undefined => {
-      const raw = values[name] as string | undefined;
-      if (raw === undefined) return undefined;
-      const value = Number(raw);
-      if (!Number.isFinite(value) || value < 0) throw new UsageError(`--${name} must be a number ≥ 0, not "${raw}"`);
-      return value;
+    const tuning: Tuning = {
+      params: { ...BM25_DEFAULTS, ...defined({ k1: nonNegative(values, 'k1'), b: nonNegative(values, 'b'), delta: nonNegative(values, 'delta') }) },
+      weights: { ...DEFAULT_FIELD_WEIGHTS, ...defined({ title: nonNegative(values, 'title-weight') }) },
     };
-    const params = { ...BM25_DEFAULTS, ...defined({ k1: number('k1'), b: number('b'), delta: number('delta') }) };
-    const weights = { ...DEFAULT_FIELD_WEIGHTS, ...defined({ title: number('title-weight') }) };
-    if (params.b > 1) throw new UsageError('--b must be between 0 and 1');
+    if (tuning.params.b > 1) throw new UsageError('--b must be between 0 and 1');
 
     const baseline = values.baseline as string | undefined;
     if (baseline !== undefined && baseline !== 'fts5') throw new UsageError(`--baseline must be fts5, not "${baseline}"`);
 
-    if (values.beir !== undefined) return runBeir(values, { params, weights, baseline: baseline !== undefined, floor: number('min-ndcg10') }, io);
+    if (values.beir !== undefined) return runBeir(values, { ...tuning, baseline: baseline !== undefined, floor: nonNegative(values, 'min-ndcg10') }, io);
     if (baseline && values['known-items']) throw new UsageError('--baseline works with --golden, --locomo or --beir, not --known-items');
 
     if (values.golden === undefined && !values['known-items'] && values.locomo === undefined) {
       throw new UsageError('say what to evaluate: --golden FILE or --known-items (with --vault), --locomo DATA --vault OUT, or --beir DIR');
     }
-    const { queries, file } = goldenQueries(values, io);
+    const golden = goldenQueries(values, io);
     const session = openSession(values.vault as string | undefined, env);
     try {
       // Scores over a stale index would mislead: a held lock is an error here, not a notice.
       const refreshed = await session.refreshIndex();
       if (refreshed.status === 'locked') throw new EngramError('LOCKED', refreshed.reason);
-      if (values['known-items']) {
-        const notes = (session.db.prepare('SELECT path, title, aliases FROM notes ORDER BY path').all() as { path: string; title: string; aliases: string }[])
-          .map((row) => ({ path: row.path, title: row.title, aliases: JSON.parse(row.aliases) as string[] }));
-        const engine = session.search({ params, weights });
-        const report = runKnownItems(notes, (query) => engine.search({ query, limit: 10 }).results.map((hit) => hit.path));
-        io.out(values.json ? JSON.stringify(report, null, 2) : [
-          `titles first: ${report.titles.first}/${report.titles.queries}; aliases first: ${report.aliases.first}/${report.aliases.queries}`,
-          ...report.misses.map((miss) => `  ${miss.kind} "${miss.query}" → ${miss.got ?? 'nothing'} (want ${miss.want}, rank ${miss.rank ?? '>10'})`),
-        ].join('\n'));
-        return 0;
-      }
-      const known = new Set(session.db.prepare('SELECT path FROM notes').pluck().all() as string[]);
-      const missing = queries.flatMap((query) => [...query.expect, ...query.accept].filter((path) => !known.has(path)).map((path) => `${query.id}: ${path}`));
-      if (missing.length > 0) {
-        throw new EngramError('USAGE', `the golden file names notes that are not in the vault (${missing.slice(0, 3).join('; ')}${missing.length > 3 ? `; and ${missing.length - 3} more` : ''}); fix the paths or the --vault`);
-      }
-      const engine = session.search({ params, weights, model: env.model });
-      const mode = values.mode === 'keyword' ? 'keyword' : 'hybrid';
-      if (values.mode !== undefined && values.mode !== 'keyword' && values.mode !== 'hybrid') throw new UsageError(`--mode must be hybrid or keyword, not "${String(values.mode)}"`);
-      // Embed every query once, up front, when the semantic lane can use them.
-      const vectors = new Map<string, Float32Array>();
-      let vectorReason = `no note has a ${env.model} vector yet`;
-      if (mode === 'hybrid' && engine.vectors.size > 0) {
-        const opened2 = await openConfiguredEmbedder(env, io);
-        if ('reason' in opened2) vectorReason = opened2.reason;
-        else {
-          try {
-            const embedded = await opened2.embedder.embed(queries.map((query) => query.query));
-            queries.forEach((query, i) => vectors.set(query.id, embedded[i]!));
-          } finally {
-            await opened2.embedder.close();
-          }
-        }
-      }
-      const modes = new Set<string>();
-      const report = runGolden(queries, (query, depth) => {
-        const vector = vectors.get(query.id);
-        const response = engine.search({
-          query: query.query,
-          limit: depth,
-          mode,
-          filters: { tags: query.tags, folders: query.folder ? [query.folder] : [] },
-          ...(vector ? { queryVector: vector } : { vectorUnavailable: vectorReason }),
-        });
-        modes.add(response.mode);
-        return response.results.map((hit) => hit.path);
-      });
-      const modeUsed = [...modes].join(' + ');
-      const fts5 = baseline ? fts5Report(session.vault, engine.metas, queries, weights) : null;
-      if (!values['no-history']) {
-        appendFileSync(join(session.stateDir, 'eval-history.jsonl'), JSON.stringify({
-          at: new Date().toISOString(), golden: file, mode: modeUsed, overall: report.overall, categories: report.categories,
-          ...(fts5 ? { fts5: { overall: fts5.overall, categories: fts5.categories } } : {}),
-        }) + '\n');
-      }
-      const header = `mode: ${modeUsed}${modeUsed === 'keyword' && mode === 'hybrid' ? ` (${vectorReason})` : ''}`;
-      if (values.json) io.out(JSON.stringify({ mode: modeUsed, ...report, ...(fts5 ? { baseline: { engine: 'fts5', ...fts5 } } : {}) }, null, 2));
-      else io.out(`${header}\n${fts5 ? `${describeComparison({ engram: report, fts5 })}\n${describeMisses(report)}` : describeGolden(report)}`);
-      const floors: Floor[] = [];
-      for (const [option, metric] of Object.entries(FLOOR_OPTIONS)) {
-        const min = number(option);
-        if (min !== undefined) floors.push({ metric, min, category: null });
-      }
-      const failures = checkFloors(report, floors);
-      if (failures.length > 0) {
-        io.err(`engram: below the floor: ${failures.join('; ')}`);
-        return 1;
-      }
-      return 0;
+      if (values['known-items']) return knownItems(session, values, tuning, io);
+      return await goldenEval(session, values, { ...golden, ...tuning, baseline: baseline !== undefined }, { env, io });
     } finally {
       session.close();
     }
@@ -141,6 +70,105 @@ export const evalCommand: Command = {
 
 type Values = Record<string, unknown>;
 type Io = CommandContext['io'];
+interface Tuning { params: Bm25Params; weights: FieldWeights }
+
+/** A numeric option, ≥ 0, or undefined when absent. */
+function nonNegative(values: Values, name: string): number | undefined {
+  const raw = values[name] as string | undefined;
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new UsageError(`--${name} must be a number ≥ 0, not "${raw}"`);
+  return value;
+}
+
+/** Every note title and alias as a query for its own note. */
+function knownItems(session: VaultSession, values: Values, tuning: Tuning, io: Io): number {
+  const notes = (session.db.prepare('SELECT path, title, aliases FROM notes ORDER BY path').all() as { path: string; title: string; aliases: string }[])
+    .map((row) => ({ path: row.path, title: row.title, aliases: JSON.parse(row.aliases) as string[] }));
+  const engine = session.search(tuning);
+  const report = runKnownItems(notes, (query) => engine.search({ query, limit: 10 }).results.map((hit) => hit.path));
+  io.out(values.json ? JSON.stringify(report, null, 2) : [
+    `titles first: ${report.titles.first}/${report.titles.queries}; aliases first: ${report.aliases.first}/${report.aliases.queries}`,
+    ...report.misses.map((miss) => `  ${miss.kind} "${miss.query}" → ${miss.got ?? 'nothing'} (want ${miss.want}, rank ${miss.rank ?? '>10'})`),
+  ].join('\n'));
+  return 0;
+}
+
+/** A golden query set through the search pipeline (and FTS5 beside it with --baseline): history, report, floors. */
+async function goldenEval(session: VaultSession, values: Values, run: Tuning & { queries: GoldenQuery[]; file: string | null; baseline: boolean }, { env, io }: CommandContext): Promise<number> {
+  const { queries } = run;
+  checkGoldenPaths(session, queries);
+  const engine = session.search({ params: run.params, weights: run.weights, model: env.model });
+  const mode = values.mode === 'keyword' ? 'keyword' : 'hybrid';
+  if (values.mode !== undefined && values.mode !== 'keyword' && values.mode !== 'hybrid') throw new UsageError(`--mode must be hybrid or keyword, not "${String(values.mode)}"`);
+  const { vectors, vectorReason } = mode === 'hybrid' && engine.vectors.size > 0
+    ? await embedQueries(queries, env, io)
+    : { vectors: new Map<string, Float32Array>(), vectorReason: `no note has a ${env.model} vector yet` };
+  const modes = new Set<string>();
+  const report = runGolden(queries, (query, depth) => {
+    const vector = vectors.get(query.id);
+    const response = engine.search({
+      query: query.query,
+      limit: depth,
+      mode,
+      filters: { tags: query.tags, folders: query.folder ? [query.folder] : [] },
+      ...(vector ? { queryVector: vector } : { vectorUnavailable: vectorReason }),
+    });
+    modes.add(response.mode);
+    return response.results.map((hit) => hit.path);
+  });
+  const modeUsed = [...modes].join(' + ');
+  const fts5 = run.baseline ? fts5Report(session.vault, engine.metas, queries, run.weights) : null;
+  if (!values['no-history']) {
+    appendFileSync(join(session.stateDir, 'eval-history.jsonl'), JSON.stringify({
+      at: new Date().toISOString(), golden: run.file, mode: modeUsed, overall: report.overall, categories: report.categories,
+      ...(fts5 ? { fts5: { overall: fts5.overall, categories: fts5.categories } } : {}),
+    }) + '\n');
+  }
+  const header = `mode: ${modeUsed}${modeUsed === 'keyword' && mode === 'hybrid' ? ` (${vectorReason})` : ''}`;
+  if (values.json) io.out(JSON.stringify({ mode: modeUsed, ...report, ...(fts5 ? { baseline: { engine: 'fts5', ...fts5 } } : {}) }, null, 2));
+  else io.out(`${header}\n${fts5 ? `${describeComparison({ engram: report, fts5 })}\n${describeMisses(report)}` : describeGolden(report)}`);
+  return belowFloors(values, report, io) ? 1 : 0;
+}
+
+/** A golden file naming notes the vault does not have would score them as misses: refused, naming a few. */
+function checkGoldenPaths(session: VaultSession, queries: readonly GoldenQuery[]): void {
+  const known = new Set(session.db.prepare('SELECT path FROM notes').pluck().all() as string[]);
+  const missing = queries.flatMap((query) => [...query.expect, ...query.accept].filter((path) => !known.has(path)).map((path) => `${query.id}: ${path}`));
+  if (missing.length > 0) {
+    throw new EngramError('USAGE', `the golden file names notes that are not in the vault (${missing.slice(0, 3).join('; ')}${missing.length > 3 ? `; and ${missing.length - 3} more` : ''}); fix the paths or the --vault`);
+  }
+}
+
+/** Every query embedded once, up front, for the semantic lane; or why there are no query vectors. */
+async function embedQueries(queries: readonly GoldenQuery[], env: CommandContext['env'], io: Io): Promise<{ vectors: Map<string, Float32Array>; vectorReason: string }> {
+  const vectors = new Map<string, Float32Array>();
+  const opened = await openConfiguredEmbedder(env, io);
+  if ('reason' in opened) return { vectors, vectorReason: opened.reason };
+  try {
+    const embedded = await opened.embedder.embed(queries.map((query) => query.query));
+    queries.forEach((query, i) => {
+      const vector = embedded[i];
+      if (vector) vectors.set(query.id, vector);
+    });
+  } finally {
+    await opened.embedder.close();
+  }
+  return { vectors, vectorReason: `no note has a ${env.model} vector yet` };
+}
+
+/** The --min-* floors the overall scores fall below, said on stderr; true when any. */
+function belowFloors(values: Values, report: GoldenReport, io: Io): boolean {
+  const floors: Floor[] = [];
+  for (const [option, metric] of Object.entries(FLOOR_OPTIONS)) {
+    const min = nonNegative(values, option);
+    if (min !== undefined) floors.push({ metric, min, category: null });
+  }
+  const failures = checkFloors(report, floors);
+  if (failures.length > 0) io.err(`engram: below the floor: ${failures.join('; ')}`);
+  return failures.length > 0;
+}
+
 
 function runBeir(values: Values, options: { params: Bm25Params; weights: FieldWeights; baseline: boolean; floor: number | undefined }, io: Io): number {
   const data = loadBeir(values.beir as string, (values.split as string | undefined) ?? 'test');

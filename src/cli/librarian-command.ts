@@ -39,7 +39,7 @@ export const librarianCommand: Command = {
     try {
       return await session.exclusive('a Librarian sweep', async () => {
         const runId = newRunId('sweep');
-        const report = await runSweep(sweepOptions(env, { vault: session.vault, stateDir: session.stateDir, db: session.db }, { runId, kind: 'sweep', dryRun: false, log, ...(phases ? { phases } : {}), ...evaluator(env.golden, session.db, session.vault) }));
+        const report = await runSweep(sweepOptions(env, session, { runId, kind: 'sweep', dryRun: false, log, ...(phases ? { phases } : {}), ...evaluator(env.golden, session.db, session.vault) }));
         io.out(args.values.json ? JSON.stringify(report, null, 2) : describe(report));
         return report.errors.length > 0 ? 1 : 0;
       });

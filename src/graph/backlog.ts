@@ -92,7 +92,34 @@ export function pendingExtractions(db: Database.Database, extractor: Pick<Extrac
 
 interface Pending { id: number; path: string; title: string; hash: string; attempts: number; status: string | null }
 
+/** One extraction run: what it works on, its prepared statements, its progress through `pending`. */
+interface Run {
+  options: GraphIndexOptions;
+  store: GraphStore;
+  now: () => number;
+  privateTags: readonly string[];
+  /** The LLM backends: their input is redacted and every note sent is logged. */
+  sendsText: boolean;
+  pending: Pending[];
+  report: GraphIndexReport;
+  ground: ReturnType<typeof grounding>;
+  sql: { tags: Database.Statement; links: Database.Statement; record: Database.Statement; egress: Database.Statement };
+  /** Next note to take; notes finished; notes started (counted when a worker takes a note, before any await). */
+  cursor: { index: number; done: number; started: number };
+}
+
 export async function runGraphIndex(options: GraphIndexOptions): Promise<GraphIndexReport> {
+  const run = startRun(options);
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? DEFAULTS.concurrency) }, () => worker(run)));
+  const { report } = run;
+  report.remaining = run.pending.length - run.cursor.index;
+  writeEntityNotes(run.store, options.writer, report);
+  report.entities = options.db.prepare('SELECT count(*) FROM entities').pluck().get() as number;
+  return report;
+}
+
+/** The backlog and the run's statements, after reading the graph back from entity notes when the cache is empty and retracting newly private notes. */
+function startRun(options: GraphIndexOptions): Run {
   const { db, extractor } = options;
   const now = options.now ?? Date.now;
   const store = new GraphStore(db, options.agentRoot);
@@ -103,87 +130,105 @@ export async function runGraphIndex(options: GraphIndexOptions): Promise<GraphIn
   const pending = db.prepare(`SELECT n.id, n.path, n.title, n.hash, coalesce(x.attempts, 0) AS attempts, x.status ${PENDING_SQL} ORDER BY n.id`)
     .all(pendingParams(extractor, options.agentRoot)) as Pending[];
   const report: GraphIndexReport = { processed: 0, failed: 0, remaining: 0, skippedPrivate: 0, unreadablePrivate: [], redacted: {}, retractedPrivate: 0, entities: 0, entityNotesWritten: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, errors: [], written: [], ...(rebuilt ? { rebuilt } : {}) };
-  const tags = db.prepare('SELECT tag FROM tags WHERE note_id = ?').pluck();
-  const links = db.prepare("SELECT DISTINCT resolved_path FROM links WHERE note_id = ? AND resolved_kind = 'note' AND resolved_path IS NOT NULL").pluck();
-  const record = db.prepare(`INSERT OR REPLACE INTO extractions (note_id, note_hash, backend, model, prompt_version, status, attempts, input_tokens, output_tokens, cost_usd, error, at)
-    VALUES (@note_id, @note_hash, @backend, @model, @prompt_version, @status, @attempts, @input_tokens, @output_tokens, @cost_usd, @error, @at)`);
-  const egress = db.prepare('INSERT INTO egress (note_path, backend, model, bytes, redacted, at) VALUES (?, ?, ?, ?, ?, ?)');
+  const sql = {
+    tags: db.prepare('SELECT tag FROM tags WHERE note_id = ?').pluck(),
+    links: db.prepare("SELECT DISTINCT resolved_path FROM links WHERE note_id = ? AND resolved_kind = 'note' AND resolved_path IS NOT NULL").pluck(),
+    record: db.prepare(`INSERT OR REPLACE INTO extractions (note_id, note_hash, backend, model, prompt_version, status, attempts, input_tokens, output_tokens, cost_usd, error, at)
+      VALUES (@note_id, @note_hash, @backend, @model, @prompt_version, @status, @attempts, @input_tokens, @output_tokens, @cost_usd, @error, @at)`),
+    egress: db.prepare('INSERT INTO egress (note_path, backend, model, bytes, redacted, at) VALUES (?, ?, ?, ?, ?, ?)'),
+  };
   const sendsText = extractor.backend === 'anthropic' || extractor.backend === 'claude-cli';
   report.retractedPrivate = recheckPrivacy(db, store, options.root, privateTags, new Date(now()).toISOString());
   const ground = grounding(db, options.vectorModel);
+  return { options, store, now, privateTags, sendsText, pending, report, ground, sql, cursor: { index: 0, done: 0, started: 0 } };
+}
 
-  const limit = options.maxNotes ?? Infinity;
-  let index = 0;
-  let done = 0;
-  // Counted when a worker takes a note (synchronously, before any await), so concurrent workers
-  // never start more than `maxNotes` between them.
-  let started = 0;
-  const outcome = (note: Pending, status: string, error: string | null, usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 }) => ({
-    note_id: note.id, note_hash: note.hash, backend: extractor.backend, model: extractor.model, prompt_version: extractor.promptVersion,
-    status, attempts: note.attempts + 1, input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, cost_usd: usage.costUsd, error, at: new Date(now()).toISOString(),
-  });
-  const worker = async (): Promise<void> => {
-    for (;;) {
-      if (index >= pending.length || started >= limit) return;
-      if (options.maxCostUsd !== undefined && report.costUsd >= options.maxCostUsd) return;
-      if (options.maxTokens !== undefined && report.inputTokens + report.outputTokens >= options.maxTokens) return;
-      const note = pending[index++]!;
-      const noteTags = tags.all(note.id) as string[];
-      const read = readNoteFile(join(options.root, note.path));
-      if (!read.ok || read.hash !== note.hash) continue; // changed since indexing: the next index run sees it
-      // Decided on the text itself, not only the index's parse: `TAGS: private` or frontmatter the
-      // parser refused still mean private.
-      const privacy = notePrivacy(read.text, { tags: noteTags, privateTags });
-      if (privacy.private) {
-        // Never sent; and what it asserted before it became private is taken back.
-        db.transaction(() => {
-          store.recordNote(note.id, { entities: [], relations: [] }, new Date(now()).toISOString());
-          record.run(outcome(note, 'private', privacy.detail));
-        })();
-        report.skippedPrivate++;
-        if (privacy.reason === 'unreadable-frontmatter') report.unreadablePrivate.push(note.path);
-        continue;
-      }
-      started++;
-      const parsed = parseNote(note.path, read.text);
-      const folded = normalizeName(read.text);
-      const raw: ExtractionInput = {
-        path: note.path, title: note.title, text: read.text, frontmatter: parsed.frontmatter, tags: noteTags,
-        links: links.all(note.id) as string[],
-        known: ground(note.id, folded),
-      };
-      // Only LLM backends get redacted input: the structural extractor sends nothing anywhere
-      // and reads the note as written.
-      const { input, redacted } = sendsText ? redactExtractionInput(raw) : { input: raw, redacted: {} };
-      if (sendsText) {
-        addCounts(report.redacted, redacted);
-        egress.run(note.path, extractor.backend, extractor.model, Buffer.byteLength(input.text), JSON.stringify(redacted), new Date(now()).toISOString());
-      }
-      try {
-        const extraction = await extractor.extract(input);
-        db.transaction(() => {
-          store.recordNote(note.id, extraction, new Date(now()).toISOString());
-          record.run(outcome(note, 'ok', null, extraction.usage));
-        })();
-        report.processed++;
-        report.inputTokens += extraction.usage.inputTokens;
-        report.outputTokens += extraction.usage.outputTokens;
-        report.costUsd += extraction.usage.costUsd;
-      } catch (error) {
-        const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
-        const transient = isTransient(error);
-        record.run(outcome(note, transient ? 'transient' : 'failed', message));
-        report.failed++;
-        if (report.errors.length < 10) report.errors.push(`${note.path}: ${message}`);
-      }
-      options.onProgress?.(++done, pending.length);
+/** Whether the run may start another note: notes, spend and tokens within their budgets. */
+function mayStart(run: Run): boolean {
+  const { options, report, cursor } = run;
+  if (cursor.index >= run.pending.length || cursor.started >= (options.maxNotes ?? Infinity)) return false;
+  if (options.maxCostUsd !== undefined && report.costUsd >= options.maxCostUsd) return false;
+  return !(options.maxTokens !== undefined && report.inputTokens + report.outputTokens >= options.maxTokens);
+}
+
+/** Takes notes until the backlog or a budget runs out; several run at once, sharing the cursor. */
+async function worker(run: Run): Promise<void> {
+  const { options, cursor } = run;
+  while (mayStart(run)) {
+    const note = run.pending[cursor.index++];
+    if (note === undefined) return;
+    const noteTags = run.sql.tags.all(note.id) as string[];
+    const read = readNoteFile(join(options.root, note.path));
+    if (!read.ok || read.hash !== note.hash) continue; // changed since indexing: the next index run sees it
+    // Decided on the text itself, not only the index's parse: `TAGS: private` or frontmatter the
+    // parser refused still mean private.
+    const privacy = notePrivacy(read.text, { tags: noteTags, privateTags: run.privateTags });
+    if (privacy.private) {
+      skipPrivate(run, note, privacy.detail, privacy.reason === 'unreadable-frontmatter');
+      continue;
     }
+    cursor.started++;
+    await extractNote(run, note, read.text, noteTags);
+    options.onProgress?.(++cursor.done, run.pending.length);
+  }
+}
+
+/** The `extractions` row for a note's attempt. */
+function outcome(run: Run, note: Pending, status: string, error: string | null, usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 }) {
+  const { extractor } = run.options;
+  return {
+    note_id: note.id, note_hash: note.hash, backend: extractor.backend, model: extractor.model, prompt_version: extractor.promptVersion,
+    status, attempts: note.attempts + 1, input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, cost_usd: usage.costUsd, error, at: new Date(run.now()).toISOString(),
   };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? DEFAULTS.concurrency) }, worker));
-  report.remaining = pending.length - index;
-  writeEntityNotes(store, options.writer, report);
-  report.entities = db.prepare('SELECT count(*) FROM entities').pluck().get() as number;
-  return report;
+}
+
+/** A private note is never sent; and what it asserted before it became private is taken back. */
+function skipPrivate(run: Run, note: Pending, detail: string, unreadable: boolean): void {
+  run.options.db.transaction(() => {
+    run.store.recordNote(note.id, { entities: [], relations: [] }, new Date(run.now()).toISOString());
+    run.sql.record.run(outcome(run, note, 'private', detail));
+  })();
+  run.report.skippedPrivate++;
+  if (unreadable) run.report.unreadablePrivate.push(note.path);
+}
+
+/** Extracts one note and records what it asserted (one transaction), or the failure for a later run to retry. */
+async function extractNote(run: Run, note: Pending, text: string, noteTags: string[]): Promise<void> {
+  const { options, report } = run;
+  const { extractor } = options;
+  const raw: ExtractionInput = {
+    path: note.path, title: note.title, text, frontmatter: parseNote(note.path, text).frontmatter, tags: noteTags,
+    links: run.sql.links.all(note.id) as string[],
+    known: run.ground(note.id, normalizeName(text)),
+  };
+  // Only LLM backends get redacted input: the structural extractor sends nothing anywhere
+  // and reads the note as written.
+  const { input, redacted } = run.sendsText ? redactExtractionInput(raw) : { input: raw, redacted: {} };
+  if (run.sendsText) {
+    addCounts(report.redacted, redacted);
+    run.sql.egress.run(note.path, extractor.backend, extractor.model, Buffer.byteLength(input.text), JSON.stringify(redacted), new Date(run.now()).toISOString());
+  }
+  try {
+    const extraction = await extractor.extract(input);
+    options.db.transaction(() => {
+      run.store.recordNote(note.id, extraction, new Date(run.now()).toISOString());
+      run.sql.record.run(outcome(run, note, 'ok', null, extraction.usage));
+    })();
+    report.processed++;
+    report.inputTokens += extraction.usage.inputTokens;
+    report.outputTokens += extraction.usage.outputTokens;
+    report.costUsd += extraction.usage.costUsd;
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error);
+    recordFailure(run, note, isTransient(error) ? 'transient' : 'failed', message);
+  }
+}
+
+/** A failed attempt: a transient one is retried on a later run, a permanent one up to `maxPermanentAttempts` times. */
+function recordFailure(run: Run, note: Pending, status: 'transient' | 'failed', message: string): void {
+  run.sql.record.run(outcome(run, note, status, message));
+  run.report.failed++;
+  if (run.report.errors.length < 10) run.report.errors.push(`${note.path}: ${message}`);
 }
 
 /** Bump when `notePrivacy` reads more spellings of private: extracted notes are checked again, once. */

@@ -6,7 +6,7 @@ import type Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import type { LogSink, VectorSettings } from '../embed/index.js';
 import { selectAdjudicator, selectExtractor, type ExtractorSettings } from '../graph/index.js';
-import { vaultWriter } from '../session/index.js';
+import { sessionOver, VaultSession } from '../session/index.js';
 import type { PhaseName, SweepOptions } from './sweep.js';
 
 export interface LibrarianSettings extends VectorSettings, ExtractorSettings {
@@ -24,14 +24,15 @@ export function newRunId(kind: 'sweep' | 'backlog', now = Date.now()): string {
 
 export function sweepOptions(
   settings: LibrarianSettings,
-  where: { vault: string; stateDir: string; db: Database.Database },
+  /** The vault's session (the CLI's, the daemon's), or where to make one: a dry run's snapshot of the state. */
+  where: VaultSession | { vault: string; stateDir: string; db: Database.Database },
   run: { runId: string; kind: 'sweep' | 'backlog'; dryRun: boolean; phases?: readonly PhaseName[]; log: LogSink; signal?: AbortSignal; evaluate?: SweepOptions['evaluate'] },
 ): SweepOptions {
-  const writer = vaultWriter({ root: where.vault, db: where.db, stateDir: where.stateDir, agentRoot: settings.agentRoot }, run.runId);
+  const session = where instanceof VaultSession ? where : sessionOver(where, { exclude: settings.exclude, model: settings.model, agentRoot: settings.agentRoot });
   return {
-    root: where.vault, db: where.db, agentRoot: settings.agentRoot, runId: run.runId, kind: run.kind, exclude: settings.exclude,
+    session, runId: run.runId, kind: run.kind,
     vectors: { model: settings.model, modelDir: settings.modelDir, offline: settings.offline, exclude: settings.exclude },
-    log: run.log, writer, dryRun: run.dryRun,
+    log: run.log, writer: session.writer(run.runId), dryRun: run.dryRun,
     extractor: selectExtractor(settings, where.db),
     // A dry run never makes a paid call, so it needs no adjudicator (its plan still estimates the cost).
     adjudicator: run.dryRun ? undefined : selectAdjudicator(settings, where.db),

@@ -10,6 +10,7 @@ import { test, type TestContext } from 'node:test';
 import { openStateDb, runIndex, vectorToBlob } from '../../src/index/index.js';
 import { decideProposals, moveNote, planOrganize, recordProposals, runSweep } from '../../src/librarian/index.js';
 import { lexicalExtension } from '../../src/search/index.js';
+import { sessionOver } from '../../src/session/index.js';
 import { VaultWriter } from '../../src/writes/index.js';
 import { makeVault } from '../helpers/vault.js';
 
@@ -47,7 +48,7 @@ test('a move a kill interrupted is rolled back by the next sweep\'s cleanup', as
   writeFileSync(join(vault.root, 'Other.md'), FILES['Other.md']!);
   writeFileSync(join(vault.root, 'Claude/Inbox/Plan.md'), FILES['Claude/Inbox/Plan.md']!);
   const report = await runSweep({
-    root: vault.root, db, agentRoot: 'Claude', runId: 'sweep-cleanup', exclude: [], vectors: { model: 'm', modelDir: join(vault.home, 'none'), offline: true, exclude: [] },
+    session: sessionOver({ vault: vault.root, stateDir: vault.home, db }, { exclude: [], model: 'm', agentRoot: 'Claude' }), runId: 'sweep-cleanup', vectors: { model: 'm', modelDir: join(vault.home, 'none'), offline: true, exclude: [] },
     log: { err: () => {} }, extractor: null, writer, dryRun: false, phases: ['cleanup'],
   });
   assert.equal(report.phases[0]!.counts.interrupted, 1, JSON.stringify(report.phases));
