@@ -168,10 +168,50 @@ export function scorePassages(
   query: PassageQuery = {},
 ): PassageScore {
   const options = query.options ?? PASSAGE_DEFAULTS;
+  const terms = passageTerms(queryTerms, weightOf, query, tokenize);
+  const matches = collectMatches(text, terms.terms, tokenize);
+  const lineCount = countLines(text);
+  const lineStarts = lineOffsets(text, lineCount);
+  const scratch = { counts: new Float64Array(terms.terms.length), lastSeen: new Float64Array(terms.terms.length), closest: new Float64Array(terms.terms.length ** 2) };
+  const contextOnly = termScoreOf(terms.context, terms.weights, 1, options.k1);
+  const first = blocks.find((block) => block.key !== FRONTMATTER) ?? null;
+  let best: PassageScore = { score: contextOnly, proximity: 0, block: contextOnly > 0 ? first : null, line: -1 };
+  let bestRange: [number, number] | null = null;
+  for (const block of blocks) {
+    // Frontmatter values are body text to the ranker (Notion and Dataview notes keep their
+    // prose there), so the frontmatter is a passage like any section.
+    const last = Math.min(block.bodyEnd, lineCount);
+    const from = firstAtOrAfter(matches.lines, block.start);
+    let to = from;
+    while (to < matches.lines.length && matches.lines[to]! <= last) to++;
+    if (to === from) continue;
+    const span = (lineStarts[last] ?? text.length) - (lineStarts[block.start - 1] ?? 0);
+    const { score, proximity } = scoreBlock(matches, from, to, block.key === FRONTMATTER ? Math.max(span, options.sectionChars) : span, terms, scratch, options);
+    if (score + proximity > best.score) {
+      best = { score: score + proximity, proximity, block, line: -1 };
+      bestRange = [from, to];
+    }
+  }
+  // The best line only for the winning section (a search scores 30 notes of many sections).
+  if (bestRange !== null) best.line = bestLineOf(matches.lines, matches.terms, terms.weights, bestRange[0], bestRange[1], best.block!);
+  return best;
+}
+
+const FRONTMATTER = '#---frontmatter---';
+
+/** The query's distinct terms with their weights, their counts in the note's name, and their word groups. */
+interface PassageTerms {
+  terms: string[];
+  weights: number[];
+  /** Occurrences in the note's name, which every passage is read with. */
+  context: Float64Array;
+  /** Terms of one query word share a group (and are never "near" each other); others have their own. */
+  group: number[];
+}
+
+function passageTerms(queryTerms: readonly string[], weightOf: (term: string) => number, query: PassageQuery, tokenize: Tokenizer): PassageTerms {
   const wordOf = query.wordOf ?? (() => -1);
   const terms = [...new Set(queryTerms)];
-  const weights = terms.map(weightOf);
-  // The note's name is every passage's context (a section is read under its note's title).
   const context = new Float64Array(terms.length);
   if (query.context) {
     const index = new Map(terms.map((term, i) => [term, i]));
@@ -180,73 +220,62 @@ export function scorePassages(
       if (t !== undefined) context[t]!++;
     }
   }
-  const group = terms.map((term, i) => (wordOf(term) === -1 ? -1 - i : wordOf(term)));
+  return { terms, weights: terms.map(weightOf), context, group: terms.map((term, i) => (wordOf(term) === -1 ? -1 - i : wordOf(term))) };
+}
+
+/** Where the terms occur, in line order (the shared arrays unless a search runs inside this one). */
+interface Matches {
+  lines: number[];
+  terms: number[];
+  offsets: number[];
+}
+
+function collectMatches(text: string, terms: readonly string[], tokenize: Tokenizer): Matches {
   const nested = matching;
-  const lines = nested ? [] : sharedLines;
-  const matched = nested ? [] : sharedTerms;
-  const offsets = nested ? [] : sharedOffsets;
+  const matches = nested ? { lines: [], terms: [], offsets: [] } : { lines: sharedLines, terms: sharedTerms, offsets: sharedOffsets };
   matching = true;
   try {
     const probes = [...new Set(terms.map((term) => term.slice(0, PROBE_CHARS)))];
-    if (probes.length > 0) findMatches(text, placesPattern(probes), new Map(terms.map((term, i) => [term, i])), tokenize, lines, matched, offsets);
-    else lines.length = matched.length = offsets.length = 0;
+    if (probes.length > 0) findMatches(text, placesPattern(probes), new Map(terms.map((term, i) => [term, i])), tokenize, matches.lines, matches.terms, matches.offsets);
+    else matches.lines.length = matches.terms.length = matches.offsets.length = 0;
   } finally {
     matching = nested;
   }
-  const lineCount = countLines(text);
-  const lineStarts = lineOffsets(text, lineCount);
-  const counts = new Float64Array(terms.length);
-  const lastSeen = new Float64Array(terms.length);
-  const closest = new Float64Array(terms.length * terms.length);
-  const contextOnly = termScoreOf(context, weights, 1, options.k1);
-  const first = blocks.find((block) => block.key !== '#---frontmatter---') ?? null;
-  let best: PassageScore = { score: contextOnly, proximity: 0, block: contextOnly > 0 ? first : null, line: -1 };
-  let bestRange: [number, number] | null = null;
-  for (const block of blocks) {
-    // Frontmatter values are body text to the ranker (Notion and Dataview notes keep their prose there), so the block is a passage like any section.
-    const last = Math.min(block.bodyEnd, lineCount);
-    const from = firstAtOrAfter(lines, block.start);
-    let to = from;
-    while (to < lines.length && lines[to]! <= last) to++;
-    if (to === from) continue;
-    counts.set(context);
-    lastSeen.fill(-1);
-    closest.fill(0);
-    for (let i = from; i < to; i++) {
-      const t = matched[i]!;
-      counts[t]!++;
-      lastSeen[t] = offsets[i]!;
-      // The closest earlier occurrence of every other term: a pair counts once, at its nearest.
-      for (let u = 0; u < terms.length; u++) {
-        if (u === t || lastSeen[u]! < 0 || group[u] === group[t]) continue;
-        const apart = Math.max(1, Math.round((offsets[i]! - lastSeen[u]!) / options.charsPerWord));
-        const pair = t < u ? t * terms.length + u : u * terms.length + t;
-        const near = 1 / (apart * apart);
-        if (near > closest[pair]!) closest[pair] = near;
-      }
-    }
-    // Frontmatter is read at least a typical section long: its short key–value lines
-    // (`type: meeting`) are metadata, not a focused passage.
-    const span = (lineStarts[last] ?? text.length) - (lineStarts[block.start - 1] ?? 0);
-    const chars = block.key === '#---frontmatter---' ? Math.max(span, options.sectionChars) : span;
-    // A long section is read as windows of `windowChars`: the best window is its passage (a
-    // conversation log is one section of many turns; one or two of them answer).
-    const score = chars <= options.sectionChars
-      ? termScoreOf(counts, weights, 1 - options.b + (options.b * chars) / options.sectionChars, options.k1)
-      : bestWindow(matched, offsets, from, to, counts, context, weights, options);
-    let proximity = 0;
-    for (let t = 0; t < terms.length; t++) {
-      for (let u = t + 1; u < terms.length; u++) proximity += Math.min(weights[t]!, weights[u]!) * closest[t * terms.length + u]!;
-    }
-    proximity *= options.proximity;
-    if (score + proximity > best.score) {
-      best = { score: score + proximity, proximity, block, line: -1 };
-      bestRange = [from, to];
+  return matches;
+}
+
+/**
+ * One block's passage score from its matches [from, to): the section's term score (a section
+ * longer than `sectionChars` by its best `windowChars` window: a conversation log is one
+ * section of many turns, and one or two of them answer) and the proximity bonus.
+ */
+function scoreBlock(matches: Matches, from: number, to: number, chars: number, terms: PassageTerms, scratch: { counts: Float64Array; lastSeen: Float64Array; closest: Float64Array }, options: typeof PASSAGE_DEFAULTS): { score: number; proximity: number } {
+  const { counts, lastSeen, closest } = scratch;
+  const n = terms.terms.length;
+  counts.set(terms.context);
+  lastSeen.fill(-1);
+  closest.fill(0);
+  for (let i = from; i < to; i++) {
+    const t = matches.terms[i]!;
+    counts[t]!++;
+    lastSeen[t] = matches.offsets[i]!;
+    // The closest earlier occurrence of every other term: a pair counts once, at its nearest.
+    for (let u = 0; u < n; u++) {
+      if (u === t || lastSeen[u]! < 0 || terms.group[u] === terms.group[t]) continue;
+      const apart = Math.max(1, Math.round((matches.offsets[i]! - lastSeen[u]!) / options.charsPerWord));
+      const pair = t < u ? t * n + u : u * n + t;
+      const near = 1 / (apart * apart);
+      if (near > closest[pair]!) closest[pair] = near;
     }
   }
-  // The best line only for the winning section (a search scores 30 notes of many sections).
-  if (bestRange !== null) best.line = bestLineOf(lines, matched, weights, bestRange[0], bestRange[1], best.block!);
-  return best;
+  const score = chars <= options.sectionChars
+    ? termScoreOf(counts, terms.weights, 1 - options.b + (options.b * chars) / options.sectionChars, options.k1)
+    : bestWindow(matches.terms, matches.offsets, from, to, counts, terms.context, terms.weights, options);
+  let proximity = 0;
+  for (let t = 0; t < n; t++) {
+    for (let u = t + 1; u < n; u++) proximity += Math.min(terms.weights[t]!, terms.weights[u]!) * closest[t * n + u]!;
+  }
+  return { score, proximity: proximity * options.proximity };
 }
 
 function termScoreOf(counts: Float64Array, weights: readonly number[], norm: number, k1: number): number {
@@ -313,7 +342,7 @@ export function passageEvidence(text: string, passage: PassageScore, blocks: rea
   const lineCount = countLines(text);
   const block = passage.block;
   if (block === null) {
-    const first = blocks.find((candidate) => candidate.key !== '#---frontmatter---');
+    const first = blocks.find((candidate) => candidate.key !== FRONTMATTER);
     const from = first ? first.start : 1;
     return { excerpt: firstText(text.split('\n'), from, lineCount), section: first ? first.headingPath.join(' > ') : '', lines: first ? [first.start, Math.min(first.bodyEnd, lineCount)] : null };
   }
