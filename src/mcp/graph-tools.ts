@@ -24,8 +24,8 @@ export function registerGraphTools(server: McpServer, engine: VaultEngine): void
   }, (args) => guarded(async () => {
     const extractor = selectExtractor(engine.extractorSettings, engine.db);
     if (!extractor) return fail('no extractor is configured (ENGRAM_EXTRACTOR=none); set ENGRAM_EXTRACTOR to structural, anthropic or claude-cli');
-    const report = await engine.exclusive('an extraction', () => runGraphIndex({ root: engine.vault, db: engine.db, extractor, writer: engine.writer(), agentRoot: engine.agentRoot, maxNotes: args.max_notes, vectorModel: engine.settings.model }));
-    await engine.indexWritten([...report.written, `${engine.agentRoot}/Audit.md`]);
+    const report = await engine.change('an extraction', () => runGraphIndex({ root: engine.vault, db: engine.db, extractor, writer: engine.writer(), agentRoot: engine.agentRoot, maxNotes: args.max_notes, vectorModel: engine.settings.model }),
+      (done) => done.written);
     return ok({
       extractor: `${extractor.backend}${extractor.model !== extractor.backend ? ` (${extractor.model})` : ''}`, processed: report.processed, failed: report.failed,
       remaining: report.remaining, skipped_private: report.skippedPrivate,
@@ -95,10 +95,9 @@ export function registerGraphTools(server: McpServer, engine: VaultEngine): void
   }, (args) => guarded(async () => {
     const deciding = Boolean(args.apply?.length || args.undo?.length);
     const adjudicator = deciding ? undefined : selectAdjudicator(engine.extractorSettings, engine.db);
-    const report = await engine.exclusive('a consolidation', () => consolidate(new GraphStore(engine.db, engine.agentRoot), engine.db, engine.writer(), {
+    const report = await engine.change('a consolidation', () => consolidate(new GraphStore(engine.db, engine.agentRoot), engine.db, engine.writer(), {
       ...(args.apply ? { apply: args.apply } : {}), ...(args.undo ? { undo: args.undo } : {}), ...(adjudicator ? { adjudicator } : {}), vectorModel: engine.settings.model,
-    }));
-    if (report.written.length > 0) await engine.indexWritten([...report.written, `${engine.agentRoot}/Audit.md`]);
+    }), (done) => done.written);
     const hint = report.pending.length > 0 && report.applied.length === 0 && report.undone.length === 0
       ? `${report.pending.length} merge proposal(s) wait for review; apply the right ones with consolidate_graph({ apply: [ids] })` : undefined;
     return ok({ ...report }, hint ? `${hint}\n\n${JSON.stringify(report)}` : undefined);

@@ -30,11 +30,10 @@ export function registerOrganizeTools(server: McpServer, engine: VaultEngine): v
     let applied: { id: number; from: string; to: string; move_id: number; relinked: string[] }[] = [];
     let rejected: number[] = [];
     if ((args.apply?.length ?? 0) + (args.reject?.length ?? 0) > 0) {
-      const decided = await engine.exclusive('a filing', () => decideProposals({ root: engine.vault, db: engine.db, writer: engine.writer(), agentRoot: engine.agentRoot, exclude: engine.settings.exclude },
-        { apply: args.apply ?? [], reject: args.reject ?? [] }, new Date().toISOString()));
+      const decided = await engine.change('a filing', () => decideProposals({ root: engine.vault, db: engine.db, writer: engine.writer(), agentRoot: engine.agentRoot, exclude: engine.settings.exclude },
+        { apply: args.apply ?? [], reject: args.reject ?? [] }, new Date().toISOString()), (done) => done.applied.flatMap((move) => [move.from, move.to, ...move.rewritten]));
       applied = decided.applied.map((move) => ({ id: move.id, from: move.from, to: move.to, move_id: move.moveId, relinked: move.rewritten }));
       rejected = decided.rejected;
-      await engine.indexWritten(decided.applied.flatMap((move) => [move.from, move.to, ...move.rewritten]));
     }
     const pending = listOrganizeProposals(engine.db).map(({ id, path, target, share, reason }) => ({ id, path, target, share, reason }));
     const text = [
@@ -53,8 +52,7 @@ export function registerOrganizeTools(server: McpServer, engine: VaultEngine): v
     outputSchema: { from: z.string(), to: z.string(), restored: z.array(z.string()) },
     annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
   }, (args) => guarded(async () => {
-    const undone = await engine.exclusive('an undo', () => engine.writer().undoMove(args.move_id));
-    await engine.indexWritten([undone.from, undone.to, ...undone.restored, `${engine.agentRoot}/Audit.md`]);
+    const undone = await engine.change('an undo', () => engine.writer().undoMove(args.move_id), (done) => [done.from, done.to, ...done.restored]);
     return ok(undone, `moved ${undone.to} back to ${undone.from}; ${undone.restored.length} notes' links restored`);
   }));
 
@@ -65,8 +63,7 @@ export function registerOrganizeTools(server: McpServer, engine: VaultEngine): v
     outputSchema: { run_id: z.string(), moves: z.number(), writes: z.number(), paths: z.array(z.string()), report_kept: z.boolean() },
     annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
   }, (args) => guarded(async () => {
-    const report = await engine.exclusive('an undo', () => undoRun(engine.db, engine.writer(), args.run_id, `${engine.agentRoot}/Librarian.md`));
-    await engine.indexWritten([...report.paths, `${engine.agentRoot}/Audit.md`]);
+    const report = await engine.change('an undo', () => undoRun(engine.db, engine.writer(), args.run_id, `${engine.agentRoot}/Librarian.md`), (done) => done.paths);
     resyncGraphIfTouched(engine.db, report, { root: engine.vault, agentRoot: engine.agentRoot, extractor: selectExtractor(engine.extractorSettings, engine.db) });
     return ok({ run_id: report.runId, moves: report.moves, writes: report.writes, paths: report.paths, report_kept: report.reportKept },
       `run ${report.runId} undone: ${report.moves} moves and ${report.writes} writes reverted${report.reportKept ? '; its report section stays (later sweeps reported since)' : ''}`);

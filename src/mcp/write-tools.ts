@@ -7,26 +7,20 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { EngramError } from '../errors.js';
-import { classifyWrite, freeNotePath, safeNoteName, type Preview, type WriteReceipt, type WriteRequest } from '../writes/index.js';
-import type { VaultEngine } from './engine.js';
+import { classifyWrite, freeNotePath, safeNoteName, type Preview } from '../writes/index.js';
+import type { ApplyExpectation, IndexedReceipt, VaultEngine } from './engine.js';
 import { fail, guarded, ok, type ToolResult } from './results.js';
 
 const WRITES = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
 
 const receiptSchema = { path: z.string(), journal_id: z.number(), created: z.boolean(), index_warning: z.string().optional() };
 
-/** A receipt, and why the write is not searchable yet when indexing it failed (the write stands). */
-type Committed = WriteReceipt & { indexWarning?: string | null };
-
 export function registerWriteTools(server: McpServer, engine: VaultEngine): void {
   const root = () => engine.agentRoot;
   const today = () => new Date().toISOString().slice(0, 10);
 
-  /** Commits inside the agent folder, then makes the change searchable before returning. */
-  const commit = async (request: WriteRequest): Promise<Committed> => indexed(engine.writer().write(request));
-  const indexed = async (receipt: WriteReceipt): Promise<Committed> =>
-    ({ ...receipt, indexWarning: await engine.indexWritten([receipt.path, `${root()}/Audit.md`]) });
-  const done = (receipt: Committed, extra: Record<string, unknown> = {}, text?: string): ToolResult => {
+  const commit = engine.write.bind(engine);
+  const done = (receipt: IndexedReceipt, extra: Record<string, unknown> = {}, text?: string): ToolResult => {
     const warning = receipt.indexWarning ? { index_warning: receipt.indexWarning } : {};
     const said = text ?? `${receipt.created ? 'created' : 'updated'} ${receipt.path} (write #${receipt.journalId}; undo_write can revert it)`;
     return ok({ path: receipt.path, journal_id: receipt.journalId, created: receipt.created, ...extra, ...warning }, receipt.indexWarning ? `${said}; warning: ${receipt.indexWarning}` : said);
@@ -113,8 +107,8 @@ export function registerWriteTools(server: McpServer, engine: VaultEngine): void
   }));
 
   /** Applies a preview's token; what the caller sent along must be what was previewed. */
-  const applyToken = async (token: string, expect: Parameters<ReturnType<VaultEngine['writer']>['apply']>[1]): Promise<ToolResult> => {
-    const receipt = await indexed(engine.writer().apply(token, expect));
+  const applyToken = async (token: string, expect: ApplyExpectation): Promise<ToolResult> => {
+    const receipt = await engine.apply(token, expect);
     return done(receipt, { applied: true });
   };
 
@@ -206,7 +200,7 @@ export function registerWriteTools(server: McpServer, engine: VaultEngine): void
     const verdict = engine.writer().undoVerdict(args.id);
     if (verdict.kind === 'refused') return fail(verdict.reason);
     if (verdict.kind === 'confirm') return askOrOffer('undo_write', verdict.reason, engine.writer().previewUndo(args.id));
-    const receipt = await indexed(engine.writer().undo(args.id, { agent: true }));
+    const receipt = await engine.undo(args.id);
     return done({ ...receipt, created: false }, {}, `reverted write #${args.id} on ${receipt.path} (recorded as write #${receipt.journalId})`);
   }));
 }
