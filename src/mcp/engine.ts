@@ -14,7 +14,7 @@ import { watch, type FSWatcher } from 'chokidar';
 import { embedBacklog, openConfiguredEmbedder, type Embedder, type LogSink, type VectorSettings } from '../embed/index.js';
 import { extensionMetaKey, indexPaths, planIndex, PARSER_VERSION } from '../index/index.js';
 import { lexicalExtension, VaultSearch } from '../search/index.js';
-import type { VaultWriter } from '../writes/index.js';
+import type { VaultWriter, WriteReceipt, WriteRequest } from '../writes/index.js';
 import { sessionOver, type VaultSession } from '../session/index.js';
 import type { ExtractorSettings } from '../graph/index.js';
 import { resolveNotePath } from '../vault/index.js';
@@ -39,6 +39,12 @@ export interface EngineOptions {
   /** The session the vault was opened with (its lock and writers); by default one over `db`. */
   session?: VaultSession;
 }
+
+/** A write's receipt, and why it is not searchable yet when indexing it failed (the write stands). */
+export type IndexedReceipt = WriteReceipt & { indexWarning: string | null };
+
+/** What a preview's token must match when applied (see `VaultWriter.apply`). */
+export type ApplyExpectation = Parameters<VaultWriter['apply']>[1];
 
 export type IndexState = { state: 'ready' } | { state: 'indexing'; since: string } | { state: 'failed'; reason: string };
 
@@ -157,13 +163,50 @@ export class VaultEngine {
     }
   }
 
+  /*
+   * The tools change the vault only through the methods below, which index every path the
+   * change touched before returning: the one place the server re-indexes after its own writes,
+   * so whatever a tool wrote (and the audit note recording it) is searchable when it answers.
+   */
+
+  /** A write inside the agent folder (see `VaultWriter.write`). */
+  async write(request: WriteRequest): Promise<IndexedReceipt> {
+    return this.indexReceipt(this.writer().write(request));
+  }
+
+  /** Applies a preview's token, checked against what the caller sent along with it. */
+  async apply(token: string, expect: ApplyExpectation): Promise<IndexedReceipt> {
+    return this.indexReceipt(this.writer().apply(token, expect));
+  }
+
+  /** An agent's undo of one journaled write (see `VaultWriter.undo`). */
+  async undo(journalId: number): Promise<IndexedReceipt> {
+    return this.indexReceipt(this.writer().undo(journalId, { agent: true }));
+  }
+
+  /**
+   * A job that changes many notes through the writer (a filing, an undo, an extraction, a merge),
+   * run `exclusive`ly; `touched` names the notes its result says it changed. Those and the audit
+   * note every journaled change appends to are indexed before this returns (nothing when none).
+   */
+  async change<T>(purpose: string, run: () => T | Promise<T>, touched: (result: T) => readonly string[]): Promise<T> {
+    const result = await this.exclusive(purpose, run);
+    const paths = touched(result);
+    if (paths.length > 0) await this.indexWritten([...paths, `${this.agentRoot}/Audit.md`]);
+    return result;
+  }
+
+  private async indexReceipt(receipt: WriteReceipt): Promise<IndexedReceipt> {
+    return { ...receipt, indexWarning: await this.indexWritten(receipt.touched) };
+  }
+
   /**
    * Indexes what a write just put in the vault, so it is searchable when the tool answers. The
    * write has happened whatever this does: a failure here must not become an error an agent
    * would retry (and so write twice). It is logged, the paths are queued to be indexed again
    * shortly, and the reply gets the warning returned here.
    */
-  async indexWritten(paths: readonly string[]): Promise<string | null> {
+  private async indexWritten(paths: readonly string[]): Promise<string | null> {
     try {
       await this.refresh(paths);
       return null;

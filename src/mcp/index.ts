@@ -3,4 +3,4 @@ export { connectServer, createServer, SERVER_INSTRUCTIONS } from './server.js';
 export { LineStdioTransport } from './stdio-transport.js';
 export { VaultEngine, type EngineOptions, type IndexState } from './engine.js';
 export { startHttp, type HttpOptions } from './http.js';
-export { TOOL_GUIDE, ROUTING } from './orient-tools.js';
+export { TOOL_GUIDE, ROUTING } from './tools/index.js';

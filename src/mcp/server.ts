@@ -8,11 +8,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { VaultEngine } from './engine.js';
-import { registerOrientTools } from './orient-tools.js';
-import { registerRetrieveTools } from './retrieve-tools.js';
-import { registerWriteTools } from './write-tools.js';
-import { registerGraphTools } from './graph-tools.js';
-import { registerOrganizeTools } from './organize-tools.js';
+import { guarded } from './results.js';
+import { TOOL_FAMILIES, type ToolContext } from './tools/index.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 
@@ -25,14 +22,12 @@ export const SERVER_INSTRUCTIONS = [
 
 export function createServer(engine: VaultEngine): McpServer {
   const server = new McpServer({ name: 'engram', version }, { instructions: SERVER_INSTRUCTIONS, capabilities: { logging: {} } });
-  const register = server.registerTool.bind(server);
-  server.registerTool = ((name: string, config: { inputSchema?: Record<string, z.ZodType> }, handler: never) =>
-    register(name, { ...config, ...(config.inputSchema ? { inputSchema: lenientNumbers(config.inputSchema) } : {}) }, handler)) as typeof server.registerTool;
-  registerOrientTools(server, engine);
-  registerRetrieveTools(server, engine);
-  registerWriteTools(server, engine);
-  registerGraphTools(server, engine);
-  registerOrganizeTools(server, engine);
+  const context: ToolContext = { engine, server };
+  for (const tool of TOOL_FAMILIES.flatMap((family) => family(context))) {
+    const { handler, inputSchema, ...config } = tool.spec;
+    // A handler's error becomes an `isError` result that says what to do, never a crash.
+    server.registerTool(tool.name, { ...config, inputSchema: lenientNumbers(inputSchema) }, (args: Record<string, unknown>) => guarded(() => handler(args)));
+  }
   return server;
 }
 

@@ -20,6 +20,8 @@ export interface WriteReceipt {
   created: boolean;
   beforeHash: string | null;
   afterHash: string;
+  /** Every vault path the write changed (the note and the audit note), for whoever keeps the index current. */
+  touched: string[];
 }
 
 export interface MoveRequest {

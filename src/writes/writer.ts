@@ -170,7 +170,7 @@ export class VaultWriter {
         this.files.remove(row.path);
         this.pruneEmptyFolders(row.path);
         this.audit(`- ${new Date(this.now()).toISOString().slice(0, 16).replace('T', ' ')} · #${id} undo_write · ${row.path} · ${row.after_hash.slice(0, 8)} → deleted · ${this.options.runId}`);
-        receipt = { journalId: id, path: row.path, created: false, beforeHash: row.after_hash, afterHash: 'deleted' };
+        receipt = { journalId: id, path: row.path, created: false, beforeHash: row.after_hash, afterHash: 'deleted', touched: [row.path, this.auditPath()] };
       } else {
         receipt = this.commit('undo_write', row.path, () => row.before_bytes!.toString('utf8'), false, row.before_bytes);
       }
@@ -451,7 +451,7 @@ export class VaultWriter {
     }
     this.files.sweepTemps(dirname(path) === '.' ? '' : dirname(path), this.now(), 60_000);
     this.audit(`- ${new Date(this.now()).toISOString().slice(0, 16).replace('T', ' ')} · #${id} ${tool} · ${path} · ${beforeHash?.slice(0, 8) ?? 'new'} → ${afterHash.slice(0, 8)} · ${this.options.runId}`);
-    return { journalId: id, path, created: current === null, beforeHash, afterHash };
+    return { journalId: id, path, created: current === null, beforeHash, afterHash, touched: [path, this.auditPath()] };
   }
 
   private journal(tool: string, path: string, beforeHash: string | null, beforeBytes: Buffer | null, afterHash: string, moveId: number | null = null): number {

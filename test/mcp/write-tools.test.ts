@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createServer } from '../../src/mcp/index.js';
-import { insertText } from '../../src/mcp/write-tools.js';
+import { insertText } from '../../src/mcp/tools/index.js';
 import { connectFixture, MCP_VAULT } from '../helpers/mcp.js';
 
 type Result = Awaited<ReturnType<Awaited<ReturnType<typeof connectFixture>>['call']>>;

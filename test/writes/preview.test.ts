@@ -45,7 +45,7 @@ test('apply writes exactly the previewed bytes (next is not called again), journ
   const written = fx.read('Projects/Atlas.md');
   assert.deepEqual(written, stored);
   assert.deepEqual(written, Buffer.from(`\uFEFF${ATLAS.replace(/\n/g, '\r\n')}Reviewed (1)\r\n`, 'utf8'));
-  assert.deepEqual(receipt, { journalId: 1, path: 'Projects/Atlas.md', created: false, beforeHash: hashContent(original), afterHash: hashContent(written) });
+  assert.deepEqual(receipt, { journalId: 1, path: 'Projects/Atlas.md', created: false, beforeHash: hashContent(original), afterHash: hashContent(written), touched: ['Projects/Atlas.md', 'Claude/Audit.md'] });
   const [row] = journalRows(fx.db);
   assert.ok(row && row.before_bytes !== null && original.equals(row.before_bytes));
   assert.equal(row.tool, 'write_note');

@@ -33,7 +33,7 @@ test('creates a note inside Claude/ with the exact text, refuses to create it tw
   });
   assert.equal(seen, null, 'next sees null for a new note');
   assert.equal(fx.text('Claude/Inbox/Idea.md'), '# Idea\n\nGrow tomatoes. 🍅\n');
-  assert.deepEqual(receipt, { journalId: 1, path: 'Claude/Inbox/Idea.md', created: true, beforeHash: null, afterHash: hashContent(fx.read('Claude/Inbox/Idea.md')) });
+  assert.deepEqual(receipt, { journalId: 1, path: 'Claude/Inbox/Idea.md', created: true, beforeHash: null, afterHash: hashContent(fx.read('Claude/Inbox/Idea.md')), touched: ['Claude/Inbox/Idea.md', 'Claude/Audit.md'] });
 
   const before = snapshot(fx.root);
   refused(() => fx.writer.write({ tool: 'write_note', path: 'Claude/Inbox/Idea.md', create: true, next: () => 'other\n' }), /exists already/);
@@ -247,6 +247,7 @@ test('undo restores the previous bytes exactly; undo of a created note deletes i
   const removal = fx.writer.undo(created.journalId);
   assert.equal(existsSync(join(fx.root, 'Claude/Inbox/Fresh.md')), false);
   assert.equal(removal.afterHash, 'deleted');
+  assert.deepEqual(removal.touched, ['Claude/Inbox/Fresh.md', 'Claude/Audit.md'], 'a removal touched the note and the audit trail');
 
   // Everything but the audit trail (and the Inbox folder the create made) is as it was.
   const after = snapshot(fx.root);

@@ -4,13 +4,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { vectorStatus } from '../embed/index.js';
-import { readStatus } from '../index/index.js';
-import { lastSweep, type SweepSummary } from '../librarian/index.js';
-import type { VaultEngine } from './engine.js';
-import { guarded, ok } from './results.js';
+import { vectorStatus } from '../../embed/index.js';
+import { readStatus } from '../../index/index.js';
+import { lastSweep, type SweepSummary } from '../../librarian/index.js';
+import type { VaultEngine } from '../engine.js';
+import { ok } from '../results.js';
+import { defineTool, READ_ONLY, type Tool, type ToolContext } from './define.js';
 
 /** The constitution is shown whole up to this size, then cut with a marker. */
 const CONSTITUTION_CHARS = 4000;
@@ -50,8 +50,12 @@ export const TOOL_GUIDE: Record<string, string> = {
   undo_run: 'revert every change of one caretaker sweep',
 };
 
-export function registerOrientTools(server: McpServer, engine: VaultEngine): void {
-  server.registerTool('onboard', {
+export function orientTools({ engine }: ToolContext): Tool[] {
+  return [onboardTool(engine), indexStatusTool(engine), librarianStatusTool(engine)];
+}
+
+function onboardTool(engine: VaultEngine): Tool {
+  return defineTool('onboard', {
     title: 'Orient in the vault',
     description: 'Call this first. Returns the vault\'s constitution (Claude/README.md), where to write what, a one-line guide to every tool, and a compact status of the index, vectors and the caretaker.',
     inputSchema: {},
@@ -61,34 +65,37 @@ export function registerOrientTools(server: McpServer, engine: VaultEngine): voi
       tools: z.record(z.string(), z.string()),
       status: z.object({ notes: z.number(), indexing: z.string(), vectors: z.string(), librarian: z.string(), warnings: z.array(z.string()) }),
     },
-    annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
-  }, () => guarded(() => {
-    const path = join(engine.vault, engine.agentRoot, 'README.md');
-    let constitution: string | null = null;
-    if (existsSync(path)) {
-      const text = readFileSync(path, 'utf8');
-      constitution = text.length > CONSTITUTION_CHARS ? `${text.slice(0, CONSTITUTION_CHARS)}\n…[cut; read_note Claude/README.md for the rest]` : text;
-    }
-    const status = readStatus(engine.db, { vault: engine.vault, stateDir: engine.stateDir });
-    const search = engine.search();
-    const covered = search.vectors.coveredDocuments().size;
-    const structured = {
-      constitution,
-      routing: ROUTING,
-      tools: TOOL_GUIDE,
-      status: {
-        notes: status.notes,
-        indexing: engine.indexBehind() && engine.indexState.state === 'indexing' ? `indexing in the background since ${engine.indexState.since}; results cover ${status.notes} notes so far`
-          : engine.indexState.state === 'failed' ? `the last index run failed: ${engine.indexState.reason}` : `up to date (last full run ${status.last_indexed_at ?? 'never'})`,
-        vectors: `${covered} of ${search.metas.length} notes have ${engine.settings.model} vectors`,
-        librarian: librarianLine(lastSweep(engine.db)),
-        warnings: status.warnings.slice(0, 5),
-      },
-    };
-    return ok(structured);
-  }));
+    annotations: READ_ONLY,
+    handler: () => {
+      const path = join(engine.vault, engine.agentRoot, 'README.md');
+      let constitution: string | null = null;
+      if (existsSync(path)) {
+        const text = readFileSync(path, 'utf8');
+        constitution = text.length > CONSTITUTION_CHARS ? `${text.slice(0, CONSTITUTION_CHARS)}\n…[cut; read_note Claude/README.md for the rest]` : text;
+      }
+      const status = readStatus(engine.db, { vault: engine.vault, stateDir: engine.stateDir });
+      const search = engine.search();
+      const covered = search.vectors.coveredDocuments().size;
+      const structured = {
+        constitution,
+        routing: ROUTING,
+        tools: TOOL_GUIDE,
+        status: {
+          notes: status.notes,
+          indexing: engine.indexBehind() && engine.indexState.state === 'indexing' ? `indexing in the background since ${engine.indexState.since}; results cover ${status.notes} notes so far`
+            : engine.indexState.state === 'failed' ? `the last index run failed: ${engine.indexState.reason}` : `up to date (last full run ${status.last_indexed_at ?? 'never'})`,
+          vectors: `${covered} of ${search.metas.length} notes have ${engine.settings.model} vectors`,
+          librarian: librarianLine(lastSweep(engine.db)),
+          warnings: status.warnings.slice(0, 5),
+        },
+      };
+      return ok(structured);
+    },
+  });
+}
 
-  server.registerTool('index_status', {
+function indexStatusTool(engine: VaultEngine): Tool {
+  return defineTool('index_status', {
     title: 'Index status',
     description: 'The `engram status` document: note, block, link, tag and task counts, link resolution, vectors and their sources, skipped files with reasons, and warnings.',
     inputSchema: {},
@@ -100,15 +107,18 @@ export function registerOrientTools(server: McpServer, engine: VaultEngine): voi
       last_indexed_at: z.string().nullable(), indexing: z.string(), warnings: z.array(z.string()),
       vectors: z.record(z.string(), z.unknown()),
     },
-    annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
-  }, () => guarded(() => {
-    const status = readStatus(engine.db, { vault: engine.vault, stateDir: engine.stateDir });
-    const vectors = vectorStatus(engine.db, engine.vault, engine.settings);
-    const { state_dir: _stateDir, attachments: _a, words: _w, ...rest } = status;
-    return ok({ ...rest, indexing: engine.indexState.state, warnings: [...status.warnings, ...vectors.warnings], vectors: { ...vectors } });
-  }));
+    annotations: READ_ONLY,
+    handler: () => {
+      const status = readStatus(engine.db, { vault: engine.vault, stateDir: engine.stateDir });
+      const vectors = vectorStatus(engine.db, engine.vault, engine.settings);
+      const { state_dir: _stateDir, attachments: _a, words: _w, ...rest } = status;
+      return ok({ ...rest, indexing: engine.indexState.state, warnings: [...status.warnings, ...vectors.warnings], vectors: { ...vectors } });
+    },
+  });
+}
 
-  server.registerTool('librarian_status', {
+function librarianStatusTool(engine: VaultEngine): Tool {
+  return defineTool('librarian_status', {
     title: 'Caretaker status',
     description: 'The Librarian\'s last sweep in brief: run id, per-phase summaries, moves, pending proposals (counts and the top few), health counts, errors and cost. Says "no sweep yet" until a sweep has run.',
     inputSchema: {},
@@ -122,12 +132,13 @@ export function registerOrientTools(server: McpServer, engine: VaultEngine): voi
         health: z.array(z.object({ name: z.string(), count: z.number(), ok: z.boolean() })), errors: z.array(z.string()), cost_usd: z.number(),
       }).nullable(),
     },
-    annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
-  }, () => guarded(() => {
-    const sweep = lastSweep(engine.db);
-    const line = librarianLine(sweep);
-    return ok({ status: line, last_run: sweep?.run_id ?? null, sweep }, sweep ? `${line}\n${sweep.phases.map((p) => `- ${p.name}: ${p.summary}`).join('\n')}` : line);
-  }));
+    annotations: READ_ONLY,
+    handler: () => {
+      const sweep = lastSweep(engine.db);
+      const line = librarianLine(sweep);
+      return ok({ status: line, last_run: sweep?.run_id ?? null, sweep }, sweep ? `${line}\n${sweep.phases.map((p) => `- ${p.name}: ${p.summary}`).join('\n')}` : line);
+    },
+  });
 }
 
 /** One line for onboard and librarian_status. */
@@ -136,3 +147,4 @@ function librarianLine(sweep: SweepSummary | null): string {
   const pending = sweep.pending_proposals.organize + sweep.pending_proposals.merges;
   return `last sweep ${sweep.run_id} (${sweep.status}, ${sweep.finished_at ?? sweep.started_at}): ${sweep.moves} moves, ${pending} proposals pending, ${sweep.health.filter((check) => !check.ok).length} health findings, ${sweep.errors.length} errors`;
 }
+

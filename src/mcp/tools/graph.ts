@@ -1,16 +1,18 @@
 /**
  * Graph tools: extract the backlog, look entities up, walk from a note to related notes, count.
  */
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { consolidate, ENTITY_TYPES, GraphStore, graphStats, relatedNotes, runGraphIndex, selectAdjudicator, selectExtractor } from '../graph/index.js';
-import type { VaultEngine } from './engine.js';
-import { fail, guarded, ok } from './results.js';
+import { consolidate, ENTITY_TYPES, GraphStore, graphStats, relatedNotes, runGraphIndex, selectAdjudicator, selectExtractor } from '../../graph/index.js';
+import type { VaultEngine } from '../engine.js';
+import { fail, ok } from '../results.js';
+import { defineTool, READ_ONLY, type Tool, type ToolContext } from './define.js';
 
-const READ_ONLY = { readOnlyHint: true, destructiveHint: false, openWorldHint: false } as const;
+export function graphTools({ engine }: ToolContext): Tool[] {
+  return [indexBrainTool(engine), findEntityTool(engine), relatedNotesTool(engine), graphStatsTool(engine), consolidateGraphTool(engine)];
+}
 
-export function registerGraphTools(server: McpServer, engine: VaultEngine): void {
-  server.registerTool('index_brain', {
+function indexBrainTool(engine: VaultEngine): Tool {
+  return defineTool('index_brain', {
     title: 'Extract entities',
     description: 'Extracts people, organizations, topics, projects and sources from new or changed notes (a bounded batch) into entity notes under Claude/Graph/. Reports processed, failed and remaining, tokens and cost. Call again while remaining > 0.',
     inputSchema: { max_notes: z.number().int().min(1).max(500).default(20).describe('notes to extract in this call') },
@@ -21,20 +23,23 @@ export function registerGraphTools(server: McpServer, engine: VaultEngine): void
       entities: z.number(), entity_notes_written: z.number(), input_tokens: z.number(), output_tokens: z.number(), cost_usd: z.number(), errors: z.array(z.string()),
     },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
-  }, (args) => guarded(async () => {
-    const extractor = selectExtractor(engine.extractorSettings, engine.db);
-    if (!extractor) return fail('no extractor is configured (ENGRAM_EXTRACTOR=none); set ENGRAM_EXTRACTOR to structural, anthropic or claude-cli');
-    const report = await engine.exclusive('an extraction', () => runGraphIndex({ root: engine.vault, db: engine.db, extractor, writer: engine.writer(), agentRoot: engine.agentRoot, maxNotes: args.max_notes, vectorModel: engine.settings.model }));
-    await engine.indexWritten([...report.written, `${engine.agentRoot}/Audit.md`]);
-    return ok({
-      extractor: `${extractor.backend}${extractor.model !== extractor.backend ? ` (${extractor.model})` : ''}`, processed: report.processed, failed: report.failed,
-      remaining: report.remaining, skipped_private: report.skippedPrivate,
-      unreadable_private: report.unreadablePrivate, secrets_redacted: report.redacted, entities: report.entities, entity_notes_written: report.entityNotesWritten,
-      input_tokens: report.inputTokens, output_tokens: report.outputTokens, cost_usd: Math.round(report.costUsd * 1e6) / 1e6, errors: report.errors,
-    });
-  }));
+    handler: async (args) => {
+      const extractor = selectExtractor(engine.extractorSettings, engine.db);
+      if (!extractor) return fail('no extractor is configured (ENGRAM_EXTRACTOR=none); set ENGRAM_EXTRACTOR to structural, anthropic or claude-cli');
+      const report = await engine.change('an extraction', () => runGraphIndex({ root: engine.vault, db: engine.db, extractor, writer: engine.writer(), agentRoot: engine.agentRoot, maxNotes: args.max_notes, vectorModel: engine.settings.model }),
+        (result) => result.written);
+      return ok({
+        extractor: `${extractor.backend}${extractor.model !== extractor.backend ? ` (${extractor.model})` : ''}`, processed: report.processed, failed: report.failed,
+        remaining: report.remaining, skipped_private: report.skippedPrivate,
+        unreadable_private: report.unreadablePrivate, secrets_redacted: report.redacted, entities: report.entities, entity_notes_written: report.entityNotesWritten,
+        input_tokens: report.inputTokens, output_tokens: report.outputTokens, cost_usd: Math.round(report.costUsd * 1e6) / 1e6, errors: report.errors,
+      });
+    },
+  });
+}
 
-  server.registerTool('find_entity', {
+function findEntityTool(engine: VaultEngine): Tool {
+  return defineTool('find_entity', {
     title: 'Find an entity',
     description: 'Looks an entity up by name or alias (case, accents and spacing ignored; partial names match), optionally of one type. Returns its entity note\'s path and how many notes mention it.',
     inputSchema: {
@@ -44,14 +49,17 @@ export function registerGraphTools(server: McpServer, engine: VaultEngine): void
     },
     outputSchema: { entities: z.array(z.object({ name: z.string(), type: z.string(), note_path: z.string(), mentions: z.number(), aliases: z.array(z.string()) })) },
     annotations: READ_ONLY,
-  }, (args) => guarded(() => {
-    const store = new GraphStore(engine.db, engine.agentRoot);
-    const aliases = engine.db.prepare('SELECT alias FROM entity_aliases WHERE entity_id = ? ORDER BY alias').pluck();
-    const found = store.find(args.name, args.type ?? null, args.limit).map((row) => ({ name: row.name, type: row.type, note_path: row.note_path, mentions: row.mentions, aliases: aliases.all(row.id) as string[] }));
-    return ok({ entities: found });
-  }));
+    handler: (args) => {
+      const store = new GraphStore(engine.db, engine.agentRoot);
+      const aliases = engine.db.prepare('SELECT alias FROM entity_aliases WHERE entity_id = ? ORDER BY alias').pluck();
+      const found = store.find(args.name, args.type ?? null, args.limit).map((row) => ({ name: row.name, type: row.type, note_path: row.note_path, mentions: row.mentions, aliases: aliases.all(row.id) as string[] }));
+      return ok({ entities: found });
+    },
+  });
+}
 
-  server.registerTool('related_notes', {
+function relatedNotesTool(engine: VaultEngine): Tool {
+  return defineTool('related_notes', {
     title: 'Related notes',
     description: 'Notes connected to a note through the entities they share (hops 1) or through related entities (hops 2), ranked with hub entities damped by how many notes mention them; each result shows the chain that connects it.',
     inputSchema: {
@@ -61,15 +69,18 @@ export function registerGraphTools(server: McpServer, engine: VaultEngine): void
     },
     outputSchema: { path: z.string(), related: z.array(z.object({ path: z.string(), title: z.string(), score: z.number(), chains: z.array(z.string()) })) },
     annotations: READ_ONLY,
-  }, (args) => guarded(() => {
-    const resolved = engine.resolve(args.path);
-    if (!resolved.ok) return fail(resolved.reason);
-    const related = relatedNotes(engine.db, resolved.path, { hops: args.hops as 1 | 2, limit: args.limit });
-    if (related === null) return fail(`${resolved.path} is not indexed yet; try again after indexing`);
-    return ok({ path: resolved.path, related }, related.length === 0 ? `no related notes for ${resolved.path} yet (run index_brain to extract entities)` : undefined);
-  }));
+    handler: (args) => {
+      const resolved = engine.resolve(args.path);
+      if (!resolved.ok) return fail(resolved.reason);
+      const related = relatedNotes(engine.db, resolved.path, { hops: args.hops as 1 | 2, limit: args.limit });
+      if (related === null) return fail(`${resolved.path} is not indexed yet; try again after indexing`);
+      return ok({ path: resolved.path, related }, related.length === 0 ? `no related notes for ${resolved.path} yet (run index_brain to extract entities)` : undefined);
+    },
+  });
+}
 
-  server.registerTool('graph_stats', {
+function graphStatsTool(engine: VaultEngine): Tool {
+  return defineTool('graph_stats', {
     title: 'Graph statistics',
     description: 'Entity counts by type, relations, mentions, orphans (entities no note mentions any more), notes extracted and failed, the last extraction, tokens and cost so far.',
     inputSchema: {},
@@ -78,9 +89,12 @@ export function registerGraphTools(server: McpServer, engine: VaultEngine): void
       extracted_notes: z.number(), failed_notes: z.number(), last_extraction: z.string().nullable(), cost_usd: z.number(), tokens: z.object({ input: z.number(), output: z.number() }),
     },
     annotations: READ_ONLY,
-  }, () => guarded(() => ok({ ...graphStats(engine.db) })));
+    handler: () => ok({ ...graphStats(engine.db) }),
+  });
+}
 
-  server.registerTool('consolidate_graph', {
+function consolidateGraphTool(engine: VaultEngine): Tool {
+  return defineTool('consolidate_graph', {
     title: 'Consolidate entities',
     description: 'Finds entities that are probably the same (same type; names equal up to word order, one an alias of the other, or a couple of letters apart) and lists them as numbered merge proposals, each with a verdict from ENGRAM_CONSOLIDATE_MODEL when one is set ("different" verdicts are recorded as rejected). Nothing merges until you call again with apply: [ids] — the loser\'s mentions, relations and names move to the winner and its note becomes a stub linking there. undo: [ids] reverses an applied merge.',
     inputSchema: {
@@ -92,17 +106,18 @@ export function registerGraphTools(server: McpServer, engine: VaultEngine): void
       written: z.array(z.string()), errors: z.array(z.string()),
     },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
-  }, (args) => guarded(async () => {
-    const deciding = Boolean(args.apply?.length || args.undo?.length);
-    const adjudicator = deciding ? undefined : selectAdjudicator(engine.extractorSettings, engine.db);
-    const report = await engine.exclusive('a consolidation', () => consolidate(new GraphStore(engine.db, engine.agentRoot), engine.db, engine.writer(), {
-      ...(args.apply ? { apply: args.apply } : {}), ...(args.undo ? { undo: args.undo } : {}), ...(adjudicator ? { adjudicator } : {}), vectorModel: engine.settings.model,
-    }));
-    if (report.written.length > 0) await engine.indexWritten([...report.written, `${engine.agentRoot}/Audit.md`]);
-    const hint = report.pending.length > 0 && report.applied.length === 0 && report.undone.length === 0
-      ? `${report.pending.length} merge proposal(s) wait for review; apply the right ones with consolidate_graph({ apply: [ids] })` : undefined;
-    return ok({ ...report }, hint ? `${hint}\n\n${JSON.stringify(report)}` : undefined);
-  }));
+    handler: async (args) => {
+      const deciding = Boolean(args.apply?.length || args.undo?.length);
+      const adjudicator = deciding ? undefined : selectAdjudicator(engine.extractorSettings, engine.db);
+      const report = await engine.change('a consolidation', () => consolidate(new GraphStore(engine.db, engine.agentRoot), engine.db, engine.writer(), {
+        ...(args.apply ? { apply: args.apply } : {}), ...(args.undo ? { undo: args.undo } : {}), ...(adjudicator ? { adjudicator } : {}), vectorModel: engine.settings.model,
+      }), (result) => result.written);
+      const hint = report.pending.length > 0 && report.applied.length === 0 && report.undone.length === 0
+        ? `${report.pending.length} merge proposal(s) wait for review; apply the right ones with consolidate_graph({ apply: [ids] })` : undefined;
+      return ok({ ...report }, hint ? `${hint}\n\n${JSON.stringify(report)}` : undefined);
+    },
+  });
 }
 
 const PROPOSAL = z.object({ id: z.number(), winner: z.string(), loser: z.string(), type: z.string(), reason: z.string(), verdict: z.string(), status: z.string() });
+

@@ -1,0 +1,126 @@
+/**
+ * Edit tools: appending to and writing any note, and undoing a write. Inside the agent folder
+ * they write at once; a note of the human's is previewed first and applied with the preview's
+ * token — or, when the client supports elicitation, the human is asked directly.
+ */
+import { z } from 'zod';
+import { EngramError } from '../../errors.js';
+import { classifyWrite, type Preview } from '../../writes/index.js';
+import type { ApplyExpectation } from '../engine.js';
+import { fail, ok, type ToolResult } from '../results.js';
+import { defineTool, WRITES, type Tool, type ToolContext } from './define.js';
+import { insertText } from './insert-text.js';
+import { done } from './shared.js';
+
+const outsideSchema = {
+  path: z.string().optional(), journal_id: z.number().optional(), created: z.boolean().optional(), applied: z.boolean().optional(), index_warning: z.string().optional(),
+  preview: z.string().optional(), token: z.string().optional(), expires: z.string().optional(),
+};
+
+export function editTools(context: ToolContext): Tool[] {
+  return [appendNote(context), writeNote(context), undoWrite(context)];
+}
+
+function appendNote(context: ToolContext): Tool {
+  return defineTool('append_note', {
+    title: 'Append to a note',
+    description: 'Appends text to a note: at the end, at the start (after any frontmatter), or at the end of a named section (the section ends at the next heading of the same or a higher level). Free in the agent folder; elsewhere it previews the change first and applies it with the returned token.',
+    inputSchema: {
+      path: z.string().optional().describe('vault-relative path of the note'),
+      content: z.string().max(500_000).optional().describe('markdown to add'),
+      position: z.enum(['end', 'start', 'under_heading']).default('end').describe('where to add it'),
+      heading: z.string().optional().describe('for under_heading: the heading text, without #'),
+      token: z.string().optional().describe('apply a preview made earlier'),
+    },
+    outputSchema: outsideSchema,
+    annotations: WRITES,
+    handler: async (args) => {
+      if (!args.token && (args.content === undefined || args.content === '')) return fail('give the content to append');
+      if (args.position === 'under_heading' && !args.heading && !args.token) return fail('under_heading needs the heading\'s text');
+      const content = args.content ?? '';
+      const next = (current: string | null): string => {
+        if (current === null) throw new EngramError('USAGE', `${args.path} does not exist; create it with write_note`);
+        return insertText(current, content, args.position, args.heading);
+      };
+      return previewOrApply(context, 'append_note', args, args.content ? next : null, false);
+    },
+  });
+}
+
+function writeNote(context: ToolContext): Tool {
+  return defineTool('write_note', {
+    title: 'Write a note',
+    description: 'Creates a note; replaces an existing one only with overwrite: true. Free in the agent folder (except the caretaker\'s files, never written, and the constitution, previewed like the human\'s notes); elsewhere it previews the change first and applies it with the returned token.',
+    inputSchema: {
+      path: z.string().optional().describe('vault-relative path, ending in .md'),
+      content: z.string().max(1_000_000).optional().describe('the whole note, in markdown'),
+      overwrite: z.boolean().default(false).describe('replace the note if it exists'),
+      token: z.string().optional().describe('apply a preview made earlier'),
+    },
+    outputSchema: outsideSchema,
+    annotations: { ...WRITES, destructiveHint: true },
+    handler: async (args) => {
+      if (!args.token && args.content === undefined) return fail('give the note\'s content');
+      const content = args.content;
+      return previewOrApply(context, 'write_note', args, content === undefined ? null : () => content, !args.overwrite);
+    },
+  });
+}
+
+function undoWrite(context: ToolContext): Tool {
+  const { engine } = context;
+  return defineTool('undo_write', {
+    title: 'Undo a write',
+    description: `Reverts one journaled write an agent made (its number is in the write's result and in ${engine.agentRoot}/Audit.md) if the note still holds exactly what that write left; otherwise refuses and says why. Inside ${engine.agentRoot}/ it reverts at once; on a note of the human's it previews the undo and applies it with the returned token. The Librarian's and the graph's writes are undone with their whole run (undo_run).`,
+    inputSchema: {
+      id: z.number().int().min(1).describe('the write\'s journal number'),
+      token: z.string().optional().describe('apply an undo previewed earlier'),
+    },
+    outputSchema: outsideSchema,
+    annotations: { ...WRITES, destructiveHint: true },
+    handler: async (args) => {
+      if (args.token) return applyToken(context, args.token, { tool: 'undo_write', undoOf: args.id });
+      const verdict = engine.writer().undoVerdict(args.id);
+      if (verdict.kind === 'refused') return fail(verdict.reason);
+      if (verdict.kind === 'confirm') return askOrOffer(context, 'undo_write', verdict.reason, engine.writer().previewUndo(args.id));
+      const receipt = await engine.undo(args.id);
+      return done({ ...receipt, created: false }, {}, `reverted write #${args.id} on ${receipt.path} (recorded as write #${receipt.journalId})`);
+    },
+  });
+}
+
+/** `next` is null when the call carries no content (a token alone). */
+async function previewOrApply(context: ToolContext, tool: string, args: { path?: string; token?: string }, next: ((current: string | null) => string) | null, create: boolean): Promise<ToolResult> {
+  const { engine } = context;
+  if (args.token) return applyToken(context, args.token, { tool, ...(args.path ? { path: args.path } : {}), ...(next ? { next } : {}) });
+  if (!args.path || !next) return fail('give a path (and content), or the token of a preview to apply it');
+  const verdict = classifyWrite(args.path.replace(/^\.\//, ''), tool, { agentRoot: engine.agentRoot });
+  if (verdict.kind !== 'confirm') return done(await engine.write({ tool, path: args.path, next, create }));
+  return askOrOffer(context, tool, verdict.reason, engine.writer().preview({ tool, path: args.path, next, create }));
+}
+
+/** Applies a preview's token; what the caller sent along must be what was previewed. */
+async function applyToken({ engine }: ToolContext, token: string, expect: ApplyExpectation): Promise<ToolResult> {
+  return done(await engine.apply(token, expect), { applied: true });
+}
+
+/**
+ * A previewed change to a note of the human's: a client that can ask its human does so now;
+ * the rest get the diff and a token. (A transport that cannot carry the question — Engram's
+ * JSON-only HTTP endpoint — fails it at once, and the answer is the diff and the token.)
+ */
+async function askOrOffer(context: ToolContext, tool: string, reason: string, preview: Preview): Promise<ToolResult> {
+  const { server } = context;
+  const answer = server.server.getClientCapabilities()?.elicitation
+    ? await server.server.elicitInput({
+      message: `Engram wants to change ${preview.path}, which is yours:\n\n${preview.diff}\n\nApprove this change?`,
+      requestedSchema: { type: 'object', properties: { approve: { type: 'boolean', title: 'Approve', description: 'Apply this change to your note' } }, required: ['approve'] },
+    }).catch(() => null)
+    : null;
+  if (answer) {
+    if (answer.action === 'accept' && answer.content?.approve === true) return applyToken(context, preview.token, {});
+    return fail(`the human did not approve the change to ${preview.path}; nothing was written`);
+  }
+  return ok({ path: preview.path, preview: preview.diff, token: preview.token, expires: preview.expires, applied: false },
+    `${reason}. Nothing was written yet. Show the human this change and, if they agree, call ${tool} again with token "${preview.token}" (valid until ${preview.expires}):\n\n${preview.diff}`);
+}

@@ -1,0 +1,196 @@
+/**
+ * Search tools: ranked hits (search_brain) and everything useful for answering a question,
+ * sized to a token budget (context_bundle). Both run the one search pipeline, `searchVault`.
+ */
+import { z } from 'zod';
+import { EngramError } from '../../errors.js';
+import { MAX_ALTERNATIVES, parseDateBound, searchVault, type PipelineRequest, type SearchHit, type SearchResponse } from '../../search/index.js';
+import type { VaultEngine } from '../engine.js';
+import { fail, ok } from '../results.js';
+import { defineTool, READ_ONLY, type Tool, type ToolContext } from './define.js';
+import { dateArg, folderArg, folderList, noteText, readIndexed, resolvePath } from './shared.js';
+
+/** Characters of note text `include_text` attaches to each hit. */
+const INCLUDED_TEXT_CHARS = 4000;
+
+const alternativesArg = z.array(z.string().max(10_000)).max(MAX_ALTERNATIVES).optional().describe(
+  `up to ${MAX_ALTERNATIVES} other wordings of the same need, searched with the same filters and fused with the query. `
+  + 'For a natural-language question, add two or three short keyword-style rephrasings in the words the vault likely uses '
+  + '(its jargon, note titles, synonyms): "how do I stop sync from deleting files" → ["sync deleted files", "restore version history"]');
+
+const hitSchema = z.object({
+  path: z.string(), title: z.string(), score: z.number(), excerpt: z.string(), section: z.string(),
+  lines: z.tuple([z.number(), z.number()]).nullable(), tags: z.array(z.string()), modified: z.string(),
+  lanes: z.record(z.string(), z.unknown()), text: z.string().optional(),
+});
+
+export function searchTools({ engine }: ToolContext): Tool[] {
+  return [searchBrain(engine), contextBundle(engine)];
+}
+
+function searchBrain(engine: VaultEngine): Tool {
+  return defineTool('search_brain', {
+    title: 'Search the vault',
+    description: 'Find notes by words and meaning. Returns ranked hits with path, title, score, the best-matching section with its 1-based line range and an excerpt, tags, modified time, and per-lane ranks (keyword, semantic with the vector source, name). The response says which mode ran and why, and reports scoped_out when a filter hid a better match. Asking a question in natural language? Pass `alternatives`: two or three keyword-style rephrasings in the vault\'s own words; each hit\'s lanes.wordings says which wording found it.',
+    inputSchema: {
+      query: z.string().min(1).max(10_000).describe('what to look for, in words'),
+      limit: z.number().int().min(1).max(100).default(10).describe('how many hits (1–100)'),
+      folder: folderArg,
+      exclude_folders: z.array(z.string()).optional().describe('folders to leave out'),
+      tags: z.array(z.string()).optional().describe('tags; "project" also matches "project/atlas"'),
+      tag_mode: z.enum(['any', 'all']).default('any').describe('any of the tags (default) or all of them'),
+      types: z.array(z.string()).optional().describe('frontmatter type/kind values'),
+      modified_after: dateArg('only notes modified on or after'),
+      modified_before: dateArg('only notes modified on or before'),
+      mode: z.enum(['hybrid', 'keyword', 'semantic']).default('hybrid').describe('hybrid fuses keyword and vector lanes when it can, else answers by keyword and says why'),
+      min_score: z.number().optional().describe('drop keyword hits scoring below this'),
+      include_text: z.boolean().default(false).describe('attach each hit\'s note text (first 4,000 characters)'),
+      alternatives: alternativesArg,
+    },
+    outputSchema: {
+      query: z.string(), mode: z.string(), mode_reason: z.string(), results: z.array(hitSchema), total_matches: z.number(),
+      scoped_out: z.record(z.string(), z.unknown()).optional(), notices: z.array(z.string()),
+    },
+    annotations: READ_ONLY,
+    handler: async (args) => {
+      const filters = {
+        folders: folderList(args.folder),
+        excludeFolders: args.exclude_folders ?? [],
+        tags: args.tags ?? [],
+        tagMode: args.tag_mode,
+        types: args.types ?? [],
+        ...dateBound('modifiedAfter', args.modified_after, false),
+        ...dateBound('modifiedBefore', args.modified_before, true),
+      };
+      const response = await runSearch(engine, {
+        query: args.query, limit: args.limit, filters, mode: args.mode, alternatives: args.alternatives ?? [],
+        ...(args.min_score === undefined ? {} : { minScore: args.min_score }),
+      });
+      const results = args.include_text ? response.results.map((hit) => ({ ...hit, text: noteText(engine, hit.path, INCLUDED_TEXT_CHARS) })) : response.results;
+      return ok({ ...response, results } as unknown as Record<string, unknown>, describeHits({ ...response, results }));
+    },
+  });
+}
+
+type BundleHit = { path: string; title: string; section: string; lines: [number, number] | null; text: string };
+
+function contextBundle(engine: VaultEngine): Tool {
+  return defineTool('context_bundle', {
+    title: 'Context for a question',
+    description: 'Everything useful for answering from the vault, sized to a token budget: the best hits for a query (or a note given by path) with their sections, then related notes. Give either query or path; with a query, `alternatives` (rephrasings in the vault\'s words) widen what it finds.',
+    inputSchema: {
+      query: z.string().min(1).max(10_000).optional().describe('the question or topic'),
+      path: z.string().optional().describe('a note to gather context around'),
+      max_tokens: z.number().int().min(200).max(50_000).default(4000).describe('budget, estimated at 4 characters a token'),
+      alternatives: alternativesArg,
+    },
+    outputSchema: {
+      query: z.string(), mode: z.string(), mode_reason: z.string(), budget_tokens: z.number(), used_tokens: z.number(),
+      hits: z.array(z.object({ path: z.string(), title: z.string(), section: z.string(), lines: z.tuple([z.number(), z.number()]).nullable(), text: z.string() })),
+      related: z.array(z.object({ path: z.string(), title: z.string(), why: z.string() })),
+      entities: z.array(z.object({ name: z.string(), type: z.string(), note_path: z.string(), mentioned_in: z.array(z.string()) })),
+      truncated: z.boolean(),
+    },
+    annotations: READ_ONLY,
+    handler: async (args) => {
+      if (args.query === undefined && args.path === undefined) return fail('give a query (what the question is about) or a path (a note to start from)');
+      let query = args.query ?? '';
+      let anchor: string | null = null;
+      if (args.path !== undefined) {
+        const resolved = resolvePath(engine, args.path);
+        if (!resolved.ok) return fail(resolved.reason);
+        const path = resolved.path;
+        anchor = path;
+        if (query === '') query = engine.search().metas.find((meta) => meta.path === path)?.title ?? path;
+      }
+      const response = await runSearch(engine, { query, limit: 10, alternatives: args.alternatives ?? [] });
+      const { hits, used, truncated } = withinBudget(engine, response.results, anchor, args.max_tokens * 4);
+      const related = relatedNotes(engine, hits.map((hit) => hit.path), 10);
+      return ok({ query, mode: response.mode, mode_reason: response.mode_reason, budget_tokens: args.max_tokens, used_tokens: Math.ceil(used / 4), hits, related, entities: hitEntities(engine, hits.map((hit) => hit.path)), truncated });
+    },
+  });
+}
+
+/** The anchor note (if any), then the hits, each with its section's text, until `budget` characters are used. */
+function withinBudget(engine: VaultEngine, results: readonly SearchHit[], anchor: string | null, budget: number): { hits: BundleHit[]; used: number; truncated: boolean } {
+  let used = 0;
+  let truncated = false;
+  const hits: BundleHit[] = [];
+  const order = anchor ? [anchor, ...results.map((hit) => hit.path).filter((path) => path !== anchor)] : results.map((hit) => hit.path);
+  for (const path of order) {
+    const hit = results.find((candidate) => candidate.path === path);
+    const text = hit ? sectionText(engine, hit) : noteText(engine, path, budget);
+    if (used + text.length > budget) {
+      truncated = true;
+      const room = budget - used;
+      if (room > 200) {
+        hits.push({ path, title: hit?.title ?? path, section: hit?.section ?? '', lines: hit?.lines ?? null, text: `${text.slice(0, room)}…[cut to the budget]` });
+        used = budget;
+      }
+      break;
+    }
+    hits.push({ path, title: hit?.title ?? path, section: hit?.section ?? '', lines: hit?.lines ?? null, text });
+    used += text.length;
+  }
+  return { hits, used, truncated };
+}
+
+/** The one search pipeline, with the server's own notice while the index is behind the vault. */
+async function runSearch(engine: VaultEngine, request: PipelineRequest): Promise<SearchResponse> {
+  const response = await searchVault(engine.search(), request, (text) => engine.queryVector(text));
+  if (engine.indexBehind()) response.notices.unshift('the vault is still being indexed in the background; results may be incomplete');
+  return response;
+}
+
+/** The hit's matching section (its line range), or the start of the note. */
+function sectionText(engine: VaultEngine, hit: SearchHit): string {
+  const read = readIndexed(engine, hit.path);
+  if (!read.ok) return hit.excerpt;
+  if (!hit.lines) return read.text.slice(0, 2000);
+  return read.text.split('\n').slice(hit.lines[0] - 1, hit.lines[1]).join('\n');
+}
+
+/** Notes linked from or to the given ones, that are not among them. */
+function relatedNotes(engine: VaultEngine, paths: readonly string[], limit: number): { path: string; title: string; why: string }[] {
+  if (paths.length === 0) return [];
+  const given = JSON.stringify(paths);
+  const rows = engine.db.prepare(`
+    SELECT t.path, t.title, 'linked from ' || s.path AS why FROM links l JOIN notes s ON s.id = l.note_id JOIN notes t ON t.path = l.resolved_path
+      WHERE s.path IN (SELECT value FROM json_each(@given)) AND t.path NOT IN (SELECT value FROM json_each(@given))
+    UNION ALL
+    SELECT s.path, s.title, 'links to ' || l.resolved_path AS why FROM links l JOIN notes s ON s.id = l.note_id
+      WHERE l.resolved_path IN (SELECT value FROM json_each(@given)) AND s.path NOT IN (SELECT value FROM json_each(@given))`).all({ given }) as { path: string; title: string; why: string }[];
+  const seen = new Set<string>();
+  return rows.filter((row) => !seen.has(row.path) && seen.add(row.path)).slice(0, limit);
+}
+
+/** The graph's entities mentioned by the given notes (empty until the graph is built). */
+function hitEntities(engine: VaultEngine, paths: readonly string[]): { name: string; type: string; note_path: string; mentioned_in: string[] }[] {
+  if (paths.length === 0) return [];
+  const rows = engine.db.prepare(`SELECT e.name, e.type, e.note_path, n.path FROM mentions m JOIN entities e ON e.id = m.entity_id JOIN notes n ON n.id = m.note_id
+    WHERE n.path IN (SELECT value FROM json_each(@paths)) ORDER BY e.name`).all({ paths: JSON.stringify(paths) }) as { name: string; type: string; note_path: string; path: string }[];
+  const byEntity = new Map<string, { name: string; type: string; note_path: string; mentioned_in: string[] }>();
+  for (const row of rows) {
+    const entry = byEntity.get(row.note_path) ?? { name: row.name, type: row.type, note_path: row.note_path, mentioned_in: [] };
+    entry.mentioned_in.push(row.path);
+    byEntity.set(row.note_path, entry);
+  }
+  return [...byEntity.values()].sort((a, b) => b.mentioned_in.length - a.mentioned_in.length || (a.name < b.name ? -1 : 1)).slice(0, 20);
+}
+
+function describeHits(response: SearchResponse): string {
+  const lines = [`${response.mode} search (${response.mode_reason}); ${response.results.length} of ${response.total_matches} matches`];
+  for (const notice of response.notices) lines.push(`note: ${notice}`);
+  response.results.forEach((hit, i) => {
+    lines.push(`${i + 1}. ${hit.path}${hit.lines ? ` (lines ${hit.lines[0]}–${hit.lines[1]}${hit.section ? `, § ${hit.section}` : ''})` : ''} — ${hit.excerpt}`);
+  });
+  if (response.scoped_out) lines.push(`note: ${response.scoped_out.hint}`);
+  return lines.join('\n');
+}
+
+function dateBound(key: 'modifiedAfter' | 'modifiedBefore', value: string | undefined, endOfDay: boolean): Record<string, number> {
+  if (value === undefined) return {};
+  const ms = parseDateBound(value, endOfDay);
+  if (ms === null) throw new EngramError('USAGE', `${key === 'modifiedAfter' ? 'modified_after' : 'modified_before'} must be a date like 2026-03-14, not "${value}"`);
+  return { [key]: ms };
+}
