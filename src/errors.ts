@@ -15,7 +15,26 @@ export type ErrorCode =
   | 'EXTRACTOR_FAILED'
   | 'SMART_ENV_UNSTABLE'
   | 'NETWORK'
-  | 'USAGE';
+  /** Bad command-line usage (unknown command, flag or value): the CLI only. */
+  | 'USAGE'
+  /** An argument, a file given to read, or a note's new text that cannot be used as it is. */
+  | 'INVALID_INPUT'
+  /** A setting (environment variable, conventions file, configuration Engram reads) is wrong: a human fixes it. */
+  | 'CONFIG_INVALID'
+  /** What the request names does not exist: a journal entry, a run, a move, a proposal, a note. */
+  | 'NOT_FOUND'
+  /** The quarantine forbids this write (or undo) to this actor: protected file, someone else's write. */
+  | 'WRITE_REFUSED'
+  /** Allowed only with the human's confirmation: preview the change, then apply it with the token. */
+  | 'CONFIRMATION_REQUIRED'
+  /** The preview token cannot be applied (unknown, used, or past its 5 minutes): preview again. */
+  | 'PREVIEW_EXPIRED'
+  /** The vault or the journal is not as the request expects (changed since, exists already, undone already). */
+  | 'CONFLICT'
+  /** May pass on its own: retry later (rate limit, overload, timeout). */
+  | 'TRANSIENT'
+  /** The file system refused the operation; nothing was changed. */
+  | 'IO_FAILED';
 
 export class EngramError extends Error {
   readonly code: ErrorCode;

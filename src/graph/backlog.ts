@@ -9,7 +9,7 @@ import type Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { EngramError } from '../errors.js';
 import { parseNote, readNoteFile } from '../vault/index.js';
-import type { VaultWriter } from '../writes/index.js';
+import { GRAPH, type VaultWriter } from '../writes/index.js';
 import { renderEntityNote } from './entity-notes.js';
 import { normalizeName, type ExtractionInput, type Extractor } from './model.js';
 import { ExtractorError, redactExtractionInput } from './prompt.js';
@@ -266,7 +266,7 @@ export function writeEntityNotes(store: GraphStore, writer: VaultWriter, report:
   for (const id of store.dirty()) {
     const described = store.describe(id);
     try {
-      writer.write({ tool: 'graph', path: described.entity.note_path, next: (current) => renderEntityNote(described, current) });
+      writer.write({ by: GRAPH, path: described.entity.note_path, next: (current) => renderEntityNote(described, current) });
       report.entityNotesWritten++;
       report.written.push(described.entity.note_path);
       store.clean(id);

@@ -15,7 +15,7 @@ import {
 } from '../graph/index.js';
 import { indexPaths, planIndex, runIndex } from '../index/index.js';
 import { lexicalExtension } from '../search/index.js';
-import type { VaultWriter } from '../writes/index.js';
+import { LIBRARIAN, type VaultWriter } from '../writes/index.js';
 import { runHealthChecks, type HealthCheck } from './health.js';
 import { listOrganizeProposals, moveNote, planOrganize, recordProposals, type OrganizePlan, type OrganizeProposal } from './organize.js';
 import { mergeReport, renderSection } from './report.js';
@@ -318,7 +318,7 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
         fillProposals(db, report);
         report.durationMs = now() - started;
         const section = renderSection(report);
-        const receipt = options.writer.write({ tool: 'librarian', path: `${agentRoot}/Librarian.md`, next: (current) => mergeReport(current, section) });
+        const receipt = options.writer.write({ by: LIBRARIAN, path: `${agentRoot}/Librarian.md`, next: (current) => mergeReport(current, section) });
         reindex([receipt.path]);
         return { summary: `written to ${receipt.path}`, counts: {}, costUsd: 0 };
       },

@@ -7,7 +7,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { EngramError } from '../errors.js';
-import { classifyWrite, freeNotePath, safeNoteName, type Preview, type WriteReceipt, type WriteRequest } from '../writes/index.js';
+import { agent, freeNotePath, safeNoteName, type Preview, type WriteReceipt, type WriteRequest } from '../writes/index.js';
 import type { VaultEngine } from './engine.js';
 import { fail, guarded, ok, type ToolResult } from './results.js';
 
@@ -50,9 +50,9 @@ export function registerWriteTools(server: McpServer, engine: VaultEngine): void
     const path = freeNotePath(`${root()}/Sessions`, name.name, (candidate) => engine.writer().exists(candidate));
     const frontmatter = ['---', `created: ${new Date().toISOString()}`, `agent: ${yamlString(args.agent)}`,
       ...(args.project ? [`project: ${yamlString(args.project)}`] : []), `tags: [${['session', ...args.tags].map(yamlString).join(', ')}]`, '---'];
-    const receipt = await commit({ tool: 'log_session', path, create: true, next: () => `${frontmatter.join('\n')}\n# ${args.title.trim()}\n\n${args.body.trim()}\n` });
+    const receipt = await commit({ by: agent('log_session'), path, create: true, next: () => `${frontmatter.join('\n')}\n# ${args.title.trim()}\n\n${args.body.trim()}\n` });
     const link = path.slice(0, -3);
-    const index = await commit({ tool: 'log_session', path: `${root()}/Index.md`, next: (current) => `${current ?? '# Index\n\n'}${current && !current.endsWith('\n') ? '\n' : ''}- ${today()} [[${link}|${args.title.trim()}]]${args.project ? ` (${oneLine(args.project)})` : ''}\n` });
+    const index = await commit({ by: agent('log_session'), path: `${root()}/Index.md`, next: (current) => `${current ?? '# Index\n\n'}${current && !current.endsWith('\n') ? '\n' : ''}- ${today()} [[${link}|${args.title.trim()}]]${args.project ? ` (${oneLine(args.project)})` : ''}\n` });
     return done({ ...receipt, indexWarning: receipt.indexWarning ?? index.indexWarning }, { index_journal_id: index.journalId });
   }));
 
@@ -65,7 +65,7 @@ export function registerWriteTools(server: McpServer, engine: VaultEngine): void
   }, (args) => guarded(async () => {
     const time = new Date().toISOString().slice(11, 16);
     const line = `- ${time} ${oneLine(args.text)}`;
-    const receipt = await commit({ tool: 'capture', path: `${root()}/Inbox/${today()}.md`, next: (current) => `${current ?? `# Inbox ${today()}\n\n`}${current && !current.endsWith('\n') ? '\n' : ''}${line}\n` });
+    const receipt = await commit({ by: agent('capture'), path: `${root()}/Inbox/${today()}.md`, next: (current) => `${current ?? `# Inbox ${today()}\n\n`}${current && !current.endsWith('\n') ? '\n' : ''}${line}\n` });
     return done(receipt);
   }));
 
@@ -86,7 +86,7 @@ export function registerWriteTools(server: McpServer, engine: VaultEngine): void
     const similar = engine.search().search({ query: args.name, limit: 5, mode: 'keyword' }).results
       .filter((hit) => hit.path !== existing).map((hit) => ({ path: hit.path, title: hit.title }));
     const receipt = await commit({
-      tool: 'upsert_concept', path: existing,
+      by: agent('upsert_concept'), path: existing,
       next: (current) => current === null
         ? `---\ncreated: ${new Date().toISOString()}\ntype: concept\n---\n# ${name.name}\n\n${args.body.trim()}\n`
         : `${current}${current.endsWith('\n') ? '' : '\n'}\n## Update ${today()}\n\n${args.body.trim()}\n`,
@@ -108,7 +108,7 @@ export function registerWriteTools(server: McpServer, engine: VaultEngine): void
     if (args.due !== undefined && !isRealDate(args.due)) return fail(`due must be a real date like 2026-05-01, not "${args.due}"`);
     const marks: Record<string, string> = { highest: '🔺', high: '⏫', medium: '🔼', low: '🔽', lowest: '⏬' };
     const line = `- [ ] ${oneLine(args.text)}${args.priority ? ` ${marks[args.priority]}` : ''}${args.due ? ` 📅 ${args.due}` : ''}`;
-    const receipt = await commit({ tool: 'add_task', path: `${root()}/Tasks.md`, next: (current) => `${current ?? '# Tasks\n\n'}${current && !current.endsWith('\n') ? '\n' : ''}${line}\n` });
+    const receipt = await commit({ by: agent('add_task'), path: `${root()}/Tasks.md`, next: (current) => `${current ?? '# Tasks\n\n'}${current && !current.endsWith('\n') ? '\n' : ''}${line}\n` });
     return done(receipt, { line });
   }));
 
@@ -142,9 +142,9 @@ export function registerWriteTools(server: McpServer, engine: VaultEngine): void
   const previewOrApply = async (tool: string, args: { path?: string; token?: string }, next: ((current: string | null) => string) | null, create: boolean): Promise<ToolResult> => {
     if (args.token) return applyToken(args.token, { tool, ...(args.path ? { path: args.path } : {}), ...(next ? { next } : {}) });
     if (!args.path || !next) return fail('give a path (and content), or the token of a preview to apply it');
-    const verdict = classifyWrite(args.path.replace(/^\.\//, ''), tool, { agentRoot: root() });
-    if (verdict.kind !== 'confirm') return done(await commit({ tool, path: args.path, next, create }));
-    return askOrOffer(tool, verdict.reason, engine.writer().preview({ tool, path: args.path, next, create }));
+    const verdict = engine.writer().verdict({ by: agent(tool), path: args.path });
+    if (verdict.kind !== 'confirm') return done(await commit({ by: agent(tool), path: args.path, next, create }));
+    return askOrOffer(tool, verdict.reason, engine.writer().preview({ by: agent(tool), path: args.path, next, create }));
   };
 
   const outsideSchema = {
@@ -204,7 +204,7 @@ export function registerWriteTools(server: McpServer, engine: VaultEngine): void
   }, (args) => guarded(async () => {
     if (args.token) return applyToken(args.token, { tool: 'undo_write', undoOf: args.id });
     const verdict = engine.writer().undoVerdict(args.id);
-    if (verdict.kind === 'refused') return fail(verdict.reason);
+    if (verdict.kind === 'refused') return fail(verdict.reason, verdict.code);
     if (verdict.kind === 'confirm') return askOrOffer('undo_write', verdict.reason, engine.writer().previewUndo(args.id));
     const receipt = await indexed(engine.writer().undo(args.id, { agent: true }));
     return done({ ...receipt, created: false }, {}, `reverted write #${args.id} on ${receipt.path} (recorded as write #${receipt.journalId})`);
