@@ -216,8 +216,8 @@ export function decideProposals(context: MoveContext, request: { apply?: readonl
   const rows = new Map<number, { id: number; path: string; target: string; status: string; note_hash: string }>();
   for (const id of [...(request.apply ?? []), ...(request.reject ?? [])]) {
     const row = get.get(id) as { id: number; path: string; target: string; status: string; note_hash: string } | undefined;
-    if (!row) throw new EngramError('USAGE', `no filing proposal #${id}; call organize_vault without ids to list the pending ones`);
-    if (row.status !== 'pending') throw new EngramError('USAGE', `filing proposal #${id} is ${row.status}; only pending proposals can be decided`);
+    if (!row) throw new EngramError('NOT_FOUND', `no filing proposal #${id}; call organize_vault without ids to list the pending ones`);
+    if (row.status !== 'pending') throw new EngramError('CONFLICT', `filing proposal #${id} is ${row.status}; only pending proposals can be decided`);
     rows.set(id, row);
   }
   const applied: { id: number; from: string; to: string; moveId: number; rewritten: string[] }[] = [];
