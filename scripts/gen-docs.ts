@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { COMMON_OPTIONS, type Command, type OptionSpec } from '../src/cli/command.js';
+import { EXIT_CODES } from '../src/cli/exit-codes.js';
+import { ERROR_CODES, type ErrorCode } from '../src/errors.js';
 import { COMMANDS } from '../src/cli/main.js';
 import { openStateDb } from '../src/index/index.js';
 import { connectServer, createServer, VaultEngine } from '../src/mcp/index.js';
@@ -48,6 +50,18 @@ export function renderCommand(command: Command): string {
 
 export function renderCommonOptions(): string {
   return ['| option | meaning |', '|---|---|', ...optionRows(COMMON_OPTIONS)].join('\n');
+}
+
+/** The exit status of each error code, from the CLI's own table. */
+export function renderExitStatus(): string {
+  const rows = (Object.keys(ERROR_CODES) as ErrorCode[]).map((code) => `| \`${code}\` | ${EXIT_CODES[code]} | ${cell(ERROR_CODES[code])} |`);
+  return ['| code | exit status | meaning |', '|---|---|---|', ...rows].join('\n');
+}
+
+/** The codes an MCP `isError` result can lead with. */
+export function renderErrorCodes(): string {
+  const rows = (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => code !== 'USAGE').map((code) => `| \`${code}\` | ${cell(ERROR_CODES[code])} |`);
+  return ['| code | meaning |', '|---|---|', ...rows].join('\n');
 }
 
 export interface ToolInfo {
@@ -143,8 +157,12 @@ export async function generatedDocs(root = REPO): Promise<Map<string, string>> {
   const cli = new Map<string, { heading: string; body: string }>([
     ['cli:common', { heading: '## Options every command takes', body: renderCommonOptions() }],
     ...COMMANDS.map((command) => [`cli:${command.name}`, { heading: `## \`engram ${command.name}\``, body: renderCommand(command) }] as const),
+    ['cli:exit-status', { heading: '## Exit status', body: renderExitStatus() }],
   ]);
-  const tools = new Map((await listTools()).map((tool) => [`tool:${tool.name}`, { heading: `### \`${tool.name}\``, body: renderTool(tool) }]));
+  const tools = new Map([
+    ...(await listTools()).map((tool) => [`tool:${tool.name}`, { heading: `### \`${tool.name}\``, body: renderTool(tool) }] as const),
+    ['errors:codes', { heading: '## Error codes', body: renderErrorCodes() }],
+  ]);
   return new Map([
     [CLI_DOC, fillGenerated(readFileSync(join(root, CLI_DOC), 'utf8'), cli)],
     [TOOLS_DOC, fillGenerated(readFileSync(join(root, TOOLS_DOC), 'utf8'), tools)],

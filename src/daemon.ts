@@ -64,13 +64,13 @@ export interface Daemon {
 /** Checks the schedules and timezone before anything starts, so a typo is one clear error. */
 export function checkSchedules(schedules: DaemonOptions['schedules']): void {
   for (const [name, expression] of [['ENGRAM_SCHEDULE_BACKLOG', schedules.backlog], ['ENGRAM_SCHEDULE_SWEEP', schedules.sweep]] as const) {
-    if (!cron.validate(expression)) throw new EngramError('USAGE', `${name} "${expression}" is not a cron expression (five or six fields, e.g. "*/15 * * * *")`);
+    if (!cron.validate(expression)) throw new EngramError('CONFIG_INVALID', `${name} "${expression}" is not a cron expression (five or six fields, e.g. "*/15 * * * *")`);
   }
   if (schedules.timezone) {
     try {
       new Intl.DateTimeFormat('en', { timeZone: schedules.timezone });
     } catch {
-      throw new EngramError('USAGE', `ENGRAM_TIMEZONE "${schedules.timezone}" is not a time zone (e.g. Europe/Lisbon, America/New_York, UTC)`);
+      throw new EngramError('CONFIG_INVALID', `ENGRAM_TIMEZONE "${schedules.timezone}" is not a time zone (e.g. Europe/Lisbon, America/New_York, UTC)`);
     }
   }
 }

@@ -5,17 +5,33 @@
  * never errors.
  */
 
-export type ErrorCode =
-  | 'VAULT_NOT_FOUND'
-  | 'VAULT_NOT_DIRECTORY'
-  | 'STATE_DIR_UNWRITABLE'
-  | 'STATE_CORRUPT'
-  | 'LOCKED'
-  | 'EMBEDDER_FAILED'
-  | 'EXTRACTOR_FAILED'
-  | 'SMART_ENV_UNSTABLE'
-  | 'NETWORK'
-  | 'USAGE';
+/**
+ * Every code and what it means to the one who gets it: the edges' tables (CLI exit codes, the
+ * docs) are keyed by these, so the compiler makes each of them name every code.
+ */
+export const ERROR_CODES = {
+  VAULT_NOT_FOUND: 'the vault folder does not exist',
+  VAULT_NOT_DIRECTORY: 'the vault path is not a folder',
+  STATE_DIR_UNWRITABLE: 'Engram cannot write its state folder (ENGRAM_HOME)',
+  STATE_CORRUPT: 'the state database cannot be read',
+  LOCKED: 'another Engram process holds the lock for this work',
+  EMBEDDER_FAILED: 'the embedding model failed',
+  EXTRACTOR_FAILED: 'the graph extractor failed and retrying will not help until its setup is fixed',
+  SMART_ENV_UNSTABLE: 'Smart Connections kept changing its data while it was read',
+  NETWORK: 'a download failed',
+  USAGE: 'bad command-line usage (unknown command, option or value); the command line only',
+  INVALID_INPUT: 'an argument, a file given to read, or a note\'s new text cannot be used as it is',
+  CONFIG_INVALID: 'a setting (environment variable, conventions file, configuration Engram reads) is wrong: a human fixes it',
+  NOT_FOUND: 'what the request names does not exist (a journal entry, run, move, proposal, note)',
+  WRITE_REFUSED: 'the write quarantine forbids this write or undo to this actor (a protected file, someone else\'s write)',
+  CONFIRMATION_REQUIRED: 'allowed only with the human\'s confirmation: preview the change, then apply it with the token',
+  PREVIEW_EXPIRED: 'the preview token cannot be applied (unknown, used, or past its 5 minutes): preview again',
+  CONFLICT: 'the vault or the journal is not as the request expects (changed since, exists already, undone already)',
+  TRANSIENT: 'may pass on its own (rate limit, overload, timeout): retry later',
+  IO_FAILED: 'the file system refused the operation; nothing was changed',
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
 
 export class EngramError extends Error {
   readonly code: ErrorCode;

@@ -136,7 +136,7 @@ function checkGoldenPaths(session: VaultSession, queries: readonly GoldenQuery[]
   const known = new Set(session.db.prepare('SELECT path FROM notes').pluck().all() as string[]);
   const missing = queries.flatMap((query) => [...query.expect, ...query.accept].filter((path) => !known.has(path)).map((path) => `${query.id}: ${path}`));
   if (missing.length > 0) {
-    throw new EngramError('USAGE', `the golden file names notes that are not in the vault (${missing.slice(0, 3).join('; ')}${missing.length > 3 ? `; and ${missing.length - 3} more` : ''}); fix the paths or the --vault`);
+    throw new EngramError('INVALID_INPUT', `the golden file names notes that are not in the vault (${missing.slice(0, 3).join('; ')}${missing.length > 3 ? `; and ${missing.length - 3} more` : ''}); fix the paths or the --vault`);
   }
 }
 

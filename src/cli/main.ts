@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The `engram` command line: the composition root that reads the environment, picks the
- * command, and turns errors into one line and an exit code (0 ok, 1 failure, 2 bad usage).
+ * command, and turns errors into one line and an exit code (the table in exit-codes.ts: 0 ok,
+ * 1 failure, 2 bad usage, 75 try again later).
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +20,7 @@ import { searchCommand } from './search-command.js';
 import { serveCommand } from './serve-command.js';
 import { statusCommand } from './status-command.js';
 import { verifyCommand } from './verify-command.js';
+import { exitCodeOf } from './exit-codes.js';
 
 export const COMMANDS: readonly Command[] = [indexCommand, statusCommand, searchCommand, relatedCommand, graphCommand, serveCommand, daemonCommand, librarianCommand, undoCommand, evalCommand, verifyCommand, provisionCommand, mcpCommand, skillsCommand, contextCommand];
 
@@ -38,15 +40,15 @@ export function mainHelp(): string {
   ].join('\n');
 }
 
-/** Runs one command line; returns the exit code. Never throws. */
-export async function main(argv: string[], env: NodeJS.ProcessEnv, io: Output): Promise<number> {
+/** Runs one command line (among `commands`, the real ones unless a test brings its own); returns the exit code. Never throws. */
+export async function main(argv: string[], env: NodeJS.ProcessEnv, io: Output, commands: readonly Command[] = COMMANDS): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    const topic = name === 'help' ? COMMANDS.find((command) => command.name === rest[0]) : undefined;
+    const topic = name === 'help' ? commands.find((command) => command.name === rest[0]) : undefined;
     io.out(topic ? commandHelp(topic) : mainHelp());
     return name === undefined ? 2 : 0;
   }
-  const command = COMMANDS.find((candidate) => candidate.name === name);
+  const command = commands.find((candidate) => candidate.name === name);
   try {
     if (!command) throw new UsageError(`unknown command "${name}"; run \`engram --help\` for the list`);
     const args = parseCommandArgs(command, rest);
@@ -56,13 +58,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io: Output): 
     }
     return await command.run(args, { env: readCliEnv(env), io });
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.err(`engram: ${error.message}`);
-      return 2;
-    }
     if (error instanceof EngramError) {
       io.err(`engram: ${error.message}`);
-      return 1;
+      return exitCodeOf(error);
     }
     const message = error instanceof Error ? error.message : String(error);
     io.err(`engram: unexpected error: ${message.split('\n')[0]}${env.ENGRAM_DEBUG ? `\n${(error as Error).stack ?? ''}` : ' (set ENGRAM_DEBUG=1 to see the stack)'}`);

@@ -24,11 +24,11 @@ export const relatedCommand: Command = {
       if (path.startsWith('..')) throw new UsageError(`"${given}" is outside the vault ${session.vault}`);
       const engine = session.search();
       if (!engine.metas.some((meta) => meta.path.normalize('NFC') === path.normalize('NFC'))) {
-        throw new EngramError('USAGE', `no indexed note at "${path}"; give a vault-relative path such as Projects/Atlas.md (run \`engram index\` if it is new)`);
+        throw new EngramError('NOT_FOUND', `no indexed note at "${path}"; give a vault-relative path such as Projects/Atlas.md (run \`engram index\` if it is new)`);
       }
       const hits = engine.related(path, limit);
       if (hits === null) {
-        throw new EngramError('USAGE', `"${path}" has no ${env.model} vector yet; run \`engram index\` with the model installed (engram status shows why it is missing)`);
+        throw new EngramError('NOT_FOUND', `"${path}" has no ${env.model} vector yet; run \`engram index\` with the model installed (engram status shows why it is missing)`);
       }
       const response = { query: path, mode: 'semantic' as const, mode_reason: `nearest notes to ${path} by ${env.model} vectors`, results: hits, total_matches: hits.length, notices: [] };
       io.out(args.values.json ? JSON.stringify(response, null, 2) : describeResponse(response, false));

@@ -23,9 +23,9 @@ export const verifyCommand: Command = {
     const session = openSession(args.values.vault as string | undefined, env);
     try {
       const smart = readSmartConnections(session.vault, env);
-      if (!smart.report.detected) throw new EngramError('USAGE', `no Smart Connections data in ${session.vault}/.smart-env; there is nothing to verify against`);
+      if (!smart.report.detected) throw new EngramError('NOT_FOUND', `no Smart Connections data in ${session.vault}/.smart-env; there is nothing to verify against`);
       const fresh = smart.vectors.filter((vector) => vector.fresh);
-      if (fresh.length === 0) throw new EngramError('USAGE', `Smart Connections has no fresh ${env.model} vectors in this vault${smart.report.modelMatches ? '' : ` (it now embeds with ${smart.report.activeModel ?? 'another model'})`}`);
+      if (fresh.length === 0) throw new EngramError('NOT_FOUND', `Smart Connections has no fresh ${env.model} vectors in this vault${smart.report.modelMatches ? '' : ` (it now embeds with ${smart.report.activeModel ?? 'another model'})`}`);
       const chosen = pick(fresh, sample, seed);
       const inputs = chosen.map((item) => {
         const read = readNoteFile(join(session.vault, item.path));

@@ -22,7 +22,7 @@ export interface BeirData {
 export function loadBeir(dir: string, split = 'test'): BeirData {
   const paths = { corpus: join(dir, 'corpus.jsonl'), queries: join(dir, 'queries.jsonl'), qrels: join(dir, 'qrels', `${split}.tsv`) };
   for (const [what, path] of Object.entries(paths)) {
-    if (!existsSync(path)) throw new EngramError('USAGE', `not a BEIR folder: ${path} is missing (${what}); expected corpus.jsonl, queries.jsonl and qrels/${split}.tsv`);
+    if (!existsSync(path)) throw new EngramError('NOT_FOUND', `not a BEIR folder: ${path} is missing (${what}); expected corpus.jsonl, queries.jsonl and qrels/${split}.tsv`);
   }
   const documents = readJsonl(paths.corpus).map((row) => ({ id: String(row._id), title: String(row.title ?? ''), text: String(row.text ?? '') }));
   const queries = new Map(readJsonl(paths.queries).map((row) => [String(row._id), String(row.text ?? '')]));
@@ -44,7 +44,7 @@ function readJsonl(path: string): Record<string, unknown>[] {
     try {
       return JSON.parse(line) as Record<string, unknown>;
     } catch {
-      throw new EngramError('USAGE', `${path} line ${i + 1} is not JSON`);
+      throw new EngramError('INVALID_INPUT', `${path} line ${i + 1} is not JSON`);
     }
   });
 }

@@ -23,25 +23,25 @@ export function loadGolden(file: string): GoldenQuery[] {
     const text = readFileSync(file, 'utf8');
     raw = file.endsWith('.json') ? JSON.parse(text) : parse(text);
   } catch (error) {
-    throw new EngramError('USAGE', `cannot read the golden file ${file}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    throw new EngramError('INVALID_INPUT', `cannot read the golden file ${file}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
   }
   return validateGolden(raw, file);
 }
 
 export function validateGolden(raw: unknown, file: string): GoldenQuery[] {
-  if (!Array.isArray(raw)) throw new EngramError('USAGE', `${file} must be a list of queries`);
+  if (!Array.isArray(raw)) throw new EngramError('INVALID_INPUT', `${file} must be a list of queries`);
   const seen = new Set<string>();
   return raw.map((item, i): GoldenQuery => {
     const where = `${file} item ${i + 1}`;
-    if (typeof item !== 'object' || item === null) throw new EngramError('USAGE', `${where} is not a mapping`);
+    if (typeof item !== 'object' || item === null) throw new EngramError('INVALID_INPUT', `${where} is not a mapping`);
     const entry = item as Record<string, unknown>;
     const id = typeof entry.id === 'string' && entry.id.trim() !== '' ? entry.id : null;
-    if (id === null) throw new EngramError('USAGE', `${where} has no id`);
-    if (seen.has(id)) throw new EngramError('USAGE', `${file}: duplicate id "${id}"`);
+    if (id === null) throw new EngramError('INVALID_INPUT', `${where} has no id`);
+    if (seen.has(id)) throw new EngramError('INVALID_INPUT', `${file}: duplicate id "${id}"`);
     seen.add(id);
-    if (typeof entry.query !== 'string') throw new EngramError('USAGE', `${file}: "${id}" has no query`);
+    if (typeof entry.query !== 'string') throw new EngramError('INVALID_INPUT', `${file}: "${id}" has no query`);
     const expect = pathList(entry.expect, `${file}: "${id}" expect`);
-    if (expect.length === 0) throw new EngramError('USAGE', `${file}: "${id}" has an empty expect list`);
+    if (expect.length === 0) throw new EngramError('INVALID_INPUT', `${file}: "${id}" has an empty expect list`);
     return {
       id,
       query: entry.query,
@@ -59,7 +59,7 @@ function pathList(value: unknown, where: string): string[] {
   const paths = stringList(value);
   for (const path of paths) {
     if (path.startsWith('/') || /^[a-z]:/i.test(path) || path.split('/').includes('..')) {
-      throw new EngramError('USAGE', `${where}: "${path}" must be a vault-relative path`);
+      throw new EngramError('INVALID_INPUT', `${where}: "${path}" must be a vault-relative path`);
     }
   }
   return paths;

@@ -59,14 +59,14 @@ export function evidenceSessions(evidence: unknown): number[] {
 }
 
 export function convertLocomo(raw: unknown, source: string): LocomoVault {
-  if (!Array.isArray(raw)) throw new EngramError('USAGE', `${source} is not a LoCoMo file: expected a list of conversations`);
+  if (!Array.isArray(raw)) throw new EngramError('INVALID_INPUT', `${source} is not a LoCoMo file: expected a list of conversations`);
   const notes: ConvertedNote[] = [];
   const queries: GoldenQuery[] = [];
   let skipped = 0;
   raw.forEach((item, i) => {
     const sample = item as { sample_id?: unknown; conversation?: Record<string, unknown>; qa?: unknown };
     if (typeof sample !== 'object' || sample === null || typeof sample.conversation !== 'object' || sample.conversation === null) {
-      throw new EngramError('USAGE', `${source} item ${i + 1} is not a LoCoMo conversation: it has no "conversation" mapping`);
+      throw new EngramError('INVALID_INPUT', `${source} item ${i + 1} is not a LoCoMo conversation: it has no "conversation" mapping`);
     }
     const folder = safeName(typeof sample.sample_id === 'string' ? sample.sample_id : `conversation-${i + 1}`);
     const sessions = convertSessions(sample.conversation, folder);
@@ -121,18 +121,18 @@ function safeName(name: string): string {
 
 /** The LoCoMo data at a path: a `.json` file, or a folder of them (read in name order). */
 export function loadLocomo(path: string): LocomoVault {
-  if (!existsSync(path)) throw new EngramError('USAGE', `no LoCoMo data at ${path}: give a LoCoMo .json file or a folder holding one`);
+  if (!existsSync(path)) throw new EngramError('NOT_FOUND', `no LoCoMo data at ${path}: give a LoCoMo .json file or a folder holding one`);
   const files = statSync(path).isDirectory() ? readdirSync(path).filter((name) => name.endsWith('.json')).sort().map((name) => join(path, name)) : [path];
-  if (files.length === 0) throw new EngramError('USAGE', `${path} holds no .json file; give a LoCoMo .json file or a folder holding one`);
+  if (files.length === 0) throw new EngramError('NOT_FOUND', `${path} holds no .json file; give a LoCoMo .json file or a folder holding one`);
   const all: unknown[] = [];
   for (const file of files) {
     let raw: unknown;
     try {
       raw = JSON.parse(readFileSync(file, 'utf8'));
     } catch (error) {
-      throw new EngramError('USAGE', `cannot read ${file} as JSON: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+      throw new EngramError('INVALID_INPUT', `cannot read ${file} as JSON: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
     }
-    if (!Array.isArray(raw)) throw new EngramError('USAGE', `${file} is not a LoCoMo file: expected a list of conversations`);
+    if (!Array.isArray(raw)) throw new EngramError('INVALID_INPUT', `${file} is not a LoCoMo file: expected a list of conversations`);
     all.push(...raw);
   }
   return convertLocomo(all, path);
@@ -146,7 +146,7 @@ export function loadLocomo(path: string): LocomoVault {
 export function writeLocomoVault(dir: string, converted: LocomoVault): string {
   const marker = join(dir, LOCOMO_MARKER);
   if (existsSync(dir) && readdirSync(dir).length > 0) {
-    if (!existsSync(marker)) throw new EngramError('USAGE', `${dir} is not empty and is not an earlier LoCoMo conversion; give an empty or new folder for the session notes`);
+    if (!existsSync(marker)) throw new EngramError('CONFLICT', `${dir} is not empty and is not an earlier LoCoMo conversion; give an empty or new folder for the session notes`);
     for (const entry of readdirSync(dir)) rmSync(join(dir, entry), { recursive: true, force: true });
   }
   mkdirSync(marker, { recursive: true });

@@ -9,7 +9,7 @@ import type Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { EngramError } from '../errors.js';
 import { parseNote, readNoteFile } from '../vault/index.js';
-import type { VaultWriter } from '../writes/index.js';
+import { GRAPH, type VaultWriter } from '../writes/index.js';
 import { renderEntityNote } from './entity-notes.js';
 import { normalizeName, type ExtractionInput, type Extractor } from './model.js';
 import { ExtractorError, redactExtractionInput } from './prompt.js';
@@ -311,7 +311,7 @@ export function writeEntityNotes(store: GraphStore, writer: VaultWriter, report:
   for (const id of store.dirty()) {
     const described = store.describe(id);
     try {
-      writer.write({ tool: 'graph', path: described.entity.note_path, next: (current) => renderEntityNote(described, current) });
+      writer.write({ by: GRAPH, path: described.entity.note_path, next: (current) => renderEntityNote(described, current) });
       report.entityNotesWritten++;
       report.written.push(described.entity.note_path);
       store.clean(id);
@@ -324,7 +324,7 @@ export function writeEntityNotes(store: GraphStore, writer: VaultWriter, report:
 /** Rate limits, overload, server errors and timeouts pass; a bad key or request does not. */
 function isTransient(error: unknown): boolean {
   if (error instanceof ExtractorError) return error.transient;
-  if (error instanceof EngramError) return /transient|retry later|timed out|timeout|overloaded|429|529|5\d\d/i.test(error.message);
+  if (error instanceof EngramError) return error.code === 'TRANSIENT' || error.code === 'NETWORK';
   const status = typeof error === 'object' && error !== null && 'status' in error ? Number((error as { status: unknown }).status) : NaN;
   if (status === 429 || status === 529 || status >= 500) return true;
   return error instanceof Error && /timeout|timed out|ECONNRESET|ECONNREFUSED|socket hang up/i.test(error.message);

@@ -245,21 +245,24 @@ function replyShapeProblem(raw: unknown): string | undefined {
 
 /**
  * An extractor backend failed for the whole note. `transient` failures (rate limits, overload,
- * server errors, timeouts) pass: leave the note pending and retry later. Permanent ones (a bad key,
- * an unknown model, a missing CLI) need the user to fix the configuration first.
+ * server errors, timeouts) pass: leave the note pending and retry later — their code is
+ * `TRANSIENT`, so any edge can tell without reading the message. Permanent ones (a bad key, an
+ * unknown model, a missing CLI) are `EXTRACTOR_FAILED`: the user fixes the configuration first.
  */
 export class ExtractorError extends EngramError {
   readonly backend: 'anthropic' | 'claude-cli';
-  readonly transient: boolean;
   /** HTTP status, when the failure was an API reply. */
   readonly status: number | undefined;
 
   constructor(backend: 'anthropic' | 'claude-cli', message: string, details: { transient: boolean; status?: number; cause?: unknown }) {
-    super('EXTRACTOR_FAILED', message, { cause: details.cause });
+    super(details.transient ? 'TRANSIENT' : 'EXTRACTOR_FAILED', message, { cause: details.cause });
     this.name = 'ExtractorError';
     this.backend = backend;
-    this.transient = details.transient;
     this.status = details.status;
+  }
+
+  get transient(): boolean {
+    return this.code === 'TRANSIENT';
   }
 }
 

@@ -30,7 +30,7 @@ export interface ExtractorSettings {
  */
 export function selectAdjudicator(settings: ExtractorSettings, db: Database.Database): Adjudicator | undefined {
   if (!settings.consolidateModel) return undefined;
-  if (!settings.anthropicApiKey) throw new EngramError('USAGE', 'ENGRAM_CONSOLIDATE_MODEL needs ANTHROPIC_API_KEY; set it, or unset ENGRAM_CONSOLIDATE_MODEL to review proposals yourself');
+  if (!settings.anthropicApiKey) throw new EngramError('CONFIG_INVALID', 'ENGRAM_CONSOLIDATE_MODEL needs ANTHROPIC_API_KEY; set it, or unset ENGRAM_CONSOLIDATE_MODEL to review proposals yourself');
   const model = settings.consolidateModel;
   const adjudicate = createAnthropicAdjudicator({ apiKey: settings.anthropicApiKey, model, ...(settings.anthropicBaseUrl ? { baseURL: settings.anthropicBaseUrl } : {}) });
   const egress = db.prepare('INSERT INTO egress (note_path, backend, model, bytes, redacted, at) VALUES (?, ?, ?, ?, ?, ?)');
@@ -56,12 +56,12 @@ export function selectExtractor(settings: ExtractorSettings, db: Database.Databa
     case 'structural':
       return structuralExtractor(db);
     case 'anthropic':
-      if (!settings.anthropicApiKey) throw new EngramError('USAGE', 'ENGRAM_EXTRACTOR=anthropic needs ANTHROPIC_API_KEY; set it, or use ENGRAM_EXTRACTOR=structural');
+      if (!settings.anthropicApiKey) throw new EngramError('CONFIG_INVALID', 'ENGRAM_EXTRACTOR=anthropic needs ANTHROPIC_API_KEY; set it, or use ENGRAM_EXTRACTOR=structural');
       return createAnthropicExtractor({ apiKey: settings.anthropicApiKey, model: settings.extractModel, ...(settings.anthropicBaseUrl ? { baseURL: settings.anthropicBaseUrl } : {}) });
     case 'claude-cli':
       return createClaudeCliExtractor({ model: settings.extractModel });
     default:
-      throw new EngramError('USAGE', `ENGRAM_EXTRACTOR=${settings.extractor} is not one of anthropic, claude-cli, structural, none`);
+      throw new EngramError('CONFIG_INVALID', `ENGRAM_EXTRACTOR=${settings.extractor} is not one of anthropic, claude-cli, structural, none`);
   }
 }
 

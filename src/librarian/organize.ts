@@ -10,7 +10,7 @@ import { EngramError } from '../errors.js';
 import { indexPaths, linkablePaths, vectorFromBlob } from '../index/index.js';
 import { lexicalExtension } from '../search/index.js';
 import { baseName, folderOf, linkWorlds, rewriteLinksForMove } from '../vault/index.js';
-import type { VaultWriter } from '../writes/index.js';
+import { ORGANIZER, type VaultWriter } from '../writes/index.js';
 
 export const DEFAULTS = {
   /** Neighbours in the vote. */
@@ -165,7 +165,7 @@ export function moveNote(context: MoveContext, from: string, to: string, expectH
   const linkers = (db.prepare(`SELECT DISTINCT n.path FROM links l JOIN notes n ON n.id = l.note_id
     WHERE l.resolved_path = ? AND n.path != ?`).pluck().all(from, from) as string[]);
   const receipt = context.writer.move({
-    tool: 'organize', from, to, ...(expectHash ? { expectHash } : {}),
+    by: ORGANIZER, from, to, ...(expectHash ? { expectHash } : {}),
     self: (text) => rewriteLinksForMove(text, from, move, worlds).text,
     rewrites: linkers.map((path) => ({ path, next: (text: string) => rewriteLinksForMove(text, path, move, worlds).text })),
   });
@@ -216,8 +216,8 @@ export function decideProposals(context: MoveContext, request: { apply?: readonl
   const rows = new Map<number, { id: number; path: string; target: string; status: string; note_hash: string }>();
   for (const id of [...(request.apply ?? []), ...(request.reject ?? [])]) {
     const row = get.get(id) as { id: number; path: string; target: string; status: string; note_hash: string } | undefined;
-    if (!row) throw new EngramError('USAGE', `no filing proposal #${id}; call organize_vault without ids to list the pending ones`);
-    if (row.status !== 'pending') throw new EngramError('USAGE', `filing proposal #${id} is ${row.status}; only pending proposals can be decided`);
+    if (!row) throw new EngramError('NOT_FOUND', `no filing proposal #${id}; call organize_vault without ids to list the pending ones`);
+    if (row.status !== 'pending') throw new EngramError('CONFLICT', `filing proposal #${id} is ${row.status}; only pending proposals can be decided`);
     rows.set(id, row);
   }
   const applied: { id: number; from: string; to: string; moveId: number; rewritten: string[] }[] = [];

@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { EngramError } from '../errors.js';
-import { OWNER_TOOL, type VaultWriter } from '../writes/index.js';
+import { journalActor, type VaultWriter } from '../writes/index.js';
 import { rebuildGraphCache, type Extractor, type RebuildReport } from '../graph/index.js';
 
 export interface UndoRunReport {
@@ -27,15 +27,15 @@ type Step = { kind: 'move'; id: number } | { kind: 'write'; id: number; path: st
  */
 export function undoRun(db: Database.Database, writer: VaultWriter, runId: string, reportPath: string, options: { owner?: boolean } = {}): UndoRunReport {
   const rows = db.prepare(`SELECT id, path, tool, move_id FROM journal WHERE run_id = ? AND undone_at IS NULL ORDER BY id DESC`).all(runId) as { id: number; path: string; tool: string; move_id: number | null }[];
-  if (options.owner !== true && rows.some((row) => row.tool === OWNER_TOOL)) {
-    throw new EngramError('USAGE', `run ${runId} is the owner's own \`engram provision\`; only they can undo it, with \`engram undo ${runId}\` on the command line`);
+  if (options.owner !== true && rows.some((row) => journalActor(row.tool)?.kind === 'owner')) {
+    throw new EngramError('WRITE_REFUSED', `run ${runId} is the owner's own \`engram provision\`; only they can undo it, with \`engram undo ${runId}\` on the command line`);
   }
   // (The caller holds the state's `index` lock, so the run is not still going.)
   const run = db.prepare('SELECT status FROM runs WHERE id = ?').pluck().get(runId) as string | undefined;
-  if (run === undefined && rows.length === 0 && !journaled(db, runId)) throw new EngramError('USAGE', `no run ${runId}; librarian_status and the report in Librarian.md name the run ids`);
+  if (run === undefined && rows.length === 0 && !journaled(db, runId)) throw new EngramError('NOT_FOUND', `no run ${runId}; librarian_status and the report in Librarian.md name the run ids`);
   if (rows.length === 0 && (run === 'undone' || journaled(db, runId))) {
     const at = db.prepare('SELECT MAX(undone_at) FROM journal WHERE run_id = ?').pluck().get(runId) as string | null;
-    throw new EngramError('USAGE', `run ${runId} was undone already${at ? ` (${at})` : ''}; nothing left to revert`);
+    throw new EngramError('CONFLICT', `run ${runId} was undone already${at ? ` (${at})` : ''}; nothing left to revert`);
   }
   const steps: Step[] = [];
   const seenMoves = new Set<number>();
@@ -60,7 +60,7 @@ export function undoRun(db: Database.Database, writer: VaultWriter, runId: strin
     else if (problem) problems.push(problem);
   }
   if (problems.length > 0) {
-    throw new EngramError('USAGE', `run ${runId} cannot be undone without losing later changes: ${problems.slice(0, 10).join('; ')}${problems.length > 10 ? ` (+${problems.length - 10} more)` : ''} — undo single moves or writes instead, or restore those files by hand`);
+    throw new EngramError('CONFLICT', `run ${runId} cannot be undone without losing later changes: ${problems.slice(0, 10).join('; ')}${problems.length > 10 ? ` (+${problems.length - 10} more)` : ''} — undo single moves or writes instead, or restore those files by hand`);
   }
   const report: UndoRunReport = { runId, moves: 0, writes: 0, paths: [], reportKept: keepReport };
   for (const step of steps) {

@@ -1,8 +1,10 @@
 /**
  * Tool results: text for the model plus the same data as `structuredContent`; failures as
- * `isError` with a sentence that says what to do next. Expected errors never escape as throws.
+ * `isError` with a sentence that says what to do next, led by the error's code in brackets
+ * (`[PREVIEW_EXPIRED] this preview expired; …`) and repeated in `_meta`, so an agent can branch
+ * on it. Expected errors never escape as throws.
  */
-import { EngramError } from '../errors.js';
+import { EngramError, type ErrorCode } from '../errors.js';
 
 export interface ToolResult {
   [key: string]: unknown;
@@ -19,17 +21,24 @@ export function ok(structured: Record<string, unknown>, text?: string): ToolResu
   return { content: [{ type: 'text', text: text ?? JSON.stringify(structured) }], structuredContent: structured };
 }
 
-export function fail(message: string): ToolResult {
-  return { content: [{ type: 'text', text: message }], isError: true };
+/** Where the code travels besides the text (a client reading `_meta` need not parse the text). */
+export const ERROR_META_KEY = 'engram/error_code';
+
+/** A failure the agent can act on; a tool's own check of its arguments is `INVALID_INPUT`. */
+export function fail(message: string, code: ErrorCode = 'INVALID_INPUT'): ToolResult {
+  return { content: [{ type: 'text', text: `[${code}] ${message}` }], isError: true, _meta: { [ERROR_META_KEY]: code } };
 }
 
-/** Runs a handler; an EngramError becomes `isError` with its message, anything else too (never a crash). */
+/**
+ * Runs a handler; an EngramError becomes `isError` with its code and message, anything else an
+ * uncoded `internal error` (never a crash).
+ */
 export async function guarded(run: () => Promise<ToolResult> | ToolResult): Promise<ToolResult> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof EngramError) return fail(error.message);
+    if (error instanceof EngramError) return fail(error.message, error.code);
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    return fail(`internal error: ${message}; try again, and report it if it persists`);
+    return { content: [{ type: 'text', text: `internal error: ${message}; try again, and report it if it persists` }], isError: true };
   }
 }

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ERROR_META_KEY } from './results.js';
 import { z } from 'zod';
 import type { VaultEngine } from './engine.js';
 import { guarded } from './results.js';
@@ -57,7 +58,7 @@ function screenToolCall(message: JSONRPCMessage): JSONRPCMessage | null {
   const got = args === null ? 'null' : Array.isArray(args) ? 'an array' : `a ${typeof args}`;
   return {
     jsonrpc: '2.0', id: message.id,
-    result: { content: [{ type: 'text', text: `${params.name}: arguments must be an object of named parameters, like {"path": "Notes/A.md"}, not ${got}; tools/list shows each tool's parameters` }], isError: true },
+    result: { content: [{ type: 'text', text: `[INVALID_INPUT] ${params.name}: arguments must be an object of named parameters, like {"path": "Notes/A.md"}, not ${got}; tools/list shows each tool's parameters` }], isError: true, _meta: { [ERROR_META_KEY]: 'INVALID_INPUT' } },
   };
 }
 

@@ -32,7 +32,7 @@ export function readPins(file: string): PluginPin[] {
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new EngramError('USAGE', `cannot read the plugin pins ${file} (${error instanceof Error ? error.message : String(error)}); restore conventions/plugins.json`);
+    throw new EngramError('CONFIG_INVALID', `cannot read the plugin pins ${file} (${error instanceof Error ? error.message : String(error)}); restore conventions/plugins.json`);
   }
   const list = (parsed as { plugins?: unknown }).plugins;
   // Ids and versions become folder names and URL segments: only plain ones are accepted.
@@ -40,7 +40,7 @@ export function readPins(file: string): PluginPin[] {
     && typeof pin.repo === 'string' && /^[A-Za-z0-9][\w.-]*\/[A-Za-z0-9][\w.-]*$/.test(pin.repo) && !pin.repo.includes('..')
     && typeof pin.version === 'string' && /^\d+\.\d+\.\d+(?:-[\w.]+)?$/.test(pin.version);
   if (!Array.isArray(list) || list.some((pin) => pin === null || typeof pin !== 'object' || !valid(pin as Record<string, unknown>))) {
-    throw new EngramError('USAGE', `${file} must hold {"plugins": [{"id": "plain-id", "repo": "owner/name", "version": "1.2.3"}]}`);
+    throw new EngramError('CONFIG_INVALID', `${file} must hold {"plugins": [{"id": "plain-id", "repo": "owner/name", "version": "1.2.3"}]}`);
   }
   return list as PluginPin[];
 }
@@ -102,11 +102,11 @@ export async function installPlugin(vault: string, pin: PluginPin, options: { ba
     throw new EngramError('NETWORK', `${pin.id} ${pin.version}: the release's manifest.json is not JSON; nothing was installed`);
   }
   if (manifest.id !== pin.id || manifest.version !== pin.version) {
-    throw new EngramError('USAGE', `${pin.repo} ${pin.version} is "${String(manifest.id)}" ${String(manifest.version)}, not the pinned "${pin.id}" ${pin.version}; fix conventions/plugins.json — nothing was installed`);
+    throw new EngramError('CONFLICT', `${pin.repo} ${pin.version} is "${String(manifest.id)}" ${String(manifest.version)}, not the pinned "${pin.id}" ${pin.version}; fix conventions/plugins.json — nothing was installed`);
   }
   const main = (await get('main.js', false))!;
   if (pin.sha256 && createHash('sha256').update(main).digest('hex') !== pin.sha256.toLowerCase()) {
-    throw new EngramError('USAGE', `${pin.id} ${pin.version}: main.js does not match its pinned sha256; nothing was installed (the release changed, or the download was tampered with)`);
+    throw new EngramError('CONFLICT', `${pin.id} ${pin.version}: main.js does not match its pinned sha256; nothing was installed (the release changed, or the download was tampered with)`);
   }
   const styles = await get('styles.css', true);
   const dir = join(vault, '.obsidian', 'plugins', pin.id);
@@ -128,7 +128,7 @@ function enablePlugin(vault: string, id: string): void {
       const parsed = JSON.parse(readFileSync(path, 'utf8')) as unknown;
       if (Array.isArray(parsed)) ids = parsed.filter((entry): entry is string => typeof entry === 'string');
     } catch {
-      throw new EngramError('USAGE', `.obsidian/community-plugins.json is not valid JSON; fix it (Obsidian rewrites it when you toggle a plugin) and run again`);
+      throw new EngramError('CONFIG_INVALID', `.obsidian/community-plugins.json is not valid JSON; fix it (Obsidian rewrites it when you toggle a plugin) and run again`);
     }
   }
   if (!ids.includes(id)) writeFileAtomic(path, Buffer.from(JSON.stringify([...ids, id], null, 2)));

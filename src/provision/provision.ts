@@ -5,7 +5,7 @@
  * (journaled under the run id, so `engram undo` takes them back).
  */
 import type Database from 'better-sqlite3';
-import { OWNER_TOOL } from '../writes/index.js';
+import { OWNER } from '../writes/index.js';
 import { vaultWriter } from '../session/index.js';
 import { compareConventions, conventionFiles, type ConventionState } from './conventions.js';
 import { checkPlugins, installPlugin, manualSteps, readPins, type PluginState } from './plugins.js';
@@ -47,7 +47,7 @@ export async function provisionVault(options: ProvisionOptions): Promise<Provisi
     if (state.state === 'missing') {
       // One file that cannot be written (a folder in the way, a refused path) stops only itself.
       try {
-        writer.write({ tool: OWNER_TOOL, path: state.path, next: () => state.text, create: true });
+        writer.write({ by: OWNER, path: state.path, next: () => state.text, create: true });
         report.installed.push(state.path);
       } catch (error) {
         report.errors.push(`${state.path}: ${error instanceof Error ? error.message : String(error)}`);

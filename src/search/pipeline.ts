@@ -27,11 +27,13 @@ export async function searchVault(search: VaultSearch, request: PipelineRequest,
   const limit = Math.min(Math.max(1, Math.trunc(request.limit ?? LIMITS.defaultLimit)), LIMITS.maxLimit);
   const depth = wordings.length > 1 ? Math.max(limit, WORDING_DEPTH) : limit;
   const responses: SearchResponse[] = [];
-  for (const wording of wordings) responses.push(search.search({ ...request, query: wording, limit: depth, ...(await vectorFor(search, request, wording, embed)) }));
+  const requests: SearchRequest[] = [];
+  for (const wording of wordings) requests.push({ ...request, query: wording, limit: depth, ...(await vectorFor(search, request, wording, embed)) });
+  // The engine's own typed reason, not its sentence parsed back.
+  const noSemantic = request.mode === 'semantic' ? search.semanticUnavailable(requests[0]!) : null;
+  if (noSemantic !== null) throw new EngramError('INVALID_INPUT', `semantic search is not possible: ${noSemantic}; use mode "hybrid" or "keyword"`);
+  for (const one of requests) responses.push(search.search(one));
   const main = responses[0]!;
-  if (request.mode === 'semantic' && main.mode !== 'semantic') {
-    throw new EngramError('USAGE', `semantic search is not possible: ${main.mode_reason.replace(/^keyword only: /, '')}; use mode "hybrid" or "keyword"`);
-  }
   if (responses.length === 1) return main;
   return { ...fuseWordings(responses, limit), notices: [...notices, ...new Set(responses.flatMap((response) => response.notices))] };
 }
@@ -39,7 +41,7 @@ export async function searchVault(search: VaultSearch, request: PipelineRequest,
 /** The query first, then each distinct, non-empty alternative; what was dropped is said. */
 export function planWordings(query: string, alternatives: readonly string[]): { wordings: string[]; notices: string[] } {
   if (alternatives.length > MAX_ALTERNATIVES) {
-    throw new EngramError('USAGE', `at most ${MAX_ALTERNATIVES} alternatives, not ${alternatives.length}: keep the two or three wordings most unlike the query`);
+    throw new EngramError('INVALID_INPUT', `at most ${MAX_ALTERNATIVES} alternatives, not ${alternatives.length}: keep the two or three wordings most unlike the query`);
   }
   const wordings = [query];
   const seen = new Set([fold(query)]);

@@ -352,7 +352,7 @@ export class VaultSearch {
   }
 
   /** Why the semantic lane cannot run for this request, or null when it can. */
-  private semanticUnavailable(request: SearchRequest): string | null {
+  semanticUnavailable(request: SearchRequest): string | null {
     const model = this.options.model ?? DEFAULT_MODEL;
     if (this.vectors.size === 0) return `no note has a ${model} vector yet; run \`engram index\` with the model installed to embed the vault`;
     if (!request.queryVector) return request.vectorUnavailable ?? `no query vector (the ${model} model was not loaded)`;

@@ -127,7 +127,7 @@ function prepare(options: SmartEnvOptions): Context {
   const dataDir = resolve(options.vaultRoot, relativeDir);
   const inside = relative(options.vaultRoot, dataDir);
   if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) {
-    throw new EngramError('USAGE', `the Smart Connections data folder must be inside the vault: "${relativeDir}" is not; give a path relative to the vault such as .smart-env`);
+    throw new EngramError('CONFIG_INVALID', `the Smart Connections data folder must be inside the vault: "${relativeDir}" is not; give a path relative to the vault such as .smart-env`);
   }
   const parent = dirname(inside).split(sep).join('/');
   return { options, dataDir, prefix: parent === '.' ? '' : `${parent}/`, isIndexed: options.isIndexed ?? isIndexedByDefault };

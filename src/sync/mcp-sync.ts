@@ -33,12 +33,12 @@ export function loadServers(file: string, substitutions: { vault: string; engram
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new EngramError('USAGE', `cannot read ${file} (${error instanceof Error ? error.message : String(error)}); restore mcp-servers.json`);
+    throw new EngramError('CONFIG_INVALID', `cannot read ${file} (${error instanceof Error ? error.message : String(error)}); restore mcp-servers.json`);
   }
   const list = (parsed as { servers?: unknown }).servers;
-  if (!Array.isArray(list)) throw new EngramError('USAGE', `${file} must hold {"servers": [{"name", "command", "args", "env"}]}`);
+  if (!Array.isArray(list)) throw new EngramError('CONFIG_INVALID', `${file} must hold {"servers": [{"name", "command", "args", "env"}]}`);
   const servers = list.map((raw: Record<string, unknown>): ServerSpec => {
-    if (typeof raw.name !== 'string' || typeof raw.command !== 'string') throw new EngramError('USAGE', `${file}: every server needs a name and a command`);
+    if (typeof raw.name !== 'string' || typeof raw.command !== 'string') throw new EngramError('CONFIG_INVALID', `${file}: every server needs a name and a command`);
     return {
       name: raw.name, command: raw.command, why: typeof raw.why === 'string' ? raw.why : '', optional: raw.optional === true,
       args: Array.isArray(raw.args) ? raw.args.map(String) : [],
@@ -66,7 +66,7 @@ export function readClaudeServers(configFile: string): Record<string, { command?
     const parsed = JSON.parse(readFileSync(configFile, 'utf8')) as { mcpServers?: Record<string, { command?: string; args?: string[]; env?: Record<string, string> }> } | null;
     return parsed?.mcpServers ?? {};
   } catch {
-    throw new EngramError('USAGE', `${configFile} is not valid JSON; nothing was changed — fix it (or let Claude Code rewrite it) and run again`);
+    throw new EngramError('CONFIG_INVALID', `${configFile} is not valid JSON; nothing was changed — fix it (or let Claude Code rewrite it) and run again`);
   }
 }
 

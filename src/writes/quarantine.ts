@@ -1,27 +1,47 @@
 /**
  * The write quarantine, in one place: where an agent may write freely, what is protected, and
  * what needs the human's confirmation. Pure: a vault-relative path (already through the path
- * gate) and the writing tool in, a verdict out.
+ * gate) and the actor who writes in, a verdict out. Authority comes from the actor's kind, never
+ * from a tool's name: an MCP tool that happened to be called `graph` is still an agent.
  */
+import type { ErrorCode } from '../errors.js';
 
 export interface QuarantineOptions {
   /** The agent-territory folder (ENGRAM_AGENT_ROOT, default `Claude`). */
   agentRoot: string;
 }
 
+/**
+ * Who writes. An agent through one of the MCP tools; the Librarian (its report, or a filing move
+ * of its organizer); the graph extractor (entity notes); the owner running `engram provision`,
+ * whose command is their confirmation.
+ */
+export type Actor =
+  | { readonly kind: 'agent'; readonly tool: string }
+  | { readonly kind: 'librarian'; readonly task: 'report' | 'organize' }
+  | { readonly kind: 'graph' }
+  | { readonly kind: 'owner' };
+
+export const LIBRARIAN: Actor = { kind: 'librarian', task: 'report' };
+export const ORGANIZER: Actor = { kind: 'librarian', task: 'organize' };
+export const GRAPH: Actor = { kind: 'graph' };
+export const OWNER: Actor = { kind: 'owner' };
+
+/** An agent writing through the MCP tool `tool`. */
+export function agent(tool: string): Actor {
+  return { kind: 'agent', tool };
+}
+
+/** Why a write is refused: the quarantine forbids it, or what it names does not exist. */
+export type RefusalCode = Extract<ErrorCode, 'WRITE_REFUSED' | 'NOT_FOUND'>;
+
 export type WriteVerdict =
   | { kind: 'free' }
   | { kind: 'confirm'; reason: string }
-  | { kind: 'refused'; reason: string };
+  | { kind: 'refused'; code: RefusalCode; reason: string };
 
-/** Tools allowed to write entity notes under `<root>/Graph/`. */
-const GRAPH_TOOLS = new Set(['graph']);
-
-/** The owner's own command (`engram provision`): what they run is their confirmation. Never an MCP tool's name. */
-export const OWNER_TOOL = 'provision';
-
-export function classifyWrite(path: string, tool: string, options: QuarantineOptions): WriteVerdict {
-  if (tool === OWNER_TOOL) return { kind: 'free' };
+export function classifyWrite(path: string, by: Actor, options: QuarantineOptions): WriteVerdict {
+  if (by.kind === 'owner') return { kind: 'free' };
   const root = options.agentRoot.replace(/^\/+|\/+$/g, '');
   const normalized = path.normalize('NFC');
   // The agent folder matches exactly: on a case-sensitive disk `claude/` would be a new folder
@@ -34,18 +54,49 @@ export function classifyWrite(path: string, tool: string, options: QuarantineOpt
   // The constitution is the human's rules: an agent may propose a change, which the human
   // approves through preview → apply (or elicitation) like any note of theirs.
   if (inside === 'readme.md') return { kind: 'confirm', reason: `${root}/README.md is the vault's constitution: a change needs the human's confirmation` };
-  if (inside === 'librarian.md' && tool !== 'librarian') return { kind: 'refused', reason: `${root}/Librarian.md is the caretaker's report; only the Librarian writes it` };
-  if (inside === 'audit.md') return { kind: 'refused', reason: `${root}/Audit.md is the write journal's trail; Engram keeps it itself` };
-  if ((inside === 'graph' || inside.startsWith('graph/')) && !GRAPH_TOOLS.has(tool)) {
-    return { kind: 'refused', reason: `${root}/Graph/ holds entity notes the graph tools maintain; correct facts through them, not by writing the files` };
+  if (inside === 'librarian.md' && by.kind !== 'librarian') return refused(`${root}/Librarian.md is the caretaker's report; only the Librarian writes it`);
+  if (inside === 'audit.md') return refused(`${root}/Audit.md is the write journal's trail; Engram keeps it itself`);
+  if ((inside === 'graph' || inside.startsWith('graph/')) && by.kind !== 'graph') {
+    return refused(`${root}/Graph/ holds entity notes the graph tools maintain; correct facts through them, not by writing the files`);
   }
   return { kind: 'free' };
+}
+
+function refused(reason: string, code: RefusalCode = 'WRITE_REFUSED'): WriteVerdict {
+  return { kind: 'refused', code, reason };
 }
 
 /** The MCP tools through which an agent writes: the only journal entries an agent may undo. */
 export const AGENT_TOOLS: ReadonlySet<string> = new Set(['write_note', 'append_note', 'capture', 'add_task', 'log_session', 'upsert_concept', 'undo_write']);
 
-const AUTHORS: Record<string, string> = { librarian: 'the Librarian', graph: 'the graph extractor', organize: 'a filing move', [OWNER_TOOL]: 'the owner\'s `engram provision`' };
+/**
+ * How the journal names an actor (its `tool` column, kept as it was so older journals read the
+ * same): an agent by its tool, the others by a fixed word.
+ */
+export function journalLabel(by: Actor): string {
+  switch (by.kind) {
+    case 'agent': return by.tool;
+    case 'librarian': return by.task === 'organize' ? 'organize' : 'librarian';
+    case 'graph': return 'graph';
+    case 'owner': return 'provision';
+  }
+}
+
+/** The actor a journal label names, or null for a label no actor writes (an older version's). */
+export function journalActor(label: string): Actor | null {
+  if (AGENT_TOOLS.has(label)) return agent(label);
+  for (const actor of [LIBRARIAN, ORGANIZER, GRAPH, OWNER]) if (journalLabel(actor) === label) return actor;
+  return null;
+}
+
+function authorOf(by: Actor | null, label: string): string {
+  switch (by?.kind) {
+    case 'librarian': return by.task === 'organize' ? 'a filing move' : 'the Librarian';
+    case 'graph': return 'the graph extractor';
+    case 'owner': return 'the owner\'s `engram provision`';
+    default: return `Engram's own ${label}`;
+  }
+}
 
 /**
  * May an agent undo this journaled write on its own (`free`), only through preview → apply
@@ -54,14 +105,14 @@ const AUTHORS: Record<string, string> = { librarian: 'the Librarian', graph: 'th
  * (which keeps report and graph consistent), provisioning only by the owner.
  */
 export function classifyUndo(entry: { tool: string; path: string; runId: string; id: number }, options: QuarantineOptions): WriteVerdict {
-  if (!AGENT_TOOLS.has(entry.tool)) {
-    const author = AUTHORS[entry.tool] ?? `Engram's own ${entry.tool}`;
-    const remedy = entry.tool === OWNER_TOOL
+  const author = journalActor(entry.tool);
+  if (author?.kind !== 'agent') {
+    const remedy = author?.kind === 'owner'
       ? `only the owner can undo it, with \`engram undo ${entry.runId}\` on the command line`
       : `ask the human, and undo the whole run with undo_run "${entry.runId}" (or \`engram undo ${entry.runId}\`)`;
-    return { kind: 'refused', reason: `write #${entry.id} on ${entry.path} was made by ${author}, not by an agent; an agent undoes only what an agent wrote — ${remedy}` };
+    return refused(`write #${entry.id} on ${entry.path} was made by ${authorOf(author, entry.tool)}, not by an agent; an agent undoes only what an agent wrote — ${remedy}`);
   }
-  const verdict = classifyWrite(entry.path, 'undo_write', options);
-  if (verdict.kind === 'refused') return { kind: 'refused', reason: `undoing write #${entry.id} would change a protected file: ${verdict.reason}` };
+  const verdict = classifyWrite(entry.path, agent('undo_write'), options);
+  if (verdict.kind === 'refused') return refused(`undoing write #${entry.id} would change a protected file: ${verdict.reason}`);
   return verdict;
 }

@@ -3,9 +3,11 @@
  * every new text passes, and the diff a preview shows.
  */
 import { EngramError } from '../errors.js';
+import type { Actor, RefusalCode } from './quarantine.js';
 
 export interface WriteRequest {
-  tool: string;
+  /** Who writes: the quarantine decides by this, and the journal records it. */
+  by: Actor;
   /** Vault-relative path (checked here). */
   path: string;
   /** The new text from the current one (`null` when the note does not exist); line endings as `\n`. */
@@ -25,7 +27,7 @@ export interface WriteReceipt {
 }
 
 export interface MoveRequest {
-  tool: string;
+  by: Actor;
   from: string;
   to: string;
   /** The moved note's new text from its current text (its own links rewritten); identity when absent. */
@@ -44,6 +46,15 @@ export interface MoveReceipt {
   rewritten: string[];
 }
 
+/**
+ * What `VaultWriter.submit` did: wrote, or previewed (the change needs the human's confirmation,
+ * `reason` says why), or refused with the code the edges report.
+ */
+export type WriteOutcome =
+  | { kind: 'written'; receipt: WriteReceipt }
+  | { kind: 'preview'; reason: string; preview: Preview }
+  | { kind: 'refused'; code: RefusalCode; reason: string };
+
 export interface Preview {
   token: string;
   path: string;
@@ -53,9 +64,9 @@ export interface Preview {
 
 /** Refuses text a note must not hold: NUL bytes and unpaired surrogates (not valid UTF-8). */
 export function validateText(text: string): void {
-  if (text.includes('\u0000')) throw new EngramError('USAGE', 'the content holds a NUL byte; notes are text — remove it');
+  if (text.includes('\u0000')) throw new EngramError('INVALID_INPUT', 'the content holds a NUL byte; notes are text — remove it');
   if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text)) {
-    throw new EngramError('USAGE', 'the content holds an unpaired surrogate (not valid UTF-8); fix the text encoding');
+    throw new EngramError('INVALID_INPUT', 'the content holds an unpaired surrogate (not valid UTF-8); fix the text encoding');
   }
 }
 

@@ -110,11 +110,11 @@ export class VaultFs {
       } catch (error) {
         const code = systemErrorCode(error);
         if (code === 'ENOENT') return null;
-        if (code === 'ELOOP') throw new EngramError('USAGE', `${path} is a symlink; Engram does not write through symlinks`);
+        if (code === 'ELOOP') throw new EngramError('WRITE_REFUSED', `${path} is a symlink; Engram does not write through symlinks`);
         throw error;
       }
       try {
-        if (!fstatSync(fd).isFile()) throw new EngramError('USAGE', `${path} is not a regular file; Engram writes only notes`);
+        if (!fstatSync(fd).isFile()) throw new EngramError('WRITE_REFUSED', `${path} is not a regular file; Engram writes only notes`);
         return readFileSync(fd);
       } finally {
         closeSync(fd);
@@ -132,7 +132,7 @@ export class VaultFs {
   remove(path: string): void {
     const { folder, name } = split(path);
     this.inFolder(folder, false, (dir) => {
-      if (dir === null) throw new EngramError('USAGE', `${path} is gone; nothing to remove`);
+      if (dir === null) throw new EngramError('NOT_FOUND', `${path} is gone; nothing to remove`);
       unlinkSync(dir.at(name));
     });
   }
@@ -211,11 +211,11 @@ export class VaultFs {
         let code = systemErrorCode(error);
         // O_DIRECTORY may answer ENOTDIR before O_NOFOLLOW answers ELOOP: tell a link apart.
         if (code === 'ENOTDIR' && !isFile(at)) code = 'ELOOP';
-        if (code === 'ELOOP') throw new EngramError('USAGE', `${shown} is a symlink now, or changed while it was opened; nothing was written through it — check the vault and try again`);
-        if (code === 'ENOTDIR') throw new EngramError('USAGE', `${shown} is a file, not a folder, so ${folder}/ cannot hold a note; pick another path`);
+        if (code === 'ELOOP') throw new EngramError('CONFLICT', `${shown} is a symlink now, or changed while it was opened; nothing was written through it — check the vault and try again`);
+        if (code === 'ENOTDIR') throw new EngramError('INVALID_INPUT', `${shown} is a file, not a folder, so ${folder}/ cannot hold a note; pick another path`);
         if (code !== 'ENOENT') throw error;
         if (!create) return null;
-        if (attempt > 0) throw new EngramError('USAGE', `${shown} keeps disappearing while it is created; check the vault and try again`);
+        if (attempt > 0) throw new EngramError('CONFLICT', `${shown} keeps disappearing while it is created; check the vault and try again`);
       }
       try {
         mkdirSync(at);
@@ -233,7 +233,7 @@ function split(path: string): { folder: string; name: string } {
 }
 
 function moved(folder: string): EngramError {
-  return new EngramError('USAGE', `the folder ${folder === '' ? 'of the vault' : `${folder}/`} was moved or swapped for a link during the write; nothing was written — check the vault and try again`);
+  return new EngramError('CONFLICT', `the folder ${folder === '' ? 'of the vault' : `${folder}/`} was moved or swapped for a link during the write; nothing was written — check the vault and try again`);
 }
 
 /**
@@ -268,7 +268,7 @@ function writeIn(dir: Folder, name: string, bytes: Uint8Array, path: string): vo
   } catch (error) {
     removeQuietly(temp);
     if (backup !== null) removeQuietly(backup);
-    throw error instanceof EngramError ? error : new EngramError('USAGE', `could not write ${path}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+    throw error instanceof EngramError ? error : new EngramError('IO_FAILED', `could not write ${path}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
   }
   if (!dir.inPlace()) {
     // Moved between the check and the rename: undo the rename where the folder now is.

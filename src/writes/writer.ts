@@ -13,8 +13,8 @@ import { EngramError } from '../errors.js';
 import { acquireLock, linkablePaths, type Lock } from '../index/index.js';
 import { hashContent, linkWorlds, resolveNotePath, rewriteLinksForMove, type LinkWorlds } from '../vault/index.js';
 import { newNotePathProblem } from './names.js';
-import { AGENT_TOOLS, classifyUndo, classifyWrite, OWNER_TOOL, type WriteVerdict } from './quarantine.js';
-import { lineDiff, validateText, type MoveReceipt, type MoveRequest, type Preview, type WriteReceipt, type WriteRequest } from './requests.js';
+import { agent, classifyUndo, classifyWrite, journalActor, journalLabel, type Actor, type WriteVerdict } from './quarantine.js';
+import { lineDiff, validateText, type MoveReceipt, type MoveRequest, type Preview, type WriteOutcome, type WriteReceipt, type WriteRequest } from './requests.js';
 import { VaultFs, type VaultFsOptions } from './vault-fs.js';
 
 export const DEFAULTS = {
@@ -66,28 +66,45 @@ export class VaultWriter {
     return this.options.agentRoot;
   }
 
-  /** A write inside the agent folder. Outside it this refuses and says to preview first. */
+  /**
+   * What the quarantine says of this write, after the path gate: `free` (write at once),
+   * `confirm` (only through preview → apply), or `refused` with its code. Callers ask this before
+   * choosing between `write` and `preview`; `submit` does both in one call.
+   */
+  verdict(request: Pick<WriteRequest, 'by' | 'path'>): WriteVerdict {
+    return classifyWrite(this.checkPath(request.path), request.by, { agentRoot: this.options.agentRoot });
+  }
+
+  /** The write when the quarantine lets it through, else its preview, else why it is refused. */
+  submit(request: WriteRequest): WriteOutcome {
+    const verdict = this.verdict(request);
+    if (verdict.kind === 'refused') return verdict;
+    if (verdict.kind === 'confirm') return { kind: 'preview', reason: verdict.reason, preview: this.preview(request) };
+    return { kind: 'written', receipt: this.write(request) };
+  }
+
+  /** A write the quarantine lets through at once (the agent folder); anything else throws, with its code. */
   write(request: WriteRequest): WriteReceipt {
     const path = this.checkPath(request.path);
-    const verdict = classifyWrite(path, request.tool, { agentRoot: this.options.agentRoot });
-    if (verdict.kind === 'refused') throw new EngramError('USAGE', verdict.reason);
-    if (verdict.kind === 'confirm') throw new EngramError('USAGE', `${verdict.reason}; call the tool with preview first, show the human the diff, and apply with the token if they agree`);
-    return this.withLock(() => this.commit(request.tool, path, request.next, request.create === true, null));
+    const verdict = classifyWrite(path, request.by, { agentRoot: this.options.agentRoot });
+    if (verdict.kind === 'refused') throw new EngramError(verdict.code, verdict.reason);
+    if (verdict.kind === 'confirm') throw new EngramError('CONFIRMATION_REQUIRED', `${verdict.reason}; call the tool with preview first, show the human the diff, and apply with the token if they agree`);
+    return this.withLock(() => this.commit(request.by, path, request.next, request.create === true, null));
   }
 
   /** The diff a write outside the agent folder would make, and a token to apply exactly that. */
   preview(request: WriteRequest): Preview {
     const path = this.checkPath(request.path);
-    const verdict = classifyWrite(path, request.tool, { agentRoot: this.options.agentRoot });
-    if (verdict.kind === 'refused') throw new EngramError('USAGE', verdict.reason);
+    const verdict = classifyWrite(path, request.by, { agentRoot: this.options.agentRoot });
+    if (verdict.kind === 'refused') throw new EngramError(verdict.code, verdict.reason);
     const current = this.readCurrent(path);
-    if (request.create && current !== null) throw new EngramError('USAGE', `${path} exists already; choose another title or ask to overwrite it`);
-    if (current === null) this.checkNewName(request.tool, path);
+    if (request.create && current !== null) throw new EngramError('CONFLICT', `${path} exists already; choose another title or ask to overwrite it`);
+    if (current === null) this.checkNewName(request.by, path);
     const after = this.render(current, request.next);
     const token = randomBytes(16).toString('hex');
     const expires = this.now() + DEFAULTS.previewMs;
     this.options.db.prepare('INSERT INTO previews (token, tool, path, before_hash, after_bytes, expires_ms) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(token, request.tool, path, current === null ? null : hashContent(current.bytes), after, expires);
+      .run(token, journalLabel(request.by), path, current === null ? null : hashContent(current.bytes), after, expires);
     return { token, path, diff: lineDiff(current?.text ?? '', after.toString('utf8')), expires: new Date(expires).toISOString() };
   }
 
@@ -101,27 +118,27 @@ export class VaultWriter {
     const row = this.options.db.prepare('SELECT tool, path, before_hash, after_bytes, expires_ms, used_ms FROM previews WHERE token = ?').get(token) as
       | { tool: string; path: string; before_hash: string | null; after_bytes: Buffer; expires_ms: number; used_ms: number | null }
       | undefined;
-    if (!row) throw new EngramError('USAGE', 'unknown preview token; preview the write again');
-    if (row.used_ms !== null) throw new EngramError('USAGE', 'this preview token was used already; preview again for another change');
-    if (this.now() > row.expires_ms) throw new EngramError('USAGE', 'this preview expired; preview the write again and apply within 5 minutes');
+    if (!row) throw new EngramError('PREVIEW_EXPIRED', 'unknown preview token; preview the write again');
+    if (row.used_ms !== null) throw new EngramError('PREVIEW_EXPIRED', 'this preview token was used already; preview again for another change');
+    if (this.now() > row.expires_ms) throw new EngramError('PREVIEW_EXPIRED', 'this preview expired; preview the write again and apply within 5 minutes');
     // An undo previewed by an agent carries the journal number it reverts.
     const undoOf = /^undo_write#(\d+)$/.exec(row.tool);
     const tool = undoOf ? 'undo_write' : row.tool;
     if (expect.undoOf !== undefined && Number(undoOf?.[1]) !== expect.undoOf) {
-      throw new EngramError('USAGE', `this token ${undoOf ? `previewed the undo of write #${undoOf[1]}` : `is for a ${tool} preview`}, not the undo of write #${expect.undoOf}; nothing was written — call undo_write with id ${expect.undoOf} alone to preview its undo`);
+      throw new EngramError('INVALID_INPUT', `this token ${undoOf ? `previewed the undo of write #${undoOf[1]}` : `is for a ${tool} preview`}, not the undo of write #${expect.undoOf}; nothing was written — call undo_write with id ${expect.undoOf} alone to preview its undo`);
     }
-    if (expect.tool !== undefined && expect.tool !== tool) throw new EngramError('USAGE', `this token is for a ${tool} preview; apply it with ${tool}, or preview this ${expect.tool} again`);
+    if (expect.tool !== undefined && expect.tool !== tool) throw new EngramError('INVALID_INPUT', `this token is for a ${tool} preview; apply it with ${tool}, or preview this ${expect.tool} again`);
     if (expect.path !== undefined && this.checkPath(expect.path).normalize('NFC') !== row.path.normalize('NFC')) {
-      throw new EngramError('USAGE', `this token previewed a change to ${row.path}, not to ${expect.path}; nothing was written — apply it with that path (or the token alone), or preview the change to ${expect.path}`);
+      throw new EngramError('INVALID_INPUT', `this token previewed a change to ${row.path}, not to ${expect.path}; nothing was written — apply it with that path (or the token alone), or preview the change to ${expect.path}`);
     }
     return this.withLock(() => {
       const current = this.readCurrent(row.path);
       const hash = current === null ? null : hashContent(current.bytes);
-      if (hash !== row.before_hash) throw new EngramError('USAGE', `${row.path} changed since the preview (the human may have edited it); preview again`);
+      if (hash !== row.before_hash) throw new EngramError('CONFLICT', `${row.path} changed since the preview (the human may have edited it); preview again`);
       if (expect.next !== undefined && !this.render(current, expect.next).equals(row.after_bytes)) {
-        throw new EngramError('USAGE', `the content given differs from what this token previewed for ${row.path}; nothing was written — apply the previewed change with the token alone, or preview the new content`);
+        throw new EngramError('INVALID_INPUT', `the content given differs from what this token previewed for ${row.path}; nothing was written — apply the previewed change with the token alone, or preview the new content`);
       }
-      const receipt = this.commit(tool, row.path, () => row.after_bytes.toString('utf8'), false, row.after_bytes);
+      const receipt = this.commit(journalActor(tool) ?? agent(tool), row.path, () => row.after_bytes.toString('utf8'), false, row.after_bytes);
       this.options.db.prepare('UPDATE previews SET used_ms = ? WHERE token = ?').run(this.now(), token);
       if (undoOf) this.options.db.prepare('UPDATE journal SET undone_at = ? WHERE id = ? AND undone_at IS NULL').run(new Date(this.now()).toISOString(), Number(undoOf[1]));
       return receipt;
@@ -131,7 +148,7 @@ export class VaultWriter {
   /** What an agent's undo of this journaled write may do (see `classifyUndo`). */
   undoVerdict(journalId: number): WriteVerdict {
     const row = this.options.db.prepare('SELECT path, tool, run_id FROM journal WHERE id = ?').get(journalId) as { path: string; tool: string; run_id: string } | undefined;
-    if (!row) return { kind: 'refused', reason: `no write #${journalId} in the journal` };
+    if (!row) return { kind: 'refused', code: 'NOT_FOUND', reason: `no write #${journalId} in the journal` };
     return classifyUndo({ id: journalId, tool: row.tool, path: row.path, runId: row.run_id }, { agentRoot: this.options.agentRoot });
   }
 
@@ -142,7 +159,7 @@ export class VaultWriter {
    */
   previewUndo(journalId: number): Preview {
     const row = this.undoable(journalId, { agent: true, previewing: true });
-    if (row.before_bytes === null) throw new EngramError('USAGE', `write #${journalId} created ${row.path}, which is in the human's folders: removing it is theirs to do — ask them to delete the note`);
+    if (row.before_bytes === null) throw new EngramError('WRITE_REFUSED', `write #${journalId} created ${row.path}, which is in the human's folders: removing it is theirs to do — ask them to delete the note`);
     const current = this.readCurrent(row.path);
     if (current === null || hashContent(current.bytes) !== row.after_hash) throw this.changedSince(row.path, journalId);
     const token = randomBytes(16).toString('hex');
@@ -172,7 +189,7 @@ export class VaultWriter {
         this.audit(`- ${new Date(this.now()).toISOString().slice(0, 16).replace('T', ' ')} · #${id} undo_write · ${row.path} · ${row.after_hash.slice(0, 8)} → deleted · ${this.options.runId}`);
         receipt = { journalId: id, path: row.path, created: false, beforeHash: row.after_hash, afterHash: 'deleted', touched: [row.path, this.auditPath()] };
       } else {
-        receipt = this.commit('undo_write', row.path, () => row.before_bytes!.toString('utf8'), false, row.before_bytes);
+        receipt = this.commit(agent('undo_write'), row.path, () => row.before_bytes!.toString('utf8'), false, row.before_bytes);
       }
       this.options.db.prepare('UPDATE journal SET undone_at = ? WHERE id = ?').run(new Date(this.now()).toISOString(), journalId);
       return receipt;
@@ -184,20 +201,20 @@ export class VaultWriter {
     const row = this.options.db.prepare('SELECT path, tool, before_hash, after_hash, before_bytes, undone_at, move_id FROM journal WHERE id = ?').get(journalId) as
       | { path: string; tool: string; before_hash: string | null; after_hash: string; before_bytes: Buffer | null; undone_at: string | null; move_id: number | null }
       | undefined;
-    if (!row) throw new EngramError('USAGE', `no write #${journalId} in the journal`);
-    if (row.tool === OWNER_TOOL && options.owner !== true) throw new EngramError('USAGE', `write #${journalId} was made by the owner's \`engram provision\`; only they can undo it, with \`engram undo\` on the command line`);
-    if (row.move_id !== null) throw new EngramError('USAGE', `write #${journalId} is part of move ${row.move_id}; undo the whole move with undo_move ${row.move_id}`);
-    if (row.undone_at) throw new EngramError('USAGE', `write #${journalId} was undone already (${row.undone_at})`);
+    if (!row) throw new EngramError('NOT_FOUND', `no write #${journalId} in the journal`);
+    if (journalActor(row.tool)?.kind === 'owner' && options.owner !== true) throw new EngramError('WRITE_REFUSED', `write #${journalId} was made by the owner's \`engram provision\`; only they can undo it, with \`engram undo\` on the command line`);
+    if (row.move_id !== null) throw new EngramError('INVALID_INPUT', `write #${journalId} is part of move ${row.move_id}; undo the whole move with undo_move ${row.move_id}`);
+    if (row.undone_at) throw new EngramError('CONFLICT', `write #${journalId} was undone already (${row.undone_at})`);
     if (options.agent === true) {
       const verdict = this.undoVerdict(journalId);
-      if (verdict.kind === 'refused') throw new EngramError('USAGE', verdict.reason);
-      if (verdict.kind === 'confirm' && options.previewing !== true) throw new EngramError('USAGE', `${verdict.reason}; undoing write #${journalId} changes it, so preview the undo first and apply it with the token if they agree`);
+      if (verdict.kind === 'refused') throw new EngramError(verdict.code, verdict.reason);
+      if (verdict.kind === 'confirm' && options.previewing !== true) throw new EngramError('CONFIRMATION_REQUIRED', `${verdict.reason}; undoing write #${journalId} changes it, so preview the undo first and apply it with the token if they agree`);
     }
     return row;
   }
 
   private changedSince(path: string, journalId: number): EngramError {
-    return new EngramError('USAGE', `${path} has changed since write #${journalId}; undoing it would lose those changes, so it is refused — edit the note by hand instead`);
+    return new EngramError('CONFLICT', `${path} has changed since write #${journalId}; undoing it would lose those changes, so it is refused — edit the note by hand instead`);
   }
 
   /**
@@ -212,25 +229,25 @@ export class VaultWriter {
     const to = this.checkPath(request.to);
     return this.withLock(() => {
       const current = this.readCurrent(from);
-      if (current === null) throw new EngramError('USAGE', `${from} is gone; nothing to move`);
+      if (current === null) throw new EngramError('NOT_FOUND', `${from} is gone; nothing to move`);
       if (request.expectHash && hashContent(current.bytes) !== request.expectHash) {
-        throw new EngramError('USAGE', `${from} changed since the move was planned; it is left where it is (the next sweep looks again)`);
+        throw new EngramError('CONFLICT', `${from} changed since the move was planned; it is left where it is (the next sweep looks again)`);
       }
-      if (this.readCurrent(to) !== null) throw new EngramError('USAGE', `${to} exists already; the move would overwrite it`);
+      if (this.readCurrent(to) !== null) throw new EngramError('CONFLICT', `${to} exists already; the move would overwrite it`);
       const moved = this.render(current, (text) => (request.self ? request.self(text!) : text!));
       const rewrites = request.rewrites.map((rewrite) => {
         const path = this.checkPath(rewrite.path);
         const before = this.readCurrent(path);
-        if (before === null) throw new EngramError('USAGE', `${path} is gone; move ${from} again after the index catches up`);
+        if (before === null) throw new EngramError('CONFLICT', `${path} is gone; move ${from} again after the index catches up`);
         return { path, before, after: this.render(before, (text) => rewrite.next(text!)) };
       }).filter((rewrite) => !rewrite.after.equals(rewrite.before.bytes));
       const at = new Date(this.now()).toISOString();
       // Journal first (one transaction): a kill mid-move leaves records that undo can act on.
       const moveId = this.options.db.transaction(() => {
         const id = Number(this.options.db.prepare('INSERT INTO moves (run_id, from_path, to_path, at) VALUES (?, ?, ?, ?)').run(this.options.runId, from, to, at).lastInsertRowid);
-        this.journal(request.tool, from, hashContent(current.bytes), current.bytes, 'deleted', id);
-        this.journal(request.tool, to, null, null, hashContent(moved), id);
-        for (const rewrite of rewrites) this.journal(request.tool, rewrite.path, hashContent(rewrite.before.bytes), rewrite.before.bytes, hashContent(rewrite.after), id);
+        this.journal(journalLabel(request.by), from, hashContent(current.bytes), current.bytes, 'deleted', id);
+        this.journal(journalLabel(request.by), to, null, null, hashContent(moved), id);
+        for (const rewrite of rewrites) this.journal(journalLabel(request.by), rewrite.path, hashContent(rewrite.before.bytes), rewrite.before.bytes, hashContent(rewrite.after), id);
         return id;
       })();
       const done: string[] = [];
@@ -248,7 +265,7 @@ export class VaultWriter {
         this.files.remove(from);
       } catch (error) {
         this.rollBackMove(moveId, to, rewrites.filter((rewrite) => done.includes(rewrite.path)), done.includes(to));
-        throw new EngramError('USAGE', `could not move ${from} (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); nothing was changed`);
+        throw new EngramError('IO_FAILED', `could not move ${from} (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); nothing was changed`);
       }
       this.options.db.prepare('UPDATE moves SET completed_at = ? WHERE id = ?').run(at, moveId);
       this.audit(`- ${at.slice(0, 16).replace('T', ' ')} · move ${moveId} · ${from} → ${to} · ${rewrites.length} notes relinked · ${this.options.runId}`);
@@ -275,13 +292,13 @@ export class VaultWriter {
    */
   undoMove(moveId: number): { from: string; to: string; restored: string[] } {
     const move = this.options.db.prepare('SELECT from_path, to_path, undone_at FROM moves WHERE id = ?').get(moveId) as { from_path: string; to_path: string; undone_at: string | null } | undefined;
-    if (!move) throw new EngramError('USAGE', `no move #${moveId}; librarian_status and the report list the moves`);
-    if (move.undone_at) throw new EngramError('USAGE', `move #${moveId} was undone already (${move.undone_at})`);
+    if (!move) throw new EngramError('NOT_FOUND', `no move #${moveId}; librarian_status and the report list the moves`);
+    if (move.undone_at) throw new EngramError('CONFLICT', `move #${moveId} was undone already (${move.undone_at})`);
     const rows = this.options.db.prepare('SELECT id, path, before_hash, after_hash, before_bytes FROM journal WHERE move_id = ? ORDER BY id').all(moveId) as
       { id: number; path: string; before_hash: string | null; after_hash: string; before_bytes: Buffer | null }[];
     return this.withLock(() => {
       const problems = this.moveUndoProblems(moveId);
-      if (problems.length > 0) throw new EngramError('USAGE', `move #${moveId} cannot be undone without losing changes: ${problems.join('; ')} — restore those by hand or leave the move`);
+      if (problems.length > 0) throw new EngramError('CONFLICT', `move #${moveId} cannot be undone without losing changes: ${problems.join('; ')} — restore those by hand or leave the move`);
       const at = new Date(this.now()).toISOString();
       const restored: string[] = [];
       const back = { from: move.to_path, to: move.from_path };
@@ -388,15 +405,15 @@ export class VaultWriter {
   }
 
   /** A note an agent creates gets a name every tool and file system reads the same way. */
-  private checkNewName(tool: string, path: string): void {
-    if (!AGENT_TOOLS.has(tool)) return;
+  private checkNewName(by: Actor, path: string): void {
+    if (by.kind !== 'agent') return;
     const problem = newNotePathProblem(path, (folder) => existsSync(join(this.options.root, folder)));
-    if (problem !== null) throw new EngramError('USAGE', `${problem}; nothing was written`);
+    if (problem !== null) throw new EngramError('INVALID_INPUT', `${problem}; nothing was written`);
   }
 
   private checkPath(input: string): string {
     const resolved = resolveNotePath(this.options.root, input, { allowMissing: true });
-    if (!resolved.ok) throw new EngramError('USAGE', resolved.reason);
+    if (!resolved.ok) throw new EngramError('INVALID_INPUT', resolved.reason);
     return resolved.path;
   }
 
@@ -407,8 +424,8 @@ export class VaultWriter {
    */
   private locate(path: string): void {
     const resolved = resolveNotePath(this.options.root, path, { allowMissing: true });
-    if (!resolved.ok) throw new EngramError('USAGE', resolved.reason);
-    if (resolved.path.normalize('NFC') !== path.normalize('NFC')) throw new EngramError('USAGE', `${path} now resolves to ${resolved.path}; check the vault and try again`);
+    if (!resolved.ok) throw new EngramError('INVALID_INPUT', resolved.reason);
+    if (resolved.path.normalize('NFC') !== path.normalize('NFC')) throw new EngramError('CONFLICT', `${path} now resolves to ${resolved.path}; check the vault and try again`);
   }
 
   private readCurrent(path: string): { bytes: Buffer; text: string } | null {
@@ -426,14 +443,15 @@ export class VaultWriter {
     validateText(text);
     const out = bom + (crlf ? text.replace(/\r?\n/g, '\r\n') : text);
     const bytes = Buffer.from(out, 'utf8');
-    if (bytes.length > DEFAULTS.maxBytes) throw new EngramError('USAGE', `the note would be ${bytes.length} bytes; the limit for one write is ${DEFAULTS.maxBytes} — split the content`);
+    if (bytes.length > DEFAULTS.maxBytes) throw new EngramError('INVALID_INPUT', `the note would be ${bytes.length} bytes; the limit for one write is ${DEFAULTS.maxBytes} — split the content`);
     return bytes;
   }
 
-  private commit(tool: string, path: string, next: (current: string | null) => string, create: boolean, exact: Buffer | null): WriteReceipt {
+  private commit(by: Actor, path: string, next: (current: string | null) => string, create: boolean, exact: Buffer | null): WriteReceipt {
+    const tool = journalLabel(by);
     const current = this.readCurrent(path);
-    if (create && current !== null) throw new EngramError('USAGE', `${path} exists already; choose another title or ask to overwrite it`);
-    if (current === null) this.checkNewName(tool, path);
+    if (create && current !== null) throw new EngramError('CONFLICT', `${path} exists already; choose another title or ask to overwrite it`);
+    if (current === null) this.checkNewName(by, path);
     const after = exact ?? this.render(current, next);
     this.locate(path);
     this.auditPath();
@@ -447,7 +465,7 @@ export class VaultWriter {
       this.files.write(path, after);
     } catch (error) {
       this.options.db.prepare('DELETE FROM journal WHERE id = ?').run(id);
-      throw new EngramError('USAGE', `could not write ${path}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}; nothing was changed`);
+      throw new EngramError('IO_FAILED', `could not write ${path}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}; nothing was changed`);
     }
     this.files.sweepTemps(dirname(path) === '.' ? '' : dirname(path), this.now(), 60_000);
     this.audit(`- ${new Date(this.now()).toISOString().slice(0, 16).replace('T', ' ')} · #${id} ${tool} · ${path} · ${beforeHash?.slice(0, 8) ?? 'new'} → ${afterHash.slice(0, 8)} · ${this.options.runId}`);
@@ -474,7 +492,7 @@ export class VaultWriter {
   private auditPath(): string {
     const path = `${this.options.agentRoot}/Audit.md`;
     const resolved = resolveNotePath(this.options.root, path, { allowMissing: true });
-    if (!resolved.ok) throw new EngramError('USAGE', `the agent folder ${this.options.agentRoot}/ is not a plain folder inside the vault (${resolved.reason}); fix it before writing`);
+    if (!resolved.ok) throw new EngramError('CONFIG_INVALID', `the agent folder ${this.options.agentRoot}/ is not a plain folder inside the vault (${resolved.reason}); fix it before writing`);
     return resolved.path;
   }
 

@@ -139,6 +139,7 @@ describe('anthropic extractor', () => {
     const extractor = createAnthropicExtractor({ apiKey: KEY, baseURL: server.url, model: 'm', maxRetries: 2 });
     await assert.rejects(extractor.extract(note('x')), (error: unknown) => {
       assert.ok(error instanceof ExtractorError);
+      assert.equal(error.code, 'TRANSIENT', 'the code says it: no edge reads the message to know');
       assert.equal(error.transient, true);
       assert.equal(error.status, 529);
       assert.equal(error.backend, 'anthropic');
@@ -167,6 +168,7 @@ describe('anthropic extractor', () => {
     const extractor = createAnthropicExtractor({ apiKey: KEY, baseURL: server.url, model: 'm', maxRetries: 3 });
     await assert.rejects(extractor.extract(note('x')), (error: unknown) => {
       assert.ok(error instanceof ExtractorError);
+      assert.equal(error.code, 'EXTRACTOR_FAILED');
       assert.equal(error.transient, false);
       assert.equal(error.status, 401);
       assert.match(error.message, /HTTP 401 authentication_error: invalid x-api-key\)\. This is permanent: fix the API key/);

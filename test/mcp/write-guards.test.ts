@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { VaultWriter } from '../../src/writes/index.js';
+import { GRAPH, LIBRARIAN, agent, VaultWriter } from '../../src/writes/index.js';
 import { connectFixture, MCP_VAULT } from '../helpers/mcp.js';
 import { snapshot } from '../writes/fixture.js';
 
@@ -18,9 +18,9 @@ const text = (result: { content: { text?: string }[] }) => result.content[0]!.te
 test('undo_write refuses the Librarian\'s and the graph\'s writes (their run is undone whole); an agent\'s own write it reverts', async (t) => {
   const { call, vault, engine } = await connectFixture(t, MCP_VAULT);
   const sweep = new VaultWriter({ root: vault.root, db: engine.db, stateDir: vault.home, agentRoot: 'Claude', runId: 'sweep-20261201T0330-abc123' });
-  const report = sweep.write({ tool: 'librarian', path: 'Claude/Librarian.md', next: () => '# Librarian\n\n## Sweep 1\n' });
-  const entity = sweep.write({ tool: 'graph', path: 'Claude/Graph/People/Lena.md', next: () => '# Lena\n' });
-  const entityUpdate = sweep.write({ tool: 'graph', path: 'Claude/Graph/People/Lena.md', next: (current) => `${current}- works at Tessellate\n` });
+  const report = sweep.write({ by: LIBRARIAN, path: 'Claude/Librarian.md', next: () => '# Librarian\n\n## Sweep 1\n' });
+  const entity = sweep.write({ by: GRAPH, path: 'Claude/Graph/People/Lena.md', next: () => '# Lena\n' });
+  const entityUpdate = sweep.write({ by: GRAPH, path: 'Claude/Graph/People/Lena.md', next: (current) => `${current}- works at Tessellate\n` });
   const before = snapshot(vault.root);
 
   for (const id of [report.journalId, entity.journalId, entityUpdate.journalId]) {

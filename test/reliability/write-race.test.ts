@@ -11,8 +11,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { EngramError } from '../../src/errors.js';
+import { EngramError, type ErrorCode } from '../../src/errors.js';
 import { snapshot, writerVault } from '../writes/fixture.js';
+import { agent, ORGANIZER } from '../../src/writes/index.js';
 
 /**
  * Swaps each pair of paths (argv) and back in a loop until SIGTERM, leaving them as they were.
@@ -71,12 +72,13 @@ test('a folder swapped for a symlink in a loop never redirects a write out of th
   const counts = { done: 0, refused: 0 };
   const reasons = new Map<string, number>();
   const unexpected: string[] = [];
+  const REFUSALS = new Set<ErrorCode>(['INVALID_INPUT', 'CONFLICT', 'NOT_FOUND', 'WRITE_REFUSED', 'IO_FAILED']);
   const attempt = (run: () => void): void => {
     try {
       run();
       counts.done++;
     } catch (error) {
-      if (!(error instanceof EngramError && error.code === 'USAGE')) {
+      if (!(error instanceof EngramError && REFUSALS.has(error.code))) {
         unexpected.push(error instanceof Error ? error.message : String(error));
         return;
       }
@@ -91,17 +93,17 @@ test('a folder swapped for a symlink in a loop never redirects a write out of th
     const sub = `Claude/Sub/S${i}.md`;
     let subWrite = 0;
     attempt(() => {
-      subWrite = fx.writer.write({ tool: 'write_note', path: sub, create: true, next: () => `# S${i}\n` }).journalId;
+      subWrite = fx.writer.write({ by: agent('write_note'), path: sub, create: true, next: () => `# S${i}\n` }).journalId;
       expected.set(sub, `# S${i}\n`);
     });
     attempt(() => {
-      const preview = fx.writer.preview({ tool: 'write_note', path: `Notes/N${i}.md`, create: true, next: () => `# N${i}\n` });
+      const preview = fx.writer.preview({ by: agent('write_note'), path: `Notes/N${i}.md`, create: true, next: () => `# N${i}\n` });
       fx.writer.apply(preview.token);
       expected.set(`Notes/N${i}.md`, `# N${i}\n`);
     });
     if (subWrite > 0 && i % 3 === 0) {
       attempt(() => {
-        const move = fx.writer.move({ tool: 'organize', from: sub, to: `Notes/M${i}.md`, rewrites: [] });
+        const move = fx.writer.move({ by: ORGANIZER, from: sub, to: `Notes/M${i}.md`, rewrites: [] });
         expected.set(sub, null);
         expected.set(`Notes/M${i}.md`, `# S${i}\n`);
         attempt(() => {
@@ -135,7 +137,7 @@ test('a folder swapped for a symlink in a loop never redirects a write out of th
   const temps = readdirSync(base, { recursive: true }).map(String).filter((path) => path.includes('.engram-write-'));
   assert.deepEqual(temps, [], 'no temporary file left, inside or outside');
 
-  assert.deepEqual(unexpected, [], 'every refusal is a clear USAGE error');
+  assert.deepEqual(unexpected, [], 'every refusal is a clear, coded EngramError');
 
   // A move or an undo of one refused midway (a folder was swapped between its files) is undone
   // again now, as the journal promises: every file back in its before state.

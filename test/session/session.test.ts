@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import { EngramError } from '../../src/errors.js';
 import { acquireLock } from '../../src/index/index.js';
 import { openVaultSession, sessionOver } from '../../src/session/index.js';
+import { agent } from '../../src/writes/index.js';
 import { makeVault } from '../helpers/vault.js';
 
 const settings = { exclude: ['Private'], model: 'TaylorAI/bge-micro-v2', agentRoot: 'Claude' };
@@ -45,7 +46,7 @@ test('a session writer journals under its run id, and indexWritten makes the wri
   t.after(() => session.close());
   await session.refreshIndex();
 
-  const receipt = session.writer('test-run').write({ tool: 'write_note', path: 'Claude/Notes/Narwhal.md', next: () => '# Narwhal\n\ntusk census\n', create: true });
+  const receipt = session.writer('test-run').write({ by: agent('write_note'), path: 'Claude/Notes/Narwhal.md', next: () => '# Narwhal\n\ntusk census\n', create: true });
   session.indexWritten([receipt.path]);
   const runs = session.db.prepare('SELECT DISTINCT run_id FROM journal').pluck().all();
   assert.deepEqual(runs, ['test-run']);

@@ -150,7 +150,7 @@ test('a data folder in a subfolder; one outside the vault is refused', (t) => {
   assert.equal(report.detected, true);
   assert.deepEqual(vectors.map((v) => [v.path, v.fresh]), [['docs/a.md', true]]);
   assert.equal(read(vault.root).report.detected, false, 'nothing at the default location');
-  assert.throws(() => read(vault.root, { dataDir: '../elsewhere/.smart-env' }), (error: unknown) => error instanceof EngramError && error.code === 'USAGE');
+  assert.throws(() => read(vault.root, { dataDir: '../elsewhere/.smart-env' }), (error: unknown) => error instanceof EngramError && error.code === 'CONFIG_INVALID');
 });
 
 test('hostile keys and symlinks never lead outside the vault', (t) => {

@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { acquireLock } from '../../src/index/index.js';
 import { hashContent } from '../../src/vault/index.js';
-import { VaultWriter } from '../../src/writes/index.js';
+import { agent, VaultWriter } from '../../src/writes/index.js';
 import { REPO } from '../helpers/cli.js';
 import { journalRows, writerVault } from './fixture.js';
 
@@ -22,7 +22,7 @@ const INDEX_URL = pathToFileURL(join(REPO, 'src/index/index.ts')).href;
 /** A child that opens the state database and a writer; `body` runs after "go" on stdin (if `waitForGo`). */
 function childScript(body: string, waitForGo: boolean): string {
   return `
-import { VaultWriter } from ${JSON.stringify(WRITES_URL)};
+import { agent, VaultWriter } from ${JSON.stringify(WRITES_URL)};
 import { openStateDb } from ${JSON.stringify(INDEX_URL)};
 const [root, stateDir, tag, countText] = process.argv.slice(2);
 const count = Number(countText);
@@ -74,7 +74,7 @@ test('two processes appending 50 lines each to the same note at once lose nothin
   writeFileSync(script, childScript(`
 const start = Date.now();
 for (let i = 0; i < count; i++) {
-  writer.write({ tool: 'capture', path: 'Claude/Inbox.md', next: (current) => (current ?? '') + '- [' + tag + '] capture ' + i + '\\n' });
+  writer.write({ by: agent('capture'), path: 'Claude/Inbox.md', next: (current) => (current ?? '') + '- [' + tag + '] capture ' + i + '\\n' });
   await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
 }
 process.stdout.write('span ' + start + ' ' + Date.now() + '\\n');
@@ -129,7 +129,7 @@ test('SIGKILL during large rewrites leaves one whole version, never a torn one, 
 const A = 'A'.repeat(${size - 1}) + '\\n';
 const B = 'B'.repeat(${size - 1}) + '\\n';
 for (let i = 0; ; i++) {
-  writer.write({ tool: 'write_note', path: 'Claude/Big.md', next: () => (i % 2 === 0 ? B : A) });
+  writer.write({ by: agent('write_note'), path: 'Claude/Big.md', next: () => (i % 2 === 0 ? B : A) });
   if (i === 0) process.stdout.write('writing\\n');
 }
 `, false));
@@ -168,16 +168,16 @@ for (let i = 0; ; i++) {
   // another writer's, in flight) is left alone, one older than a minute is swept.
   writeFileSync(join(fx.root, 'Claude', '.engram-write-Big.md.deadbeef'), 'half a write');
   const writerAt = (now: () => number) => new VaultWriter({ root: fx.root, db: fx.db, stateDir: fx.vault.home, agentRoot: 'Claude', runId: 'after-kills', now });
-  writerAt(Date.now).write({ tool: 'write_note', path: 'Claude/Big.md', next: () => A });
+  writerAt(Date.now).write({ by: agent('write_note'), path: 'Claude/Big.md', next: () => A });
   assert.ok(readdirSync(join(fx.root, 'Claude')).includes('.engram-write-Big.md.deadbeef'), 'a fresh temporary file is kept');
-  writerAt(() => Date.now() + 120_000).write({ tool: 'write_note', path: 'Claude/Big.md', next: () => B });
+  writerAt(() => Date.now() + 120_000).write({ by: agent('write_note'), path: 'Claude/Big.md', next: () => B });
   assert.deepEqual(readdirSync(join(fx.root, 'Claude')).sort(), ['Audit.md', 'Big.md']);
   assert.equal(readFileSync(join(fx.root, 'Claude/Big.md'), 'utf8'), B);
 });
 
 test('stale temporary files: removed at start-up under the write lock whatever their age; left while another writer holds the lock', (t) => {
   const fx = writerVault(t, { 'Home.md': '# Home\n' });
-  fx.writer.write({ tool: 'write_note', path: 'Claude/Deep/Note.md', next: () => '# x\n' });
+  fx.writer.write({ by: agent('write_note'), path: 'Claude/Deep/Note.md', next: () => '# x\n' });
   const fresh = ['Claude/Deep/.engram-write-000000000001', 'Claude/.engram-write-000000000002'];
   for (const path of fresh) writeFileSync(join(fx.root, path), 'half a write');
   mkdirSync(join(fx.root, 'Elsewhere'));

@@ -1,7 +1,8 @@
 /**
  * Shared by the write-layer tests: a fixture vault with a writer on a real state database, a
  * byte-for-byte snapshot of a folder (every file's sha1, every symlink's target, every folder,
- * dot files included), and a check that a call is refused with a USAGE error.
+ * dot files included), and a check that a call is refused with an EngramError of a meaningful code (never USAGE,
+ * which is the command line's).
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -9,7 +10,7 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpath
 import { join } from 'node:path';
 import type { TestContext } from 'node:test';
 import type Database from 'better-sqlite3';
-import { EngramError } from '../../src/errors.js';
+import { EngramError, type ErrorCode } from '../../src/errors.js';
 import { openStateDb } from '../../src/index/index.js';
 import { VaultWriter } from '../../src/writes/index.js';
 import { makeVault, type FixtureVault } from '../helpers/vault.js';
@@ -70,11 +71,12 @@ export function snapshot(dir: string): Record<string, string> {
 }
 
 /** Asserts `run` throws a USAGE EngramError whose message matches `pattern`; returns the message. */
-export function refused(run: () => unknown, pattern: RegExp = /./, label = ''): string {
+export function refused(run: () => unknown, pattern: RegExp = /./, label = '', code?: ErrorCode): string {
   let message = '';
   assert.throws(run, (error: unknown) => {
     assert.ok(error instanceof EngramError, `${label}: expected an EngramError, got ${String(error)}`);
-    assert.equal(error.code, 'USAGE', `${label}: ${error.message}`);
+    if (code !== undefined) assert.equal(error.code, code, `${label}: ${error.message}`);
+    else assert.notEqual(error.code, 'USAGE', `${label}: ${error.message}`);
     assert.match(error.message, pattern, label);
     message = error.message;
     return true;

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { resolveNotePath } from '../../src/vault/index.js';
-import { freeNotePath, safeNoteName } from '../../src/writes/index.js';
+import { agent, freeNotePath, safeNoteName } from '../../src/writes/index.js';
 import { writerVault } from './fixture.js';
 
 function refusal(title: string): string {
@@ -101,7 +101,7 @@ test('freeNotePath with the writer: a second note with the same title gets " 2"'
   const name = accepted('Idea');
   const path = freeNotePath('Claude/Inbox', name, (candidate) => fx.writer.exists(candidate));
   assert.equal(path, 'Claude/Inbox/Idea 2.md');
-  fx.writer.write({ tool: 'write_note', path, create: true, next: () => '# Idea (again)\n' });
+  fx.writer.write({ by: agent('write_note'), path, create: true, next: () => '# Idea (again)\n' });
   assert.equal(freeNotePath('Claude/Inbox', name, (candidate) => fx.writer.exists(candidate)), 'Claude/Inbox/Idea 3.md');
 });
 
@@ -130,6 +130,6 @@ test('a note named by safeNoteName can be written', (t) => {
     const result = safeNoteName(title);
     if (!result.ok) continue;
     const path = `Claude/${result.name}.md`;
-    assert.doesNotThrow(() => fx.writer.write({ tool: 'write_note', path, create: true, next: () => 'x\n' }), `${Buffer.byteLength(result.name)}-byte name`);
+    assert.doesNotThrow(() => fx.writer.write({ by: agent('write_note'), path, create: true, next: () => 'x\n' }), `${Buffer.byteLength(result.name)}-byte name`);
   }
 });

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { hashContent } from '../../src/vault/index.js';
-import { lineDiff, WRITE_DEFAULTS } from '../../src/writes/index.js';
+import { agent, lineDiff, WRITE_DEFAULTS } from '../../src/writes/index.js';
 import { auditLines, journalRows, refused, snapshot, START, writerVault } from './fixture.js';
 
 const ATLAS = '# Atlas\n\nOwner: Ada\nStatus: draft\n';
@@ -16,7 +16,7 @@ const ATLAS = '# Atlas\n\nOwner: Ada\nStatus: draft\n';
 test('preview returns a diff, a token and an expiry, and writes nothing', (t) => {
   const fx = writerVault(t, { 'Projects/Atlas.md': ATLAS, 'Home.md': '# Home\n' });
   const before = snapshot(fx.root);
-  const preview = fx.writer.preview({ tool: 'write_note', path: 'Projects/Atlas.md', next: (current) => current!.replace('Status: draft', 'Status: shipped') });
+  const preview = fx.writer.preview({ by: agent('write_note'), path: 'Projects/Atlas.md', next: (current) => current!.replace('Status: draft', 'Status: shipped') });
   assert.equal(preview.path, 'Projects/Atlas.md');
   assert.match(preview.token, /^[0-9a-f]{32}$/);
   assert.equal(preview.expires, new Date(START + WRITE_DEFAULTS.previewMs).toISOString());
@@ -26,18 +26,18 @@ test('preview returns a diff, a token and an expiry, and writes nothing', (t) =>
   assert.equal(existsSync(join(fx.vault.home, 'write.lock')), false);
 
   // A new note: the diff is all additions; two previews get two tokens.
-  const fresh = fx.writer.preview({ tool: 'write_note', path: 'Projects/Sub/New.md', create: true, next: () => '# New\nbody\n' });
+  const fresh = fx.writer.preview({ by: agent('write_note'), path: 'Projects/Sub/New.md', create: true, next: () => '# New\nbody\n' });
   assert.match(fresh.diff, /^@@ line 1 @@\n\+ # New\n\+ body/);
   assert.notEqual(fresh.token, preview.token);
   assert.deepEqual(snapshot(fx.root), before);
-  refused(() => fx.writer.preview({ tool: 'write_note', path: 'Projects/Atlas.md', create: true, next: () => 'x\n' }), /exists already/);
+  refused(() => fx.writer.preview({ by: agent('write_note'), path: 'Projects/Atlas.md', create: true, next: () => 'x\n' }), /exists already/);
 });
 
 test('apply writes exactly the previewed bytes (next is not called again), journaled and audited', (t) => {
   const fx = writerVault(t, { 'Projects/Atlas.md': Buffer.from(`\uFEFF${ATLAS.replace(/\n/g, '\r\n')}`, 'utf8') });
   const original = fx.read('Projects/Atlas.md');
   let calls = 0;
-  const preview = fx.writer.preview({ tool: 'write_note', path: 'Projects/Atlas.md', next: (current) => `${current}Reviewed (${++calls})\n` });
+  const preview = fx.writer.preview({ by: agent('write_note'), path: 'Projects/Atlas.md', next: (current) => `${current}Reviewed (${++calls})\n` });
   const stored = fx.db.prepare('SELECT after_bytes FROM previews WHERE token = ?').pluck().get(preview.token) as Buffer;
   fx.clock.now = START + 60_000;
   const receipt = fx.writer.apply(preview.token);
@@ -59,7 +59,7 @@ test('apply writes exactly the previewed bytes (next is not called again), journ
 
 test('apply of a previewed new note creates it (folders included)', (t) => {
   const fx = writerVault(t, { 'Home.md': '# Home\n' });
-  const preview = fx.writer.preview({ tool: 'write_note', path: 'Areas/Health/Sleep.md', create: true, next: () => '# Sleep\n' });
+  const preview = fx.writer.preview({ by: agent('write_note'), path: 'Areas/Health/Sleep.md', create: true, next: () => '# Sleep\n' });
   const receipt = fx.writer.apply(preview.token);
   assert.equal(fx.text('Areas/Health/Sleep.md'), '# Sleep\n');
   assert.equal(receipt.created, true);
@@ -69,7 +69,7 @@ test('apply of a previewed new note creates it (folders included)', (t) => {
 
 test('a used token is refused; so is an unknown one', (t) => {
   const fx = writerVault(t, { 'Projects/Atlas.md': ATLAS });
-  const preview = fx.writer.preview({ tool: 'write_note', path: 'Projects/Atlas.md', next: (current) => `${current}once\n` });
+  const preview = fx.writer.preview({ by: agent('write_note'), path: 'Projects/Atlas.md', next: (current) => `${current}once\n` });
   fx.writer.apply(preview.token);
   const before = snapshot(fx.root);
   refused(() => fx.writer.apply(preview.token), /used already.*preview again/);
@@ -86,8 +86,8 @@ test('a used token is refused; so is an unknown one', (t) => {
 
 test('an expired token is refused; one just inside the window applies', (t) => {
   const fx = writerVault(t, { 'Projects/Atlas.md': ATLAS, 'Projects/Other.md': 'other\n' });
-  const late = fx.writer.preview({ tool: 'write_note', path: 'Projects/Atlas.md', next: (current) => `${current}late\n` });
-  const timely = fx.writer.preview({ tool: 'write_note', path: 'Projects/Other.md', next: (current) => `${current}timely\n` });
+  const late = fx.writer.preview({ by: agent('write_note'), path: 'Projects/Atlas.md', next: (current) => `${current}late\n` });
+  const timely = fx.writer.preview({ by: agent('write_note'), path: 'Projects/Other.md', next: (current) => `${current}timely\n` });
   fx.clock.now = START + WRITE_DEFAULTS.previewMs + 1;
   const before = snapshot(fx.root);
   refused(() => fx.writer.apply(late.token), /expired.*preview the write again/);
@@ -103,7 +103,7 @@ test('an expired token is refused; one just inside the window applies', (t) => {
 
 test('a human edit between preview and apply refuses the apply and keeps the human\'s bytes', (t) => {
   const fx = writerVault(t, { 'Projects/Atlas.md': ATLAS });
-  const preview = fx.writer.preview({ tool: 'write_note', path: 'Projects/Atlas.md', next: (current) => `${current}agent line\n` });
+  const preview = fx.writer.preview({ by: agent('write_note'), path: 'Projects/Atlas.md', next: (current) => `${current}agent line\n` });
   const human = `${ATLAS}human line, typed in Obsidian\n`;
   fx.vault.write('Projects/Atlas.md', human);
   const before = snapshot(fx.root);
@@ -113,11 +113,11 @@ test('a human edit between preview and apply refuses the apply and keeps the hum
   assert.deepEqual(journalRows(fx.db), []);
 
   // The human deleting the note, or creating one the preview meant to create, refuses too.
-  const second = fx.writer.preview({ tool: 'write_note', path: 'Projects/Atlas.md', next: (current) => `${current}again\n` });
+  const second = fx.writer.preview({ by: agent('write_note'), path: 'Projects/Atlas.md', next: (current) => `${current}again\n` });
   fx.vault.remove('Projects/Atlas.md');
   refused(() => fx.writer.apply(second.token), /changed since the preview/);
   assert.equal(existsSync(join(fx.root, 'Projects/Atlas.md')), false);
-  const create = fx.writer.preview({ tool: 'write_note', path: 'Projects/Fresh.md', create: true, next: () => 'agent\n' });
+  const create = fx.writer.preview({ by: agent('write_note'), path: 'Projects/Fresh.md', create: true, next: () => 'agent\n' });
   fx.vault.write('Projects/Fresh.md', 'human got there first\n');
   refused(() => fx.writer.apply(create.token), /changed since the preview/);
   assert.equal(fx.text('Projects/Fresh.md'), 'human got there first\n');
@@ -127,7 +127,7 @@ test('a human edit between preview and apply refuses the apply and keeps the hum
 
 test('a token is tied to its database, not its writer: another session can apply it once', (t) => {
   const fx = writerVault(t, { 'Projects/Atlas.md': ATLAS });
-  const preview = fx.writer.preview({ tool: 'write_note', path: 'Projects/Atlas.md', next: (current) => `${current}x\n` });
+  const preview = fx.writer.preview({ by: agent('write_note'), path: 'Projects/Atlas.md', next: (current) => `${current}x\n` });
   const other = fx.another('other-session');
   other.apply(preview.token);
   refused(() => fx.writer.apply(preview.token), /used already/);
@@ -143,6 +143,6 @@ test('lineDiff: shared edges elided, removed then added lines', () => {
 // Cosmetic: the preview diff of a CRLF note shows a stray "\r" at the end of each line.
 test('the preview diff of a CRLF note has no carriage returns', (t) => {
   const fx = writerVault(t, { 'Projects/Win.md': 'a\r\nb\r\n' });
-  const preview = fx.writer.preview({ tool: 'write_note', path: 'Projects/Win.md', next: (current) => `${current}c\n` });
+  const preview = fx.writer.preview({ by: agent('write_note'), path: 'Projects/Win.md', next: (current) => `${current}c\n` });
   assert.doesNotMatch(preview.diff, /\r/);
 });

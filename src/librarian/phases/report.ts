@@ -1,6 +1,7 @@
 /** Report: a dated section on top of the agent territory's `Librarian.md`, with the proposals waiting for a human. */
 import type Database from 'better-sqlite3';
 import { listProposals, type Proposal } from '../../graph/index.js';
+import { LIBRARIAN } from '../../writes/index.js';
 import { listOrganizeProposals, type OrganizeProposal } from '../organize.js';
 import { mergeReport, renderSection } from '../report.js';
 import { DEFAULTS, reindex, type Phase, type SweepReport } from './phase.js';
@@ -24,7 +25,7 @@ export const reportPhase: Phase = {
     fillProposals(ctx.db, report);
     report.durationMs = ctx.now() - ctx.started;
     const section = renderSection(report);
-    const receipt = ctx.options.writer.write({ tool: 'librarian', path: `${ctx.agentRoot}/Librarian.md`, next: (current) => mergeReport(current, section) });
+    const receipt = ctx.options.writer.write({ by: LIBRARIAN, path: `${ctx.agentRoot}/Librarian.md`, next: (current) => mergeReport(current, section) });
     reindex(ctx, [receipt.path]);
     return { summary: `written to ${receipt.path}`, counts: {}, costUsd: 0 };
   },

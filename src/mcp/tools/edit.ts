@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { EngramError } from '../../errors.js';
-import { classifyWrite, type Preview } from '../../writes/index.js';
+import { agent, type Preview } from '../../writes/index.js';
 import type { ApplyExpectation } from '../engine.js';
 import { fail, ok, type ToolResult } from '../results.js';
 import { defineTool, WRITES, type Tool, type ToolContext } from './define.js';
@@ -39,7 +39,7 @@ function appendNote(context: ToolContext): Tool {
       if (args.position === 'under_heading' && !args.heading && !args.token) return fail('under_heading needs the heading\'s text');
       const content = args.content ?? '';
       const next = (current: string | null): string => {
-        if (current === null) throw new EngramError('USAGE', `${args.path} does not exist; create it with write_note`);
+        if (current === null) throw new EngramError('NOT_FOUND', `${args.path} does not exist; create it with write_note`);
         return insertText(current, content, args.position, args.heading);
       };
       return previewOrApply(context, 'append_note', args, args.content ? next : null, false);
@@ -81,7 +81,7 @@ function undoWrite(context: ToolContext): Tool {
     handler: async (args) => {
       if (args.token) return applyToken(context, args.token, { tool: 'undo_write', undoOf: args.id });
       const verdict = engine.writer().undoVerdict(args.id);
-      if (verdict.kind === 'refused') return fail(verdict.reason);
+      if (verdict.kind === 'refused') return fail(verdict.reason, verdict.code);
       if (verdict.kind === 'confirm') return askOrOffer(context, 'undo_write', verdict.reason, engine.writer().previewUndo(args.id));
       const receipt = await engine.undo(args.id);
       return done({ ...receipt, created: false }, {}, `reverted write #${args.id} on ${receipt.path} (recorded as write #${receipt.journalId})`);
@@ -94,9 +94,11 @@ async function previewOrApply(context: ToolContext, tool: string, args: { path?:
   const { engine } = context;
   if (args.token) return applyToken(context, args.token, { tool, ...(args.path ? { path: args.path } : {}), ...(next ? { next } : {}) });
   if (!args.path || !next) return fail('give a path (and content), or the token of a preview to apply it');
-  const verdict = classifyWrite(args.path.replace(/^\.\//, ''), tool, { agentRoot: engine.agentRoot });
-  if (verdict.kind !== 'confirm') return done(await engine.write({ tool, path: args.path, next, create }));
-  return askOrOffer(context, tool, verdict.reason, engine.writer().preview({ tool, path: args.path, next, create }));
+  // The writer's typed verdict says whether the human must see it first; the MCP layer does not classify.
+  const by = agent(tool);
+  const verdict = engine.writer().verdict({ by, path: args.path });
+  if (verdict.kind !== 'confirm') return done(await engine.write({ by, path: args.path, next, create }));
+  return askOrOffer(context, tool, verdict.reason, engine.writer().preview({ by, path: args.path, next, create }));
 }
 
 /** Applies a preview's token; what the caller sent along must be what was previewed. */
@@ -119,7 +121,7 @@ async function askOrOffer(context: ToolContext, tool: string, reason: string, pr
     : null;
   if (answer) {
     if (answer.action === 'accept' && answer.content?.approve === true) return applyToken(context, preview.token, {});
-    return fail(`the human did not approve the change to ${preview.path}; nothing was written`);
+    return fail(`the human did not approve the change to ${preview.path}; nothing was written`, 'WRITE_REFUSED');
   }
   return ok({ path: preview.path, preview: preview.diff, token: preview.token, expires: preview.expires, applied: false },
     `${reason}. Nothing was written yet. Show the human this change and, if they agree, call ${tool} again with token "${preview.token}" (valid until ${preview.expires}):\n\n${preview.diff}`);

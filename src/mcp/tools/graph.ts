@@ -25,7 +25,7 @@ function indexBrainTool(engine: VaultEngine): Tool {
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
     handler: async (args) => {
       const extractor = selectExtractor(engine.extractorSettings, engine.db);
-      if (!extractor) return fail('no extractor is configured (ENGRAM_EXTRACTOR=none); set ENGRAM_EXTRACTOR to structural, anthropic or claude-cli');
+      if (!extractor) return fail('no extractor is configured (ENGRAM_EXTRACTOR=none); set ENGRAM_EXTRACTOR to structural, anthropic or claude-cli', 'CONFIG_INVALID');
       const report = await engine.change('an extraction', () => runGraphIndex({ root: engine.vault, db: engine.db, extractor, writer: engine.writer(), agentRoot: engine.agentRoot, maxNotes: args.max_notes, vectorModel: engine.settings.model }),
         (result) => result.written);
       return ok({
@@ -73,7 +73,7 @@ function relatedNotesTool(engine: VaultEngine): Tool {
       const resolved = engine.resolve(args.path);
       if (!resolved.ok) return fail(resolved.reason);
       const related = relatedNotes(engine.db, resolved.path, { hops: args.hops as 1 | 2, limit: args.limit });
-      if (related === null) return fail(`${resolved.path} is not indexed yet; try again after indexing`);
+      if (related === null) return fail(`${resolved.path} is not indexed yet; try again after indexing`, 'NOT_FOUND');
       return ok({ path: resolved.path, related }, related.length === 0 ? `no related notes for ${resolved.path} yet (run index_brain to extract entities)` : undefined);
     },
   });

@@ -28,7 +28,7 @@ export function insertText(current: string, content: string, position: 'end' | '
       return insertBefore(lines, i, addition);
     }
   }
-  if (found === -1) throw new EngramError('USAGE', `no heading "${heading}" in the note; use position "end", or one of its headings`);
+  if (found === -1) throw new EngramError('INVALID_INPUT', `no heading "${heading}" in the note; use position "end", or one of its headings`);
   return insertBefore(lines, lines.length, addition);
 }
 

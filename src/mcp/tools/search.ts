@@ -191,6 +191,6 @@ function describeHits(response: SearchResponse): string {
 function dateBound(key: 'modifiedAfter' | 'modifiedBefore', value: string | undefined, endOfDay: boolean): Record<string, number> {
   if (value === undefined) return {};
   const ms = parseDateBound(value, endOfDay);
-  if (ms === null) throw new EngramError('USAGE', `${key === 'modifiedAfter' ? 'modified_after' : 'modified_before'} must be a date like 2026-03-14, not "${value}"`);
+  if (ms === null) throw new EngramError('INVALID_INPUT', `${key === 'modifiedAfter' ? 'modified_after' : 'modified_before'} must be a date like 2026-03-14, not "${value}"`);
   return { [key]: ms };
 }

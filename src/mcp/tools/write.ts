@@ -5,7 +5,7 @@
  * the write's receipt says it touched.
  */
 import { z } from 'zod';
-import { freeNotePath, safeNoteName } from '../../writes/index.js';
+import { agent, freeNotePath, safeNoteName } from '../../writes/index.js';
 import type { VaultEngine } from '../engine.js';
 import { fail } from '../results.js';
 import { defineTool, WRITES, type Tool, type ToolContext } from './define.js';
@@ -37,9 +37,9 @@ function logSession(engine: VaultEngine): Tool {
       const path = freeNotePath(`${root}/Sessions`, name.name, (candidate) => engine.writer().exists(candidate));
       const frontmatter = ['---', `created: ${new Date().toISOString()}`, `agent: ${yamlString(args.agent)}`,
         ...(args.project ? [`project: ${yamlString(args.project)}`] : []), `tags: [${['session', ...args.tags].map(yamlString).join(', ')}]`, '---'];
-      const receipt = await engine.write({ tool: 'log_session', path, create: true, next: () => `${frontmatter.join('\n')}\n# ${args.title.trim()}\n\n${args.body.trim()}\n` });
+      const receipt = await engine.write({ by: agent('log_session'), path, create: true, next: () => `${frontmatter.join('\n')}\n# ${args.title.trim()}\n\n${args.body.trim()}\n` });
       const link = path.slice(0, -3);
-      const index = await engine.write({ tool: 'log_session', path: `${root}/Index.md`, next: (current) => `${current ?? '# Index\n\n'}${current && !current.endsWith('\n') ? '\n' : ''}- ${today()} [[${link}|${args.title.trim()}]]${args.project ? ` (${oneLine(args.project)})` : ''}\n` });
+      const index = await engine.write({ by: agent('log_session'), path: `${root}/Index.md`, next: (current) => `${current ?? '# Index\n\n'}${current && !current.endsWith('\n') ? '\n' : ''}- ${today()} [[${link}|${args.title.trim()}]]${args.project ? ` (${oneLine(args.project)})` : ''}\n` });
       return done({ ...receipt, indexWarning: receipt.indexWarning ?? index.indexWarning }, { index_journal_id: index.journalId });
     },
   });
@@ -55,7 +55,7 @@ function capture(engine: VaultEngine): Tool {
     handler: async (args) => {
       const time = new Date().toISOString().slice(11, 16);
       const line = `- ${time} ${oneLine(args.text)}`;
-      const receipt = await engine.write({ tool: 'capture', path: `${engine.agentRoot}/Inbox/${today()}.md`, next: (current) => `${current ?? `# Inbox ${today()}\n\n`}${current && !current.endsWith('\n') ? '\n' : ''}${line}\n` });
+      const receipt = await engine.write({ by: agent('capture'), path: `${engine.agentRoot}/Inbox/${today()}.md`, next: (current) => `${current ?? `# Inbox ${today()}\n\n`}${current && !current.endsWith('\n') ? '\n' : ''}${line}\n` });
       return done(receipt);
     },
   });
@@ -79,7 +79,7 @@ function upsertConcept(engine: VaultEngine): Tool {
       const similar = engine.search().search({ query: args.name, limit: 5, mode: 'keyword' }).results
         .filter((hit) => hit.path !== existing).map((hit) => ({ path: hit.path, title: hit.title }));
       const receipt = await engine.write({
-        tool: 'upsert_concept', path: existing,
+        by: agent('upsert_concept'), path: existing,
         next: (current) => current === null
           ? `---\ncreated: ${new Date().toISOString()}\ntype: concept\n---\n# ${name.name}\n\n${args.body.trim()}\n`
           : `${current}${current.endsWith('\n') ? '' : '\n'}\n## Update ${today()}\n\n${args.body.trim()}\n`,
@@ -105,7 +105,7 @@ function addTask(engine: VaultEngine): Tool {
     handler: async (args) => {
       if (args.due !== undefined && !isRealDate(args.due)) return fail(`due must be a real date like 2026-05-01, not "${args.due}"`);
       const line = `- [ ] ${oneLine(args.text)}${args.priority ? ` ${PRIORITY_MARKS[args.priority]}` : ''}${args.due ? ` 📅 ${args.due}` : ''}`;
-      const receipt = await engine.write({ tool: 'add_task', path: `${engine.agentRoot}/Tasks.md`, next: (current) => `${current ?? '# Tasks\n\n'}${current && !current.endsWith('\n') ? '\n' : ''}${line}\n` });
+      const receipt = await engine.write({ by: agent('add_task'), path: `${engine.agentRoot}/Tasks.md`, next: (current) => `${current ?? '# Tasks\n\n'}${current && !current.endsWith('\n') ? '\n' : ''}${line}\n` });
       return done(receipt, { line });
     },
   });
