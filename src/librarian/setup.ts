@@ -30,7 +30,7 @@ export function sweepOptions(
   const writer = vaultWriter({ root: where.vault, db: where.db, stateDir: where.stateDir, agentRoot: settings.agentRoot }, run.runId);
   return {
     root: where.vault, db: where.db, agentRoot: settings.agentRoot, runId: run.runId, kind: run.kind, exclude: settings.exclude,
-    vectors: { model: settings.model, modelDir: settings.modelDir, offline: settings.offline, exclude: settings.exclude },
+    vectors: { model: settings.model, modelDir: settings.modelDir, offline: settings.offline, exclude: settings.exclude, ...(settings.home ? { home: settings.home } : {}), ...(settings.modelBaseUrl ? { modelBaseUrl: settings.modelBaseUrl } : {}) },
     log: run.log, writer, dryRun: run.dryRun,
     extractor: selectExtractor(settings, where.db),
     // A dry run never makes a paid call, so it needs no adjudicator (its plan still estimates the cost).

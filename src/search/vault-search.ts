@@ -356,7 +356,8 @@ export class VaultSearch {
   /** Why the semantic lane cannot run for this request, or null when it can. */
   private semanticUnavailable(request: SearchRequest): string | null {
     const model = this.options.model ?? DEFAULT_MODEL;
-    if (this.vectors.size === 0) return `no note has a ${model} vector yet; run \`engram index\` with the model installed to embed the vault`;
+    // Not just "run engram index": without the model that would fail the same way, so name how to get it.
+    if (this.vectors.size === 0) return `no note has a ${model} vector yet; \`engram index\` embeds the vault once the model is installed (\`engram model status\` checks it; \`engram model pull\` or \`engram model install PATH\` installs it)`;
     if (!request.queryVector) return request.vectorUnavailable ?? `no query vector (the ${model} model was not loaded)`;
     if (request.queryVector.length !== this.vectors.dims) return `the query vector has ${request.queryVector.length} dimensions, the note vectors ${this.vectors.dims}: they come from different models`;
     return null;
