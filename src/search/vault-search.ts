@@ -293,15 +293,17 @@ export class VaultSearch {
 
   /**
    * Notes nearest to a note by vector (its own vector, or its best section's when it has only
-   * those), with the section that matched. Null when the note has no vector.
+   * those), with the section that matched, among the notes `filters` let through (e.g. a folder).
+   * Null when the note has no vector.
    */
-  related(path: string, limit: number): SearchHit[] | null {
+  related(path: string, limit: number, filters: SearchFilters = {}): SearchHit[] | null {
     const doc = this.metas.findIndex((meta) => meta.path.normalize('NFC') === path.normalize('NFC'));
     if (doc === -1) return null;
     const own = this.vectors.vectorsOf(doc);
     const anchor = own.find((entry) => entry.blockKey === '') ?? own[0];
     if (!anchor) return null;
-    return this.vectors.nearest(anchor.vector, limit, (other) => other !== doc).map((hit, i) =>
+    const filter = compileFilter(filters);
+    return this.vectors.nearest(anchor.vector, limit, (other) => other !== doc && (!filter.active || filter.test(this.metas[other]!) === null)).map((hit, i) =>
       this.hit(hit.doc, hit.score, [], null, { semantic: { rank: i + 1, score: round(hit.score), source: hit.source, block: hit.blockKey === '' ? null : hit.blockKey } }, hit.blockKey === '' ? 0 : -1, hit.blockKey));
   }
 

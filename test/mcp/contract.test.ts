@@ -43,7 +43,7 @@ const CLI: Record<string, string[]> = {
   index: ['batch-size', 'embed-budget', 'exclude', 'full', 'no-embed', 'quiet'],
   status: [],
   search: ['all-tags', 'also', 'exclude-folder', 'explain', 'folder', 'limit', 'min-score', 'min-similarity', 'mode', 'modified-after', 'modified-before', 'no-refresh', 'tag', 'type'],
-  related: ['limit'],
+  related: ['folder', 'limit'],
   graph: ['apply', 'max-cost', 'max-notes', 'undo'],
   serve: ['http', 'no-index', 'no-watch'],
   daemon: ['http', 'no-index', 'sweep-now'],

@@ -80,3 +80,11 @@ test('a block hit whose heading is followed by a blank line has the block\'s fir
   const noteLevel = { ...hit, lanes: { semantic: { ...hit.lanes.semantic!, block: null } } };
   assert.equal(matchedText(text, noteLevel, 4000), text, 'a note-level hit gets the note from its start');
 });
+
+test('related notes take a folder filter', (t) => {
+  const { engine } = engineWith(t, 3);
+  const all = engine.related('Notes/N000.md', 10)!;
+  assert.deepEqual(all.map((hit) => hit.path), ['Notes/N001.md', 'Notes/N002.md', 'Cooking/Bread.md']);
+  assert.deepEqual(engine.related('Notes/N000.md', 10, { folders: ['Cooking'] })!.map((hit) => hit.path), ['Cooking/Bread.md']);
+  assert.deepEqual(engine.related('Notes/N000.md', 10, { folders: ['Nowhere'] }), []);
+});
