@@ -17,6 +17,8 @@ export interface CliEnv {
   modelDir: string;
   /** ENGRAM_OFFLINE=1 forbids downloading a missing model. */
   offline: boolean;
+  /** HF_ENDPOINT, the Hugging Face convention for a mirror: where a missing model is downloaded from (default https://huggingface.co). */
+  modelBaseUrl: string;
   /** ENGRAM_HTTP_TOKEN: the bearer token `engram serve --http` requires, when set. */
   httpToken: string | undefined;
   /** ENGRAM_HTTP_MAX_SESSIONS: most MCP sessions an HTTP server keeps (default 64; a new one evicts the idlest). */
@@ -73,6 +75,7 @@ export function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
     model: env.ENGRAM_EMBED_MODEL || 'TaylorAI/bge-micro-v2',
     modelDir: env.ENGRAM_MODEL_DIR || join(homedir(), '.cache', 'engram', 'models'),
     offline: env.ENGRAM_OFFLINE === '1' || env.ENGRAM_OFFLINE === 'true',
+    modelBaseUrl: env.HF_ENDPOINT || 'https://huggingface.co',
     httpToken: env.ENGRAM_HTTP_TOKEN || undefined,
     httpMaxSessions: wholeNumber(env.ENGRAM_HTTP_MAX_SESSIONS || undefined, 'ENGRAM_HTTP_MAX_SESSIONS'),
     agentRoot: (env.ENGRAM_AGENT_ROOT || 'Claude').replace(/^\/+|\/+$/g, ''),

@@ -11,6 +11,7 @@ export const relatedCommand: Command = {
   maxPositionals: 1,
   options: {
     limit: { type: 'string', short: 'n', value: 'N', description: 'how many notes, 1–100 (default 10)' },
+    folder: { type: 'string', multiple: true, value: 'PATH', description: 'only notes in this folder (and below)' },
   },
   run(args, { env, io }) {
     const given = args.positionals[0];
@@ -26,7 +27,8 @@ export const relatedCommand: Command = {
       if (!engine.metas.some((meta) => meta.path.normalize('NFC') === path.normalize('NFC'))) {
         throw new EngramError('NOT_FOUND', `no indexed note at "${path}"; give a vault-relative path such as Projects/Atlas.md (run \`engram index\` if it is new)`);
       }
-      const hits = engine.related(path, limit);
+      const folders = (args.values.folder as string[] | undefined) ?? [];
+      const hits = engine.related(path, limit, { folders });
       if (hits === null) {
         throw new EngramError('NOT_FOUND', `"${path}" has no ${env.model} vector yet; run \`engram index\` with the model installed (engram status shows why it is missing)`);
       }

@@ -19,7 +19,8 @@ export const searchCommand: Command = {
     'modified-after': { type: 'string', value: 'DATE', description: 'only notes modified on or after this date (YYYY-MM-DD or ISO time)' },
     'modified-before': { type: 'string', value: 'DATE', description: 'only notes modified on or before this date' },
     mode: { type: 'string', value: 'MODE', description: 'hybrid, keyword or semantic (default hybrid; without vectors it answers by keyword and says so)' },
-    'min-score': { type: 'string', value: 'X', description: 'drop hits scoring below X' },
+    'min-score': { type: 'string', value: 'X', description: 'drop keyword hits scoring below X (in --mode semantic: hits below cosine X)' },
+    'min-similarity': { type: 'string', value: 'X', description: 'drop semantic hits below cosine similarity X (0–1), in any mode' },
     also: { type: 'string', multiple: true, value: 'WORDING', description: `another wording of the same need, fused with the query (up to ${MAX_ALTERNATIVES})` },
     explain: { type: 'boolean', description: 'show how each score was made' },
     'no-refresh': { type: 'boolean', description: 'search the index as it is, without bringing it up to date first' },
@@ -43,6 +44,8 @@ export const searchCommand: Command = {
     };
     const minScore = values['min-score'] === undefined ? undefined : Number(values['min-score']);
     if (minScore !== undefined && !Number.isFinite(minScore)) throw new UsageError('--min-score must be a number');
+    const minSimilarity = values['min-similarity'] === undefined ? undefined : Number(values['min-similarity']);
+    if (minSimilarity !== undefined && !(minSimilarity >= -1 && minSimilarity <= 1)) throw new UsageError('--min-similarity must be a cosine similarity from -1 to 1');
 
     const session = openSession(values.vault as string | undefined, env);
     try {
@@ -54,6 +57,7 @@ export const searchCommand: Command = {
       const response = await searchVault(session.search(), {
         query, limit, filters, mode, explain: values.explain === true, alternatives: (values.also as string[] | undefined) ?? [],
         ...(minScore === undefined ? {} : { minScore }),
+        ...(minSimilarity === undefined ? {} : { minSimilarity }),
       }, (text) => embedQuery(text, env, io));
       response.notices.unshift(...notices);
       io.out(values.json ? JSON.stringify(response, null, 2) : describeResponse(response, values.explain === true));

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { EngramError, UsageError } from '../errors.js';
-import { blockEmbedInput, openConfiguredEmbedder, readSmartConnections, sourceEmbedInput } from '../embed/index.js';
+import { blockEmbedInput, openConfiguredEmbedder, readSmartConnections, sourceEmbedInput, type LogSink } from '../embed/index.js';
 import { readNoteFile } from '../vault/index.js';
 import type { Command } from './command.js';
-import { openSession } from './context.js';
+import { openSession, type CliEnv } from './context.js';
 
 /** Below this median cosine the two vector spaces disagree: Smart Connections' vectors and ours are not comparable. */
 const AGREEMENT_FLOOR = 0.95;
@@ -22,34 +22,11 @@ export const verifyCommand: Command = {
     if (!Number.isInteger(seed)) throw new UsageError('--seed must be a whole number');
     const session = openSession(args.values.vault as string | undefined, env);
     try {
-      const smart = readSmartConnections(session.vault, env);
-      if (!smart.report.detected) throw new EngramError('NOT_FOUND', `no Smart Connections data in ${session.vault}/.smart-env; there is nothing to verify against`);
-      const fresh = smart.vectors.filter((vector) => vector.fresh);
-      if (fresh.length === 0) throw new EngramError('NOT_FOUND', `Smart Connections has no fresh ${env.model} vectors in this vault${smart.report.modelMatches ? '' : ` (it now embeds with ${smart.report.activeModel ?? 'another model'})`}`);
-      const chosen = pick(fresh, sample, seed);
-      const inputs = chosen.map((item) => {
-        const read = readNoteFile(join(session.vault, item.path));
-        if (!read.ok) return '';
-        if (item.kind === 'source' || !item.lines) return sourceEmbedInput(item.path, read.text);
-        const text = read.text.split('\n').slice(item.lines[0] - 1, item.lines[1]).join('\n');
-        return blockEmbedInput(item.path, item.key, text);
-      });
-      const embedder = await openConfiguredEmbedder(env, io);
-      if ('reason' in embedder) throw new EngramError('EMBEDDER_FAILED', `cannot verify: ${embedder.reason}`);
-      let local: Float32Array[];
-      try {
-        local = await embedder.embedder.embed(inputs);
-      } finally {
-        await embedder.embedder.close();
-      }
-      const cosines = chosen.map((item, i) => ({ path: item.path, key: item.key, cosine: cosine(item.vector, local[i]!) }));
-      const sorted = cosines.map((entry) => entry.cosine).sort((a, b) => a - b);
-      const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
-      const worst = sorted[0]!;
-      const worstItem = cosines.find((entry) => entry.cosine === worst)!;
-      const result = { model: env.model, sampled: chosen.length, fresh_available: fresh.length, median: round(median), worst: round(worst), worst_item: worstItem, floor: AGREEMENT_FLOOR, agrees: median >= AGREEMENT_FLOOR };
+      const result = await checkAgreement(session.vault, env, io, sample, seed);
+      if (result === null) throw new EngramError('NOT_FOUND', `no Smart Connections data in ${session.vault}/.smart-env; there is nothing to verify against`);
+      const worstItem = result.worst_item;
       io.out(args.values.json ? JSON.stringify(result, null, 2) : [
-        `re-embedded ${chosen.length} of ${fresh.length} fresh Smart Connections items with ${env.model}`,
+        `re-embedded ${result.sampled} of ${result.fresh_available} fresh Smart Connections items with ${env.model}`,
         `cosine median ${result.median}, worst ${result.worst} (${worstItem.path}${worstItem.key})`,
         result.agrees ? 'the vector spaces agree' : `the vector spaces DISAGREE (median below ${AGREEMENT_FLOOR}): check that ENGRAM_EMBED_MODEL is the plugin's model`,
       ].join('\n'));
@@ -59,6 +36,51 @@ export const verifyCommand: Command = {
     }
   },
 };
+
+export interface Agreement {
+  model: string;
+  sampled: number;
+  fresh_available: number;
+  median: number;
+  worst: number;
+  worst_item: { path: string; key: string; cosine: number };
+  floor: number;
+  agrees: boolean;
+}
+
+/**
+ * Re-embeds a sample of the vault's fresh Smart Connections items with the configured model and
+ * compares: the check behind `engram verify` and `engram model status`. Null when the vault has
+ * no Smart Connections data; throws when it has no fresh vectors or the model cannot load.
+ */
+export async function checkAgreement(vault: string, env: CliEnv, io: LogSink, sample: number, seed: number): Promise<Agreement | null> {
+  const smart = readSmartConnections(vault, env);
+  if (!smart.report.detected) return null;
+  const fresh = smart.vectors.filter((vector) => vector.fresh);
+  if (fresh.length === 0) throw new EngramError('NOT_FOUND', `Smart Connections has no fresh ${env.model} vectors in this vault${smart.report.modelMatches ? '' : ` (it now embeds with ${smart.report.activeModel ?? 'another model'})`}`);
+  const chosen = pick(fresh, sample, seed);
+  const inputs = chosen.map((item) => {
+    const read = readNoteFile(join(vault, item.path));
+    if (!read.ok) return '';
+    if (item.kind === 'source' || !item.lines) return sourceEmbedInput(item.path, read.text);
+    const text = read.text.split('\n').slice(item.lines[0] - 1, item.lines[1]).join('\n');
+    return blockEmbedInput(item.path, item.key, text);
+  });
+  const embedder = await openConfiguredEmbedder(env, io);
+  if ('reason' in embedder) throw new EngramError('EMBEDDER_FAILED', `cannot verify: ${embedder.reason}`);
+  let local: Float32Array[];
+  try {
+    local = await embedder.embedder.embed(inputs);
+  } finally {
+    await embedder.embedder.close();
+  }
+  const cosines = chosen.map((item, i) => ({ path: item.path, key: item.key, cosine: cosine(item.vector, local[i]!) }));
+  const sorted = cosines.map((entry) => entry.cosine).sort((a, b) => a - b);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
+  const worst = sorted[0]!;
+  const worstItem = cosines.find((entry) => entry.cosine === worst)!;
+  return { model: env.model, sampled: chosen.length, fresh_available: fresh.length, median: round(median), worst: round(worst), worst_item: worstItem, floor: AGREEMENT_FLOOR, agrees: median >= AGREEMENT_FLOOR };
+}
 
 function cosine(a: Float32Array, b: Float32Array): number {
   if (a.length !== b.length) return 0;

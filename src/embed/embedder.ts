@@ -29,6 +29,8 @@ export interface EmbedderOptions {
   modelDir: string;
   /** Fetch missing files from the Hugging Face Hub (default off: ENGRAM_OFFLINE and no network). */
   allowDownload: boolean;
+  /** Where a download comes from (a mirror with the Hub's URL layout; default https://huggingface.co). */
+  remoteHost?: string;
   /** Texts per model call, 1 or more (default 16). */
   batchSize?: number;
   /** Token window, special tokens included (default 512, bge-micro-v2's positions). */
@@ -72,6 +74,7 @@ export async function openEmbedder(options: EmbedderOptions): Promise<EmbedderOp
 
   const settings: WorkerSettings = {
     model: options.model, modelDir: options.modelDir, allowDownload: options.allowDownload,
+    ...(options.remoteHost ? { remoteHost: options.remoteHost } : {}),
     dtype: location.dtype, maxTokens, verbose: options.verbose ?? false,
   };
   const onLog = options.onLog ?? ((line: string) => process.stderr.write(`${line}\n`));

@@ -12,6 +12,7 @@ export interface LoadSettings {
   model: string;
   modelDir: string;
   allowDownload: boolean;
+  remoteHost?: string;
   dtype: ModelDtype;
   verbose: boolean;
 }
@@ -29,6 +30,7 @@ export async function loadExtractor(settings: LoadSettings) {
   env.allowRemoteModels = settings.allowDownload;
   env.localModelPath = settings.modelDir;
   env.cacheDir = settings.modelDir;
+  if (settings.remoteHost) env.remoteHost = `${settings.remoteHost.replace(/\/+$/, '')}/`;
   // transformers.js logs onnxruntime's warnings with console.log; keep only errors unless asked.
   env.logLevel = settings.verbose ? LogLevel.INFO : LogLevel.ERROR;
   return pipeline('feature-extraction', settings.model, {

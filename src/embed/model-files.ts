@@ -5,14 +5,12 @@
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
+import { REQUIRED_FILES, WEIGHTS } from './model-catalog.js';
 import type { ModelDtype } from './protocol.js';
 
 /** `auto` prefers the quantized weights when present (what the plugin runs on CPU), else fp32. */
 export type DtypeChoice = ModelDtype | 'auto';
 
-/** What transformers.js reads for a BERT feature-extraction model (it fails without any of them). */
-const REQUIRED_FILES = ['config.json', 'tokenizer.json', 'tokenizer_config.json'];
-const WEIGHTS: Record<ModelDtype, string> = { fp32: 'onnx/model.onnx', q8: 'onnx/model_quantized.onnx' };
 
 export type ModelLocation = { ok: true; folder: string; dtype: ModelDtype; local: boolean } | { ok: false; reason: string };
 

@@ -9,6 +9,8 @@ export interface WorkerSettings {
   model: string;
   modelDir: string;
   allowDownload: boolean;
+  /** Where a download comes from (a Hugging Face Hub URL layout); default the hub itself. */
+  remoteHost?: string;
   dtype: ModelDtype;
   maxTokens: number;
   verbose: boolean;

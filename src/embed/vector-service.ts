@@ -8,7 +8,7 @@ import { EngramError } from '../errors.js';
 import { isIndexedByDefault, readSmartEnv, type ScReport, type SmartEnvRead } from '../smart-env/index.js';
 import { embedBacklog, importSmartVectors, type BacklogReport } from './backlog.js';
 import { openEmbedder, type Embedder } from './embedder.js';
-import { locateModel } from './model-files.js';
+import { forgetOpenFailure, MODEL_REMEDY, modelUnavailable, rememberOpenFailure } from './model-service.js';
 
 /** What the vector functions need to know of the environment. */
 export interface VectorSettings {
@@ -16,6 +16,10 @@ export interface VectorSettings {
   modelDir: string;
   offline: boolean;
   exclude: readonly string[];
+  /** Engram's home: where a failed download or load is remembered (see model-state.ts). */
+  home?: string;
+  /** Where a missing model is downloaded from (HF_ENDPOINT); default the Hugging Face Hub. */
+  modelBaseUrl?: string;
 }
 
 /** Where embedder log lines go (never stdout: that is the MCP channel). */
@@ -30,18 +34,17 @@ export interface VectorRefresh {
   backlog: BacklogReport | null;
 }
 
-/** Why the configured model cannot be used, or null when it can (checked without loading it). */
-export function modelUnavailable(env: VectorSettings): string | null {
-  const location = locateModel(env.model, env.modelDir, 'auto', !env.offline);
-  if (location.ok) return null;
-  return `model ${env.model} is not in ${env.modelDir}${env.offline ? ' and downloads are off (ENGRAM_OFFLINE=1)' : ''}; install it there or unset ENGRAM_OFFLINE to download it`;
-}
-
 export async function openConfiguredEmbedder(env: VectorSettings, io: LogSink): Promise<{ embedder: Embedder } | { reason: string }> {
   const missing = modelUnavailable(env);
   if (missing) return { reason: missing };
-  const opened = await openEmbedder({ model: env.model, modelDir: env.modelDir, allowDownload: !env.offline, onLog: (line) => io.err(line) });
-  return opened.ok ? { embedder: opened.embedder } : { reason: opened.reason };
+  const opened = await openEmbedder({ model: env.model, modelDir: env.modelDir, allowDownload: !env.offline, onLog: (line) => io.err(line), ...(env.modelBaseUrl ? { remoteHost: env.modelBaseUrl } : {}) });
+  if (!opened.ok) {
+    // Remembered, so the next index run, search refresh or sweep does not wait on the same failure.
+    rememberOpenFailure(env, opened.reason);
+    return { reason: `${opened.reason}; ${MODEL_REMEDY}` };
+  }
+  forgetOpenFailure(env);
+  return { embedder: opened.embedder };
 }
 
 /**
@@ -159,7 +162,8 @@ export function vectorStatus(db: Database.Database, vault: string, env: VectorSe
   const warnings = [...report.warnings];
   if (unavailable) warnings.push(`queries cannot be embedded: ${unavailable}; search answers by keyword`);
   const uncovered = notes - covered;
-  if (uncovered > 0) warnings.push(`${uncovered} of ${notes} notes have no ${env.model} vector yet and are found by keyword only; run \`engram index\`${unavailable ? ' once the model is installed' : ''}`);
+  // While the model is missing, `engram index` cannot help: the remedy is installing the model.
+  if (uncovered > 0) warnings.push(`${uncovered} of ${notes} notes have no ${env.model} vector yet and are found by keyword only; ${unavailable ? 'they are embedded by the first `engram index` after the model is installed' : 'run `engram index`'}`);
   return {
     model: env.model,
     dims: dimsBytes === undefined ? report.dims : dimsBytes / 4,

@@ -39,7 +39,8 @@ export function runHealthChecks(db: Database.Database, options: HealthOptions): 
     }],
     ['notes without vectors', () => {
       const missing = db.prepare(`SELECT count(*) FROM notes n WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.note_id = n.id AND v.model = ? AND v.block_key = '' AND v.content_hash = n.hash)`).pluck().get(options.model) as number;
-      return { count: missing, examples: missing > 0 ? [`${missing} notes have no current ${options.model} vector`] : [] };
+      const why = options.embedderUnavailable ? ': they cannot be embedded until the model is installed (`engram model pull` or `engram model install PATH`)' : '';
+      return { count: missing, examples: missing > 0 ? [`${missing} notes have no current ${options.model} vector${why}`] : [] };
     }],
     ['model agreement', () => ({
       count: options.modelMismatch ? 1 : 0,
@@ -79,8 +80,8 @@ export function runHealthChecks(db: Database.Database, options: HealthOptions): 
   return checks.map(([name, check]) => {
     try {
       const result = check();
-      // Coverage and orphans are information, not faults.
-      const informational = name === 'notes without vectors' || name === 'orphan entities';
+      // Coverage and orphans are information, not faults — unless no vector can be made at all.
+      const informational = (name === 'notes without vectors' && options.embedderUnavailable === null) || name === 'orphan entities';
       return { name, count: result.count, examples: result.examples, ok: informational || result.count === 0 };
     } catch (error) {
       return { name, count: 0, ok: false, examples: [], error: error instanceof Error ? error.message : String(error) };

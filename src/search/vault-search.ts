@@ -9,13 +9,13 @@ import { noteName, readNoteText } from '../vault/index.js';
 import { DEFAULTS as BM25_DEFAULTS, type Bm25Params } from './bm25l.js';
 import { findEvidence, passageEvidence, scorePassages, type EvidenceBlock, type PassageScore } from './evidence.js';
 import type { FieldWeights } from './fields.js';
-import { compileFilter, folderSegments, type NoteMeta, type SearchFilters } from './filters.js';
+import { compileFilter, folderSegments, type CompiledFilter, type NoteMeta, type SearchFilters } from './filters.js';
 import { DEFAULT_FIELD_WEIGHTS, LexicalIndex, type TermExplanation } from './lexical-index.js';
 import { loadTermStats, vaultTokenizer } from './lexical-store.js';
 import { rankDocuments, type RankOutcome } from './rank.js';
 import { rankSubstring, type SubstringCandidate } from './substring.js';
 import { DEFAULTS as FUSION_DEFAULTS, fuseRrf, type FusionOptions } from './fusion.js';
-import { VectorIndex, type VectorSource } from './vector-index.js';
+import { VectorIndex, type VectorHit, type VectorSource } from './vector-index.js';
 import { type Tokenizer, type TokenizerOptions } from './tokenizer.js';
 import { NameIndex } from './names.js';
 import { analyzeQuery } from './query.js';
@@ -63,8 +63,10 @@ export interface SearchRequest {
   query: string;
   limit?: number;
   filters?: SearchFilters;
-  /** Drop keyword hits scoring below this. */
+  /** Drop keyword hits scoring below this; in semantic mode, where cosine is the only score, hits below this cosine. */
   minScore?: number;
+  /** Drop semantic-lane hits whose cosine similarity is below this, in any mode (default: `minScore` in semantic mode, else none). */
+  minSimilarity?: number;
   /** Attach each hit's per-term score parts. */
   explain?: boolean;
   /** `hybrid` (default) fuses keyword and semantic lanes when a query vector and note vectors exist. */
@@ -239,7 +241,7 @@ export class VaultSearch {
     });
     const passages = new Map<number, Passage>();
     const keyword = mode === 'semantic' ? ranked : this.rerankByPassages(ranked, known, analyzed.wordOf, tiers, passages, mode === 'keyword' ? limit : Math.max(limit, LANE_DEPTH));
-    const semantic = mode === 'keyword' ? [] : this.vectors.nearest(request.queryVector!, LANE_DEPTH, (doc) => !filter.active || filter.test(this.metas[doc]!) === null);
+    const semantic = mode === 'keyword' ? [] : this.semanticLane(request, mode === 'semantic' ? Math.max(limit, LANE_DEPTH) : LANE_DEPTH, filter);
     const lanes = { keyword: mode === 'semantic' ? [] : keyword.hits.map((hit) => hit.doc), semantic: semantic.map((hit) => hit.doc) };
 
     if (lanes.keyword.length + lanes.semantic.length > 0) {
@@ -291,15 +293,17 @@ export class VaultSearch {
 
   /**
    * Notes nearest to a note by vector (its own vector, or its best section's when it has only
-   * those), with the section that matched. Null when the note has no vector.
+   * those), with the section that matched, among the notes `filters` let through (e.g. a folder).
+   * Null when the note has no vector.
    */
-  related(path: string, limit: number): SearchHit[] | null {
+  related(path: string, limit: number, filters: SearchFilters = {}): SearchHit[] | null {
     const doc = this.metas.findIndex((meta) => meta.path.normalize('NFC') === path.normalize('NFC'));
     if (doc === -1) return null;
     const own = this.vectors.vectorsOf(doc);
     const anchor = own.find((entry) => entry.blockKey === '') ?? own[0];
     if (!anchor) return null;
-    return this.vectors.nearest(anchor.vector, limit, (other) => other !== doc).map((hit, i) =>
+    const filter = compileFilter(filters);
+    return this.vectors.nearest(anchor.vector, limit, (other) => other !== doc && (!filter.active || filter.test(this.metas[other]!) === null)).map((hit, i) =>
       this.hit(hit.doc, hit.score, [], null, { semantic: { rank: i + 1, score: round(hit.score), source: hit.source, block: hit.blockKey === '' ? null : hit.blockKey } }, hit.blockKey === '' ? 0 : -1, hit.blockKey));
   }
 
@@ -351,10 +355,21 @@ export class VaultSearch {
     }) };
   }
 
+  /**
+   * The semantic lane: nearest notes by cosine, inside the filters, at or above the similarity
+   * floor. A semantic-only search lists as deep as its limit asks; fused, each lane gives 50.
+   */
+  private semanticLane(request: SearchRequest, depth: number, filter: CompiledFilter): VectorHit[] {
+    const floor = request.minSimilarity ?? (request.mode === 'semantic' ? request.minScore : undefined);
+    const hits = this.vectors.nearest(request.queryVector!, depth, (doc) => !filter.active || filter.test(this.metas[doc]!) === null);
+    return floor === undefined ? hits : hits.filter((hit) => hit.score >= floor);
+  }
+
   /** Why the semantic lane cannot run for this request, or null when it can. */
   semanticUnavailable(request: SearchRequest): string | null {
     const model = this.options.model ?? DEFAULT_MODEL;
-    if (this.vectors.size === 0) return `no note has a ${model} vector yet; run \`engram index\` with the model installed to embed the vault`;
+    // Not just "run engram index": without the model that would fail the same way, so name how to get it.
+    if (this.vectors.size === 0) return `no note has a ${model} vector yet; \`engram index\` embeds the vault once the model is installed (\`engram model status\` checks it; \`engram model pull\` or \`engram model install PATH\` installs it)`;
     if (!request.queryVector) return request.vectorUnavailable ?? `no query vector (the ${model} model was not loaded)`;
     if (request.queryVector.length !== this.vectors.dims) return `the query vector has ${request.queryVector.length} dimensions, the note vectors ${this.vectors.dims}: they come from different models`;
     return null;
@@ -407,7 +422,7 @@ export class VaultSearch {
     const evidence = !read.ok
       ? { excerpt: '', section: '', lines: null }
       : block
-        ? lineEvidence(read.text, blocks, block.level > 0 ? block.start + 1 : block.start)
+        ? lineEvidence(read.text, blocks, firstTextLine(read.text, block))
         : line > 0
           ? lineEvidence(read.text, blocks, line)
           : passage
@@ -474,6 +489,24 @@ function loadVectors(db: Database.Database, model: string, ids: Int32Array): Vec
     rows++;
   }
   return new VectorIndex(dims, columns, rows, ids.length);
+}
+
+/** The block's first non-blank line below its heading (a blank line often follows one), else its first line. */
+function firstTextLine(text: string, block: EvidenceBlock): number {
+  const lines = text.split('\n');
+  for (let line = block.level > 0 ? block.start + 1 : block.start; line <= Math.min(block.bodyEnd, lines.length); line++) {
+    if ((lines[line - 1] ?? '').trim() !== '') return line;
+  }
+  return block.start;
+}
+
+/**
+ * The text `include_text` attaches to a hit: the matched block's own lines for a block-level
+ * semantic hit, else the start of the note; at most `max` characters (cut with "…").
+ */
+export function matchedText(noteText: string, hit: Pick<SearchHit, 'lines' | 'lanes'>, max: number): string {
+  const text = hit.lanes.semantic?.block && hit.lines ? noteText.split('\n').slice(hit.lines[0] - 1, hit.lines[1]).join('\n') : noteText;
+  return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 
 function lineEvidence(text: string, blocks: readonly EvidenceBlock[], line: number) {

@@ -42,8 +42,8 @@ const DESTRUCTIVE = new Set(['write_note', 'undo_write', 'undo_move', 'undo_run'
 const CLI: Record<string, string[]> = {
   index: ['batch-size', 'embed-budget', 'exclude', 'full', 'no-embed', 'quiet'],
   status: [],
-  search: ['all-tags', 'also', 'exclude-folder', 'explain', 'folder', 'limit', 'min-score', 'mode', 'modified-after', 'modified-before', 'no-refresh', 'tag', 'type'],
-  related: ['limit'],
+  search: ['all-tags', 'also', 'exclude-folder', 'explain', 'folder', 'limit', 'min-score', 'min-similarity', 'mode', 'modified-after', 'modified-before', 'no-refresh', 'tag', 'type'],
+  related: ['folder', 'limit'],
   graph: ['apply', 'max-cost', 'max-notes', 'undo'],
   serve: ['http', 'no-index', 'no-watch'],
   daemon: ['http', 'no-index', 'sweep-now'],
@@ -51,6 +51,7 @@ const CLI: Record<string, string[]> = {
   undo: [],
   eval: ['b', 'baseline', 'beir', 'delta', 'golden', 'k1', 'known-items', 'locomo', 'min-mrr', 'min-ndcg10', 'min-recall10', 'min-success10', 'min-success5', 'mode', 'no-history', 'split', 'title-weight'],
   verify: ['sample', 'seed'],
+  model: ['dtype', 'sample', 'timeout'],
   provision: ['check', 'install-plugins'],
   mcp: ['check', 'desktop', 'with'],
   skills: ['check', 'force'],
