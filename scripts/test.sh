@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The README's test command (`npm test`): type-check, then every test file. Node 20's test
-# runner does not expand globs itself, so the shell does. A type error is a failing test.
+# The README's test command (`npm test`): format check, lint and type-check, then every test
+# file. Node 20's test runner does not expand globs itself, so the shell does. A type error, a
+# lint error or an unformatted file is a failing test (`npm run format` fixes the last).
 #
 #   scripts/test.sh              everything (what CI runs)
 #   scripts/test.sh reliability  only the real-process reliability suite (test/reliability/)
@@ -11,7 +12,11 @@ shopt -s globstar nullglob
 subset=${1:-all}
 files=()
 case "$subset" in
-  all) npx tsc -p tsconfig.json --noEmit; files=(test/**/*.test.ts) ;;
+  all)
+    npm run --silent format:check
+    npm run --silent lint
+    npx tsc -p tsconfig.json --noEmit
+    files=(test/**/*.test.ts) ;;
   reliability) files=(test/reliability/*.test.ts) ;;
   quick)
     # Pure and in-process suites: no model, no spawned processes, no kill or race loops.

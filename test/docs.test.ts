@@ -12,9 +12,14 @@ import { CLI_DOC, fillGenerated, generatedDocs, REPO, TOOLS_DOC } from '../scrip
 
 const README_LIMIT = 15 * 1024;
 
+const DECISIONS = 'docs/decisions';
+
+function markdownIn(dir: string): string[] {
+  return readdirSync(join(REPO, dir)).filter((name) => name.endsWith('.md')).sort().map((name) => `${dir}/${name}`);
+}
+
 function markdownFiles(): string[] {
-  const docs = readdirSync(join(REPO, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
-  return ['README.md', 'ARCHITECTURE.md', ...docs];
+  return ['README.md', 'ARCHITECTURE.md', ...markdownIn('docs'), ...markdownIn(DECISIONS)];
 }
 
 /** The lines outside fenced code blocks, with their 1-based numbers. */
@@ -143,4 +148,22 @@ test('the documents stand alone: no pointer to design documents outside the repo
       assert.doesNotMatch(text, pattern, `${relative(REPO, join(REPO, file))} mentions ${pattern}`);
     }
   }
+});
+
+test('every decision record is numbered, dated, complete and listed in ARCHITECTURE.md', () => {
+  const records = markdownIn(DECISIONS);
+  assert.ok(records.length >= 10, 'found the decision records');
+  const index = readFileSync(join(REPO, 'ARCHITECTURE.md'), 'utf8');
+  records.forEach((file, position) => {
+    const text = readFileSync(join(REPO, file), 'utf8');
+    const number = String(position + 1).padStart(3, '0');
+    assert.match(file, new RegExp(`^${DECISIONS}/${number}-[a-z0-9-]+\\.md$`), `${file}: records are numbered 001, 002, … without gaps`);
+    assert.match(text, new RegExp(`^# ${number} — \\S`), `${file}: the title starts with its number`);
+    assert.match(text, /^- \*\*Date:\*\* 20\d\d-\d\d-\d\d/m, `${file}: a date line (the day the decision was made)`);
+    const sections = [...text.matchAll(/^## (.+)$/gm)].map((match) => match[1]!);
+    const measured = sections.includes('Measurement') || sections.includes('Options weighed and measured');
+    assert.ok(measured && sections.some((title) => title.startsWith('Options weighed')), `${file}: options weighed and their measurement`);
+    for (const section of ['Context', 'Decision', 'Consequences']) assert.ok(sections.includes(section), `${file}: no "## ${section}" section`);
+    assert.ok(index.includes(`](${file})`), `${file} is not in ARCHITECTURE.md's decision index`);
+  });
 });

@@ -1,4 +1,6 @@
 declare module 'wink-bm25-text-search' {
+  // Each task takes whatever the previous one returned (the text for the first): untyped by design.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   type PrepTask = (input: any) => any;
   interface BM25Config {
     fldWeights: Record<string, number>;

@@ -7,7 +7,6 @@
  * `getusername`; `INC-212` → `inc`, `212`, `inc-212`). A `#tag` yields its words, so `#atlas`
  * finds notes tagged `atlas`.
  */
-import { stem as porter2 } from 'porter2';
 import { ASCII_WORD_CHAR, isWordChar } from '../vault/index.js';
 import { stemmerOf, stopWordsOf, type Language } from './language.js';
 import { FNV_OFFSET, FNV_PRIME, WordTable } from './word-table.js';

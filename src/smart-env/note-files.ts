@@ -41,7 +41,6 @@ export class NoteFiles {
   private entry(dir: string, name: string): Dirent | null {
     let listing = this.folders.get(dir);
     if (listing === undefined) {
-      listing = null;
       try {
         listing = new Map();
         for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -18,7 +18,7 @@ export interface Link {
   line: number;
 }
 
-export const WIKILINK = /(!?)\[\[([^\[\]\n]+?)\]\]/g;
+export const WIKILINK = /(!?)\[\[([^[\]\n]+?)\]\]/g;
 // The destination may hold one level of balanced parentheses (`Meeting%20(2024).md`), as CommonMark allows.
 export const MARKDOWN_LINK = /(!?)\[([^\]\n]*)\]\(\s*(<[^>\n]+>|(?:[^()\s]|\([^()\s]*\))+)(?:\s+(?:"[^"\n]*"|'[^'\n]*'))?\s*\)/g;
 export const SCHEME = /^[a-z][a-z0-9+.-]*:/i;

@@ -247,7 +247,7 @@ function inspectMissing(realRoot: string, segments: string[], asked: string): Di
       if (real !== null) {
         const placed = placeInVault(realRoot, real, asked);
         if (placed.kind === 'refused') return placed;
-        let isDirectory = false;
+        let isDirectory: boolean;
         try {
           isDirectory = statSync(real).isDirectory();
         } catch (error) {

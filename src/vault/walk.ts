@@ -112,7 +112,7 @@ function symlinkReason(abs: string, realRoot: string): string | null {
     return isNotePath(abs) ? 'broken symlink (not followed)' : null;
   }
   const inside = target === realRoot || !relative(realRoot, target).startsWith('..') && !relative(realRoot, target).startsWith(sep);
-  let isDir = false;
+  let isDir: boolean;
   try {
     isDir = lstatSync(target).isDirectory();
   } catch {

@@ -51,7 +51,7 @@ export async function startFakeAnthropic(script: ScriptStep[]): Promise<FakeAnth
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const text = Buffer.concat(chunks).toString('utf8');
-      let body: MessagesBody = {};
+      let body: MessagesBody;
       try {
         body = text === '' ? {} : (JSON.parse(text) as MessagesBody);
       } catch {
