@@ -16,11 +16,7 @@ export interface QuarantineOptions {
  * of its organizer); the graph extractor (entity notes); the owner running `engram provision`,
  * whose command is their confirmation.
  */
-export type Actor =
-  | { readonly kind: 'agent'; readonly tool: string }
-  | { readonly kind: 'librarian'; readonly task: 'report' | 'organize' }
-  | { readonly kind: 'graph' }
-  | { readonly kind: 'owner' };
+export type Actor = { readonly kind: 'agent'; readonly tool: string } | { readonly kind: 'librarian'; readonly task: 'report' | 'organize' } | { readonly kind: 'graph' } | { readonly kind: 'owner' };
 
 export const LIBRARIAN: Actor = { kind: 'librarian', task: 'report' };
 export const ORGANIZER: Actor = { kind: 'librarian', task: 'organize' };
@@ -35,10 +31,7 @@ export function agent(tool: string): Actor {
 /** Why a write is refused: the quarantine forbids it, or what it names does not exist. */
 export type RefusalCode = Extract<ErrorCode, 'WRITE_REFUSED' | 'NOT_FOUND'>;
 
-export type WriteVerdict =
-  | { kind: 'free' }
-  | { kind: 'confirm'; reason: string }
-  | { kind: 'refused'; code: RefusalCode; reason: string };
+export type WriteVerdict = { kind: 'free' } | { kind: 'confirm'; reason: string } | { kind: 'refused'; code: RefusalCode; reason: string };
 
 export function classifyWrite(path: string, by: Actor, options: QuarantineOptions): WriteVerdict {
   if (by.kind === 'owner') return { kind: 'free' };
@@ -75,10 +68,14 @@ export const AGENT_TOOLS: ReadonlySet<string> = new Set(['write_note', 'append_n
  */
 export function journalLabel(by: Actor): string {
   switch (by.kind) {
-    case 'agent': return by.tool;
-    case 'librarian': return by.task === 'organize' ? 'organize' : 'librarian';
-    case 'graph': return 'graph';
-    case 'owner': return 'provision';
+    case 'agent':
+      return by.tool;
+    case 'librarian':
+      return by.task === 'organize' ? 'organize' : 'librarian';
+    case 'graph':
+      return 'graph';
+    case 'owner':
+      return 'provision';
   }
 }
 
@@ -91,10 +88,15 @@ export function journalActor(label: string): Actor | null {
 
 function authorOf(by: Actor | null, label: string): string {
   switch (by?.kind) {
-    case 'librarian': return by.task === 'organize' ? 'a filing move' : 'the Librarian';
-    case 'graph': return 'the graph extractor';
-    case 'owner': return 'the owner\'s `engram provision`';
-    default: return `Engram's own ${label}`;
+    case 'librarian':
+      return by.task === 'organize' ? 'a filing move' : 'the Librarian';
+    case 'graph':
+      return 'the graph extractor';
+    case 'owner':
+      return "the owner's `engram provision`";
+    case 'agent':
+    case undefined:
+      return `Engram's own ${label}`;
   }
 }
 
@@ -107,9 +109,8 @@ function authorOf(by: Actor | null, label: string): string {
 export function classifyUndo(entry: { tool: string; path: string; runId: string; id: number }, options: QuarantineOptions): WriteVerdict {
   const author = journalActor(entry.tool);
   if (author?.kind !== 'agent') {
-    const remedy = author?.kind === 'owner'
-      ? `only the owner can undo it, with \`engram undo ${entry.runId}\` on the command line`
-      : `ask the human, and undo the whole run with undo_run "${entry.runId}" (or \`engram undo ${entry.runId}\`)`;
+    const remedy =
+      author?.kind === 'owner' ? `only the owner can undo it, with \`engram undo ${entry.runId}\` on the command line` : `ask the human, and undo the whole run with undo_run "${entry.runId}" (or \`engram undo ${entry.runId}\`)`;
     return refused(`write #${entry.id} on ${entry.path} was made by ${authorOf(author, entry.tool)}, not by an agent; an agent undoes only what an agent wrote — ${remedy}`);
   }
   const verdict = classifyWrite(entry.path, agent('undo_write'), options);

@@ -9,13 +9,13 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { GRAPH, LIBRARIAN, agent, VaultWriter } from '../../src/writes/index.js';
+import { GRAPH, LIBRARIAN, VaultWriter } from '../../src/writes/index.js';
 import { connectFixture, MCP_VAULT } from '../helpers/mcp.js';
 import { snapshot } from '../writes/fixture.js';
 
 const text = (result: { content: { text?: string }[] }) => result.content[0]!.text ?? '';
 
-test('undo_write refuses the Librarian\'s and the graph\'s writes (their run is undone whole); an agent\'s own write it reverts', async (t) => {
+test("undo_write refuses the Librarian's and the graph's writes (their run is undone whole); an agent's own write it reverts", async (t) => {
   const { call, vault, engine } = await connectFixture(t, MCP_VAULT);
   const sweep = new VaultWriter({ root: vault.root, db: engine.db, stateDir: vault.home, agentRoot: 'Claude', runId: 'sweep-20261201T0330-abc123' });
   const report = sweep.write({ by: LIBRARIAN, path: 'Claude/Librarian.md', next: () => '# Librarian\n\n## Sweep 1\n' });
@@ -81,7 +81,10 @@ test('capture and add_task turn every line break, a lone CR included, into a spa
   assert.match(captured, /^- \d\d:\d\d first - \[ \] fake task # fake heading more$/m);
   const tasks = readFileSync(join(vault.root, 'Claude/Tasks.md'), 'utf8');
   assert.doesNotMatch(tasks, /\r/);
-  assert.deepEqual(tasks.split('\n').filter((line) => line.startsWith('- ')), ['- [ ] real # Heading and - [x] done']);
+  assert.deepEqual(
+    tasks.split('\n').filter((line) => line.startsWith('- ')),
+    ['- [ ] real # Heading and - [x] done'],
+  );
 });
 
 test('a token applied with another path or other content is refused, saying so; nothing is written', async (t) => {
@@ -104,7 +107,7 @@ test('a token applied with another path or other content is refused, saying so; 
   assert.equal(readFileSync(join(vault.root, 'Projects/Atlas.md'), 'utf8'), '# Atlas\nthe previewed text\n');
 });
 
-test('the audit trail\'s header makes no tag', async (t) => {
+test("the audit trail's header makes no tag", async (t) => {
   const { call, engine } = await connectFixture(t, MCP_VAULT);
   await call('capture', { text: 'something' });
   const tags = engine.db.prepare("SELECT tag FROM tags JOIN notes ON notes.id = tags.note_id WHERE notes.path = 'Claude/Audit.md'").pluck().all();
