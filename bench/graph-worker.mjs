@@ -23,7 +23,17 @@ started = performance.now();
 const proposals = await consolidate(new GraphStore(db, 'Claude'), db, writer, {});
 const consolidateMs = performance.now() - started;
 db.close();
-console.log(JSON.stringify({
-  indexMs, graphMs, againMs, consolidateMs, processed: first.processed, entities: first.entities, entityNotes: first.entityNotesWritten,
-  againProcessed: second.processed, proposals: proposals.proposed.length, maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
-}));
+console.log(
+  JSON.stringify({
+    indexMs,
+    graphMs,
+    againMs,
+    consolidateMs,
+    processed: first.processed,
+    entities: first.entities,
+    entityNotes: first.entityNotesWritten,
+    againProcessed: second.processed,
+    proposals: proposals.proposed.length,
+    maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+  }),
+);

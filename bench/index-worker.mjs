@@ -49,7 +49,7 @@ if (mode === 'floor') {
   // vectors (random unit vectors, deterministic), then load and query timings and memory.
   const { db } = openStateDb(ensureStateDir(home, vault));
   let seed = 7;
-  const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296) - 0.5;
+  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296 - 0.5;
   const unit = () => {
     const v = new Float32Array(384);
     let norm = 0;
@@ -75,8 +75,11 @@ if (mode === 'floor') {
   }
   times.sort((a, b) => a - b);
   result = {
-    vectors: engine.vectors.size, keywordLoadMs: engine.loadTimings.keywordMs, vectorLoadMs: engine.loadTimings.vectorsMs,
-    p50: times[Math.floor(times.length / 2)], p95: times[Math.floor(times.length * 0.95)],
+    vectors: engine.vectors.size,
+    keywordLoadMs: engine.loadTimings.keywordMs,
+    vectorLoadMs: engine.loadTimings.vectorsMs,
+    p50: times[Math.floor(times.length / 2)],
+    p95: times[Math.floor(times.length * 0.95)],
     rssDeltaMb: (process.memoryUsage().rss - rssBefore) / 1048576,
     vectorMb: engine.vectors.memoryBytes() / 1048576,
   };

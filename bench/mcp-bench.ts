@@ -60,7 +60,11 @@ export async function benchMcp(size: number, tool = 'search_brain'): Promise<Rec
     const endpoint = `http://127.0.0.1:${port}/mcp`;
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const open = async (): Promise<string> => {
-      const init = await fetch(endpoint, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '0' } } }) });
+      const init = await fetch(endpoint, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '0' } } }),
+      });
       const session = init.headers.get('mcp-session-id')!;
       await init.text();
       await (await fetch(endpoint, { method: 'POST', headers: { ...headers, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
@@ -81,17 +85,19 @@ export async function benchMcp(size: number, tool = 'search_brain'): Promise<Rec
     }
     const httpTimes: number[] = [];
     let errors = 0;
-    await Promise.all(sessions.map(async (session, c) => {
-      for (let i = 0; i < CALLS_PER_CLIENT; i++) {
-        const t0 = performance.now();
-        try {
-          if (!(await call(session, 100 + i, tool === 'search_brain' ? { query: query(c * CALLS_PER_CLIENT + i) } : {}))) errors++;
-        } catch {
-          errors++;
+    await Promise.all(
+      sessions.map(async (session, c) => {
+        for (let i = 0; i < CALLS_PER_CLIENT; i++) {
+          const t0 = performance.now();
+          try {
+            if (!(await call(session, 100 + i, tool === 'search_brain' ? { query: query(c * CALLS_PER_CLIENT + i) } : {}))) errors++;
+          } catch {
+            errors++;
+          }
+          httpTimes.push(performance.now() - t0);
         }
-        httpTimes.push(performance.now() - t0);
-      }
-    }));
+      }),
+    );
     server.kill('SIGTERM');
     httpTimes.sort((a, b) => a - b);
     return {

@@ -17,10 +17,19 @@ import { benchMcp } from './mcp-bench.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,10000' }, suites: { type: 'string', default: 'index,search,mcp,graph,librarian' } } });
-const sizes = values.sizes!.split(',').map(Number).filter((n) => n > 0);
+const sizes = values
+  .sizes!.split(',')
+  .map(Number)
+  .filter((n) => n > 0);
 const suites = new Set(values.suites!.split(','));
 
-interface Step { mode: string; ms: number; maxRssMb: number; indexMs?: number; notes: number }
+interface Step {
+  mode: string;
+  ms: number;
+  maxRssMb: number;
+  indexMs?: number;
+  notes: number;
+}
 
 function step(mode: string, vault: string, home: string, editPath = ''): Step {
   const out = execFileSync(process.execPath, [join(here, 'index-worker.mjs'), mode, vault, home, editPath], { encoding: 'utf8' });
@@ -69,7 +78,7 @@ for (const size of suites.has('index') ? sizes : []) {
       'search p50 (ms)': +query.p50.toFixed(2),
       'search p95 (ms)': +query.p95.toFixed(2),
       'search RSS (MB)': Math.round(query.maxRssMb),
-      'vectors': hybrid.vectors,
+      vectors: hybrid.vectors,
       'vector load (ms)': Math.round(hybrid.vectorLoadMs),
       'hybrid p50 (ms)': +hybrid.p50.toFixed(2),
       'hybrid p95 (ms)': +hybrid.p95.toFixed(2),
@@ -84,7 +93,15 @@ for (const size of suites.has('index') ? sizes : []) {
 }
 if (rows.length > 0) console.table(rows);
 
-interface SearchStep { engine: string; dataset: string; documents: number; buildMs: number; p50: number; p95: number; maxRssMb: number }
+interface SearchStep {
+  engine: string;
+  dataset: string;
+  documents: number;
+  buildMs: number;
+  p50: number;
+  p95: number;
+  maxRssMb: number;
+}
 
 if (suites.has('mcp')) {
   const mcpRows: Record<string, string | number>[] = [];
@@ -107,12 +124,29 @@ if (suites.has('graph')) {
     const home = mkdtempSync(join(tmpdir(), 'engram-bench-graph-'));
     try {
       const out = execFileSync(process.execPath, [join(here, 'graph-worker.mjs'), root, home], { encoding: 'utf8', maxBuffer: 1 << 26 });
-      const r = JSON.parse(out.trim().split('\n').pop()!) as { indexMs: number; graphMs: number; againMs: number; consolidateMs: number; processed: number; entities: number; entityNotes: number; againProcessed: number; proposals: number; maxRssMb: number };
+      const r = JSON.parse(out.trim().split('\n').pop()!) as {
+        indexMs: number;
+        graphMs: number;
+        againMs: number;
+        consolidateMs: number;
+        processed: number;
+        entities: number;
+        entityNotes: number;
+        againProcessed: number;
+        proposals: number;
+        maxRssMb: number;
+      };
       const row = {
-        notes: size, entities: r.entities, 'entity notes': r.entityNotes,
-        'extract+write (s)': +(r.graphMs / 1000).toFixed(2), 'notes/s': Math.round(r.processed / (r.graphMs / 1000)),
-        'vs full index': `${(r.graphMs / r.indexMs).toFixed(1)}×`, 'no-change (ms)': Math.round(r.againMs),
-        'consolidate (ms)': Math.round(r.consolidateMs), proposals: r.proposals, 'peak RSS (MB)': r.maxRssMb,
+        notes: size,
+        entities: r.entities,
+        'entity notes': r.entityNotes,
+        'extract+write (s)': +(r.graphMs / 1000).toFixed(2),
+        'notes/s': Math.round(r.processed / (r.graphMs / 1000)),
+        'vs full index': `${(r.graphMs / r.indexMs).toFixed(1)}×`,
+        'no-change (ms)': Math.round(r.againMs),
+        'consolidate (ms)': Math.round(r.consolidateMs),
+        proposals: r.proposals,
+        'peak RSS (MB)': r.maxRssMb,
       };
       graphRows.push(row);
       appendFileSync(join(here, 'results.jsonl'), JSON.stringify({ at: new Date().toISOString(), suite: 'graph', cpus: cpus().length, node: process.version, ...row }) + '\n');
@@ -147,10 +181,20 @@ if (suites.has('librarian')) {
       const again = timed(['librarian', '--json']);
       const report = JSON.parse(first.out) as { phases: { name: string; durationMs: number; counts: Record<string, number> }[] };
       const extract = report.phases.find((phase) => phase.name === 'extract');
-      const slowest = [...report.phases].sort((a, b) => b.durationMs - a.durationMs).slice(0, 2).map((phase) => `${phase.name} ${(phase.durationMs / 1000).toFixed(1)} s`).join(', ');
+      const slowest = [...report.phases]
+        .sort((a, b) => b.durationMs - a.durationMs)
+        .slice(0, 2)
+        .map((phase) => `${phase.name} ${(phase.durationMs / 1000).toFixed(1)} s`)
+        .join(', ');
       const row = {
-        notes: size, 'index (s)': +(index.ms / 1000).toFixed(2), 'dry run (s)': +(dry.ms / 1000).toFixed(2), 'first sweep (s)': +(first.ms / 1000).toFixed(2),
-        'vs index': `${(first.ms / index.ms).toFixed(1)}×`, 'notes extracted': extract?.counts.processed ?? 0, 'slowest phases': slowest, 'second sweep, nothing changed (s)': +(again.ms / 1000).toFixed(2),
+        notes: size,
+        'index (s)': +(index.ms / 1000).toFixed(2),
+        'dry run (s)': +(dry.ms / 1000).toFixed(2),
+        'first sweep (s)': +(first.ms / 1000).toFixed(2),
+        'vs index': `${(first.ms / index.ms).toFixed(1)}×`,
+        'notes extracted': extract?.counts.processed ?? 0,
+        'slowest phases': slowest,
+        'second sweep, nothing changed (s)': +(again.ms / 1000).toFixed(2),
       };
       libRows.push(row);
       appendFileSync(join(here, 'results.jsonl'), JSON.stringify({ at: new Date().toISOString(), suite: 'librarian', cpus: cpus().length, node: process.version, ...row }) + '\n');
@@ -184,7 +228,9 @@ if (suites.has('search')) {
     for (const engine of ENGINES) {
       const step = results[engine]!;
       const row = {
-        dataset, engine, docs: step.documents,
+        dataset,
+        engine,
+        docs: step.documents,
         'build (ms)': Math.round(step.buildMs),
         'p50 (ms)': +step.p50.toFixed(3),
         'p95 (ms)': +step.p95.toFixed(3),

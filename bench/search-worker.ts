@@ -54,11 +54,13 @@ if (engine === 'engram' || engine === 'engram+passages') {
       return id;
     };
     const counter = new TermCounter(tokenize, idOf);
-    const stored = db.transaction(() => documents.map((d, i) => {
-      const stats = counter.count({ title: d.title, aliases: '', headings: '', tags: '', body: d.body });
-      insertStats.run(i, encodeTermStats(stats));
-      return { id: i, stats };
-    }))();
+    const stored = db.transaction(() =>
+      documents.map((d, i) => {
+        const stats = counter.count({ title: d.title, aliases: '', headings: '', tags: '', body: d.body });
+        insertStats.run(i, encodeTermStats(stats));
+        return { id: i, stats };
+      }),
+    )();
     index = new LexicalIndex(stored, vocabulary);
     // Sections are found at index time in production (stored as block rows).
     if (engine === 'engram+passages') blocks = documents.map((d) => parseNote(`${d.id}.md`, d.body).blocks);
@@ -83,7 +85,9 @@ if (engine === 'engram' || engine === 'engram+passages') {
   db.exec("CREATE VIRTUAL TABLE docs USING fts5(id UNINDEXED, title, body, tokenize = 'porter unicode61 remove_diacritics 2')");
   buildMs = time(() => {
     const insert = db.prepare('INSERT INTO docs (id, title, body) VALUES (?, ?, ?)');
-    db.transaction(() => { for (const d of documents) insert.run(d.id, d.title, d.body); })();
+    db.transaction(() => {
+      for (const d of documents) insert.run(d.id, d.title, d.body);
+    })();
     db.exec("INSERT INTO docs(docs) VALUES ('optimize')");
   });
   const statement = db.prepare('SELECT id, bm25(docs, 0, 3, 1) AS s FROM docs WHERE docs MATCH ? ORDER BY s LIMIT ?');

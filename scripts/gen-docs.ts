@@ -26,7 +26,10 @@ export const TOOLS_DOC = 'docs/mcp-tools.md';
 
 /** A markdown table cell: pipes escaped, line breaks folded, so the row stays one row. */
 function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ').trim();
+  return text
+    .replace(/\|/g, '\\|')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim();
 }
 
 function flag(name: string, spec: OptionSpec): string {
@@ -35,8 +38,7 @@ function flag(name: string, spec: OptionSpec): string {
 }
 
 function optionRows(options: Record<string, OptionSpec>): string[] {
-  return Object.entries(options).map(([name, spec]) =>
-    `| ${flag(name, spec)} | ${cell(spec.description)}${spec.multiple ? ' (repeatable)' : ''} |`);
+  return Object.entries(options).map(([name, spec]) => `| ${flag(name, spec)} | ${cell(spec.description)}${spec.multiple ? ' (repeatable)' : ''} |`);
 }
 
 export function renderCommand(command: Command): string {
@@ -107,9 +109,13 @@ export async function listTools(): Promise<ToolInfo[]> {
   mkdirSync(home);
   const state = openStateDb(home);
   const engine = new VaultEngine({
-    vault, stateDir: home, db: state.db,
+    vault,
+    stateDir: home,
+    db: state.db,
     settings: { model: 'TaylorAI/bge-micro-v2', modelDir: join(home, 'no-models'), offline: true, exclude: [] },
-    log: { err: () => {} }, indexCommand: null, watch: false,
+    log: { err: () => {} },
+    indexCommand: null,
+    watch: false,
   });
   const server = createServer(engine);
   const client = new Client({ name: 'gen-docs', version: '0' });
@@ -142,8 +148,7 @@ export function generatedKeys(text: string): string[] {
 export function fillGenerated(text: string, bodies: Map<string, { heading: string; body: string }>): string {
   const stale = generatedKeys(text).filter((key) => !bodies.has(key));
   if (stale.length > 0) throw new Error(`generated sections with nothing to generate: ${stale.join(', ')}; remove them by hand`);
-  let out = text.replace(MARKER, (_all, kind: string, name: string) =>
-    `<!-- generated:${kind}:${name} -->\n${bodies.get(`${kind}:${name}`)!.body}\n<!-- /generated:${kind}:${name} -->`);
+  let out = text.replace(MARKER, (_all, kind: string, name: string) => `<!-- generated:${kind}:${name} -->\n${bodies.get(`${kind}:${name}`)!.body}\n<!-- /generated:${kind}:${name} -->`);
   const present = new Set(generatedKeys(out));
   for (const [key, { heading, body }] of bodies) {
     if (present.has(key)) continue;
@@ -159,10 +164,7 @@ export async function generatedDocs(root = REPO): Promise<Map<string, string>> {
     ...COMMANDS.map((command) => [`cli:${command.name}`, { heading: `## \`engram ${command.name}\``, body: renderCommand(command) }] as const),
     ['cli:exit-status', { heading: '## Exit status', body: renderExitStatus() }],
   ]);
-  const tools = new Map([
-    ...(await listTools()).map((tool) => [`tool:${tool.name}`, { heading: `### \`${tool.name}\``, body: renderTool(tool) }] as const),
-    ['errors:codes', { heading: '## Error codes', body: renderErrorCodes() }],
-  ]);
+  const tools = new Map([...(await listTools()).map((tool) => [`tool:${tool.name}`, { heading: `### \`${tool.name}\``, body: renderTool(tool) }] as const), ['errors:codes', { heading: '## Error codes', body: renderErrorCodes() }]]);
   return new Map([
     [CLI_DOC, fillGenerated(readFileSync(join(root, CLI_DOC), 'utf8'), cli)],
     [TOOLS_DOC, fillGenerated(readFileSync(join(root, TOOLS_DOC), 'utf8'), tools)],

@@ -63,7 +63,10 @@ export interface Daemon {
 
 /** Checks the schedules and timezone before anything starts, so a typo is one clear error. */
 export function checkSchedules(schedules: DaemonOptions['schedules']): void {
-  for (const [name, expression] of [['ENGRAM_SCHEDULE_BACKLOG', schedules.backlog], ['ENGRAM_SCHEDULE_SWEEP', schedules.sweep]] as const) {
+  for (const [name, expression] of [
+    ['ENGRAM_SCHEDULE_BACKLOG', schedules.backlog],
+    ['ENGRAM_SCHEDULE_SWEEP', schedules.sweep],
+  ] as const) {
     if (!cron.validate(expression)) throw new EngramError('CONFIG_INVALID', `${name} "${expression}" is not a cron expression (five or six fields, e.g. "*/15 * * * *")`);
   }
   if (schedules.timezone) {
@@ -95,13 +98,19 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   // One daemon per vault; a lock left by a dead daemon is taken over (never stale by age).
   const daemonLock = takeDaemonLock(options.stateDir);
   const startedAt = new Date().toISOString();
-  const session = options.session ?? sessionOver(
-    { vault: options.vault, stateDir: options.stateDir, db: options.db },
-    { exclude: options.settings.exclude, model: options.settings.model, agentRoot: options.settings.agentRoot },
-  );
-  const engine = new VaultEngine({ session,
-    vault: options.vault, stateDir: options.stateDir, db: options.db, settings: options.settings, agentRoot: options.settings.agentRoot,
-    extractor: options.settings, log: options.log, indexCommand: options.indexCommand, watch: true, ...(options.debounceMs ? { debounceMs: options.debounceMs } : {}),
+  const session = options.session ?? sessionOver({ vault: options.vault, stateDir: options.stateDir, db: options.db }, { exclude: options.settings.exclude, model: options.settings.model, agentRoot: options.settings.agentRoot });
+  const engine = new VaultEngine({
+    session,
+    vault: options.vault,
+    stateDir: options.stateDir,
+    db: options.db,
+    settings: options.settings,
+    agentRoot: options.settings.agentRoot,
+    extractor: options.settings,
+    log: options.log,
+    indexCommand: options.indexCommand,
+    watch: true,
+    ...(options.debounceMs ? { debounceMs: options.debounceMs } : {}),
   });
   engine.start();
   const daemon: Running = { options, session, engine, startedAt, last: {}, job: null, abort: new AbortController(), http: null, httpUrl: null, tasks: {} };
@@ -127,7 +136,12 @@ async function startServices(daemon: Running): Promise<void> {
   tasks.backlog = cron.schedule(options.schedules.backlog, () => runJob(daemon, 'backlog'), { name: 'engram-backlog', noOverlap: true, ...timezone });
   tasks.sweep = cron.schedule(options.schedules.sweep, () => runJob(daemon, 'sweep'), { name: 'engram-sweep', noOverlap: true, ...timezone });
   if (options.http) {
-    const http = await startHttp(daemon.engine, { port: options.http.port, ...(options.http.token ? { token: options.http.token } : {}), ...(options.http.maxSessions ? { maxSessions: options.http.maxSessions } : {}), health: () => ({ daemon: statusOf(daemon) }) });
+    const http = await startHttp(daemon.engine, {
+      port: options.http.port,
+      ...(options.http.token ? { token: options.http.token } : {}),
+      ...(options.http.maxSessions ? { maxSessions: options.http.maxSessions } : {}),
+      health: () => ({ daemon: statusOf(daemon) }),
+    });
     daemon.http = http;
     const address = http.address();
     daemon.httpUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : options.http.port}/mcp`;
@@ -154,10 +168,15 @@ async function stopServices(daemon: Running): Promise<void> {
 function statusOf(daemon: Running): DaemonStatus {
   const { options, tasks } = daemon;
   return {
-    pid: process.pid, host: hostname(), vault: options.vault, started_at: daemon.startedAt, http: daemon.httpUrl,
+    pid: process.pid,
+    host: hostname(),
+    vault: options.vault,
+    started_at: daemon.startedAt,
+    http: daemon.httpUrl,
     schedules: { backlog: options.schedules.backlog, sweep: options.schedules.sweep, timezone: options.schedules.timezone ?? null },
     next: { backlog: tasks.backlog?.getNextRun()?.toISOString() ?? null, sweep: tasks.sweep?.getNextRun()?.toISOString() ?? null },
-    last: daemon.last, running: daemon.job?.kind ?? null,
+    last: daemon.last,
+    running: daemon.job?.kind ?? null,
   };
 }
 
@@ -205,10 +224,17 @@ async function sweep(daemon: Running, kind: JobKind): Promise<SweepReport | null
     await engine.settled();
     const runId = newRunId(kind);
     const golden = options.settings.golden;
-    const report = await runSweep(sweepOptions(options.settings, session, {
-      runId, kind, dryRun: false, log: options.log, signal: daemon.abort.signal, ...(kind === 'backlog' ? { phases: BACKLOG_PHASES } : {}),
-      ...(golden ? { evaluate: () => goldenCheck(options.db, options.vault, golden) } : {}),
-    }));
+    const report = await runSweep(
+      sweepOptions(options.settings, session, {
+        runId,
+        kind,
+        dryRun: false,
+        log: options.log,
+        signal: daemon.abort.signal,
+        ...(kind === 'backlog' ? { phases: BACKLOG_PHASES } : {}),
+        ...(golden ? { evaluate: () => goldenCheck(options.db, options.vault, golden) } : {}),
+      }),
+    );
     engine.changed();
     const summary = report.phases.map((phase) => `${phase.name} ${phase.status}`).join(', ');
     daemon.last[kind] = { run_id: runId, at: new Date().toISOString(), status: report.stopped ? 'stopped' : report.errors.length > 0 ? 'errors' : 'ok', summary };

@@ -12,12 +12,18 @@ import { REPO } from './helpers/cli.js';
 /** Lowest first. `errors.ts` is the shared kernel every layer may use. */
 const LAYERS: Record<string, number> = {
   'errors.ts': 0,
-  vault: 1, 'smart-env': 1,
+  vault: 1,
+  'smart-env': 1,
   index: 2,
   writes: 3,
-  search: 4, embed: 4, graph: 4,
+  search: 4,
+  embed: 4,
+  graph: 4,
   session: 5,
-  librarian: 6, eval: 6, provision: 6, sync: 6,
+  librarian: 6,
+  eval: 6,
+  provision: 6,
+  sync: 6,
   mcp: 7,
   'daemon.ts': 8,
   cli: 9,
@@ -40,7 +46,9 @@ export function importViolations(sources: Sources): string[] {
       continue;
     }
     for (const match of text.matchAll(/(?:^|\n)\s*(?:import|export)[^'"]*?from\s+['"](\.[^'"]+)['"]/g)) {
-      const target = normalize(join(dirname(path), match[1]!)).replace(/\\/g, '/').replace(/\.js$/, '.ts');
+      const target = normalize(join(dirname(path), match[1]!))
+        .replace(/\\/g, '/')
+        .replace(/\.js$/, '.ts');
       const to = capabilityOf(target);
       if (to === from) continue;
       const toLayer = LAYERS[to];

@@ -34,7 +34,9 @@ async function startDaemon(t: TestContext, env: Record<string, string>, extra: s
   const child = spawnCliAsync(['daemon', '--http', '0', ...extra], env);
   let stderr = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  t.after(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+  t.after(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
   const url = await new Promise<string>((resolve, reject) => {
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
@@ -60,9 +62,13 @@ function health(url: string): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     request({ host: '127.0.0.1', port, path: '/health', headers: { host: `127.0.0.1:${port}` } }, (res) => {
       let body = '';
-      res.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+      res.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
       res.on('end', () => resolve(JSON.parse(body)));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 

@@ -15,7 +15,10 @@ const README_LIMIT = 15 * 1024;
 const DECISIONS = 'docs/decisions';
 
 function markdownIn(dir: string): string[] {
-  return readdirSync(join(REPO, dir)).filter((name) => name.endsWith('.md')).sort().map((name) => `${dir}/${name}`);
+  return readdirSync(join(REPO, dir))
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => `${dir}/${name}`);
 }
 
 function markdownFiles(): string[] {
@@ -55,7 +58,11 @@ export function anchors(text: string): Set<string> {
   for (const { line } of proseLines(text)) {
     const heading = /^#{1,6}\s+(.*)$/.exec(line);
     if (!heading) continue;
-    const slug = heading[1]!.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const slug = heading[1]!
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
     out.add(count === 0 ? slug : `${slug}-${count}`);
@@ -96,7 +103,10 @@ test('the generated CLI and MCP tool references are current (npm run docs:gen)',
 });
 
 test('the generator rewrites stale parts, adds missing sections and refuses orphaned ones', () => {
-  const bodies = new Map([['cli:a', { heading: '## a', body: 'new a' }], ['cli:b', { heading: '## b', body: 'new b' }]]);
+  const bodies = new Map([
+    ['cli:a', { heading: '## a', body: 'new a' }],
+    ['cli:b', { heading: '## b', body: 'new b' }],
+  ]);
   const filled = fillGenerated('# Doc\n\nprose\n\n<!-- generated:cli:a -->\nold a\n<!-- /generated:cli:a -->\n\nmore prose\n', bodies);
   assert.equal(filled, '# Doc\n\nprose\n\n<!-- generated:cli:a -->\nnew a\n<!-- /generated:cli:a -->\n\nmore prose\n\n## b\n\n<!-- generated:cli:b -->\nnew b\n<!-- /generated:cli:b -->\n');
   assert.throws(() => fillGenerated('<!-- generated:cli:gone -->\nx\n<!-- /generated:cli:gone -->\n', bodies), /cli:gone/);
@@ -120,8 +130,10 @@ test('every relative link in README.md, ARCHITECTURE.md and docs/ lands on a fil
     assert.deepEqual(deadLinks(file, readFileSync(join(REPO, file), 'utf8'), readRepoFile), [], file);
   }
   const fake = (path: string) => (path === 'docs/cli.md' ? '## `engram index`\n' : null);
-  assert.deepEqual(deadLinks('README.md', '[a](docs/cli.md#engram-index) [b](docs/cli.md#nope) [c](docs/gone.md) `[d](x.md)` [e](https://x.org)', fake),
-    ['docs/cli.md#nope (line 1: no heading #nope)', 'docs/gone.md (line 1: no file docs/gone.md)']);
+  assert.deepEqual(deadLinks('README.md', '[a](docs/cli.md#engram-index) [b](docs/cli.md#nope) [c](docs/gone.md) `[d](x.md)` [e](https://x.org)', fake), [
+    'docs/cli.md#nope (line 1: no heading #nope)',
+    'docs/gone.md (line 1: no file docs/gone.md)',
+  ]);
 });
 
 test('every ENGRAM_* variable the code reads has its own row in the configuration table', () => {

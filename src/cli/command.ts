@@ -45,9 +45,7 @@ export const COMMON_OPTIONS: Record<string, OptionSpec> = {
 
 export function parseCommandArgs(command: Command, argv: string[]): ParsedArgs {
   const options = { ...command.options, ...COMMON_OPTIONS };
-  const config = Object.fromEntries(
-    Object.entries(options).map(([name, spec]) => [name, { type: spec.type, multiple: spec.multiple ?? false, ...(spec.short ? { short: spec.short } : {}) }]),
-  );
+  const config = Object.fromEntries(Object.entries(options).map(([name, spec]) => [name, { type: spec.type, multiple: spec.multiple ?? false, ...(spec.short ? { short: spec.short } : {}) }]));
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: config, allowPositionals: true, strict: true });

@@ -71,7 +71,10 @@ export function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
   return {
     vault: env.ENGRAM_VAULT || undefined,
     home: env.ENGRAM_HOME || join(homedir(), '.engram'),
-    exclude: (env.ENGRAM_EXCLUDE ?? '').split(',').map((folder) => folder.trim()).filter((folder) => folder !== ''),
+    exclude: (env.ENGRAM_EXCLUDE ?? '')
+      .split(',')
+      .map((folder) => folder.trim())
+      .filter((folder) => folder !== ''),
     model: env.ENGRAM_EMBED_MODEL || 'TaylorAI/bge-micro-v2',
     modelDir: env.ENGRAM_MODEL_DIR || join(homedir(), '.cache', 'engram', 'models'),
     offline: env.ENGRAM_OFFLINE === '1' || env.ENGRAM_OFFLINE === 'true',

@@ -5,7 +5,8 @@ import { httpPort, indexChild, openSession } from './context.js';
 
 export const daemonCommand: Command = {
   name: 'daemon',
-  summary: 'Run Engram for a vault until stopped: watch the vault and keep the index and vectors fresh, run the Librarian on a schedule ($ENGRAM_SCHEDULE_BACKLOG, default every 15 minutes: index, embeddings, extraction; $ENGRAM_SCHEDULE_SWEEP, default 03:30 nightly: the full sweep; $ENGRAM_TIMEZONE), and with --http PORT serve MCP on 127.0.0.1. Stops cleanly on SIGINT/SIGTERM.',
+  summary:
+    'Run Engram for a vault until stopped: watch the vault and keep the index and vectors fresh, run the Librarian on a schedule ($ENGRAM_SCHEDULE_BACKLOG, default every 15 minutes: index, embeddings, extraction; $ENGRAM_SCHEDULE_SWEEP, default 03:30 nightly: the full sweep; $ENGRAM_TIMEZONE), and with --http PORT serve MCP on 127.0.0.1. Stops cleanly on SIGINT/SIGTERM.',
   options: {
     http: { type: 'string', value: 'PORT', description: 'also serve MCP over Streamable HTTP on 127.0.0.1:PORT (token: $ENGRAM_HTTP_TOKEN; at most $ENGRAM_HTTP_MAX_SESSIONS sessions, default 64)' },
     'no-index': { type: 'boolean', description: 'do not bring the index up to date at start' },
@@ -17,7 +18,12 @@ export const daemonCommand: Command = {
     let daemon;
     try {
       daemon = await startDaemon({
-        vault: session.vault, stateDir: session.stateDir, db: session.db, session, settings: { ...env, golden: env.golden ? resolve(env.golden) : undefined }, log: io,
+        vault: session.vault,
+        stateDir: session.stateDir,
+        db: session.db,
+        session,
+        settings: { ...env, golden: env.golden ? resolve(env.golden) : undefined },
+        log: io,
         schedules: { backlog: env.scheduleBacklog, sweep: env.scheduleSweep, timezone: env.timezone },
         http: port === null ? undefined : { port, token: env.httpToken, maxSessions: env.httpMaxSessions },
         indexCommand: indexChild(session.vault, args.values['no-index'] === true),
@@ -27,7 +33,9 @@ export const daemonCommand: Command = {
       throw error;
     }
     const status = daemon.status();
-    io.err(`engram daemon: watching ${session.vault}; backlog "${status.schedules.backlog}" (next ${status.next.backlog ?? '—'}), sweep "${status.schedules.sweep}" (next ${status.next.sweep ?? '—'})${status.schedules.timezone ? ` in ${status.schedules.timezone}` : ''}${status.http ? `; MCP on ${status.http}${env.httpToken ? ' (bearer token required)' : ''}` : ''}`);
+    io.err(
+      `engram daemon: watching ${session.vault}; backlog "${status.schedules.backlog}" (next ${status.next.backlog ?? '—'}), sweep "${status.schedules.sweep}" (next ${status.next.sweep ?? '—'})${status.schedules.timezone ? ` in ${status.schedules.timezone}` : ''}${status.http ? `; MCP on ${status.http}${env.httpToken ? ' (bearer token required)' : ''}` : ''}`,
+    );
     if (args.values['sweep-now']) void daemon.run('sweep');
     await new Promise<void>((resolve) => {
       process.once('SIGINT', () => resolve());

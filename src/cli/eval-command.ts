@@ -2,8 +2,23 @@ import { appendFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { EngramError, UsageError } from '../errors.js';
 import {
-  checkFloors, describeComparison, evaluateBeir, evaluateBeirFts5, Fts5Baseline, loadBeir, loadGolden, loadLocomo, writeLocomoVault, runGolden, runGoldenFts5, runKnownItems, vaultDocuments,
-  type BeirReport, type Floor, type GoldenQuery, type GoldenReport,
+  checkFloors,
+  describeComparison,
+  evaluateBeir,
+  evaluateBeirFts5,
+  Fts5Baseline,
+  loadBeir,
+  loadGolden,
+  loadLocomo,
+  writeLocomoVault,
+  runGolden,
+  runGoldenFts5,
+  runKnownItems,
+  vaultDocuments,
+  type BeirReport,
+  type Floor,
+  type GoldenQuery,
+  type GoldenReport,
 } from '../eval/index.js';
 import { BM25_DEFAULTS, DEFAULT_FIELD_WEIGHTS, type Bm25Params, type FieldWeights, type NoteMeta } from '../search/index.js';
 import type { Command, CommandContext } from './command.js';
@@ -12,7 +27,11 @@ import { openSession } from './context.js';
 import type { VaultSession } from '../session/index.js';
 
 const FLOOR_OPTIONS = {
-  'min-success5': 'success5', 'min-success10': 'success10', 'min-recall10': 'recall10', 'min-mrr': 'mrr', 'min-ndcg10': 'ndcg10',
+  'min-success5': 'success5',
+  'min-success10': 'success10',
+  'min-recall10': 'recall10',
+  'min-mrr': 'mrr',
+  'min-ndcg10': 'ndcg10',
 } as const;
 
 export const evalCommand: Command = {
@@ -70,7 +89,10 @@ export const evalCommand: Command = {
 
 type Values = Record<string, unknown>;
 type Io = CommandContext['io'];
-interface Tuning { params: Bm25Params; weights: FieldWeights }
+interface Tuning {
+  params: Bm25Params;
+  weights: FieldWeights;
+}
 
 /** A numeric option, ≥ 0, or undefined when absent. */
 function nonNegative(values: Values, name: string): number | undefined {
@@ -83,14 +105,21 @@ function nonNegative(values: Values, name: string): number | undefined {
 
 /** Every note title and alias as a query for its own note. */
 function knownItems(session: VaultSession, values: Values, tuning: Tuning, io: Io): number {
-  const notes = (session.db.prepare('SELECT path, title, aliases FROM notes ORDER BY path').all() as { path: string; title: string; aliases: string }[])
-    .map((row) => ({ path: row.path, title: row.title, aliases: JSON.parse(row.aliases) as string[] }));
+  const notes = (session.db.prepare('SELECT path, title, aliases FROM notes ORDER BY path').all() as { path: string; title: string; aliases: string }[]).map((row) => ({
+    path: row.path,
+    title: row.title,
+    aliases: JSON.parse(row.aliases) as string[],
+  }));
   const engine = session.search(tuning);
   const report = runKnownItems(notes, (query) => engine.search({ query, limit: 10 }).results.map((hit) => hit.path));
-  io.out(values.json ? JSON.stringify(report, null, 2) : [
-    `titles first: ${report.titles.first}/${report.titles.queries}; aliases first: ${report.aliases.first}/${report.aliases.queries}`,
-    ...report.misses.map((miss) => `  ${miss.kind} "${miss.query}" → ${miss.got ?? 'nothing'} (want ${miss.want}, rank ${miss.rank ?? '>10'})`),
-  ].join('\n'));
+  io.out(
+    values.json
+      ? JSON.stringify(report, null, 2)
+      : [
+          `titles first: ${report.titles.first}/${report.titles.queries}; aliases first: ${report.aliases.first}/${report.aliases.queries}`,
+          ...report.misses.map((miss) => `  ${miss.kind} "${miss.query}" → ${miss.got ?? 'nothing'} (want ${miss.want}, rank ${miss.rank ?? '>10'})`),
+        ].join('\n'),
+  );
   return 0;
 }
 
@@ -101,9 +130,7 @@ async function goldenEval(session: VaultSession, values: Values, run: Tuning & {
   const engine = session.search({ params: run.params, weights: run.weights, model: env.model });
   const mode = values.mode === 'keyword' ? 'keyword' : 'hybrid';
   if (values.mode !== undefined && values.mode !== 'keyword' && values.mode !== 'hybrid') throw new UsageError(`--mode must be hybrid or keyword, not "${String(values.mode)}"`);
-  const { vectors, vectorReason } = mode === 'hybrid' && engine.vectors.size > 0
-    ? await embedQueries(queries, env, io)
-    : { vectors: new Map<string, Float32Array>(), vectorReason: `no note has a ${env.model} vector yet` };
+  const { vectors, vectorReason } = mode === 'hybrid' && engine.vectors.size > 0 ? await embedQueries(queries, env, io) : { vectors: new Map<string, Float32Array>(), vectorReason: `no note has a ${env.model} vector yet` };
   const modes = new Set<string>();
   const report = runGolden(queries, (query, depth) => {
     const vector = vectors.get(query.id);
@@ -120,10 +147,17 @@ async function goldenEval(session: VaultSession, values: Values, run: Tuning & {
   const modeUsed = [...modes].join(' + ');
   const fts5 = run.baseline ? fts5Report(session.vault, engine.metas, queries, run.weights) : null;
   if (!values['no-history']) {
-    appendFileSync(join(session.stateDir, 'eval-history.jsonl'), JSON.stringify({
-      at: new Date().toISOString(), golden: run.file, mode: modeUsed, overall: report.overall, categories: report.categories,
-      ...(fts5 ? { fts5: { overall: fts5.overall, categories: fts5.categories } } : {}),
-    }) + '\n');
+    appendFileSync(
+      join(session.stateDir, 'eval-history.jsonl'),
+      JSON.stringify({
+        at: new Date().toISOString(),
+        golden: run.file,
+        mode: modeUsed,
+        overall: report.overall,
+        categories: report.categories,
+        ...(fts5 ? { fts5: { overall: fts5.overall, categories: fts5.categories } } : {}),
+      }) + '\n',
+    );
   }
   const header = `mode: ${modeUsed}${modeUsed === 'keyword' && mode === 'hybrid' ? ` (${vectorReason})` : ''}`;
   if (values.json) io.out(JSON.stringify({ mode: modeUsed, ...report, ...(fts5 ? { baseline: { engine: 'fts5', ...fts5 } } : {}) }, null, 2));
@@ -169,18 +203,20 @@ function belowFloors(values: Values, report: GoldenReport, io: Io): boolean {
   return failures.length > 0;
 }
 
-
 function runBeir(values: Values, options: { params: Bm25Params; weights: FieldWeights; baseline: boolean; floor: number | undefined }, io: Io): number {
   const data = loadBeir(values.beir as string, (values.split as string | undefined) ?? 'test');
   const report = evaluateBeir(data, { params: options.params, weights: options.weights });
   const fts5 = options.baseline ? evaluateBeirFts5(data, options.weights) : null;
-  io.out(values.json ? JSON.stringify(fts5 ? { ...report, baseline: { engine: 'fts5', ...fts5 } } : report, null, 2) : [
-    `BEIR ${String(values.beir)} (${report.documents} documents, ${report.queries} queries)`,
-    ...(fts5 ? [beirLine('engram', report), beirLine('fts5', fts5)] : [
-      `nDCG@10 ${report.ndcg10}   recall@100 ${report.recall100}   MRR@10 ${report.mrr10}`,
-      `index ${report.index_ms} ms; query p50 ${report.query_ms.p50} ms, p95 ${report.query_ms.p95} ms`,
-    ]),
-  ].join('\n'));
+  io.out(
+    values.json
+      ? JSON.stringify(fts5 ? { ...report, baseline: { engine: 'fts5', ...fts5 } } : report, null, 2)
+      : [
+          `BEIR ${String(values.beir)} (${report.documents} documents, ${report.queries} queries)`,
+          ...(fts5
+            ? [beirLine('engram', report), beirLine('fts5', fts5)]
+            : [`nDCG@10 ${report.ndcg10}   recall@100 ${report.recall100}   MRR@10 ${report.mrr10}`, `index ${report.index_ms} ms; query p50 ${report.query_ms.p50} ms, p95 ${report.query_ms.p95} ms`]),
+        ].join('\n'),
+  );
   if (options.floor !== undefined && report.ndcg10 < options.floor) {
     io.err(`engram: nDCG@10 ${report.ndcg10} is below the floor ${options.floor}`);
     return 1;

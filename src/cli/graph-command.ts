@@ -6,7 +6,8 @@ import { openSession, positiveNumber, type CliEnv } from './context.js';
 
 export const graphCommand: Command = {
   name: 'graph',
-  summary: 'The knowledge graph. `engram graph index` extracts entities from new and changed notes into entity notes under Claude/Graph/; `engram graph stats` counts them; `engram graph consolidate` proposes merges of duplicate entities, `--apply IDS` merges, `--undo IDS` reverses.',
+  summary:
+    'The knowledge graph. `engram graph index` extracts entities from new and changed notes into entity notes under Claude/Graph/; `engram graph stats` counts them; `engram graph consolidate` proposes merges of duplicate entities, `--apply IDS` merges, `--undo IDS` reverses.',
   positionals: 'index|stats|consolidate',
   maxPositionals: 1,
   options: {
@@ -61,12 +62,20 @@ export const graphCommand: Command = {
 
 /** One extraction run (the caller holds the lock), then the entity notes it wrote are indexed so search sees them. */
 export async function graphIndex(
-  session: VaultSession, env: CliEnv, extractor: Extractor,
-  limits: { maxNotes?: number | undefined; maxCost?: number | undefined }, onProgress?: (done: number, total: number) => void,
+  session: VaultSession,
+  env: CliEnv,
+  extractor: Extractor,
+  limits: { maxNotes?: number | undefined; maxCost?: number | undefined },
+  onProgress?: (done: number, total: number) => void,
 ): Promise<GraphIndexReport> {
   const writer = session.writer(`graph-${new Date().toISOString().slice(0, 19)}`);
   const report = await runGraphIndex({
-    root: session.vault, db: session.db, extractor, writer, agentRoot: env.agentRoot, vectorModel: env.model,
+    root: session.vault,
+    db: session.db,
+    extractor,
+    writer,
+    agentRoot: env.agentRoot,
+    vectorModel: env.model,
     ...(limits.maxNotes === undefined ? {} : { maxNotes: limits.maxNotes }),
     ...(limits.maxCost === undefined ? {} : { maxCostUsd: limits.maxCost }),
     ...(onProgress ? { onProgress } : {}),
@@ -75,11 +84,13 @@ export async function graphIndex(
   return report;
 }
 
-
 /** `1,2, 3` → [1, 2, 3]; anything else is a usage error. */
 function ids(raw: unknown, name: string): number[] {
   if (raw === undefined) return [];
-  const parts = String(raw).split(',').map((part) => part.trim()).filter(Boolean);
+  const parts = String(raw)
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   if (parts.length === 0 || parts.some((part) => !/^[1-9]\d{0,9}$/.test(part))) throw new UsageError(`${name} takes proposal ids like 3 or 3,5 — not "${String(raw)}"`);
   return parts.map(Number);
 }
@@ -114,7 +125,10 @@ function describeReport(extractor: Extractor, report: GraphIndexReport): string 
 }
 
 function describeStats(stats: ReturnType<typeof graphStats>): string {
-  const types = Object.entries(stats.entities).map(([type, n]) => `${n} ${type}`).join(', ') || 'none';
+  const types =
+    Object.entries(stats.entities)
+      .map(([type, n]) => `${n} ${type}`)
+      .join(', ') || 'none';
   return [
     `entities     ${types}`,
     `relations    ${stats.relations}; mentions ${stats.mentions}; orphans ${stats.orphans}`,
@@ -122,4 +136,3 @@ function describeStats(stats: ReturnType<typeof graphStats>): string {
     `cost         $${stats.cost_usd.toFixed(4)} (${stats.tokens.input} tokens in, ${stats.tokens.output} out)`,
   ].join('\n');
 }
-

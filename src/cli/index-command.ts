@@ -89,9 +89,7 @@ export function describeReport(report: IndexReport): string {
   const changes = report.added + report.modified + report.moved.length + report.deleted;
   const lines: string[] = [];
   if (report.recovered) lines.push(`warning: ${report.recovered}`);
-  const summary = changes === 0
-    ? `no changes; ${report.notes} notes indexed`
-    : `${changes} changes (${report.added} new, ${report.modified} modified, ${report.moved.length} moved, ${report.deleted} deleted); ${report.notes} notes indexed`;
+  const summary = changes === 0 ? `no changes; ${report.notes} notes indexed` : `${changes} changes (${report.added} new, ${report.modified} modified, ${report.moved.length} moved, ${report.deleted} deleted); ${report.notes} notes indexed`;
   // A full run re-parses everything; notes whose content did not change are said to be so.
   const rebuilt = report.full ? `; ${report.rebuilt} unchanged notes re-parsed` : '';
   lines.push(`${summary}${rebuilt} in ${formatMs(report.durationMs)}`);

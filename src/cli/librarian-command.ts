@@ -10,7 +10,8 @@ import { openSession } from './context.js';
 
 export const librarianCommand: Command = {
   name: 'librarian',
-  summary: 'One caretaker sweep: drain the index, embedding and extraction backlogs, clean up the graph, file Inbox notes, propose merges, check health, and report to Claude/Librarian.md. `--dry-run` only plans: it writes nothing (vault or state) and makes no paid call.',
+  summary:
+    'One caretaker sweep: drain the index, embedding and extraction backlogs, clean up the graph, file Inbox notes, propose merges, check health, and report to Claude/Librarian.md. `--dry-run` only plans: it writes nothing (vault or state) and makes no paid call.',
   options: {
     'dry-run': { type: 'boolean', description: 'print what the sweep would do and its estimated cost; change nothing' },
     phases: { type: 'string', value: 'LIST', description: `only these phases, comma-separated (${PHASES.join(',')})` },
@@ -102,7 +103,10 @@ function evaluator(golden: string | undefined, db: Database.Database, vault: str
 
 function parsePhases(raw: unknown): PhaseName[] | undefined {
   if (raw === undefined) return undefined;
-  const names = String(raw).split(',').map((part) => part.trim()).filter(Boolean);
+  const names = String(raw)
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   const unknown = names.filter((name) => !(PHASES as readonly string[]).includes(name));
   if (names.length === 0 || unknown.length > 0) throw new UsageError(`--phases takes some of ${PHASES.join(',')}; "${unknown[0] ?? String(raw)}" is not one`);
   return names as PhaseName[];

@@ -23,7 +23,24 @@ import { verifyCommand } from './verify-command.js';
 import { exitCodeOf } from './exit-codes.js';
 import { modelCommand } from './model-command.js';
 
-export const COMMANDS: readonly Command[] = [indexCommand, statusCommand, searchCommand, relatedCommand, graphCommand, serveCommand, daemonCommand, librarianCommand, undoCommand, evalCommand, verifyCommand, modelCommand, provisionCommand, mcpCommand, skillsCommand, contextCommand];
+export const COMMANDS: readonly Command[] = [
+  indexCommand,
+  statusCommand,
+  searchCommand,
+  relatedCommand,
+  graphCommand,
+  serveCommand,
+  daemonCommand,
+  librarianCommand,
+  undoCommand,
+  evalCommand,
+  verifyCommand,
+  modelCommand,
+  provisionCommand,
+  mcpCommand,
+  skillsCommand,
+  contextCommand,
+];
 
 export function mainHelp(): string {
   const rows = COMMANDS.map((command) => `  ${command.name.padEnd(10)} ${command.summary.split('. ')[0]!.replace(/\.$/, '')}`);

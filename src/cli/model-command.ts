@@ -58,10 +58,7 @@ function progress(io: Output): (file: string, received: number, total: number | 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 function describeInstall(verb: string, manifest: ModelManifest): string {
-  return [
-    `${verb} ${manifest.model} (${manifest.dims} dims, ${manifest.dtype} weights) from ${manifest.source}`,
-    ...manifest.files.map((file) => `  ${file.path.padEnd(28)} ${String(file.size).padStart(11)}  ${file.sha256}`),
-  ].join('\n');
+  return [`${verb} ${manifest.model} (${manifest.dims} dims, ${manifest.dtype} weights) from ${manifest.source}`, ...manifest.files.map((file) => `  ${file.path.padEnd(28)} ${String(file.size).padStart(11)}  ${file.sha256}`)].join('\n');
 }
 
 async function status(env: CliEnv, io: Output, vaultFlag: string | undefined, json: boolean, sample: number): Promise<number> {
@@ -85,10 +82,7 @@ async function status(env: CliEnv, io: Output, vaultFlag: string | undefined, js
 }
 
 function describeStatus(report: ModelStatus, agreement: Agreement | { error: string } | null): string {
-  const lines = [
-    `model        ${report.model}${report.known ? ` (${report.known.about}, ${report.known.dims} dims)` : ' (not one Engram knows by name)'}`,
-    `looked for   ${report.folder}`,
-  ];
+  const lines = [`model        ${report.model}${report.known ? ` (${report.known.about}, ${report.known.dims} dims)` : ' (not one Engram knows by name)'}`, `looked for   ${report.folder}`];
   if (report.files.length === 0) lines.push('files        none');
   for (const [i, file] of report.files.entries()) {
     const note = file.recorded === 'differs' ? '  CHANGED since install' : file.recorded === 'not recorded' ? '  (not recorded at install)' : '';
@@ -99,8 +93,11 @@ function describeStatus(report: ModelStatus, agreement: Agreement | { error: str
   lines.push(`loads        ${report.loads === null ? 'not tried (files missing)' : report.loads.ok ? `yes: ${report.loads.dims} dims, ${report.loads.dtype} weights` : `NO: ${report.loads.reason}`}`);
   if (report.failure) lines.push(`last failure ${report.failure.kind} at ${report.failure.at}: ${report.failure.error}${report.failure.kind === 'download' ? ` (next automatic try after ${report.failure.retry_after})` : ''}`);
   if (agreement !== null) {
-    lines.push('error' in agreement ? `agreement    not checked: ${agreement.error}`
-      : `agreement    ${agreement.agrees ? 'agrees' : 'DISAGREES'} with Smart Connections: cosine median ${agreement.median}, worst ${agreement.worst} over ${agreement.sampled} items`);
+    lines.push(
+      'error' in agreement
+        ? `agreement    not checked: ${agreement.error}`
+        : `agreement    ${agreement.agrees ? 'agrees' : 'DISAGREES'} with Smart Connections: cosine median ${agreement.median}, worst ${agreement.worst} over ${agreement.sampled} items`,
+    );
   }
   if (!report.installed || report.loads?.ok === false) lines.push(`remedy       ${MODEL_REMEDY}`);
   return lines.join('\n');

@@ -54,11 +54,20 @@ export const searchCommand: Command = {
         const refreshed = await session.refreshIndex();
         if (refreshed.status === 'locked') notices.push('another index run is in progress; searched the index as it is');
       }
-      const response = await searchVault(session.search(), {
-        query, limit, filters, mode, explain: values.explain === true, alternatives: (values.also as string[] | undefined) ?? [],
-        ...(minScore === undefined ? {} : { minScore }),
-        ...(minSimilarity === undefined ? {} : { minSimilarity }),
-      }, (text) => embedQuery(text, env, io));
+      const response = await searchVault(
+        session.search(),
+        {
+          query,
+          limit,
+          filters,
+          mode,
+          explain: values.explain === true,
+          alternatives: (values.also as string[] | undefined) ?? [],
+          ...(minScore === undefined ? {} : { minScore }),
+          ...(minSimilarity === undefined ? {} : { minSimilarity }),
+        },
+        (text) => embedQuery(text, env, io),
+      );
       response.notices.unshift(...notices);
       io.out(values.json ? JSON.stringify(response, null, 2) : describeResponse(response, values.explain === true));
       return 0;
@@ -77,8 +86,10 @@ export function describeResponse(response: SearchResponse, explain: boolean): st
   }
   if (response.results.length === 0) lines.push(`no results for "${response.query}" (${response.mode})`);
   response.results.forEach((hit, i) => {
-    const lane = Object.keys(hit.lanes).filter((name) => name !== 'name' && name !== 'wordings').join('+')
-      + (hit.lanes.wordings ? `; found by ${hit.lanes.wordings.map(({ wording }) => (wording === 0 ? 'the query' : `--also ${wording}`)).join(', ')}` : '');
+    const lane =
+      Object.keys(hit.lanes)
+        .filter((name) => name !== 'name' && name !== 'wordings')
+        .join('+') + (hit.lanes.wordings ? `; found by ${hit.lanes.wordings.map(({ wording }) => (wording === 0 ? 'the query' : `--also ${wording}`)).join(', ')}` : '');
     lines.push(`${i + 1}. ${hit.path}${hit.title && !hit.path.endsWith(`${hit.title}.md`) ? ` — ${hit.title}` : ''}  (${hit.score}, ${lane})`);
     const where = [hit.section ? `§ ${hit.section}` : '', hit.lines ? `lines ${hit.lines[0]}–${hit.lines[1]}` : ''].filter(Boolean).join(', ');
     if (where) lines.push(`   ${where}`);
@@ -86,9 +97,9 @@ export function describeResponse(response: SearchResponse, explain: boolean): st
     if (explain && hit.explain) {
       for (const part of hit.explain) lines.push(`     ${part.term}: tf ${part.tf} df ${part.df} idf ${part.idf} → ${part.score}`);
       for (const boost of hit.boosts ?? []) {
-        lines.push(boost.kind === 'name'
-          ? `     + the query covers the name "${boost.terms.join(' ')}" → ${boost.score}`
-          : `     + best passage "${boost.terms.join('') || '(top of the note)'}" → ${boost.score} (proximity ${boost.proximity})`);
+        lines.push(
+          boost.kind === 'name' ? `     + the query covers the name "${boost.terms.join(' ')}" → ${boost.score}` : `     + best passage "${boost.terms.join('') || '(top of the note)'}" → ${boost.score} (proximity ${boost.proximity})`,
+        );
       }
     }
   });

@@ -40,18 +40,26 @@ export function describeStatus(doc: StatusDoc & { vectors?: VectorStatus; librar
     lines.push(`vectors      ${v.coverage.notes_with_vector} of ${doc.notes} notes (${v.model}${v.dims ? `, ${v.dims} dims` : ''}; ${v.local.notes} notes and ${v.local.blocks} sections embedded locally)`);
     lines.push(`             query embedder ${v.query_embedder.available ? 'available' : `unavailable: ${v.query_embedder.reason}`}`);
     if (sc.detected) {
-      lines.push(`             Smart Connections ${sc.layout}: model ${sc.active_model ?? 'unknown'}${sc.model_matches ? ' (matches)' : ' (does NOT match)'}; sources ${sc.sources.fresh} fresh, ${sc.sources.stale} stale; blocks ${sc.blocks.fresh} fresh, ${sc.blocks.stale} stale`);
+      lines.push(
+        `             Smart Connections ${sc.layout}: model ${sc.active_model ?? 'unknown'}${sc.model_matches ? ' (matches)' : ' (does NOT match)'}; sources ${sc.sources.fresh} fresh, ${sc.sources.stale} stale; blocks ${sc.blocks.fresh} fresh, ${sc.blocks.stale} stale`,
+      );
     }
   }
   if (doc.librarian !== undefined) {
     const sweep = doc.librarian;
-    lines.push(sweep === null ? 'librarian    no sweep yet (engram librarian, or engram daemon)'
-      : `librarian    last sweep ${sweep.run_id} ${sweep.status} at ${sweep.finished_at ?? sweep.started_at}; ${sweep.moves} moves, ${sweep.pending_proposals.organize + sweep.pending_proposals.merges} proposals pending, ${sweep.errors.length} errors`);
+    lines.push(
+      sweep === null
+        ? 'librarian    no sweep yet (engram librarian, or engram daemon)'
+        : `librarian    last sweep ${sweep.run_id} ${sweep.status} at ${sweep.finished_at ?? sweep.started_at}; ${sweep.moves} moves, ${sweep.pending_proposals.organize + sweep.pending_proposals.merges} proposals pending, ${sweep.errors.length} errors`,
+    );
   }
   if (doc.daemon !== undefined) {
     const daemon = doc.daemon;
-    lines.push(daemon === null ? 'daemon       not running'
-      : `daemon       running (pid ${daemon.pid} since ${daemon.started_at}${daemon.running ? `; ${daemon.running} in progress` : ''}); next backlog ${daemon.next.backlog ?? '—'}, next sweep ${daemon.next.sweep ?? '—'}${daemon.http ? `; MCP ${daemon.http}` : ''}`);
+    lines.push(
+      daemon === null
+        ? 'daemon       not running'
+        : `daemon       running (pid ${daemon.pid} since ${daemon.started_at}${daemon.running ? `; ${daemon.running} in progress` : ''}); next backlog ${daemon.next.backlog ?? '—'}, next sweep ${daemon.next.sweep ?? '—'}${daemon.http ? `; MCP ${daemon.http}` : ''}`,
+    );
   }
   if (doc.skipped.length > 0) {
     lines.push(`skipped      ${doc.skipped.length}`);

@@ -20,7 +20,8 @@ const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export const provisionCommand: Command = {
   name: 'provision',
-  summary: 'Set a vault up for Engram: install the conventions (the constitution Claude/README.md, the agent folders, CLAUDE.md and AGENTS.md) where absent, never over a file you changed; pin the embedding model in Smart Connections\' settings when it has none; check the Obsidian plugin pins. `--check` reports drift and exits 1 when there is any.',
+  summary:
+    "Set a vault up for Engram: install the conventions (the constitution Claude/README.md, the agent folders, CLAUDE.md and AGENTS.md) where absent, never over a file you changed; pin the embedding model in Smart Connections' settings when it has none; check the Obsidian plugin pins. `--check` reports drift and exits 1 when there is any.",
   positionals: 'VAULT',
   maxPositionals: 1,
   options: {
@@ -52,7 +53,12 @@ export const provisionCommand: Command = {
     const session = openSession(given, env);
     try {
       const report = await provisionVault({
-        vault: session.vault, db: session.db, stateDir: session.stateDir, agentRoot: env.agentRoot, model: env.model, ...where,
+        vault: session.vault,
+        db: session.db,
+        stateDir: session.stateDir,
+        agentRoot: env.agentRoot,
+        model: env.model,
+        ...where,
         runId: `provision-${new Date().toISOString().slice(0, 19).replace(/[-:]/g, '')}`,
         installPlugins: args.values['install-plugins'] ? { baseUrl: env.pluginBaseUrl } : undefined,
       });
@@ -84,7 +90,8 @@ function engramInvocation(env: CliEnv): { command: string; args: string[] } {
 
 export const mcpCommand: Command = {
   name: 'mcp',
-  summary: 'Register Engram (and, with --with, optional companion servers from mcp-servers.json) in Claude Code, additively: `engram mcp sync` runs `claude mcp add --scope user` for missing servers (or prints the commands when the claude CLI is absent); `--check` reports missing and drifted ones; drift is never changed.',
+  summary:
+    'Register Engram (and, with --with, optional companion servers from mcp-servers.json) in Claude Code, additively: `engram mcp sync` runs `claude mcp add --scope user` for missing servers (or prints the commands when the claude CLI is absent); `--check` reports missing and drifted ones; drift is never changed.',
   positionals: 'sync',
   maxPositionals: 1,
   options: {
@@ -97,7 +104,10 @@ export const mcpCommand: Command = {
     const given = (args.values.vault as string | undefined) ?? env.vault;
     if (!given) throw new UsageError('say which vault the server serves: --vault PATH or ENGRAM_VAULT');
     const vault = resolveVaultRoot(resolve(given));
-    const withOptional = String(args.values.with ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+    const withOptional = String(args.values.with ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean);
     const servers = loadServers(join(PACKAGE_ROOT, 'mcp-servers.json'), { vault, engram: engramInvocation(env) }, withOptional);
     if (args.values.desktop) {
       io.out(desktopSnippet(servers));
@@ -110,7 +120,11 @@ export const mcpCommand: Command = {
     const lines = states.map((state) => `${state.status.padEnd(8)} ${state.name}${state.difference ? ` (${state.difference})` : ''}`);
     const again = shellLine(['engram', 'mcp', 'sync', '--vault', vault, ...(withOptional.length > 0 ? ['--with', withOptional.join(',')] : [])]);
     for (const state of drift) lines.push(`  to replace ${state.name}: claude mcp remove --scope user ${state.name} && ${again}`);
-    for (const shadow of projectScoped(env.claudeConfig, servers.map((server) => server.name))) lines.push(`  note: ${shadow.name} is also registered for ${shadow.project} (local scope), which takes precedence there`);
+    for (const shadow of projectScoped(
+      env.claudeConfig,
+      servers.map((server) => server.name),
+    ))
+      lines.push(`  note: ${shadow.name} is also registered for ${shadow.project} (local scope), which takes precedence there`);
     if (args.values.check || missing.length === 0) {
       io.out(args.values.json ? JSON.stringify({ servers: states }, null, 2) : lines.join('\n'));
       return drift.length + (args.values.check ? missing.length : 0) > 0 ? 1 : 0;
@@ -131,7 +145,7 @@ export const mcpCommand: Command = {
 
 export const skillsCommand: Command = {
   name: 'skills',
-  summary: 'Install Engram\'s Claude Code skills (/recall, /digest, /resume, /connections, …) into ~/.claude/skills, additively: `engram skills sync`; `--check` reports missing and drifted skills; `--force` overwrites skills you changed.',
+  summary: "Install Engram's Claude Code skills (/recall, /digest, /resume, /connections, …) into ~/.claude/skills, additively: `engram skills sync`; `--check` reports missing and drifted skills; `--force` overwrites skills you changed.",
   positionals: 'sync',
   maxPositionals: 1,
   options: {
@@ -145,10 +159,12 @@ export const skillsCommand: Command = {
     const drift = states.filter((state) => state.status === 'drift' || state.status === 'missing');
     if (args.values.json) io.out(JSON.stringify({ target, skills: states }, null, 2));
     else {
-      io.out([
-        ...states.map((state) => `${state.status.padEnd(9)} ${state.name}${state.differing.length > 0 ? ` (${state.differing.join(', ')})` : ''}`),
-        ...(drift.some((state) => state.status === 'drift') && !args.values.check ? ['changed skills were kept; --force overwrites them with the shipped ones'] : []),
-      ].join('\n'));
+      io.out(
+        [
+          ...states.map((state) => `${state.status.padEnd(9)} ${state.name}${state.differing.length > 0 ? ` (${state.differing.join(', ')})` : ''}`),
+          ...(drift.some((state) => state.status === 'drift') && !args.values.check ? ['changed skills were kept; --force overwrites them with the shipped ones'] : []),
+        ].join('\n'),
+      );
     }
     return args.values.check && drift.length > 0 ? 1 : 0;
   },
@@ -156,7 +172,7 @@ export const skillsCommand: Command = {
 
 export const contextCommand: Command = {
   name: 'context',
-  summary: 'A compact briefing (at most 2,000 characters) for a Claude Code SessionStart hook: the project\'s latest sessions, open tasks and decisions, from the index as it is.',
+  summary: "A compact briefing (at most 2,000 characters) for a Claude Code SessionStart hook: the project's latest sessions, open tasks and decisions, from the index as it is.",
   options: {
     project: { type: 'string', value: 'NAME', description: 'the project (matched in paths, titles, tags, frontmatter); default: everything' },
     days: { type: 'string', value: 'N', description: 'look back this many days (default 30)' },
@@ -185,4 +201,3 @@ export const contextCommand: Command = {
     }
   },
 };
-

@@ -25,11 +25,15 @@ export const verifyCommand: Command = {
       const result = await checkAgreement(session.vault, env, io, sample, seed);
       if (result === null) throw new EngramError('NOT_FOUND', `no Smart Connections data in ${session.vault}/.smart-env; there is nothing to verify against`);
       const worstItem = result.worst_item;
-      io.out(args.values.json ? JSON.stringify(result, null, 2) : [
-        `re-embedded ${result.sampled} of ${result.fresh_available} fresh Smart Connections items with ${env.model}`,
-        `cosine median ${result.median}, worst ${result.worst} (${worstItem.path}${worstItem.key})`,
-        result.agrees ? 'the vector spaces agree' : `the vector spaces DISAGREE (median below ${AGREEMENT_FLOOR}): check that ENGRAM_EMBED_MODEL is the plugin's model`,
-      ].join('\n'));
+      io.out(
+        args.values.json
+          ? JSON.stringify(result, null, 2)
+          : [
+              `re-embedded ${result.sampled} of ${result.fresh_available} fresh Smart Connections items with ${env.model}`,
+              `cosine median ${result.median}, worst ${result.worst} (${worstItem.path}${worstItem.key})`,
+              result.agrees ? 'the vector spaces agree' : `the vector spaces DISAGREE (median below ${AGREEMENT_FLOOR}): check that ENGRAM_EMBED_MODEL is the plugin's model`,
+            ].join('\n'),
+      );
       return result.agrees ? 0 : 1;
     } finally {
       session.close();
@@ -63,7 +67,10 @@ export async function checkAgreement(vault: string, env: CliEnv, io: LogSink, sa
     const read = readNoteFile(join(vault, item.path));
     if (!read.ok) return '';
     if (item.kind === 'source' || !item.lines) return sourceEmbedInput(item.path, read.text);
-    const text = read.text.split('\n').slice(item.lines[0] - 1, item.lines[1]).join('\n');
+    const text = read.text
+      .split('\n')
+      .slice(item.lines[0] - 1, item.lines[1])
+      .join('\n');
     return blockEmbedInput(item.path, item.key, text);
   });
   const embedder = await openConfiguredEmbedder(env, io);
@@ -99,7 +106,7 @@ function cosine(a: Float32Array, b: Float32Array): number {
 function pick<T>(items: readonly T[], count: number, seed: number): T[] {
   const copy = [...items];
   let state = seed >>> 0 || 1;
-  const next = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 4294967296);
+  const next = () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 4294967296;
   const n = Math.min(count, copy.length);
   for (let i = 0; i < n; i++) {
     const j = i + Math.floor(next() * (copy.length - i));

@@ -61,8 +61,14 @@ function readTar(tar: Buffer, name: string): ArchiveEntry[] {
     const prefix = cString(header.subarray(345, 500));
     const headerName = longName ?? (prefix ? `${prefix}/${cString(header.subarray(0, 100))}` : cString(header.subarray(0, 100)));
     longName = null;
-    if (type === 'L') { longName = cString(data); continue; }
-    if (type === 'x') { longName = paxPath(data); continue; }
+    if (type === 'L') {
+      longName = cString(data);
+      continue;
+    }
+    if (type === 'x') {
+      longName = paxPath(data);
+      continue;
+    }
     if (type === 'g' || type === '5') continue;
     if (type !== '0' && type !== '\0' && type !== '7') throw new EngramError('INVALID_INPUT', `${name} has an entry that is a link or a device (${headerName}); a model archive holds plain files only`);
     const path = safeEntryPath(headerName, name);

@@ -74,8 +74,13 @@ export interface BacklogReport {
 
 /** Notes without a current vector of the embedder's model. */
 export function countBacklog(db: Database.Database, model: string): number {
-  return db.prepare(`SELECT count(*) FROM notes n WHERE NOT EXISTS (SELECT 1 FROM vectors v
-    WHERE v.note_id = n.id AND v.model = ? AND v.block_key = '' AND v.content_hash = n.hash)`).pluck().get(model) as number;
+  return db
+    .prepare(
+      `SELECT count(*) FROM notes n WHERE NOT EXISTS (SELECT 1 FROM vectors v
+    WHERE v.note_id = n.id AND v.model = ? AND v.block_key = '' AND v.content_hash = n.hash)`,
+    )
+    .pluck()
+    .get(model) as number;
 }
 
 export async function embedBacklog(db: Database.Database, options: BacklogOptions): Promise<BacklogReport> {
@@ -83,8 +88,12 @@ export async function embedBacklog(db: Database.Database, options: BacklogOption
   const started = now();
   const { embedder } = options;
   const model = embedder.model;
-  const pending = db.prepare(`SELECT n.id, n.path, n.hash FROM notes n WHERE NOT EXISTS (SELECT 1 FROM vectors v
-    WHERE v.note_id = n.id AND v.model = ? AND v.block_key = '' AND v.content_hash = n.hash) ORDER BY n.id`).all(model) as { id: number; path: string; hash: string }[];
+  const pending = db
+    .prepare(
+      `SELECT n.id, n.path, n.hash FROM notes n WHERE NOT EXISTS (SELECT 1 FROM vectors v
+    WHERE v.note_id = n.id AND v.model = ? AND v.block_key = '' AND v.content_hash = n.hash) ORDER BY n.id`,
+    )
+    .all(model) as { id: number; path: string; hash: string }[];
   const blocksOf = db.prepare('SELECT key, level, line_start, body_end FROM blocks WHERE note_id = ? ORDER BY ord');
   const smartKeys = db.prepare("SELECT block_key FROM vectors WHERE note_id = ? AND model = ? AND source = 'smart-connections' AND content_hash = ?").pluck();
   const cacheGet = db.prepare('SELECT vector FROM embed_cache WHERE input_hash = ? AND model = ? AND prep = ?').pluck();
@@ -150,4 +159,3 @@ export async function embedBacklog(db: Database.Database, options: BacklogOption
   report.durationMs = now() - started;
   return report;
 }
-

@@ -73,9 +73,13 @@ export async function openEmbedder(options: EmbedderOptions): Promise<EmbedderOp
   if (!location.ok) return location;
 
   const settings: WorkerSettings = {
-    model: options.model, modelDir: options.modelDir, allowDownload: options.allowDownload,
+    model: options.model,
+    modelDir: options.modelDir,
+    allowDownload: options.allowDownload,
     ...(options.remoteHost ? { remoteHost: options.remoteHost } : {}),
-    dtype: location.dtype, maxTokens, verbose: options.verbose ?? false,
+    dtype: location.dtype,
+    maxTokens,
+    verbose: options.verbose ?? false,
   };
   const onLog = options.onLog ?? ((line: string) => process.stderr.write(`${line}\n`));
   let worker: Worker;
@@ -165,7 +169,12 @@ class WorkerEmbedder implements Embedder {
   private nextId = 1;
   private stopped: string | null = null;
 
-  constructor(private readonly worker: Worker, readonly model: string, readonly dims: number, private readonly batchSize: number) {
+  constructor(
+    private readonly worker: Worker,
+    readonly model: string,
+    readonly dims: number,
+    private readonly batchSize: number,
+  ) {
     worker.on('message', (reply: WorkerReply) => this.receive(reply));
     worker.on('error', (error) => this.stop(`the embed worker failed: ${firstLine(error)}`));
     worker.on('exit', (code) => this.stop(`the embed worker exited (code ${code})`));

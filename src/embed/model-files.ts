@@ -11,7 +11,6 @@ import type { ModelDtype } from './protocol.js';
 /** `auto` prefers the quantized weights when present (what the plugin runs on CPU), else fp32. */
 export type DtypeChoice = ModelDtype | 'auto';
 
-
 export type ModelLocation = { ok: true; folder: string; dtype: ModelDtype; local: boolean } | { ok: false; reason: string };
 
 /** The model's folder: `model` itself when absolute, else `<modelDir>/<model>` (hub ids are `org/name`). */

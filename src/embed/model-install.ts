@@ -92,8 +92,11 @@ export async function verifyModelFolder(model: string, folder: string, onLog: (l
 
 /** Copies the model files of a folder (or of its only sub-folder holding them) into `staging`. */
 export function stageFromFolder(source: string, staging: string): void {
-  const subfolders = existsSync(join(source, 'config.json')) ? [] : readdirSync(source, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && existsSync(join(source, entry.name, 'config.json'))).map((entry) => join(source, entry.name));
+  const subfolders = existsSync(join(source, 'config.json'))
+    ? []
+    : readdirSync(source, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory() && existsSync(join(source, entry.name, 'config.json')))
+        .map((entry) => join(source, entry.name));
   const root = subfolders.length === 1 ? subfolders[0]! : source;
   for (const file of MODEL_FILES) {
     const from = join(root, file);

@@ -43,7 +43,7 @@ export async function modelStatus(settings: ModelSettings, options: { load: bool
   const folder = modelFolder(settings.model, settings.modelDir);
   const manifest = readManifest(folder);
   const recorded = new Map((manifest?.files ?? []).map((file) => [file.path, file.sha256]));
-  const files = inventory(folder).map((file) => ({ ...file, recorded: !recorded.has(file.path) ? 'not recorded' as const : recorded.get(file.path) === file.sha256 ? 'matches' as const : 'differs' as const }));
+  const files = inventory(folder).map((file) => ({ ...file, recorded: !recorded.has(file.path) ? ('not recorded' as const) : recorded.get(file.path) === file.sha256 ? ('matches' as const) : ('differs' as const) }));
   const present = new Set(files.map((file) => file.path));
   const missing = [...REQUIRED_FILES.filter((file) => !present.has(file)), ...(present.has(WEIGHTS.q8) || present.has(WEIGHTS.fp32) ? [] : [WEIGHTS.q8])];
   const installed = missing.length === 0;
@@ -58,9 +58,15 @@ export async function modelStatus(settings: ModelSettings, options: { load: bool
   }
   const known = KNOWN_MODELS[settings.model];
   return {
-    model: settings.model, known: known ? { dims: known.dims, about: known.about } : null, folder, installed, files, missing,
+    model: settings.model,
+    known: known ? { dims: known.dims, about: known.about } : null,
+    folder,
+    installed,
+    files,
+    missing,
     manifest: manifest ? { installed_at: manifest.installed_at, source: manifest.source, dims: manifest.dims } : null,
-    loads, failure: settings.home ? activeFailure(settings.home, settings.model, settings.modelDir, folder) : null,
+    loads,
+    failure: settings.home ? activeFailure(settings.home, settings.model, settings.modelDir, folder) : null,
   };
 }
 
@@ -149,4 +155,3 @@ export function rememberOpenFailure(env: ModelSettings, reason: string): void {
 export function forgetOpenFailure(env: ModelSettings): void {
   if (env.home) forgetFailure(env.home, env.model, env.modelDir);
 }
-

@@ -71,21 +71,25 @@ export function readSmartConnections(vault: string, env: VectorSettings, isIndex
     return {
       vectors: [],
       report: {
-        detected: true, layout: null, activeModel: null, modelMatches: false, fingerprint: '', dims: null,
-        sources: none, blocks: { withVector: 0, fresh: 0, stale: 0 }, tombstonesApplied: 0, missingOnDisk: 0, unresolvablePointers: 0, attempts: 0,
+        detected: true,
+        layout: null,
+        activeModel: null,
+        modelMatches: false,
+        fingerprint: '',
+        dims: null,
+        sources: none,
+        blocks: { withVector: 0, fresh: 0, stale: 0 },
+        tombstonesApplied: 0,
+        missingOnDisk: 0,
+        unresolvablePointers: 0,
+        attempts: 0,
         warnings: [`${error.message}; this run used no Smart Connections vectors`],
       },
     };
   }
 }
 
-export async function refreshVectors(
-  db: Database.Database,
-  vault: string,
-  env: VectorSettings,
-  io: LogSink,
-  options: { budgetMs?: number; embed: boolean; progress: boolean },
-): Promise<VectorRefresh> {
+export async function refreshVectors(db: Database.Database, vault: string, env: VectorSettings, io: LogSink, options: { budgetMs?: number; embed: boolean; progress: boolean }): Promise<VectorRefresh> {
   const smart = readSmartConnections(vault, env, notePathRule(env));
   const imported = smart.report.detected ? importSmartVectors(db, env.model, smart.vectors).imported : 0;
   const refresh: VectorRefresh = { smartConnections: smart.report.detected ? smart.report : null, imported, embedder: { available: false }, backlog: null };
@@ -163,7 +167,8 @@ export function vectorStatus(db: Database.Database, vault: string, env: VectorSe
   if (unavailable) warnings.push(`queries cannot be embedded: ${unavailable}; search answers by keyword`);
   const uncovered = notes - covered;
   // While the model is missing, `engram index` cannot help: the remedy is installing the model.
-  if (uncovered > 0) warnings.push(`${uncovered} of ${notes} notes have no ${env.model} vector yet and are found by keyword only; ${unavailable ? 'they are embedded by the first `engram index` after the model is installed' : 'run `engram index`'}`);
+  if (uncovered > 0)
+    warnings.push(`${uncovered} of ${notes} notes have no ${env.model} vector yet and are found by keyword only; ${unavailable ? 'they are embedded by the first `engram index` after the model is installed' : 'run `engram index`'}`);
   return {
     model: env.model,
     dims: dimsBytes === undefined ? report.dims : dimsBytes / 4,

@@ -6,10 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngramError } from '../errors.js';
-import {
-  analyzeQuery, BM25_DEFAULTS, compileFilter, createTokenizer, countDocuments, DEFAULT_FIELD_WEIGHTS, LexicalIndex, rankDocuments,
-  type Bm25Params, type FieldWeights, type NoteMeta, type TokenizerOptions,
-} from '../search/index.js';
+import { analyzeQuery, BM25_DEFAULTS, compileFilter, createTokenizer, countDocuments, DEFAULT_FIELD_WEIGHTS, LexicalIndex, rankDocuments, type Bm25Params, type FieldWeights, type NoteMeta, type TokenizerOptions } from '../search/index.js';
 import { mean, ndcgAt, percentile, reciprocalRank, recallAt } from './metrics.js';
 
 export interface BeirData {
@@ -40,13 +37,16 @@ export function loadBeir(dir: string, split = 'test'): BeirData {
 }
 
 function readJsonl(path: string): Record<string, unknown>[] {
-  return readFileSync(path, 'utf8').split('\n').filter((line) => line.trim() !== '').map((line, i) => {
-    try {
-      return JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      throw new EngramError('INVALID_INPUT', `${path} line ${i + 1} is not JSON`);
-    }
-  });
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line, i) => {
+      try {
+        return JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        throw new EngramError('INVALID_INPUT', `${path} line ${i + 1} is not JSON`);
+      }
+    });
 }
 
 export interface BeirOptions {
@@ -69,7 +69,10 @@ export interface BeirReport {
 export function prepareBeir(data: BeirData, tokenizer: Partial<TokenizerOptions> = {}) {
   const tokenize = createTokenizer(tokenizer);
   const started = performance.now();
-  const { vocabulary, documents } = countDocuments(data.documents.map((document) => ({ title: document.title, aliases: '', headings: '', tags: '', body: document.text })), tokenize);
+  const { vocabulary, documents } = countDocuments(
+    data.documents.map((document) => ({ title: document.title, aliases: '', headings: '', tags: '', body: document.text })),
+    tokenize,
+  );
   return { tokenize, vocabulary, documents, tokenizeMs: performance.now() - started };
 }
 

@@ -21,8 +21,15 @@ export function goldenCheck(db: Database.Database, vault: string, file: string):
   const all = loadGolden(file);
   const queries = all.filter((query) => query.expect.every((path) => known.has(path)));
   const engine = VaultSearch.open(db, vault);
-  const report = runGolden(queries, (query, depth) => engine.search({
-    query: query.query, limit: depth, mode: 'keyword', filters: { tags: query.tags, folders: query.folder ? [query.folder] : [] },
-  }).results.map((hit) => hit.path));
+  const report = runGolden(queries, (query, depth) =>
+    engine
+      .search({
+        query: query.query,
+        limit: depth,
+        mode: 'keyword',
+        filters: { tags: query.tags, folders: query.folder ? [query.folder] : [] },
+      })
+      .results.map((hit) => hit.path),
+  );
   return { metric: 'success@5', value: report.overall.success5, queries: queries.length, skipped: all.length - queries.length };
 }

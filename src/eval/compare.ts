@@ -26,7 +26,12 @@ export function runGoldenFts5(queries: readonly GoldenQuery[], baseline: Fts5Bas
   const byPath = new Map(metas.map((meta) => [meta.path, meta]));
   return runGolden(queries, (query, depth) => {
     const filter = compileFilter({ tags: query.tags, folders: query.folder ? [query.folder] : [] });
-    const keep = filter.active ? (id: string) => { const meta = byPath.get(id); return meta !== undefined && filter.test(meta) === null; } : undefined;
+    const keep = filter.active
+      ? (id: string) => {
+          const meta = byPath.get(id);
+          return meta !== undefined && filter.test(meta) === null;
+        }
+      : undefined;
     return baseline.search(query.query, depth, keep);
   });
 }
@@ -43,16 +48,11 @@ export function describeComparison({ engram, fts5 }: Comparison): string {
   const cell = (value: number) => value.toFixed(3).padStart(6);
   const delta = (value: number) => `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(3)}`.padStart(7);
   const heads = '   s@1    s@5    MRR  nDCG10';
-  const lines = [
-    `${''.padEnd(18)} ${''.padStart(4)}  ${'engram'.padEnd(heads.length)}  ${'fts5'.padEnd(heads.length)}  engram − fts5`,
-    `${'category'.padEnd(18)} ${'n'.padStart(4)}  ${heads}  ${heads}     s@5     MRR`,
-  ];
-  const row = (name: string, a: GoldenMetrics, b: GoldenMetrics) => [
-    `${name.padEnd(18)} ${String(a.queries).padStart(4)} `,
-    COLUMNS.map((column) => cell(a[column])).join(' '),
-    ' ' + COLUMNS.map((column) => cell(b[column])).join(' '),
-    ` ${delta(a.success5 - b.success5)} ${delta(a.mrr - b.mrr)}`,
-  ].join(' ');
+  const lines = [`${''.padEnd(18)} ${''.padStart(4)}  ${'engram'.padEnd(heads.length)}  ${'fts5'.padEnd(heads.length)}  engram − fts5`, `${'category'.padEnd(18)} ${'n'.padStart(4)}  ${heads}  ${heads}     s@5     MRR`];
+  const row = (name: string, a: GoldenMetrics, b: GoldenMetrics) =>
+    [`${name.padEnd(18)} ${String(a.queries).padStart(4)} `, COLUMNS.map((column) => cell(a[column])).join(' '), ' ' + COLUMNS.map((column) => cell(b[column])).join(' '), ` ${delta(a.success5 - b.success5)} ${delta(a.mrr - b.mrr)}`].join(
+      ' ',
+    );
   for (const [category, metrics] of Object.entries(engram.categories)) lines.push(row(category, metrics, fts5.categories[category]!));
   lines.push(row('overall', engram.overall, fts5.overall));
   return lines.join('\n');
@@ -60,9 +60,13 @@ export function describeComparison({ engram, fts5 }: Comparison): string {
 
 /** A BEIR dataset through FTS5, scored as `evaluateBeir` scores Engram. */
 export function evaluateBeirFts5(data: BeirData, weights?: FieldWeights): BeirReport {
-  const baseline = new Fts5Baseline(data.documents.map((document) => ({
-    id: document.id, fields: { title: document.title, aliases: '', headings: '', tags: '', body: document.text },
-  })), weights);
+  const baseline = new Fts5Baseline(
+    data.documents.map((document) => ({
+      id: document.id,
+      fields: { title: document.title, aliases: '', headings: '', tags: '', body: document.text },
+    })),
+    weights,
+  );
   try {
     return scoreBeirRun(data, (text) => baseline.search(text, 100), baseline.buildMs);
   } finally {

@@ -75,7 +75,9 @@ export function convertLocomo(raw: unknown, source: string): LocomoVault {
     qa.forEach((entry, j) => {
       const q = entry as { question?: unknown; category?: unknown; evidence?: unknown };
       const category = LOCOMO_CATEGORIES[Number(q.category)];
-      const expect = evidenceSessions(q.evidence).map((n) => sessions.get(n)?.path).filter((path): path is string => path !== undefined);
+      const expect = evidenceSessions(q.evidence)
+        .map((n) => sessions.get(n)?.path)
+        .filter((path): path is string => path !== undefined);
       if (category === undefined || typeof q.question !== 'string' || q.question.trim() === '' || expect.length === 0) {
         skipped++;
         return;
@@ -116,13 +118,23 @@ function sessionNote(title: string, created: string | null, when: string | null,
 
 /** A file or folder name without the characters a vault path cannot hold. */
 function safeName(name: string): string {
-  return name.replace(/[\\/:*?"<>|#^[\]]/g, ' ').replace(/\s+/g, ' ').trim() || 'untitled';
+  return (
+    name
+      .replace(/[\\/:*?"<>|#^[\]]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim() || 'untitled'
+  );
 }
 
 /** The LoCoMo data at a path: a `.json` file, or a folder of them (read in name order). */
 export function loadLocomo(path: string): LocomoVault {
   if (!existsSync(path)) throw new EngramError('NOT_FOUND', `no LoCoMo data at ${path}: give a LoCoMo .json file or a folder holding one`);
-  const files = statSync(path).isDirectory() ? readdirSync(path).filter((name) => name.endsWith('.json')).sort().map((name) => join(path, name)) : [path];
+  const files = statSync(path).isDirectory()
+    ? readdirSync(path)
+        .filter((name) => name.endsWith('.json'))
+        .sort()
+        .map((name) => join(path, name))
+    : [path];
   if (files.length === 0) throw new EngramError('NOT_FOUND', `${path} holds no .json file; give a LoCoMo .json file or a folder holding one`);
   const all: unknown[] = [];
   for (const file of files) {

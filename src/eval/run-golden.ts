@@ -55,7 +55,12 @@ export function runGolden(queries: readonly GoldenQuery[], search: GoldenSearch)
       recall10: recallAt(ranked, expected, 10),
       mrr: reciprocalRank(ranked, relevant),
       // The ideal is the expected notes; accepted ones may fill in for them but never exceed 1.
-      ndcg10: ndcgAt(ranked, gains, 10, query.expect.map(() => 1)),
+      ndcg10: ndcgAt(
+        ranked,
+        gains,
+        10,
+        query.expect.map(() => 1),
+      ),
     };
   });
   const categories: Record<string, GoldenMetrics> = {};

@@ -46,10 +46,13 @@ export function createAnthropicAdjudicator(options: AnthropicAdjudicatorOptions)
           `Answer by calling ${VERDICT_TOOL}.`,
         ].join('\n'),
         messages: [{ role: 'user', content: prompt(candidate, marker) }],
-        tools: [{
-          name: VERDICT_TOOL, description: 'Record whether the two entities are the same.',
-          input_schema: { type: 'object', properties: { same: { type: 'boolean' }, reason: { type: 'string', maxLength: 300 } }, required: ['same', 'reason'] },
-        }],
+        tools: [
+          {
+            name: VERDICT_TOOL,
+            description: 'Record whether the two entities are the same.',
+            input_schema: { type: 'object', properties: { same: { type: 'boolean' }, reason: { type: 'string', maxLength: 300 } }, required: ['same', 'reason'] },
+          },
+        ],
         tool_choice: { type: 'tool', name: VERDICT_TOOL },
       });
     } catch (error) {

@@ -90,7 +90,14 @@ export function pendingExtractions(db: Database.Database, extractor: Pick<Extrac
   return row;
 }
 
-interface Pending { id: number; path: string; title: string; hash: string; attempts: number; status: string | null }
+interface Pending {
+  id: number;
+  path: string;
+  title: string;
+  hash: string;
+  attempts: number;
+  status: string | null;
+}
 
 /** One extraction run: what it works on, its prepared statements, its progress through `pending`. */
 interface Run {
@@ -127,9 +134,24 @@ function startRun(options: GraphIndexOptions): Run {
   // from the notes rather than paying to extract every note again.
   const rebuilt = needsRebuild(db, options.agentRoot) ? rebuildGraphCache(db, { root: options.root, agentRoot: options.agentRoot, extractor, now }) : undefined;
   const privateTags = options.privateTags ?? DEFAULTS.privateTags;
-  const pending = db.prepare(`SELECT n.id, n.path, n.title, n.hash, coalesce(x.attempts, 0) AS attempts, x.status ${PENDING_SQL} ORDER BY n.id`)
-    .all(pendingParams(extractor, options.agentRoot)) as Pending[];
-  const report: GraphIndexReport = { processed: 0, failed: 0, remaining: 0, skippedPrivate: 0, unreadablePrivate: [], redacted: {}, retractedPrivate: 0, entities: 0, entityNotesWritten: 0, inputTokens: 0, outputTokens: 0, costUsd: 0, errors: [], written: [], ...(rebuilt ? { rebuilt } : {}) };
+  const pending = db.prepare(`SELECT n.id, n.path, n.title, n.hash, coalesce(x.attempts, 0) AS attempts, x.status ${PENDING_SQL} ORDER BY n.id`).all(pendingParams(extractor, options.agentRoot)) as Pending[];
+  const report: GraphIndexReport = {
+    processed: 0,
+    failed: 0,
+    remaining: 0,
+    skippedPrivate: 0,
+    unreadablePrivate: [],
+    redacted: {},
+    retractedPrivate: 0,
+    entities: 0,
+    entityNotesWritten: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+    errors: [],
+    written: [],
+    ...(rebuilt ? { rebuilt } : {}),
+  };
   const sql = {
     tags: db.prepare('SELECT tag FROM tags WHERE note_id = ?').pluck(),
     links: db.prepare("SELECT DISTINCT resolved_path FROM links WHERE note_id = ? AND resolved_kind = 'note' AND resolved_path IS NOT NULL").pluck(),
@@ -177,8 +199,18 @@ async function worker(run: Run): Promise<void> {
 function outcome(run: Run, note: Pending, status: string, error: string | null, usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 }) {
   const { extractor } = run.options;
   return {
-    note_id: note.id, note_hash: note.hash, backend: extractor.backend, model: extractor.model, prompt_version: extractor.promptVersion,
-    status, attempts: note.attempts + 1, input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, cost_usd: usage.costUsd, error, at: new Date(run.now()).toISOString(),
+    note_id: note.id,
+    note_hash: note.hash,
+    backend: extractor.backend,
+    model: extractor.model,
+    prompt_version: extractor.promptVersion,
+    status,
+    attempts: note.attempts + 1,
+    input_tokens: usage.inputTokens,
+    output_tokens: usage.outputTokens,
+    cost_usd: usage.costUsd,
+    error,
+    at: new Date(run.now()).toISOString(),
   };
 }
 
@@ -197,7 +229,11 @@ async function extractNote(run: Run, note: Pending, text: string, noteTags: stri
   const { options, report } = run;
   const { extractor } = options;
   const raw: ExtractionInput = {
-    path: note.path, title: note.title, text, frontmatter: parseNote(note.path, text).frontmatter, tags: noteTags,
+    path: note.path,
+    title: note.title,
+    text,
+    frontmatter: parseNote(note.path, text).frontmatter,
+    tags: noteTags,
     links: run.sql.links.all(note.id) as string[],
     known: run.ground(note.id, normalizeName(text)),
   };
@@ -219,7 +255,7 @@ async function extractNote(run: Run, note: Pending, text: string, noteTags: stri
     report.outputTokens += extraction.usage.outputTokens;
     report.costUsd += extraction.usage.costUsd;
   } catch (error) {
-    const message = error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error);
+    const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
     recordFailure(run, note, isTransient(error) ? 'transient' : 'failed', message);
   }
 }
@@ -290,11 +326,14 @@ function grounding(db: Database.Database, vectorModel: string | undefined): (not
       if (!present.has(space < 0 ? key : key.slice(0, space))) continue;
       if (text.includes(` ${key} `)) chosen.set(entity.id, entity);
     }
-    const blob = vectors.length > 0 ? noteVector.get(noteId, vectorModel) as Buffer | undefined : undefined;
+    const blob = vectors.length > 0 ? (noteVector.get(noteId, vectorModel) as Buffer | undefined) : undefined;
     if (blob) {
       const mine = vectorFromBlob(blob);
-      const nearest = vectors.filter((entity) => entity.unit.length === mine.length && !chosen.has(entity.id))
-        .map((entity) => ({ entity, score: cosine(entity.unit, mine) })).sort((a, b) => b.score - a.score).slice(0, DEFAULTS.nearestKnown);
+      const nearest = vectors
+        .filter((entity) => entity.unit.length === mine.length && !chosen.has(entity.id))
+        .map((entity) => ({ entity, score: cosine(entity.unit, mine) }))
+        .sort((a, b) => b.score - a.score)
+        .slice(0, DEFAULTS.nearestKnown);
       for (const { entity } of nearest) if (chosen.size < DEFAULTS.maxKnown) chosen.set(entity.id, entity);
     }
     return [...chosen.values()].map((entity) => ({ name: entity.name, type: entity.type, aliases: aliasesOf.all(entity.id) as string[] }));

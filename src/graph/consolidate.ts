@@ -65,20 +65,30 @@ export interface CandidateOptions {
 
 /** Candidate pairs not proposed before, found by name and by vector. Reads only. */
 export function findMergeCandidates(db: Database.Database, options: CandidateOptions = {}): Candidate[] {
-  const entities = db.prepare(`SELECT e.id, e.name, e.norm, e.type, (SELECT count(*) FROM mentions WHERE entity_id = e.id) AS mentions,
+  const entities = db
+    .prepare(
+      `SELECT e.id, e.name, e.norm, e.type, (SELECT count(*) FROM mentions WHERE entity_id = e.id) AS mentions,
       EXISTS (SELECT 1 FROM mentions m JOIN notes n ON n.id = m.note_id WHERE m.entity_id = e.id AND n.title = e.name) AS own FROM entities e
-    WHERE e.merged_into IS NULL ORDER BY e.type, e.id`).all() as { id: number; name: string; norm: string; type: EntityType; mentions: number; own: number }[];
+    WHERE e.merged_into IS NULL ORDER BY e.type, e.id`,
+    )
+    .all() as { id: number; name: string; norm: string; type: EntityType; mentions: number; own: number }[];
   const aliasNames = db.prepare('SELECT alias FROM entity_aliases WHERE entity_id = ? ORDER BY alias').pluck();
-  const evidence = db.prepare('SELECT evidence FROM mentions WHERE entity_id = ? AND evidence != \'\' LIMIT 5').pluck();
-  const side = (entity: { id: number; name: string; mentions: number }): CandidateEntity =>
-    ({ id: entity.id, name: entity.name, mentions: entity.mentions, aliases: aliasNames.all(entity.id) as string[], evidence: evidence.all(entity.id) as string[] });
-  const known = db.prepare('SELECT 1 FROM proposals WHERE kind = \'merge\' AND ((winner_id = ? AND loser_id = ?) OR (winner_id = ? AND loser_id = ?))').pluck();
+  const evidence = db.prepare("SELECT evidence FROM mentions WHERE entity_id = ? AND evidence != '' LIMIT 5").pluck();
+  const side = (entity: { id: number; name: string; mentions: number }): CandidateEntity => ({
+    id: entity.id,
+    name: entity.name,
+    mentions: entity.mentions,
+    aliases: aliasNames.all(entity.id) as string[],
+    evidence: evidence.all(entity.id) as string[],
+  });
+  const known = db.prepare("SELECT 1 FROM proposals WHERE kind = 'merge' AND ((winner_id = ? AND loser_id = ?) OR (winner_id = ? AND loser_id = ?))").pluck();
   const candidates: Candidate[] = [];
   const limit = options.limit ?? DEFAULTS.maxCandidates;
   const aliasMap = new Map<number, string[]>();
   for (const row of db.prepare('SELECT a.entity_id AS id, a.norm FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE e.merged_into IS NULL').all() as { id: number; norm: string }[]) {
     const list = aliasMap.get(row.id);
-    if (list) list.push(row.norm); else aliasMap.set(row.id, [row.norm]);
+    if (list) list.push(row.norm);
+    else aliasMap.set(row.id, [row.norm]);
   }
   const aliasesOf = (id: number) => aliasMap.get(id) ?? [];
   for (const [i, j] of namePairs(entities, aliasesOf)) {
@@ -126,8 +136,12 @@ export async function proposeMerges(db: Database.Database, options: CandidateOpt
 }
 
 export function listProposals(db: Database.Database, status?: Proposal['status']): Proposal[] {
-  return db.prepare(`SELECT p.id, w.name AS winner, l.name AS loser, w.type, p.reason, p.verdict, p.status FROM proposals p
-    JOIN entities w ON w.id = p.winner_id JOIN entities l ON l.id = p.loser_id WHERE (@status IS NULL OR p.status = @status) ORDER BY p.id`).all({ status: status ?? null }) as Proposal[];
+  return db
+    .prepare(
+      `SELECT p.id, w.name AS winner, l.name AS loser, w.type, p.reason, p.verdict, p.status FROM proposals p
+    JOIN entities w ON w.id = p.winner_id JOIN entities l ON l.id = p.loser_id WHERE (@status IS NULL OR p.status = @status) ORDER BY p.id`,
+    )
+    .all({ status: status ?? null }) as Proposal[];
 }
 
 /**
@@ -250,7 +264,11 @@ function vectorPairs(db: Database.Database, model: string, limit: number, accept
         const dot = cosine(x.unit, y.unit);
         if (dot < DEFAULTS.minVectorCosine) continue;
         let together = false;
-        for (const note of x.notes) if (y.notes.has(note)) { together = true; break; }
+        for (const note of x.notes)
+          if (y.notes.has(note)) {
+            together = true;
+            break;
+          }
         if (!together && namesHint(x.norm, y.norm) && accept(x.id, y.id)) pairs.push({ a: Math.min(x.id, y.id), b: Math.max(x.id, y.id), cosine: dot });
       }
     }
@@ -323,7 +341,10 @@ function deletions(text: string, depth: number): Set<string> {
     for (const word of frontier) {
       for (let k = 0; k < word.length; k++) {
         const variant = word.slice(0, k) + word.slice(k + 1);
-        if (!out.has(variant)) { out.add(variant); next.push(variant); }
+        if (!out.has(variant)) {
+          out.add(variant);
+          next.push(variant);
+        }
       }
     }
     frontier = next;
@@ -381,24 +402,39 @@ export interface ConsolidateReport {
  * One consolidation step: apply or undo the proposals named, else look for new ones. Entity notes
  * of every entity touched are rewritten through the write layer in the same call.
  */
-export async function consolidate(store: GraphStore, db: Database.Database, writer: VaultWriter,
-  request: { apply?: readonly number[]; undo?: readonly number[]; adjudicator?: Adjudicator; now?: () => number; vectorModel?: string }): Promise<ConsolidateReport> {
+export async function consolidate(
+  store: GraphStore,
+  db: Database.Database,
+  writer: VaultWriter,
+  request: { apply?: readonly number[]; undo?: readonly number[]; adjudicator?: Adjudicator; now?: () => number; vectorModel?: string },
+): Promise<ConsolidateReport> {
   const now = () => new Date((request.now ?? Date.now)()).toISOString();
   const report: ConsolidateReport = { proposed: [], pending: [], applied: [], undone: [], written: [], errors: [] };
   // Every id is checked before anything changes: a typo in the third id applies none.
   const statusOf = db.prepare('SELECT status FROM proposals WHERE id = ?').pluck();
-  for (const [ids, wanted, verb] of [[request.apply ?? [], 'pending', 'applied'], [request.undo ?? [], 'applied', 'undone']] as const) {
+  for (const [ids, wanted, verb] of [
+    [request.apply ?? [], 'pending', 'applied'],
+    [request.undo ?? [], 'applied', 'undone'],
+  ] as const) {
     for (const id of ids) {
       const status = statusOf.get(id) as string | undefined;
       if (status === undefined) throw new UsageError(`no proposal #${id}; call without ids to list the pending proposals`);
       if (status !== wanted) throw new UsageError(`proposal #${id} is ${status}; only ${wanted} proposals can be ${verb}`);
     }
   }
-  for (const id of request.apply ?? []) { applyMerge(db, id, now()); report.applied.push(id); }
-  for (const id of request.undo ?? []) { undoMerge(db, id, now()); report.undone.push(id); }
+  for (const id of request.apply ?? []) {
+    applyMerge(db, id, now());
+    report.applied.push(id);
+  }
+  for (const id of request.undo ?? []) {
+    undoMerge(db, id, now());
+    report.undone.push(id);
+  }
   if (!request.apply?.length && !request.undo?.length) {
     report.proposed = await proposeMerges(db, {
-      ...(request.adjudicator ? { adjudicator: request.adjudicator } : {}), ...(request.now ? { now: request.now } : {}), ...(request.vectorModel ? { vectorModel: request.vectorModel } : {}),
+      ...(request.adjudicator ? { adjudicator: request.adjudicator } : {}),
+      ...(request.now ? { now: request.now } : {}),
+      ...(request.vectorModel ? { vectorModel: request.vectorModel } : {}),
     });
   }
   const notes = { entityNotesWritten: 0, written: report.written, errors: report.errors };

@@ -20,9 +20,17 @@ export function renderEntityNote(note: EntityNote, current: string | null): stri
   if (note.mergedInto) {
     // A stub, so every link to the old name still lands somewhere that says where to go.
     return [
-      '---', `entity: ${entity.type}`, `merged_into: ${quote(`[[${link(note.mergedInto.note_path)}|${note.mergedInto.name}]]`)}`, `tags: [graph/merged]`,
-      `created: ${entity.created}`, `updated: ${entity.updated}`, '---', `# ${entity.name}`, '',
-      `Merged into [[${link(note.mergedInto.note_path)}|${note.mergedInto.name}]]: the same ${entity.type}. Its mentions and relations are listed there.`, '',
+      '---',
+      `entity: ${entity.type}`,
+      `merged_into: ${quote(`[[${link(note.mergedInto.note_path)}|${note.mergedInto.name}]]`)}`,
+      `tags: [graph/merged]`,
+      `created: ${entity.created}`,
+      `updated: ${entity.updated}`,
+      '---',
+      `# ${entity.name}`,
+      '',
+      `Merged into [[${link(note.mergedInto.note_path)}|${note.mergedInto.name}]]: the same ${entity.type}. Its mentions and relations are listed there.`,
+      '',
     ].join('\n');
   }
   const summary = keptSummary(current) ?? defaultSummary(note);
@@ -40,16 +48,19 @@ export function renderEntityNote(note: EntityNote, current: string | null): stri
     '',
     '## Mentions',
     '',
-    ...(note.mentions.length === 0 ? ['No note mentions this entity any more: proposed for retirement (it is kept until a human removes it).'] :
-      note.mentions.map((mention) => `- [[${link(mention.path)}|${mention.title}]]${mention.evidence ? ` — "${mention.evidence}"` : ''}`)),
+    ...(note.mentions.length === 0
+      ? ['No note mentions this entity any more: proposed for retirement (it is kept until a human removes it).']
+      : note.mentions.map((mention) => `- [[${link(mention.path)}|${mention.title}]]${mention.evidence ? ` — "${mention.evidence}"` : ''}`)),
     '',
     '## Relations',
     '',
-    ...(note.relations.length === 0 ? ['None yet.'] : note.relations.map((relation) => {
-      const other = `[[${link(relation.other_path)}|${relation.other}]]`;
-      const phrase = relation.direction === 'out' ? `${relation.relation.replace(/_/g, ' ')} ${other}` : `${other} ${relation.relation.replace(/_/g, ' ')} this`;
-      return `- ${phrase} (from [[${link(relation.source)}]])${relation.evidence ? ` — "${relation.evidence}"` : ''}`;
-    })),
+    ...(note.relations.length === 0
+      ? ['None yet.']
+      : note.relations.map((relation) => {
+          const other = `[[${link(relation.other_path)}|${relation.other}]]`;
+          const phrase = relation.direction === 'out' ? `${relation.relation.replace(/_/g, ' ')} ${other}` : `${other} ${relation.relation.replace(/_/g, ' ')} this`;
+          return `- ${phrase} (from [[${link(relation.source)}]])${relation.evidence ? ` — "${relation.evidence}"` : ''}`;
+        })),
     '',
   ];
   return lines.join('\n');

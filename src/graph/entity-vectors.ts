@@ -19,10 +19,14 @@ export interface EntityVector {
 
 /** Every unmerged entity's vector in `model`'s space (entities whose notes have none are left out). */
 export function entityVectors(db: Database.Database, model: string): EntityVector[] {
-  const rows = db.prepare(`SELECT m.entity_id AS entity, e.name, e.type, e.norm, m.note_id AS note, v.vector FROM mentions m
+  const rows = db
+    .prepare(
+      `SELECT m.entity_id AS entity, e.name, e.type, e.norm, m.note_id AS note, v.vector FROM mentions m
       JOIN entities e ON e.id = m.entity_id AND e.merged_into IS NULL
       JOIN notes n ON n.id = m.note_id
-      JOIN vectors v ON v.note_id = m.note_id AND v.block_key = '' AND v.model = ? AND v.content_hash = n.hash`).all(model) as { entity: number; name: string; type: string; norm: string; note: number; vector: Buffer }[];
+      JOIN vectors v ON v.note_id = m.note_id AND v.block_key = '' AND v.model = ? AND v.content_hash = n.hash`,
+    )
+    .all(model) as { entity: number; name: string; type: string; norm: string; note: number; vector: Buffer }[];
   const byEntity = new Map<number, { name: string; type: string; norm: string; notes: Set<number>; sum: Float64Array }>();
   for (const row of rows) {
     const vector = vectorFromBlob(row.vector);

@@ -7,10 +7,7 @@
  */
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk';
 import type { ExtractionInput, ExtractionUsage } from './model.js';
-import {
-  EXTRACTION_SCHEMA, EXTRACTION_TOOL, ExtractorError, PROMPT_VERSION, buildExtractionPrompt, checkReply, redactSecrets, tokensOf,
-  type CheckedExtraction, type CheckedExtractor,
-} from './prompt.js';
+import { EXTRACTION_SCHEMA, EXTRACTION_TOOL, ExtractorError, PROMPT_VERSION, buildExtractionPrompt, checkReply, redactSecrets, tokensOf, type CheckedExtraction, type CheckedExtractor } from './prompt.js';
 
 export const ANTHROPIC_DEFAULTS = {
   /** The public endpoint. Always passed to the SDK, so it never falls back to a base URL from the environment. */
@@ -87,8 +84,7 @@ export function createAnthropicExtractor(options: AnthropicExtractorOptions): Ch
 
 function readReply(message: Anthropic.Message, pricing: { inputPerMTok: number; outputPerMTok: number }): CheckedExtraction {
   const usage = usageOf(message.usage, pricing);
-  const call = (Array.isArray(message.content) ? message.content : [])
-    .find((block): block is Anthropic.ToolUseBlock => block.type === 'tool_use' && block.name === EXTRACTION_TOOL);
+  const call = (Array.isArray(message.content) ? message.content : []).find((block): block is Anthropic.ToolUseBlock => block.type === 'tool_use' && block.name === EXTRACTION_TOOL);
   if (!call) return checkReply(undefined, usage, `the model did not call ${EXTRACTION_TOOL} (stop_reason ${String(message.stop_reason)})`);
   const checked = checkReply(call.input, usage);
   // A reply cut at max_tokens is still checked item by item, but say why it may be short.
@@ -122,13 +118,8 @@ function describeFailure(error: unknown, path: string, limits: { maxRetries: num
       const what = status === 429 ? 'rate limited' : status === 529 ? 'the API is overloaded' : 'the API failed';
       return new ExtractorError('anthropic', `${head}: ${what} (HTTP ${status}${detail}) after ${attempts}. ${RETRY_LATER}`, { transient: true, status, cause: error });
     }
-    const remedy = status === 401 || status === 403
-      ? 'fix the API key (ANTHROPIC_API_KEY) or its permissions'
-      : status === 404
-        ? 'fix the model name'
-        : status === 402
-          ? 'check the account\'s billing'
-          : 'fix the model name or request settings';
+    const remedy =
+      status === 401 || status === 403 ? 'fix the API key (ANTHROPIC_API_KEY) or its permissions' : status === 404 ? 'fix the model name' : status === 402 ? "check the account's billing" : 'fix the model name or request settings';
     return new ExtractorError('anthropic', `${head}: the API refused the request (HTTP ${status}${detail}). This is permanent: ${remedy}; retrying will not help.`, { transient: false, status, cause: error });
   }
   const message = error instanceof Error ? error.message : String(error);

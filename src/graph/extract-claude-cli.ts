@@ -106,7 +106,11 @@ function runCli(command: string, args: string[], stdin: string, options: { timeo
       clearTimeout(timer);
       if (killTimer) clearTimeout(killTimer);
       resolve({
-        code, signal, timedOut, overflow, spawnError,
+        code,
+        signal,
+        timedOut,
+        overflow,
+        spawnError,
         stdout: Buffer.concat(out).toString('utf8'),
         stderr: Buffer.concat(err).toString('utf8'),
       });
@@ -142,16 +146,14 @@ function readRun(run: CliRun, path: string, command: string, timeoutMs: number):
     const summary = `${said === '' ? '' : ` It said: ${firstLines(said, 2)}.`}${stderrSummary(run.stderr)}`;
     const status = run.code === null ? `was killed by ${run.signal ?? 'a signal'}` : `exited with ${run.code}`;
     const transient = looksTransient(`${said}\n${run.stderr}`) || (run.code === null && run.signal !== null);
-    const remedy = transient
-      ? 'This is transient: the note stays pending; retry later.'
-      : 'This is permanent until fixed: check the CLI works on its own (`claude -p hello`) and is logged in; retrying will not help.';
+    const remedy = transient ? 'This is transient: the note stays pending; retry later.' : 'This is permanent until fixed: check the CLI works on its own (`claude -p hello`) and is logged in; retrying will not help.';
     throw new ExtractorError('claude-cli', `${head}: the CLI ${status}${envelope?.subtype ? ` (${String(envelope.subtype)})` : ''}.${summary} ${remedy}`, { transient });
   }
   if (!envelope) return checkReply(undefined, emptyUsage(), 'the CLI did not print its JSON envelope (is --output-format json supported?)');
   const usage = usageOf(envelope);
   if (typeof envelope.result !== 'string') return checkReply(undefined, usage, 'the CLI envelope has no result text');
   const reply = parseJsonReply(envelope.result);
-  if (reply === undefined) return checkReply(undefined, usage, 'the model\'s reply holds no JSON object');
+  if (reply === undefined) return checkReply(undefined, usage, "the model's reply holds no JSON object");
   return checkReply(reply, usage);
 }
 
@@ -214,7 +216,10 @@ function stderrSummary(stderr: string): string {
 
 /** The first non-empty lines, each cut short, joined by " | ", with credentials removed. */
 function firstLines(text: string, count: number): string {
-  const lines = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== '');
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
   const shown = lines.slice(0, count).map((line) => (line.length > 200 ? `${line.slice(0, 199)}…` : line));
   const more = lines.length > count ? ` | … (${lines.length - count} more lines)` : '';
   return redactSecrets(`${shown.join(' | ')}${more}`);

@@ -8,17 +8,40 @@ import { normalizeName, type EntityType, type Extraction, type ExtractionInput, 
 
 /** Frontmatter keys and the entity type their values name. */
 const KEYS: Record<string, EntityType> = {
-  people: 'person', person: 'person', author: 'person', authors: 'person', attendees: 'person', owner: 'person', presenter: 'person',
-  org: 'organization', organization: 'organization', company: 'organization', vendor: 'organization',
-  project: 'project', projects: 'project',
-  source: 'source', sources: 'source',
-  domain: 'domain', topic: 'topic', topics: 'topic',
+  people: 'person',
+  person: 'person',
+  author: 'person',
+  authors: 'person',
+  attendees: 'person',
+  owner: 'person',
+  presenter: 'person',
+  org: 'organization',
+  organization: 'organization',
+  company: 'organization',
+  vendor: 'organization',
+  project: 'project',
+  projects: 'project',
+  source: 'source',
+  sources: 'source',
+  domain: 'domain',
+  topic: 'topic',
+  topics: 'topic',
 };
 
 /** Frontmatter `type` values that make a note an entity. */
 const NOTE_TYPES: Record<string, EntityType> = {
-  person: 'person', people: 'person', organization: 'organization', org: 'organization', company: 'organization',
-  project: 'project', source: 'source', book: 'source', paper: 'source', domain: 'domain', topic: 'topic', concept: 'topic',
+  person: 'person',
+  people: 'person',
+  organization: 'organization',
+  org: 'organization',
+  company: 'organization',
+  project: 'project',
+  source: 'source',
+  book: 'source',
+  paper: 'source',
+  domain: 'domain',
+  topic: 'topic',
+  concept: 'topic',
 };
 
 /** Tag namespaces that describe a note's state, not a topic. */
@@ -26,8 +49,16 @@ const NOT_TOPICS = new Set(['status', 'type', 'claude', 'session', 'private', 't
 
 /** Tag namespaces that name an entity of a type: `#project/atlas` is the project Atlas. */
 const TAG_TYPES: Record<string, EntityType> = {
-  project: 'project', projects: 'project', area: 'domain', domain: 'domain', person: 'person', people: 'person',
-  org: 'organization', company: 'organization', source: 'source', topic: 'topic',
+  project: 'project',
+  projects: 'project',
+  area: 'domain',
+  domain: 'domain',
+  person: 'person',
+  people: 'person',
+  org: 'organization',
+  company: 'organization',
+  source: 'source',
+  topic: 'topic',
 };
 
 export interface LinkedNote {
@@ -45,7 +76,11 @@ export function createStructuralExtractor(lookup: (path: string) => LinkedNote |
     async extract(input: ExtractionInput): Promise<Extraction> {
       const entities = new Map<string, ExtractedEntity>();
       const add = (name: string, type: EntityType, evidence: string, aliases: string[] = []) => {
-        const clean = name.replace(/^\[\[|\]\]$/g, '').split('|')[0]!.split('#')[0]!.trim();
+        const clean = name
+          .replace(/^\[\[|\]\]$/g, '')
+          .split('|')[0]!
+          .split('#')[0]!
+          .trim();
         if (clean === '' || clean.length > 80 || /[/\\]/.test(clean)) return;
         const key = normalizeName(clean);
         if (!entities.has(key)) entities.set(key, { name: clean, type, aliases, evidence });
@@ -66,7 +101,7 @@ export function createStructuralExtractor(lookup: (path: string) => LinkedNote |
       for (const tag of input.tags) {
         const segments = tag.split('/');
         if (NOT_TOPICS.has(segments[0]!)) continue;
-        const type = segments.length > 1 ? TAG_TYPES[segments[0]!] ?? 'topic' : 'topic';
+        const type = segments.length > 1 ? (TAG_TYPES[segments[0]!] ?? 'topic') : 'topic';
         add(segments[segments.length - 1]!.replace(/[-_]/g, ' '), type, `#${tag}`);
       }
       const list = [...entities.values()];
@@ -85,7 +120,11 @@ export function createStructuralExtractor(lookup: (path: string) => LinkedNote |
 }
 
 function flatten(value: unknown): string[] {
-  if (typeof value === 'string') return value.split(/,\s*/).map((item) => item.trim()).filter(Boolean);
+  if (typeof value === 'string')
+    return value
+      .split(/,\s*/)
+      .map((item) => item.trim())
+      .filter(Boolean);
   if (Array.isArray(value)) return value.flatMap(flatten);
   return [];
 }

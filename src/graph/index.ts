@@ -9,7 +9,21 @@ export { selectAdjudicator, selectExtractor, structuralExtractor, type Extractor
 export { createAnthropicExtractor, ANTHROPIC_DEFAULTS, type AnthropicExtractorOptions } from './extract-anthropic.js';
 export { createClaudeCliExtractor, type ClaudeCliExtractorOptions } from './extract-claude-cli.js';
 export { ExtractorError, PROMPT_VERSION, buildExtractionPrompt, EXTRACTION_SCHEMA } from './prompt.js';
-export { consolidate, proposeMerges, findMergeCandidates, listProposals, applyMerge, undoMerge, DEFAULTS as CONSOLIDATE_DEFAULTS, type Adjudicator, type Candidate, type CandidateEntity, type Proposal, type ConsolidateReport, type CandidateOptions } from './consolidate.js';
+export {
+  consolidate,
+  proposeMerges,
+  findMergeCandidates,
+  listProposals,
+  applyMerge,
+  undoMerge,
+  DEFAULTS as CONSOLIDATE_DEFAULTS,
+  type Adjudicator,
+  type Candidate,
+  type CandidateEntity,
+  type Proposal,
+  type ConsolidateReport,
+  type CandidateOptions,
+} from './consolidate.js';
 export { createAnthropicAdjudicator, type AnthropicAdjudicatorOptions } from './adjudicate-anthropic.js';
 export { needsRebuild, parseEntityNote, rebuildGraphCache, type RebuildReport } from './rebuild.js';
 export { redactText, redactValue, describeRedactions, SECRET_KINDS, type SecretKind, type RedactionCounts } from './redact.js';

@@ -12,7 +12,12 @@ export type RelationType = (typeof RELATION_TYPES)[number];
 
 /** The folder under `<agent root>/Graph/` for each type. */
 export const TYPE_FOLDERS: Record<EntityType, string> = {
-  person: 'People', organization: 'Organizations', domain: 'Domains', topic: 'Topics', project: 'Projects', source: 'Sources',
+  person: 'People',
+  organization: 'Organizations',
+  domain: 'Domains',
+  topic: 'Topics',
+  project: 'Projects',
+  source: 'Sources',
 };
 
 export interface ExtractedEntity {
@@ -120,7 +125,11 @@ function cleanName(value: unknown): string | null {
 function cleanEvidence(value: unknown): string {
   if (typeof value !== 'string') return '';
   const text = value.replace(/\s+/g, ' ').trim();
-  return Array.from(text).length > LIMITS.maxEvidenceChars ? `${Array.from(text).slice(0, LIMITS.maxEvidenceChars - 1).join('')}…` : text;
+  return Array.from(text).length > LIMITS.maxEvidenceChars
+    ? `${Array.from(text)
+        .slice(0, LIMITS.maxEvidenceChars - 1)
+        .join('')}…`
+    : text;
 }
 
 function cleanEntity(item: unknown): ExtractedEntity | null {

@@ -20,9 +20,7 @@ export const DEFAULTS = {
   privateLevels: ['private', 'secret', 'confidential'] as readonly string[],
 } as const;
 
-export type PrivacyVerdict =
-  | { private: false }
-  | { private: true; reason: 'tagged' | 'frontmatter' | 'unreadable-frontmatter'; detail: string };
+export type PrivacyVerdict = { private: false } | { private: true; reason: 'tagged' | 'frontmatter' | 'unreadable-frontmatter'; detail: string };
 
 export interface PrivacyOptions {
   /** Tags the index stored for the note (lower-cased, without `#`). */
@@ -142,8 +140,10 @@ function walkFrontmatter(data: Record<string, unknown>, isPrivateTag: (tag: stri
 /** The words of a scalar or list value, split as Obsidian splits a tag string (commas, spaces). */
 function wordsOf(value: unknown): string[] {
   const items = Array.isArray(value) ? value.flat(4) : [value];
-  return items.filter((item) => typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean')
-    .flatMap((item) => String(item).split(/[\s,]+/)).filter((word) => word !== '');
+  return items
+    .filter((item) => typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean')
+    .flatMap((item) => String(item).split(/[\s,]+/))
+    .filter((word) => word !== '');
 }
 
 /**

@@ -7,10 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { EngramError } from '../errors.js';
-import {
-  ENTITY_TYPES, LIMITS, RELATION_TYPES, validateExtraction,
-  type Extraction, type ExtractionInput, type ExtractionUsage, type Extractor,
-} from './model.js';
+import { ENTITY_TYPES, LIMITS, RELATION_TYPES, validateExtraction, type Extraction, type ExtractionInput, type ExtractionUsage, type Extractor } from './model.js';
 import { addCounts, redactText, redactValue, type RedactionCounts } from './redact.js';
 
 /** Bump when the prompt, the schema or the reply check changes: every note is extracted again. */
@@ -64,7 +61,7 @@ export const EXTRACTION_SCHEMA = {
       items: {
         type: 'object',
         properties: {
-          name: { type: 'string', maxLength: LIMITS.maxNameChars, description: 'Canonical name: a known entity\'s exact name when it is the same thing, else the fullest form the note uses. Never a path, URL, wikilink or markup.' },
+          name: { type: 'string', maxLength: LIMITS.maxNameChars, description: "Canonical name: a known entity's exact name when it is the same thing, else the fullest form the note uses. Never a path, URL, wikilink or markup." },
           type: { type: 'string', enum: [...ENTITY_TYPES] },
           aliases: { type: 'array', items: { type: 'string', maxLength: LIMITS.maxNameChars }, description: 'Other names the note uses for it (abbreviations, first names); may be empty.' },
           evidence: { type: 'string', maxLength: LIMITS.maxEvidenceChars, description: 'A short verbatim quote from the note that shows the mention.' },
@@ -130,7 +127,7 @@ export function redactExtractionInput(input: ExtractionInput): { input: Extracti
     text: text(input.text),
     tags: input.tags.map(text),
     links: input.links.map(text),
-    frontmatter: input.frontmatter === null ? null : redactValue(input.frontmatter, found).value as Record<string, unknown>,
+    frontmatter: input.frontmatter === null ? null : (redactValue(input.frontmatter, found).value as Record<string, unknown>),
     known: input.known.map((entity) => ({ ...entity, name: text(entity.name), aliases: entity.aliases.map(text) })),
   };
   return { input: clean, redacted: found };
@@ -139,13 +136,10 @@ export function redactExtractionInput(input: ExtractionInput): { input: Extracti
 function systemPrompt(marker: string, reply: 'tool' | 'json'): string {
   const types = ENTITY_TYPES.map((type) => `- ${type}: ${ENTITY_HINTS[type]}`).join('\n');
   const relations = RELATION_TYPES.map((relation) => `- ${relation}: ${RELATION_HINTS[relation]}`).join('\n');
-  const answer = reply === 'tool'
-    ? `Record the result by calling the ${EXTRACTION_TOOL} tool exactly once. Do not answer in prose.`
-    : [
-      'Reply with exactly one JSON object and nothing else: no prose, no code fence. It must match this JSON schema:',
-      JSON.stringify(EXTRACTION_SCHEMA),
-      'Do not use any tools.',
-    ].join('\n');
+  const answer =
+    reply === 'tool'
+      ? `Record the result by calling the ${EXTRACTION_TOOL} tool exactly once. Do not answer in prose.`
+      : ['Reply with exactly one JSON object and nothing else: no prose, no code fence. It must match this JSON schema:', JSON.stringify(EXTRACTION_SCHEMA), 'Do not use any tools.'].join('\n');
   return `You extract a knowledge graph from one note of a personal Obsidian vault.
 
 Find the entities the note mentions, of these types only:
@@ -186,7 +180,10 @@ function userPrompt(input: ExtractionInput, marker: string): string {
  * the fence early nor fake a second one.
  */
 export function neutralizeMarker(text: string, marker: string): string {
-  return text.split(marker).join('[marker removed]').replace(/ENGRAM-NOTE-[0-9a-f]+/gi, '[marker removed]');
+  return text
+    .split(marker)
+    .join('[marker removed]')
+    .replace(/ENGRAM-NOTE-[0-9a-f]+/gi, '[marker removed]');
 }
 
 function oneLine(text: string): string {

@@ -55,7 +55,8 @@ export function rebuildGraphCache(db: Database.Database, options: { root: string
   for (const path of paths) {
     const read = readNoteFile(join(options.root, path));
     const entity = read.ok ? parseEntityNote(path, read.text) : null;
-    if (entity) parsed.push(entity); else report.skipped.push(path);
+    if (entity) parsed.push(entity);
+    else report.skipped.push(path);
   }
   const at = new Date((options.now ?? Date.now)()).toISOString();
   db.transaction(() => {
@@ -126,12 +127,15 @@ export function parseEntityNote(path: string, text: string): Parsed | null {
   const updated = stamp(front.updated);
   const updatedMs = Date.parse(updated);
   const aliases = Array.isArray(front.aliases) ? front.aliases.filter((value): value is string => typeof value === 'string') : [];
-  const mergedLink = typeof front.merged_into === 'string' ? LINK.exec(front.merged_into)?.[1] ?? null : null;
+  const mergedLink = typeof front.merged_into === 'string' ? (LINK.exec(front.merged_into)?.[1] ?? null) : null;
   const mentions: Parsed['mentions'] = [];
   const relations: Parsed['relations'] = [];
   let section = '';
   for (const line of text.split('\n')) {
-    if (line.startsWith('## ')) { section = line.slice(3).trim(); continue; }
+    if (line.startsWith('## ')) {
+      section = line.slice(3).trim();
+      continue;
+    }
     if (section === 'Mentions') {
       const match = MENTION.exec(line);
       if (match) mentions.push({ note: match[1]!, evidence: match[2] ?? '' });
@@ -142,7 +146,15 @@ export function parseEntityNote(path: string, text: string): Parsed | null {
     }
   }
   return {
-    path, name: title, type, aliases, created: stamp(front.created) || updated, updated,
-    updatedMs: Number.isFinite(updatedMs) ? updatedMs : 0, mergedInto: mergedLink, mentions, relations,
+    path,
+    name: title,
+    type,
+    aliases,
+    created: stamp(front.created) || updated,
+    updated,
+    updatedMs: Number.isFinite(updatedMs) ? updatedMs : 0,
+    mergedInto: mergedLink,
+    mentions,
+    relations,
   };
 }

@@ -11,9 +11,23 @@
  */
 
 export const SECRET_KINDS = [
-  'private-key', 'anthropic-key', 'openai-key', 'github-token', 'aws-access-key', 'slack-token', 'slack-webhook',
-  'google-api-key', 'stripe-key', 'jwt', 'bearer-token', 'authorization', 'url-password',
-  'password', 'secret', 'token', 'api-key',
+  'private-key',
+  'anthropic-key',
+  'openai-key',
+  'github-token',
+  'aws-access-key',
+  'slack-token',
+  'slack-webhook',
+  'google-api-key',
+  'stripe-key',
+  'jwt',
+  'bearer-token',
+  'authorization',
+  'url-password',
+  'password',
+  'secret',
+  'token',
+  'api-key',
 ] as const;
 
 export type SecretKind = (typeof SECRET_KINDS)[number];
@@ -77,10 +91,12 @@ const SECRET_KEY = /^[A-Za-z0-9_.-]*?(password|passwd|passphrase|pwd|secret|toke
  * value quoted (may hold spaces) or bare. Group 1 the text before the key, 2 the key, 3 its
  * closing quote and the operator, 4 a quoted value with its quotes, 5 a bare value.
  */
-const ASSIGNMENT = /(^|[^A-Za-z0-9_.-])([A-Za-z0-9_.-]*(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|credentials?))(["'`]?[ \t]*(?::=|=>|:|=(?!=))(?:\*\*|__)?[ \t]*)("[^"\n]*"|'[^'\n]*'|`[^`\n]*`|[^\s"'`,;)\]}]+)?/gim;
+const ASSIGNMENT =
+  /(^|[^A-Za-z0-9_.-])([A-Za-z0-9_.-]*(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|auth[_-]?key|private[_-]?key|credentials?))(["'`]?[ \t]*(?::=|=>|:|=(?!=))(?:\*\*|__)?[ \t]*)("[^"\n]*"|'[^'\n]*'|`[^`\n]*`|[^\s"'`,;)\]}]+)?/gim;
 
 /** Values that stand for a secret rather than being one: types, placeholders, references. */
-const NOT_A_VALUE = /^(?:string|str|text|number|int|integer|bool|boolean|bytes|any|unknown|object|null|nil|none|undefined|true|false|yes|no|required|optional|redacted|hidden|secret|password|token|env|await|async|new|function|lambda|yield|this|self|input|\*+|x{3,}|\.{3}|…|-+)$/i;
+const NOT_A_VALUE =
+  /^(?:string|str|text|number|int|integer|bool|boolean|bytes|any|unknown|object|null|nil|none|undefined|true|false|yes|no|required|optional|redacted|hidden|secret|password|token|env|await|async|new|function|lambda|yield|this|self|input|\*+|x{3,}|\.{3}|…|-+)$/i;
 
 function isPlaceholderValue(value: string): boolean {
   const bare = value.replace(/^["'`]|["'`]$/g, '').trim();
@@ -149,8 +165,7 @@ function redactAssignments(text: string, count: (kind: SecretKind) => void): str
     const newlineAfter = tail.indexOf('\n');
     const restOfLine = newlineAfter === -1 ? tail : tail.slice(0, newlineAfter);
     // Only indentation, a list marker, `export`, a quote or emphasis may precede a key on its own line.
-    const lineStart = (newlineBefore !== -1 || from === 0)
-      && /^[ \t]*(?:[-*+>][ \t]+|\d+\.[ \t]+)?(?:export[ \t]+|set[ \t]+)?["'`*_]*$/i.test(head.slice(newlineBefore + 1));
+    const lineStart = (newlineBefore !== -1 || from === 0) && /^[ \t]*(?:[-*+>][ \t]+|\d+\.[ \t]+)?(?:export[ \t]+|set[ \t]+)?["'`*_]*$/i.test(head.slice(newlineBefore + 1));
     if (!assignsSecret(key, operator, value, { lineStart, restOfLine })) return match;
     const kind = kindOfKey(key);
     count(kind);
@@ -162,7 +177,9 @@ function redactAssignments(text: string, count: (kind: SecretKind) => void): str
 /** Redacts every recognised secret in `text`. Idempotent. */
 export function redactText(text: string): Redacted {
   const found: RedactionCounts = {};
-  const count = (kind: SecretKind) => { found[kind] = (found[kind] ?? 0) + 1; };
+  const count = (kind: SecretKind) => {
+    found[kind] = (found[kind] ?? 0) + 1;
+  };
   let out = text;
   for (const shape of SHAPES) {
     out = out.replace(shape.pattern, (match: string, ...groups: unknown[]) => {
@@ -180,7 +197,9 @@ export function redactText(text: string): Redacted {
  * number under a secret-named key is redacted whole (`{ api_key: 'abc123' }`).
  */
 export function redactValue(value: unknown, found: RedactionCounts = {}): { value: unknown; found: RedactionCounts } {
-  const add = (counts: RedactionCounts) => { for (const [kind, n] of Object.entries(counts)) found[kind as SecretKind] = (found[kind as SecretKind] ?? 0) + n; };
+  const add = (counts: RedactionCounts) => {
+    for (const [kind, n] of Object.entries(counts)) found[kind as SecretKind] = (found[kind as SecretKind] ?? 0) + n;
+  };
   const walk = (item: unknown, key: string | null): unknown => {
     if ((typeof item === 'string' || typeof item === 'number' || typeof item === 'bigint') && key !== null && SECRET_KEY.test(key) && !isPlaceholderValue(String(item))) {
       add({ [kindOfKey(key)]: 1 });
@@ -210,5 +229,7 @@ export function countOfRedactions(found: RedactionCounts): number {
 
 /** `2 password, 1 anthropic-key` — kinds and counts, for logs and reports. Empty when nothing was redacted. */
 export function describeRedactions(found: RedactionCounts): string {
-  return SECRET_KINDS.filter((kind) => (found[kind] ?? 0) > 0).map((kind) => `${found[kind]} ${kind}`).join(', ');
+  return SECRET_KINDS.filter((kind) => (found[kind] ?? 0) > 0)
+    .map((kind) => `${found[kind]} ${kind}`)
+    .join(', ');
 }

@@ -53,7 +53,9 @@ export function relatedNotes(db: Database.Database, path: string, options: { hop
       }
     }
   }
-  return [...results.values()].sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1)).slice(0, options.limit)
+  return [...results.values()]
+    .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1))
+    .slice(0, options.limit)
     .map((entry) => ({ ...entry, score: Math.round(entry.score * 10000) / 10000 }));
 }
 
@@ -72,9 +74,12 @@ export interface GraphStats {
 
 export function graphStats(db: Database.Database): GraphStats {
   const byType = db.prepare('SELECT type, count(*) AS n FROM entities WHERE merged_into IS NULL GROUP BY type ORDER BY type').all() as { type: string; n: number }[];
-  const sums = db.prepare(`SELECT count(*) FILTER (WHERE status = 'ok') AS ok, count(*) FILTER (WHERE status IN ('failed', 'transient')) AS failed,
-    max(at) AS last, coalesce(sum(cost_usd), 0) AS cost, coalesce(sum(input_tokens), 0) AS input, coalesce(sum(output_tokens), 0) AS output FROM extractions`).get() as
-    { ok: number; failed: number; last: string | null; cost: number; input: number; output: number };
+  const sums = db
+    .prepare(
+      `SELECT count(*) FILTER (WHERE status = 'ok') AS ok, count(*) FILTER (WHERE status IN ('failed', 'transient')) AS failed,
+    max(at) AS last, coalesce(sum(cost_usd), 0) AS cost, coalesce(sum(input_tokens), 0) AS input, coalesce(sum(output_tokens), 0) AS output FROM extractions`,
+    )
+    .get() as { ok: number; failed: number; last: string | null; cost: number; input: number; output: number };
   return {
     entities: Object.fromEntries(byType.map((row) => [row.type, row.n])),
     relations: db.prepare('SELECT count(*) FROM relations').pluck().get() as number,

@@ -34,7 +34,7 @@ export function selectAdjudicator(settings: ExtractorSettings, db: Database.Data
   const model = settings.consolidateModel;
   const adjudicate = createAnthropicAdjudicator({ apiKey: settings.anthropicApiKey, model, ...(settings.anthropicBaseUrl ? { baseURL: settings.anthropicBaseUrl } : {}) });
   const egress = db.prepare('INSERT INTO egress (note_path, backend, model, bytes, redacted, at) VALUES (?, ?, ?, ?, ?, ?)');
-  const sources = db.prepare('SELECT n.path FROM mentions m JOIN notes n ON n.id = m.note_id WHERE m.entity_id IN (?, ?) AND m.evidence != \'\' LIMIT 10').pluck();
+  const sources = db.prepare("SELECT n.path FROM mentions m JOIN notes n ON n.id = m.note_id WHERE m.entity_id IN (?, ?) AND m.evidence != '' LIMIT 10").pluck();
   return async (raw) => {
     const at = new Date().toISOString();
     const { candidate, redacted } = redactCandidate(raw);

@@ -18,7 +18,10 @@ export class GraphStore {
   /** Statements by SQL, prepared once per store: a 10k-note run makes ~100k calls. */
   private readonly statements = new Map<string, Database.Statement>();
 
-  constructor(private readonly db: Database.Database, private readonly agentRoot: string) {}
+  constructor(
+    private readonly db: Database.Database,
+    private readonly agentRoot: string,
+  ) {}
 
   private sql(text: string, pluck = false): Database.Statement {
     const key = `${pluck ? 'p' : 'r'}${text}`;
@@ -58,13 +61,15 @@ export class GraphStore {
   /** An entity by name or alias (normalized), preferring the given type; created when new. */
   private upsertEntity(name: string, type: EntityType, aliases: readonly string[], now: string): number {
     const norm = normalizeName(name);
-    const existing = (this.sql('SELECT id FROM entities WHERE norm = ? AND type = ?', true).get(norm, type) as number | undefined)
-      ?? (this.sql('SELECT e.id FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE a.norm = ? AND e.type = ?', true).get(norm, type) as number | undefined);
+    const existing =
+      (this.sql('SELECT id FROM entities WHERE norm = ? AND type = ?', true).get(norm, type) as number | undefined) ??
+      (this.sql('SELECT e.id FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE a.norm = ? AND e.type = ?', true).get(norm, type) as number | undefined);
     // A merged entity's name still resolves — to the entity it was merged into.
     const winner = existing === undefined ? undefined : this.winnerOf(existing);
     if (winner !== undefined && winner !== existing) return this.upsertEntity(this.nameOf(winner), type, [...aliases, name], now);
-    const id = existing ?? Number(this.sql('INSERT INTO entities (name, norm, type, note_path, created, updated) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(name, norm, type, `${this.agentRoot}/Graph/${TYPE_FOLDERS[type]}/${fileName(name)}.md`, now, now).lastInsertRowid);
+    const id =
+      existing ??
+      Number(this.sql('INSERT INTO entities (name, norm, type, note_path, created, updated) VALUES (?, ?, ?, ?, ?, ?)').run(name, norm, type, `${this.agentRoot}/Graph/${TYPE_FOLDERS[type]}/${fileName(name)}.md`, now, now).lastInsertRowid);
     for (const alias of aliases) {
       const aliasNorm = normalizeName(alias);
       if (aliasNorm !== norm) this.sql('INSERT OR IGNORE INTO entity_aliases (entity_id, alias, norm) VALUES (?, ?, ?)').run(id, alias, aliasNorm);
@@ -86,8 +91,12 @@ export class GraphStore {
    */
   repointMergedRelations(): number {
     return this.db.transaction(() => {
-      const rows = this.db.prepare(`SELECT r.from_id, r.to_id, r.relation, r.note_id, r.evidence FROM relations r JOIN entities a ON a.id = r.from_id JOIN entities b ON b.id = r.to_id
-        WHERE a.merged_into IS NOT NULL OR b.merged_into IS NOT NULL`).all() as { from_id: number; to_id: number; relation: string; note_id: number; evidence: string }[];
+      const rows = this.db
+        .prepare(
+          `SELECT r.from_id, r.to_id, r.relation, r.note_id, r.evidence FROM relations r JOIN entities a ON a.id = r.from_id JOIN entities b ON b.id = r.to_id
+        WHERE a.merged_into IS NOT NULL OR b.merged_into IS NOT NULL`,
+        )
+        .all() as { from_id: number; to_id: number; relation: string; note_id: number; evidence: string }[];
       const insert = this.sql('INSERT OR IGNORE INTO relations (from_id, to_id, relation, note_id, evidence) VALUES (?, ?, ?, ?, ?)');
       const remove = this.sql('DELETE FROM relations WHERE from_id = ? AND to_id = ? AND relation = ? AND note_id = ?');
       for (const row of rows) {
@@ -126,28 +135,38 @@ export class GraphStore {
 
   /** Everything an entity note shows. */
   describe(id: number) {
-    const entity = this.sql('SELECT id, name, type, note_path, created, updated, merged_into FROM entities WHERE id = ?').get(id) as
-      { id: number; name: string; type: EntityType; note_path: string; created: string; updated: string; merged_into: number | null };
-    const mergedInto = entity.merged_into === null ? null
-      : this.sql('SELECT name, note_path FROM entities WHERE id = ?').get(entity.merged_into) as { name: string; note_path: string };
+    const entity = this.sql('SELECT id, name, type, note_path, created, updated, merged_into FROM entities WHERE id = ?').get(id) as {
+      id: number;
+      name: string;
+      type: EntityType;
+      note_path: string;
+      created: string;
+      updated: string;
+      merged_into: number | null;
+    };
+    const mergedInto = entity.merged_into === null ? null : (this.sql('SELECT name, note_path FROM entities WHERE id = ?').get(entity.merged_into) as { name: string; note_path: string });
     const aliases = this.sql('SELECT alias FROM entity_aliases WHERE entity_id = ? ORDER BY alias', true).all(id) as string[];
     const mentions = this.sql(`SELECT n.path, n.title, m.evidence FROM mentions m JOIN notes n ON n.id = m.note_id WHERE m.entity_id = ? ORDER BY n.path`).all(id) as { path: string; title: string; evidence: string }[];
-    const relations = this.sql(`
+    const relations = this.sql(
+      `
       SELECT r.relation, 'out' AS direction, e.name AS other, e.note_path AS other_path, n.path AS source, r.evidence FROM relations r JOIN entities e ON e.id = r.to_id JOIN notes n ON n.id = r.note_id WHERE r.from_id = @id
       UNION ALL
       SELECT r.relation, 'in' AS direction, e.name, e.note_path, n.path, r.evidence FROM relations r JOIN entities e ON e.id = r.from_id JOIN notes n ON n.id = r.note_id WHERE r.to_id = @id
-      ORDER BY 1, 3, 5`).all({ id }) as { relation: string; direction: 'in' | 'out'; other: string; other_path: string; source: string; evidence: string }[];
+      ORDER BY 1, 3, 5`,
+    ).all({ id }) as { relation: string; direction: 'in' | 'out'; other: string; other_path: string; source: string; evidence: string }[];
     return { entity, aliases, mentions, relations, mergedInto };
   }
 
   find(query: string, type: EntityType | null, limit: number): EntityRow[] {
     const norm = normalizeName(query);
-    const rows = this.sql(`SELECT e.id, e.name, e.type, e.note_path, (SELECT count(*) FROM mentions WHERE entity_id = e.id) AS mentions,
+    const rows = this.sql(
+      `SELECT e.id, e.name, e.type, e.note_path, (SELECT count(*) FROM mentions WHERE entity_id = e.id) AS mentions,
         CASE WHEN e.norm = @norm THEN 0 WHEN EXISTS (SELECT 1 FROM entity_aliases a WHERE a.entity_id = e.id AND a.norm = @norm) THEN 1
              WHEN e.norm LIKE @prefix ESCAPE '\\' THEN 2 ELSE 3 END AS rank
       FROM entities e
       WHERE e.merged_into IS NULL AND (@type IS NULL OR e.type = @type) AND (e.norm LIKE @contains ESCAPE '\\' OR EXISTS (SELECT 1 FROM entity_aliases a WHERE a.entity_id = e.id AND a.norm LIKE @contains ESCAPE '\\'))
-      ORDER BY rank, mentions DESC, e.name LIMIT @limit`).all({ norm, prefix: `${escapeLike(norm)}%`, contains: `%${escapeLike(norm)}%`, type, limit }) as (EntityRow & { rank: number })[];
+      ORDER BY rank, mentions DESC, e.name LIMIT @limit`,
+    ).all({ norm, prefix: `${escapeLike(norm)}%`, contains: `%${escapeLike(norm)}%`, type, limit }) as (EntityRow & { rank: number })[];
     return rows.map(({ rank: _rank, ...row }) => row);
   }
 }
@@ -155,7 +174,14 @@ export class GraphStore {
 /** An entity's file name: its name with the characters notes cannot hold replaced. */
 export function fileName(name: string): string {
   // Leading dots would hide the note; trailing dots and spaces are dropped by Windows.
-  return name.replace(/[*"\\/<>:|?#^[\]]/g, '-').replace(/^\.+/, '').slice(0, 100).replace(/[. ]+$/, '').trim() || 'Unnamed';
+  return (
+    name
+      .replace(/[*"\\/<>:|?#^[\]]/g, '-')
+      .replace(/^\.+/, '')
+      .slice(0, 100)
+      .replace(/[. ]+$/, '')
+      .trim() || 'Unnamed'
+  );
 }
 
 function escapeLike(text: string): string {

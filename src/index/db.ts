@@ -65,7 +65,13 @@ export function openStateSnapshot(stateDir: string): { db: Database.Database; cl
       if (attempt === 9) throw new Error('the state database kept changing while it was copied');
     }
     const db = prepare(new Database(join(temp, DB_FILE)));
-    return { db, close: () => { db.close(); rmSync(temp, { recursive: true, force: true }); } };
+    return {
+      db,
+      close: () => {
+        db.close();
+        rmSync(temp, { recursive: true, force: true });
+      },
+    };
   } catch (error) {
     rmSync(temp, { recursive: true, force: true });
     throw new EngramError('STATE_DIR_UNWRITABLE', `cannot copy the state database for a dry run (${describe(error)}); check free space in the temporary folder`);

@@ -82,8 +82,7 @@ export function runIndex(db: Database.Database, options: IndexOptions): IndexRep
   const started = now();
   const store = new NoteStore(db);
   const extensions = options.extensions ?? [];
-  const full = options.full === true || store.getMeta('parser_version') !== PARSER_VERSION
-    || extensions.some((extension) => store.getMeta(extensionMetaKey(extension)) !== extension.version);
+  const full = options.full === true || store.getMeta('parser_version') !== PARSER_VERSION || extensions.some((extension) => store.getMeta(extensionMetaKey(extension)) !== extension.version);
   for (const extension of extensions) extension.open(db);
   // What is indexed is read before the vault is walked: a note another process writes and
   // indexes during the walk is then at worst an add that finds its row (see `apply`), never
@@ -147,7 +146,12 @@ export function indexPaths(db: Database.Database, paths: readonly string[], opti
   for (const extension of options.extensions ?? []) extension.open(db);
   const notes = listed.filter((entry) => entry.kind === 'note');
   const changes = applyChanges(db, store, notes, indexed, options.full === true, options, skipped);
-  syncAttachments(db, store, listed.filter((entry) => entry.kind === 'attachment'), indexedAttachments);
+  syncAttachments(
+    db,
+    store,
+    listed.filter((entry) => entry.kind === 'attachment'),
+    indexedAttachments,
+  );
   const linksResolved = resolvePendingLinks(db);
   db.transaction(() => store.replaceSkipped(skipped, keys))();
   return { ...changes, notes: store.countNotes(), linksResolved, skipped, full: options.full === true, recovered: null, orphansRemoved: 0, durationMs: now() - started };
@@ -156,10 +160,7 @@ export function indexPaths(db: Database.Database, paths: readonly string[], opti
 type Changes = Pick<IndexReport, 'added' | 'modified' | 'moved' | 'deleted' | 'touched' | 'rebuilt' | 'unchanged'>;
 
 /** Plans `listed` (on disk) against `indexed` (in the database) and applies the plan in batches. */
-function applyChanges(
-  db: Database.Database, store: NoteStore, listed: readonly DiskEntry[], indexed: readonly IndexedFile[],
-  full: boolean, options: IndexOptions, skipped: Skipped[],
-): Changes {
+function applyChanges(db: Database.Database, store: NoteStore, listed: readonly DiskEntry[], indexed: readonly IndexedFile[], full: boolean, options: IndexOptions, skipped: Skipped[]): Changes {
   const maxNoteBytes = options.maxNoteBytes ?? DEFAULTS.maxNoteBytes;
   const stat = planStatChanges(listed, indexed, full);
 

@@ -19,17 +19,26 @@ interface PendingLink {
 /** Resolves pending links in one transaction; returns how many were looked at. */
 export function resolvePendingLinks(db: Database.Database): number {
   return db.transaction(() => {
-    const pending = db.prepare(`
+    const pending = db
+      .prepare(
+        `
       SELECT l.note_id, l.ord, l.kind, l.target, n.path AS source FROM links l JOIN notes n ON n.id = l.note_id
       WHERE l.resolve_pending = 1
       UNION
       SELECT l.note_id, l.ord, l.kind, l.target, n.path AS source FROM links l JOIN notes n ON n.id = l.note_id
-      WHERE l.target_name IN (SELECT name_key FROM dirty_names)`).all() as PendingLink[];
+      WHERE l.target_name IN (SELECT name_key FROM dirty_names)`,
+      )
+      .all() as PendingLink[];
     if (pending.length > 0) {
       // Only files carrying a pending link's name can match it, so only those are loaded.
       const names = JSON.stringify([...new Set(pending.map((link) => linkTargetName(link.target)))]);
-      const paths = db.prepare(`SELECT path FROM notes WHERE name_key IN (SELECT value FROM json_each(@names))
-        UNION ALL SELECT path FROM attachments WHERE name_key IN (SELECT value FROM json_each(@names))`).pluck().all({ names }) as string[];
+      const paths = db
+        .prepare(
+          `SELECT path FROM notes WHERE name_key IN (SELECT value FROM json_each(@names))
+        UNION ALL SELECT path FROM attachments WHERE name_key IN (SELECT value FROM json_each(@names))`,
+        )
+        .pluck()
+        .all({ names }) as string[];
       const resolver = new LinkResolver(paths);
       const update = db.prepare('UPDATE links SET resolved_path = ?, resolved_kind = ?, resolve_pending = 0 WHERE note_id = ? AND ord = ?');
       for (const link of pending) {

@@ -347,12 +347,14 @@ export function migrate(db: Database.Database, migrations: readonly Migration[] 
   for (const migration of migrations) {
     // IMMEDIATE takes the write lock before the check, so two processes opening a new state
     // directory at once cannot both apply the same migration.
-    const ran = db.transaction(() => {
-      if (isDone.get(migration.name)) return false;
-      migration.up(db);
-      record.run(migration.name, new Date().toISOString());
-      return true;
-    }).immediate();
+    const ran = db
+      .transaction(() => {
+        if (isDone.get(migration.name)) return false;
+        migration.up(db);
+        record.run(migration.name, new Date().toISOString());
+        return true;
+      })
+      .immediate();
     if (ran) applied.push(migration.name);
   }
   return applied;

@@ -122,8 +122,13 @@ export class NoteStore {
    * them enforced (an older version, a hand-edit): a whole-vault run then cleans them.
    */
   removeOrphans(): number {
-    const tables = this.db.prepare(`SELECT m.name FROM sqlite_master m, pragma_foreign_key_list(m.name) f
-      WHERE m.type = 'table' AND f."table" = 'notes' AND f."from" = 'note_id'`).pluck().all() as string[];
+    const tables = this.db
+      .prepare(
+        `SELECT m.name FROM sqlite_master m, pragma_foreign_key_list(m.name) f
+      WHERE m.type = 'table' AND f."table" = 'notes' AND f."from" = 'note_id'`,
+      )
+      .pluck()
+      .all() as string[];
     let removed = 0;
     for (const table of tables) {
       removed += this.db.prepare(`DELETE FROM "${table}" WHERE note_id NOT IN (SELECT id FROM notes)`).run().changes;
@@ -186,8 +191,5 @@ export class NoteStore {
 
 /** Every indexed note and attachment path: what a link can resolve to. */
 export function linkablePaths(db: Database.Database): string[] {
-  return [
-    ...(db.prepare('SELECT path FROM notes').pluck().all() as string[]),
-    ...(db.prepare('SELECT path FROM attachments').pluck().all() as string[]),
-  ];
+  return [...(db.prepare('SELECT path FROM notes').pluck().all() as string[]), ...(db.prepare('SELECT path FROM attachments').pluck().all() as string[])];
 }

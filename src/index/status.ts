@@ -24,10 +24,16 @@ const WARNING_EXAMPLES = 5;
 
 export function readStatus(db: Database.Database, where: { vault: string; stateDir: string }): StatusDoc {
   const count = (sql: string): number => db.prepare(sql).pluck().get() as number;
-  const links = db.prepare(`SELECT count(*) AS total, count(resolved_path) AS resolved,
-      sum(resolved_kind = 'attachment') AS to_attachments FROM links`).get() as { total: number; resolved: number; to_attachments: number | null };
+  const links = db
+    .prepare(
+      `SELECT count(*) AS total, count(resolved_path) AS resolved,
+      sum(resolved_kind = 'attachment') AS to_attachments FROM links`,
+    )
+    .get() as { total: number; resolved: number; to_attachments: number | null };
   const tasks = db.prepare(`SELECT count(*) AS total, sum(status = ' ') AS open, sum(status IN ('x', 'X')) AS done FROM tasks`).get() as {
-    total: number; open: number | null; done: number | null;
+    total: number;
+    open: number | null;
+    done: number | null;
   };
   return {
     vault: where.vault,

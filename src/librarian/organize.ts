@@ -41,14 +41,25 @@ export interface OrganizePlan {
   filings: Filing[];
 }
 
-interface Row { id: number; path: string; hash: string; name_key: string; frontmatter: string | null; vector: Buffer | null }
+interface Row {
+  id: number;
+  path: string;
+  hash: string;
+  name_key: string;
+  frontmatter: string | null;
+  vector: Buffer | null;
+}
 
 /** Decides, for every candidate, move / propose / skip. Reads the index only. */
 export function planOrganize(db: Database.Database, options: OrganizeOptions): OrganizePlan {
   const agent = options.agentRoot;
   const inbox = `${agent}/Inbox/`.toLowerCase();
-  const rows = db.prepare(`SELECT n.id, n.path, n.hash, n.name_key, n.frontmatter, v.vector FROM notes n
-    LEFT JOIN vectors v ON v.note_id = n.id AND v.block_key = '' AND v.model = ? AND v.content_hash = n.hash AND length(v.vector) > 0`).all(options.model) as Row[];
+  const rows = db
+    .prepare(
+      `SELECT n.id, n.path, n.hash, n.name_key, n.frontmatter, v.vector FROM notes n
+    LEFT JOIN vectors v ON v.note_id = n.id AND v.block_key = '' AND v.model = ? AND v.content_hash = n.hash AND length(v.vector) > 0`,
+    )
+    .all(options.model) as Row[];
   const isCandidate = (row: Row) => {
     const lower = row.path.toLowerCase();
     if (lower.startsWith(inbox)) return !lower.endsWith('/readme.md'); // the folder's own description stays
@@ -66,10 +77,8 @@ export function planOrganize(db: Database.Database, options: OrganizeOptions): O
   const taken = new Set(rows.map((row) => row.path.toLowerCase()));
   // The owner's decisions stand: a move they undid, or a proposal they rejected, is not made again.
   const declined = new Set([
-    ...(db.prepare('SELECT from_path, to_path FROM moves WHERE undone_at IS NOT NULL').all() as { from_path: string; to_path: string }[])
-      .map((move) => `${move.from_path}\u0000${folderOf(move.to_path)}`),
-    ...(db.prepare("SELECT path, target FROM organize_proposals WHERE status = 'rejected'").all() as { path: string; target: string }[])
-      .map((proposal) => `${proposal.path}\u0000${proposal.target}`),
+    ...(db.prepare('SELECT from_path, to_path FROM moves WHERE undone_at IS NOT NULL').all() as { from_path: string; to_path: string }[]).map((move) => `${move.from_path}\u0000${folderOf(move.to_path)}`),
+    ...(db.prepare("SELECT path, target FROM organize_proposals WHERE status = 'rejected'").all() as { path: string; target: string }[]).map((proposal) => `${proposal.path}\u0000${proposal.target}`),
   ]);
   const k = options.k ?? DEFAULTS.k;
   const threshold = options.threshold ?? DEFAULTS.threshold;
@@ -96,8 +105,7 @@ export function planOrganize(db: Database.Database, options: OrganizeOptions): O
  * the deepest folder holding at least the threshold share wins, else the single best folder is
  * what a proposal names. Pure.
  */
-export function vote(query: Float32Array, matrix: Float32Array, dims: number, labeled: readonly { path: string }[], k: number, threshold = DEFAULTS.threshold):
-  { target: string; share: number; neighbours: string[] } | null {
+export function vote(query: Float32Array, matrix: Float32Array, dims: number, labeled: readonly { path: string }[], k: number, threshold = DEFAULTS.threshold): { target: string; share: number; neighbours: string[] } | null {
   const top: { i: number; score: number }[] = [];
   for (let i = 0; i < labeled.length; i++) {
     let dot = 0;
@@ -162,10 +170,18 @@ export function moveNote(context: MoveContext, from: string, to: string, expectH
   const { db } = context;
   const move = { from, to };
   const worlds = linkWorlds(linkablePaths(db), move);
-  const linkers = (db.prepare(`SELECT DISTINCT n.path FROM links l JOIN notes n ON n.id = l.note_id
-    WHERE l.resolved_path = ? AND n.path != ?`).pluck().all(from, from) as string[]);
+  const linkers = db
+    .prepare(
+      `SELECT DISTINCT n.path FROM links l JOIN notes n ON n.id = l.note_id
+    WHERE l.resolved_path = ? AND n.path != ?`,
+    )
+    .pluck()
+    .all(from, from) as string[];
   const receipt = context.writer.move({
-    by: ORGANIZER, from, to, ...(expectHash ? { expectHash } : {}),
+    by: ORGANIZER,
+    from,
+    to,
+    ...(expectHash ? { expectHash } : {}),
     self: (text) => rewriteLinksForMove(text, from, move, worlds).text,
     rewrites: linkers.map((path) => ({ path, next: (text: string) => rewriteLinksForMove(text, path, move, worlds).text })),
   });
@@ -184,11 +200,15 @@ export interface OrganizeProposal {
 
 /** Records proposals: one row per (note, target), refreshed on later sweeps, never repeated. */
 export function recordProposals(db: Database.Database, filings: readonly Filing[], runId: string, at: string): OrganizeProposal[] {
-  const upsert = db.prepare(`INSERT INTO organize_proposals (path, note_hash, target, share, reason, status, run_id, created, seen)
+  const upsert = db
+    .prepare(
+      `INSERT INTO organize_proposals (path, note_hash, target, share, reason, status, run_id, created, seen)
     VALUES (@path, @hash, @target, @share, @reason, 'pending', @run, @at, @at)
     ON CONFLICT (path, target) DO UPDATE SET note_hash = excluded.note_hash, share = excluded.share, reason = excluded.reason, seen = excluded.seen
     WHERE organize_proposals.status = 'pending'
-    RETURNING id`).pluck();
+    RETURNING id`,
+    )
+    .pluck();
   const out: OrganizeProposal[] = [];
   db.transaction(() => {
     for (const filing of filings) {
@@ -197,20 +217,24 @@ export function recordProposals(db: Database.Database, filings: readonly Filing[
       if (id !== undefined) out.push({ id, path: filing.path, target: filing.target, share: filing.share, reason: filing.reason, status: 'pending' });
     }
     // A proposal whose note moved or went away no longer applies.
-    db.prepare(`UPDATE organize_proposals SET status = 'stale', decided = ? WHERE status = 'pending'
-      AND NOT EXISTS (SELECT 1 FROM notes n WHERE n.path = organize_proposals.path)`).run(at);
+    db.prepare(
+      `UPDATE organize_proposals SET status = 'stale', decided = ? WHERE status = 'pending'
+      AND NOT EXISTS (SELECT 1 FROM notes n WHERE n.path = organize_proposals.path)`,
+    ).run(at);
   })();
   return out;
 }
 
 export function listOrganizeProposals(db: Database.Database, status: OrganizeProposal['status'] | null = 'pending'): OrganizeProposal[] {
-  return db.prepare(`SELECT id, path, target, share, reason, status FROM organize_proposals WHERE (@status IS NULL OR status = @status) ORDER BY id`)
-    .all({ status }) as OrganizeProposal[];
+  return db.prepare(`SELECT id, path, target, share, reason, status FROM organize_proposals WHERE (@status IS NULL OR status = @status) ORDER BY id`).all({ status }) as OrganizeProposal[];
 }
 
 /** Accepts proposals (each one's move is made exactly as proposed) and rejects others. Ids are checked first. */
-export function decideProposals(context: MoveContext, request: { apply?: readonly number[]; reject?: readonly number[] }, at: string):
-  { applied: { id: number; from: string; to: string; moveId: number; rewritten: string[] }[]; rejected: number[] } {
+export function decideProposals(
+  context: MoveContext,
+  request: { apply?: readonly number[]; reject?: readonly number[] },
+  at: string,
+): { applied: { id: number; from: string; to: string; moveId: number; rewritten: string[] }[]; rejected: number[] } {
   const { db } = context;
   const get = db.prepare('SELECT id, path, target, status, note_hash FROM organize_proposals WHERE id = ?');
   const rows = new Map<number, { id: number; path: string; target: string; status: string; note_hash: string }>();

@@ -30,14 +30,26 @@ export interface RecallBundle {
   sections: Record<string, RecallSection>;
 }
 
-interface NoteRow { id: number; path: string; title: string; type: string | null; mtime_ms: number; frontmatter: string | null; tags: string | null }
+interface NoteRow {
+  id: number;
+  path: string;
+  title: string;
+  type: string | null;
+  mtime_ms: number;
+  frontmatter: string | null;
+  tags: string | null;
+}
 
 export function recallBundle(db: Database.Database, options: RecallOptions): RecallBundle {
   const agent = `${options.agentRoot}/`;
   const project = options.project?.toLowerCase() ?? null;
   const mentions = projectMatcher(options.project);
-  const notes = db.prepare(`SELECT n.id, n.path, n.title, n.type, n.mtime_ms, n.frontmatter, (SELECT group_concat(tag, ' ') FROM tags WHERE note_id = n.id) AS tags
-    FROM notes n ORDER BY n.mtime_ms DESC`).all() as NoteRow[];
+  const notes = db
+    .prepare(
+      `SELECT n.id, n.path, n.title, n.type, n.mtime_ms, n.frontmatter, (SELECT group_concat(tag, ' ') FROM tags WHERE note_id = n.id) AS tags
+    FROM notes n ORDER BY n.mtime_ms DESC`,
+    )
+    .all() as NoteRow[];
   const inProject = (note: NoteRow) => project === null || [note.path, note.title, note.tags ?? '', note.frontmatter ?? ''].some(mentions);
   const section = (items: Record<string, unknown>[], missing?: string): RecallSection => ({ status: missing ?? (items.length === 0 ? 'empty' : 'ok'), items: items.slice(0, options.limit) });
   const brief = (note: NoteRow) => ({ path: note.path, title: note.title, modified: new Date(note.mtime_ms).toISOString() });
@@ -46,12 +58,17 @@ export function recallBundle(db: Database.Database, options: RecallOptions): Rec
   // A folder's README (installed by `engram provision`) describes the folder; it is not a session or a capture.
   const isReadme = (note: NoteRow) => /(^|\/)readme\.md$/i.test(note.path);
   // Sessions newest first by the date they are about (in the name or frontmatter), not by file time.
-  const sessions = recent.filter((note) => note.path.startsWith(`${agent}Sessions/`) && !isReadme(note))
-    .sort((a, b) => (noteDate(b) < noteDate(a) ? -1 : noteDate(b) > noteDate(a) ? 1 : 0));
+  const sessions = recent.filter((note) => note.path.startsWith(`${agent}Sessions/`) && !isReadme(note)).sort((a, b) => (noteDate(b) < noteDate(a) ? -1 : noteDate(b) > noteDate(a) ? 1 : 0));
   const captures = recent.filter((note) => note.path.startsWith(`${agent}Inbox/`) && !isReadme(note));
-  const tasks = (db.prepare(`SELECT n.path, t.line, t.text, t.due, t.priority FROM tasks t JOIN notes n ON n.id = t.note_id WHERE t.status = ' ' ORDER BY t.due IS NULL, t.due, n.path, t.line`).all() as
-    { path: string; line: number; text: string; due: string | null; priority: string | null }[])
-    .filter((task) => project === null || mentions(task.path) || mentions(task.text));
+  const tasks = (
+    db.prepare(`SELECT n.path, t.line, t.text, t.due, t.priority FROM tasks t JOIN notes n ON n.id = t.note_id WHERE t.status = ' ' ORDER BY t.due IS NULL, t.due, n.path, t.line`).all() as {
+      path: string;
+      line: number;
+      text: string;
+      due: string | null;
+      priority: string | null;
+    }[]
+  ).filter((task) => project === null || mentions(task.path) || mentions(task.text));
   // The agents' shared ledger always counts (its lines name their projects); other decision notes by project.
   const ledger = `${agent}Decisions.md`;
   const decisions = notes.filter((note) => (note.path === ledger || inProject(note)) && (/decision/i.test(note.path) || note.type?.toLowerCase() === 'decision'));
@@ -61,7 +78,10 @@ export function recallBundle(db: Database.Database, options: RecallOptions): Rec
     since: new Date(options.sinceMs).toISOString(),
     project: options.project,
     sections: {
-      sessions: section(sessions.map((note) => ({ ...brief(note), date: noteDate(note) })), noAgentFolder),
+      sessions: section(
+        sessions.map((note) => ({ ...brief(note), date: noteDate(note) })),
+        noAgentFolder,
+      ),
       captures: section(captures.map(brief), noAgentFolder),
       open_tasks: section(tasks),
       decisions: section(decisions.map(brief)),
@@ -70,16 +90,27 @@ export function recallBundle(db: Database.Database, options: RecallOptions): Rec
   };
   if (options.mode === 'digest') {
     const sweep = lastSweep(db);
-    bundle.sections.librarian = sweep === null
-      ? section([], 'no sweep yet: run engram librarian, or engram daemon on a schedule')
-      : section([{ run_id: sweep.run_id, status: sweep.status, finished_at: sweep.finished_at, moves: sweep.moves, health: sweep.health.filter((check) => !check.ok), errors: sweep.errors }]);
+    bundle.sections.librarian =
+      sweep === null
+        ? section([], 'no sweep yet: run engram librarian, or engram daemon on a schedule')
+        : section([{ run_id: sweep.run_id, status: sweep.status, finished_at: sweep.finished_at, moves: sweep.moves, health: sweep.health.filter((check) => !check.ok), errors: sweep.errors }]);
     const filings = listOrganizeProposals(db).map((p) => ({ kind: 'filing', id: p.id, path: p.path, target: p.target, share: p.share, reason: p.reason }));
-    const merges = (db.prepare(`SELECT p.id, w.name AS winner, l.name AS loser, w.type, p.reason FROM proposals p JOIN entities w ON w.id = p.winner_id JOIN entities l ON l.id = p.loser_id
-      WHERE p.status = 'pending' ORDER BY p.id`).all() as Record<string, unknown>[]).map((p) => ({ kind: 'merge', ...p }));
+    const merges = (
+      db
+        .prepare(
+          `SELECT p.id, w.name AS winner, l.name AS loser, w.type, p.reason FROM proposals p JOIN entities w ON w.id = p.winner_id JOIN entities l ON l.id = p.loser_id
+      WHERE p.status = 'pending' ORDER BY p.id`,
+        )
+        .all() as Record<string, unknown>[]
+    ).map((p) => ({ kind: 'merge', ...p }));
     bundle.sections.proposals = section([...filings, ...merges]);
     const sinceIso = bundle.since;
-    const entities = db.prepare(`SELECT e.name, e.type, e.note_path, e.created, (SELECT count(*) FROM mentions m WHERE m.entity_id = e.id) AS mentions FROM entities e
-      WHERE e.merged_into IS NULL AND e.updated >= ? ORDER BY e.updated DESC`).all(sinceIso) as { name: string; type: string; note_path: string; created: string; mentions: number }[];
+    const entities = db
+      .prepare(
+        `SELECT e.name, e.type, e.note_path, e.created, (SELECT count(*) FROM mentions m WHERE m.entity_id = e.id) AS mentions FROM entities e
+      WHERE e.merged_into IS NULL AND e.updated >= ? ORDER BY e.updated DESC`,
+      )
+      .all(sinceIso) as { name: string; type: string; note_path: string; created: string; mentions: number }[];
     bundle.sections.graph = section(entities.map((entity) => ({ ...entity, new: entity.created >= sinceIso })));
   }
   return bundle;
@@ -158,7 +189,13 @@ export function briefing(bundle: RecallBundle, read: (path: string) => string | 
 
 /** The first `chars` characters of a note's body: frontmatter and headings dropped, whitespace folded. */
 function bodyExcerpt(text: string, chars: number): string {
-  const body = text.replace(/^---\r?\n[\s\S]*?\r?\n(---|\.\.\.)\r?\n/, '').split(/\r?\n/).filter((line) => !/^#{1,6} /.test(line)).join(' ').replace(/\s+/g, ' ').trim();
+  const body = text
+    .replace(/^---\r?\n[\s\S]*?\r?\n(---|\.\.\.)\r?\n/, '')
+    .split(/\r?\n/)
+    .filter((line) => !/^#{1,6} /.test(line))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return cut(body, chars);
 }
 

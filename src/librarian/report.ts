@@ -59,7 +59,13 @@ export function renderSection(report: SweepReport): string {
 export function mergeReport(current: string | null, section: string, keep: number = DEFAULTS.keepSections): string {
   const old = current ?? '';
   const first = old.search(SECTION);
-  const sections = first === -1 ? [] : old.slice(first).split(/\n(?=## Sweep )/).map((part) => part.trimEnd() + '\n');
+  const sections =
+    first === -1
+      ? []
+      : old
+          .slice(first)
+          .split(/\n(?=## Sweep )/)
+          .map((part) => part.trimEnd() + '\n');
   return [DEFAULTS.header, section, ...sections.slice(0, keep - 1)].join('\n');
 }
 

@@ -30,9 +30,20 @@ export function sweepOptions(
 ): SweepOptions {
   const session = where instanceof VaultSession ? where : sessionOver(where, { exclude: settings.exclude, model: settings.model, agentRoot: settings.agentRoot });
   return {
-    session, runId: run.runId, kind: run.kind,
-    vectors: { model: settings.model, modelDir: settings.modelDir, offline: settings.offline, exclude: settings.exclude, ...(settings.home ? { home: settings.home } : {}), ...(settings.modelBaseUrl ? { modelBaseUrl: settings.modelBaseUrl } : {}) },
-    log: run.log, writer: session.writer(run.runId), dryRun: run.dryRun,
+    session,
+    runId: run.runId,
+    kind: run.kind,
+    vectors: {
+      model: settings.model,
+      modelDir: settings.modelDir,
+      offline: settings.offline,
+      exclude: settings.exclude,
+      ...(settings.home ? { home: settings.home } : {}),
+      ...(settings.modelBaseUrl ? { modelBaseUrl: settings.modelBaseUrl } : {}),
+    },
+    log: run.log,
+    writer: session.writer(run.runId),
+    dryRun: run.dryRun,
     extractor: selectExtractor(settings, where.db),
     // A dry run never makes a paid call, so it needs no adjudicator (its plan still estimates the cost).
     adjudicator: run.dryRun ? undefined : selectAdjudicator(settings, where.db),

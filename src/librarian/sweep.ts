@@ -44,8 +44,17 @@ function startSweep(options: SweepOptions): SweepContext {
   const started = now();
   const { session } = options;
   const report: SweepReport = {
-    runId: options.runId, kind: options.kind ?? 'sweep', dryRun: options.dryRun, startedAt: new Date(started).toISOString(), durationMs: 0,
-    phases: [], health: [], moves: [], proposals: { organize: [], merges: [], more: 0 }, coverage: { notes: 0, withVectors: 0 }, errors: [],
+    runId: options.runId,
+    kind: options.kind ?? 'sweep',
+    dryRun: options.dryRun,
+    startedAt: new Date(started).toISOString(),
+    durationMs: 0,
+    phases: [],
+    health: [],
+    moves: [],
+    proposals: { organize: [], merges: [], more: 0 },
+    coverage: { notes: 0, withVectors: 0 },
+    errors: [],
   };
   if (!options.dryRun) {
     session.db.prepare("INSERT INTO runs (id, kind, started_at, status) VALUES (?, ?, ?, 'running')").run(options.runId, report.kind, report.startedAt);
@@ -53,8 +62,16 @@ function startSweep(options: SweepOptions): SweepContext {
     options.writer.sweepStaleTemps();
   }
   return {
-    options, session, db: session.db, root: session.vault, agentRoot: session.settings.agentRoot, model: options.vectors.model,
-    now, started, report, unindexed: { notes: 0, bytes: 0 },
+    options,
+    session,
+    db: session.db,
+    root: session.vault,
+    agentRoot: session.settings.agentRoot,
+    model: options.vectors.model,
+    now,
+    started,
+    report,
+    unindexed: { notes: 0, bytes: 0 },
   };
 }
 
@@ -89,8 +106,7 @@ function finishSweep(ctx: SweepContext): SweepReport {
   report.coverage = { notes, withVectors: notes - countBacklog(db, ctx.model) };
   report.durationMs = ctx.now() - ctx.started;
   if (!options.dryRun) {
-    db.prepare('UPDATE runs SET finished_at = ?, status = ?, report = ? WHERE id = ?')
-      .run(new Date(ctx.now()).toISOString(), report.stopped ? 'stopped' : report.errors.length > 0 ? 'errors' : 'ok', JSON.stringify(report), options.runId);
+    db.prepare('UPDATE runs SET finished_at = ?, status = ?, report = ? WHERE id = ?').run(new Date(ctx.now()).toISOString(), report.stopped ? 'stopped' : report.errors.length > 0 ? 'errors' : 'ok', JSON.stringify(report), options.runId);
   }
   return report;
 }

@@ -60,7 +60,10 @@ export function undoRun(db: Database.Database, writer: VaultWriter, runId: strin
     else if (problem) problems.push(problem);
   }
   if (problems.length > 0) {
-    throw new EngramError('CONFLICT', `run ${runId} cannot be undone without losing later changes: ${problems.slice(0, 10).join('; ')}${problems.length > 10 ? ` (+${problems.length - 10} more)` : ''} — undo single moves or writes instead, or restore those files by hand`);
+    throw new EngramError(
+      'CONFLICT',
+      `run ${runId} cannot be undone without losing later changes: ${problems.slice(0, 10).join('; ')}${problems.length > 10 ? ` (+${problems.length - 10} more)` : ''} — undo single moves or writes instead, or restore those files by hand`,
+    );
   }
   const report: UndoRunReport = { runId, moves: 0, writes: 0, paths: [], reportKept: keepReport };
   for (const step of steps) {

@@ -78,10 +78,7 @@ export class VaultEngine {
     this.vault = options.vault;
     this.stateDir = options.stateDir;
     this.db = options.db;
-    this.session = options.session ?? sessionOver(
-      { vault: options.vault, stateDir: options.stateDir, db: options.db },
-      { exclude: options.settings.exclude, model: options.settings.model, agentRoot: options.agentRoot ?? 'Claude' },
-    );
+    this.session = options.session ?? sessionOver({ vault: options.vault, stateDir: options.stateDir, db: options.db }, { exclude: options.settings.exclude, model: options.settings.model, agentRoot: options.agentRoot ?? 'Claude' });
   }
 
   get settings(): VectorSettings {
@@ -322,7 +319,10 @@ export class VaultEngine {
       ignoreInitial: true,
       followSymlinks: false,
       // chokidar 5 takes functions, not globs: skip dot-folders and dot-files at any depth.
-      ignored: (path: string) => relative(root, path).split(sep).some((segment) => segment.startsWith('.')),
+      ignored: (path: string) =>
+        relative(root, path)
+          .split(sep)
+          .some((segment) => segment.startsWith('.')),
     });
     const queue = (path: string) => {
       const rel = relative(root, path).split(sep).join('/');
@@ -348,8 +348,10 @@ export class VaultEngine {
   private flush(): void {
     const paths = [...this.pending];
     this.pending.clear();
-    this.flushing = this.flushing.then(() => this.refresh(paths)).catch((error: unknown) => {
-      this.options.log.err(`engram: re-indexing ${paths.length} changed paths failed: ${error instanceof Error ? error.message : String(error)}`);
-    });
+    this.flushing = this.flushing
+      .then(() => this.refresh(paths))
+      .catch((error: unknown) => {
+        this.options.log.err(`engram: re-indexing ${paths.length} changed paths failed: ${error instanceof Error ? error.message : String(error)}`);
+      });
   }
 }

@@ -60,7 +60,9 @@ export class JsonResponseTransport implements Transport {
         const id = message.id as Id;
         const refusal = this.waiting.has(id)
           ? `duplicate request id ${JSON.stringify(id)}: a request with this id is still being answered; give each request its own id`
-          : this.waiting.size >= MAX_IN_FLIGHT ? `too many requests in flight in this session (${MAX_IN_FLIGHT}); wait for answers before sending more` : null;
+          : this.waiting.size >= MAX_IN_FLIGHT
+            ? `too many requests in flight in this session (${MAX_IN_FLIGHT}); wait for answers before sending more`
+            : null;
         if (refusal !== null) {
           answers.push(Promise.resolve({ jsonrpc: '2.0', id, error: { code: -32600, message: refusal } }));
           continue;

@@ -16,9 +16,9 @@ const { version } = createRequire(import.meta.url)('../../package.json') as { ve
 
 export const SERVER_INSTRUCTIONS = [
   'Engram is the persistent memory of this Obsidian vault, shared by every session.',
-  'Call `onboard` first: it returns the vault\'s rules (where agents may write), a guide to the tools, and the index status.',
+  "Call `onboard` first: it returns the vault's rules (where agents may write), a guide to the tools, and the index status.",
   'Find with `search_brain` (or `context_bundle` to answer a question), read with `read_note`, and cite notes by path and lines.',
-  'Write back what you learn under Claude/ (log_session, capture, upsert_concept, add_task); anything else is the human\'s and is only previewed until they approve.',
+  "Write back what you learn under Claude/ (log_session, capture, upsert_concept, add_task); anything else is the human's and is only previewed until they approve.",
 ].join(' ');
 
 export function createServer(engine: VaultEngine): McpServer {
@@ -57,8 +57,13 @@ function screenToolCall(message: JSONRPCMessage): JSONRPCMessage | null {
   if (args === undefined || (args !== null && typeof args === 'object' && !Array.isArray(args))) return null;
   const got = args === null ? 'null' : Array.isArray(args) ? 'an array' : `a ${typeof args}`;
   return {
-    jsonrpc: '2.0', id: message.id,
-    result: { content: [{ type: 'text', text: `[INVALID_INPUT] ${params.name}: arguments must be an object of named parameters, like {"path": "Notes/A.md"}, not ${got}; tools/list shows each tool's parameters` }], isError: true, _meta: { [ERROR_META_KEY]: 'INVALID_INPUT' } },
+    jsonrpc: '2.0',
+    id: message.id,
+    result: {
+      content: [{ type: 'text', text: `[INVALID_INPUT] ${params.name}: arguments must be an object of named parameters, like {"path": "Notes/A.md"}, not ${got}; tools/list shows each tool's parameters` }],
+      isError: true,
+      _meta: { [ERROR_META_KEY]: 'INVALID_INPUT' },
+    },
   };
 }
 
@@ -79,10 +84,18 @@ function numericString(value: unknown): unknown {
 function acceptsNumber(schema: z.ZodType): boolean {
   const def = schema.def as { type: string; innerType?: z.ZodType; options?: z.ZodType[]; values?: unknown[] };
   switch (def.type) {
-    case 'number': return true;
-    case 'optional': case 'nullable': case 'default': case 'prefault': return def.innerType !== undefined && acceptsNumber(def.innerType);
-    case 'union': return (def.options ?? []).some(acceptsNumber);
-    case 'literal': return (def.values ?? []).some((value) => typeof value === 'number');
-    default: return false;
+    case 'number':
+      return true;
+    case 'optional':
+    case 'nullable':
+    case 'default':
+    case 'prefault':
+      return def.innerType !== undefined && acceptsNumber(def.innerType);
+    case 'union':
+      return (def.options ?? []).some(acceptsNumber);
+    case 'literal':
+      return (def.values ?? []).some((value) => typeof value === 'number');
+    default:
+      return false;
   }
 }

@@ -26,7 +26,11 @@ export class LineStdioTransport implements Transport {
   private readonly ondata = (chunk: Buffer) => this.read(chunk);
   private readonly onend = () => void this.close();
 
-  constructor(private readonly stdin: Readable = process.stdin, private readonly stdout: Writable = process.stdout, private readonly maxLineBytes = MAX_LINE_BYTES) {}
+  constructor(
+    private readonly stdin: Readable = process.stdin,
+    private readonly stdout: Writable = process.stdout,
+    private readonly maxLineBytes = MAX_LINE_BYTES,
+  ) {}
 
   async start(): Promise<void> {
     this.stdin.on('data', this.ondata);

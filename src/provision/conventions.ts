@@ -13,10 +13,7 @@ export interface ConventionFile {
   text: string;
 }
 
-export type ConventionState =
-  | { path: string; state: 'missing'; text: string }
-  | { path: string; state: 'same' }
-  | { path: string; state: 'changed'; diff: string };
+export type ConventionState = { path: string; state: 'missing'; text: string } | { path: string; state: 'same' } | { path: string; state: 'changed'; diff: string };
 
 /** Text as compared: no BOM, `\n` line endings (a Windows checkout or editor changes neither meaning). */
 function normal(text: string): string {

@@ -36,9 +36,14 @@ export function readPins(file: string): PluginPin[] {
   }
   const list = (parsed as { plugins?: unknown }).plugins;
   // Ids and versions become folder names and URL segments: only plain ones are accepted.
-  const valid = (pin: Record<string, unknown>) => typeof pin.id === 'string' && /^[A-Za-z0-9][\w-]*$/.test(pin.id)
-    && typeof pin.repo === 'string' && /^[A-Za-z0-9][\w.-]*\/[A-Za-z0-9][\w.-]*$/.test(pin.repo) && !pin.repo.includes('..')
-    && typeof pin.version === 'string' && /^\d+\.\d+\.\d+(?:-[\w.]+)?$/.test(pin.version);
+  const valid = (pin: Record<string, unknown>) =>
+    typeof pin.id === 'string' &&
+    /^[A-Za-z0-9][\w-]*$/.test(pin.id) &&
+    typeof pin.repo === 'string' &&
+    /^[A-Za-z0-9][\w.-]*\/[A-Za-z0-9][\w.-]*$/.test(pin.repo) &&
+    !pin.repo.includes('..') &&
+    typeof pin.version === 'string' &&
+    /^\d+\.\d+\.\d+(?:-[\w.]+)?$/.test(pin.version);
   if (!Array.isArray(list) || list.some((pin) => pin === null || typeof pin !== 'object' || !valid(pin as Record<string, unknown>))) {
     throw new EngramError('CONFIG_INVALID', `${file} must hold {"plugins": [{"id": "plain-id", "repo": "owner/name", "version": "1.2.3"}]}`);
   }

@@ -29,9 +29,7 @@ export interface Bm25Params {
 export const DEFAULTS: Bm25Params = { k1: 1.2, b: 0.75, delta: 0, idf: 'bm25l' };
 
 export function inverseDocumentFrequency(documents: number, documentFrequency: number, kind: Bm25Params['idf']): number {
-  return kind === 'bm25l'
-    ? Math.log((documents + 1) / (documentFrequency + 0.5))
-    : Math.log(1 + (documents - documentFrequency + 0.5) / (documentFrequency + 0.5));
+  return kind === 'bm25l' ? Math.log((documents + 1) / (documentFrequency + 0.5)) : Math.log(1 + (documents - documentFrequency + 0.5) / (documentFrequency + 0.5));
 }
 
 /** One term's contribution to one note's score. `norm` is 1 − b + b·dl/avgdl. */

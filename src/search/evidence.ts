@@ -45,7 +45,7 @@ function findMatches(text: string, places: RegExp, termOf: ReadonlyMap<string, n
   let line = 1;
   let nextBreak = text.indexOf('\n');
   // Where to look next is kept here, not in the shared pattern's `lastIndex`.
-  for (let next = 0; ; ) {
+  for (let next = 0; ;) {
     places.lastIndex = next;
     if (!places.test(text)) break;
     const at = places.lastIndex;
@@ -159,14 +159,7 @@ export interface PassageQuery {
   context?: string;
 }
 
-export function scorePassages(
-  text: string,
-  blocks: readonly EvidenceBlock[],
-  queryTerms: readonly string[],
-  weightOf: (term: string) => number,
-  tokenize: Tokenizer,
-  query: PassageQuery = {},
-): PassageScore {
+export function scorePassages(text: string, blocks: readonly EvidenceBlock[], queryTerms: readonly string[], weightOf: (term: string) => number, tokenize: Tokenizer, query: PassageQuery = {}): PassageScore {
   const options = query.options ?? PASSAGE_DEFAULTS;
   const terms = passageTerms(queryTerms, weightOf, query, tokenize);
   const matches = collectMatches(text, terms.terms, tokenize);
@@ -249,7 +242,15 @@ function collectMatches(text: string, terms: readonly string[], tokenize: Tokeni
  * longer than `sectionChars` by its best `windowChars` window: a conversation log is one
  * section of many turns, and one or two of them answer) and the proximity bonus.
  */
-function scoreBlock(matches: Matches, from: number, to: number, chars: number, terms: PassageTerms, scratch: { counts: Float64Array; lastSeen: Float64Array; closest: Float64Array }, options: typeof PASSAGE_DEFAULTS): { score: number; proximity: number } {
+function scoreBlock(
+  matches: Matches,
+  from: number,
+  to: number,
+  chars: number,
+  terms: PassageTerms,
+  scratch: { counts: Float64Array; lastSeen: Float64Array; closest: Float64Array },
+  options: typeof PASSAGE_DEFAULTS,
+): { score: number; proximity: number } {
   const { counts, lastSeen, closest } = scratch;
   const n = terms.terms.length;
   counts.set(terms.context);
@@ -268,9 +269,10 @@ function scoreBlock(matches: Matches, from: number, to: number, chars: number, t
       if (near > closest[pair]!) closest[pair] = near;
     }
   }
-  const score = chars <= options.sectionChars
-    ? termScoreOf(counts, terms.weights, 1 - options.b + (options.b * chars) / options.sectionChars, options.k1)
-    : bestWindow(matches.terms, matches.offsets, from, to, counts, terms.context, terms.weights, options);
+  const score =
+    chars <= options.sectionChars
+      ? termScoreOf(counts, terms.weights, 1 - options.b + (options.b * chars) / options.sectionChars, options.k1)
+      : bestWindow(matches.terms, matches.offsets, from, to, counts, terms.context, terms.weights, options);
   let proximity = 0;
   for (let t = 0; t < n; t++) {
     for (let u = t + 1; u < n; u++) proximity += Math.min(terms.weights[t]!, terms.weights[u]!) * closest[t * n + u]!;
@@ -306,7 +308,7 @@ function bestLineOf(lines: readonly number[], matched: readonly number[], weight
   let bestWeight = 0;
   // Which line last counted each term: distinct terms per line without a set per line.
   const countedOn = new Int32Array(weights.length).fill(-1);
-  for (let i = from; i < to; ) {
+  for (let i = from; i < to;) {
     const n = lines[i]!;
     let weight = 0;
     let distinct = 0;
@@ -354,13 +356,7 @@ export function passageEvidence(text: string, passage: PassageScore, blocks: rea
   };
 }
 
-export function findEvidence(
-  text: string,
-  blocks: readonly EvidenceBlock[],
-  queryTerms: readonly string[],
-  weightOf: (term: string) => number,
-  tokenize: Tokenizer,
-): Evidence {
+export function findEvidence(text: string, blocks: readonly EvidenceBlock[], queryTerms: readonly string[], weightOf: (term: string) => number, tokenize: Tokenizer): Evidence {
   return passageEvidence(text, scorePassages(text, blocks, queryTerms, weightOf, tokenize), blocks);
 }
 
@@ -411,7 +407,10 @@ function firstText(lines: readonly string[], from: number, to: number): string {
 
 /** Drops list, quote and heading markers so an excerpt reads as text. */
 function cleanLine(line: string): string {
-  return line.replace(/\r$/, '').replace(/^\s*(?:>\s*)*(?:#{1,6}\s+|[-*+]\s+(?:\[.\]\s+)?|\d+[.)]\s+)?/, '').trim();
+  return line
+    .replace(/\r$/, '')
+    .replace(/^\s*(?:>\s*)*(?:#{1,6}\s+|[-*+]\s+(?:\[.\]\s+)?|\d+[.)]\s+)?/, '')
+    .trim();
 }
 
 /** At most `max` characters (code points), with an ellipsis when cut. */

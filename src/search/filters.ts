@@ -69,7 +69,12 @@ export function folderSegments(path: string): string[] {
 }
 
 function splitFolder(folder: string): string[] {
-  return folder.normalize('NFC').toLowerCase().split('/').map((segment) => segment.trim()).filter((segment) => segment !== '' && segment !== '.');
+  return folder
+    .normalize('NFC')
+    .toLowerCase()
+    .split('/')
+    .map((segment) => segment.trim())
+    .filter((segment) => segment !== '' && segment !== '.');
 }
 
 /** True when `needle` occurs as a contiguous run of whole segments in `haystack`. */

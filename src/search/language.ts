@@ -23,7 +23,13 @@ export const DEFAULT_LANGUAGE: Language = 'en';
 const require = createRequire(import.meta.url);
 
 const SNOWBALL_NAMES: Record<Exclude<Language, 'en'>, string> = {
-  pt: 'portuguese', es: 'spanish', fr: 'french', de: 'german', it: 'italian', nl: 'dutch', ru: 'russian',
+  pt: 'portuguese',
+  es: 'spanish',
+  fr: 'french',
+  de: 'german',
+  it: 'italian',
+  nl: 'dutch',
+  ru: 'russian',
 };
 
 /** Other names a frontmatter `lang` may use: ISO 639-2/3 codes and the languages' own and English names. */
@@ -60,7 +66,7 @@ function lunrStopLists(): Record<string, readonly string[]> {
   (require('lunr-languages/lunr.stemmer.support.js') as (lunr: unknown) => void)(lunr);
   for (const language of ['pt', 'es', 'fr', 'de', 'it', 'nl']) {
     (require(`lunr-languages/lunr.${language}.js`) as (lunr: unknown) => void)(lunr);
-    lists[language] = ((lunr[language] as { stopWordFilter: { words: string[] } }).stopWordFilter).words;
+    lists[language] = (lunr[language] as { stopWordFilter: { words: string[] } }).stopWordFilter.words;
   }
   return lists;
 }
@@ -144,10 +150,39 @@ const LEAD_OVER_ENGLISH = 1.5;
  * `execução` or German `Größe` tell their language at once. A letter several languages share
  * counts for each in equal parts, as words do.
  */
-const LETTER_EVIDENCE: ReadonlyMap<number, readonly [Language, number][]> = new Map([
-  ['ã', [['pt', 1]]], ['õ', [['pt', 1]]], ['ñ', [['es', 1]]], ['ß', [['de', 1]]], ['ä', [['de', 1]]], ['ö', [['de', 1]]],
-  ['ç', [['pt', 0.5], ['fr', 0.5]]], ['ê', [['pt', 0.5], ['fr', 0.5]]], ['è', [['fr', 0.5], ['it', 0.5]]], ['ì', [['it', 1]]], ['ò', [['it', 1]]],
-].map(([letter, weights]) => [(letter as string).charCodeAt(0), (weights as [Language, number][])]));
+const LETTER_EVIDENCE: ReadonlyMap<number, readonly [Language, number][]> = new Map(
+  [
+    ['ã', [['pt', 1]]],
+    ['õ', [['pt', 1]]],
+    ['ñ', [['es', 1]]],
+    ['ß', [['de', 1]]],
+    ['ä', [['de', 1]]],
+    ['ö', [['de', 1]]],
+    [
+      'ç',
+      [
+        ['pt', 0.5],
+        ['fr', 0.5],
+      ],
+    ],
+    [
+      'ê',
+      [
+        ['pt', 0.5],
+        ['fr', 0.5],
+      ],
+    ],
+    [
+      'è',
+      [
+        ['fr', 0.5],
+        ['it', 0.5],
+      ],
+    ],
+    ['ì', [['it', 1]]],
+    ['ò', [['it', 1]]],
+  ].map(([letter, weights]) => [(letter as string).charCodeAt(0), weights as [Language, number][]]),
+);
 
 /**
  * The language of a text by its function words and telling letters, or null when it shows none

@@ -88,7 +88,7 @@ export class LexicalIndex {
     const cursor = this.offsets.slice(0, T);
     documents.forEach((document, d) => {
       const { termIds, fields, tfs } = document.stats;
-      for (let i = 0; i < termIds.length; ) {
+      for (let i = 0; i < termIds.length;) {
         const stored = termIds[i]!;
         let tf = 0;
         while (i < termIds.length && termIds[i] === stored) {

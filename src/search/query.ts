@@ -50,9 +50,7 @@ const FUNCTION_WORDS_BY_LANGUAGE: Record<string, string> = {
 };
 
 /** Language → its folded function words. English first: it wins ties. */
-const FUNCTION_WORDS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
-  Object.entries(FUNCTION_WORDS_BY_LANGUAGE).map(([language, list]) => [language, new Set(list.split(/\s+/).filter(Boolean).map(foldToken))]),
-);
+const FUNCTION_WORDS: ReadonlyMap<string, ReadonlySet<string>> = new Map(Object.entries(FUNCTION_WORDS_BY_LANGUAGE).map(([language, list]) => [language, new Set(list.split(/\s+/).filter(Boolean).map(foldToken))]));
 
 /**
  * The language whose function words the query uses most (English on a tie), or null when it
@@ -105,7 +103,9 @@ function isQuestion(query: string, words: readonly string[]): boolean {
  */
 export function analyzeQuery(query: string, tokenize: Tokenizer): AnalyzedQuery {
   const words: string[] = [];
-  scanWords(query, (word) => { words.push(word); });
+  scanWords(query, (word) => {
+    words.push(word);
+  });
   const language = isQuestion(query, words) ? functionWordLanguage(words) : null;
   const functionWords = language === null ? null : FUNCTION_WORDS.get(language)!;
   const all: string[] = [];

@@ -74,7 +74,10 @@ class TopK {
   private readonly heap: RankedDocument[] = [];
   private readonly probe: RankedDocument = { doc: 0, score: 0 };
 
-  constructor(private readonly k: number, private readonly before: Before) {}
+  constructor(
+    private readonly k: number,
+    private readonly before: Before,
+  ) {}
 
   /** Keeps (doc, score) if it is among the best k so far; allocates only for what it keeps. */
   offer(doc: number, score: number): void {

@@ -43,7 +43,10 @@ export class TermCounter {
   private counts = new Uint32Array(256 * FIELDS.length);
 
   /** `idOf` maps a term to its vocabulary id, minting new ones. */
-  constructor(private readonly tokenizer: Tokenizer, private readonly idOf: (term: string) => number) {}
+  constructor(
+    private readonly tokenizer: Tokenizer,
+    private readonly idOf: (term: string) => number,
+  ) {}
 
   count(texts: FieldTexts): TermStats {
     const F = FIELDS.length;

@@ -183,8 +183,12 @@ export class VaultSearch {
   static open(db: Database.Database, root: string, options: SearchEngineOptions = {}): VaultSearch {
     const started = performance.now();
     const { vocabulary, notes } = loadTermStats(db);
-    const rows = db.prepare(`SELECT n.id, n.path, n.title, n.aliases, n.type, n.mtime_ms, (SELECT group_concat(tag, char(10)) FROM tags WHERE note_id = n.id) AS tags
-      FROM notes n`).all() as NoteRow[];
+    const rows = db
+      .prepare(
+        `SELECT n.id, n.path, n.title, n.aliases, n.type, n.mtime_ms, (SELECT group_concat(tag, char(10)) FROM tags WHERE note_id = n.id) AS tags
+      FROM notes n`,
+      )
+      .all() as NoteRow[];
     const byId = new Map(rows.map((row) => [row.id, row]));
     const documents = notes.filter((note) => byId.has(note.noteId)).map((note) => ({ id: note.noteId, stats: note.stats }));
     const metas = documents.map(({ id }) => {
@@ -225,10 +229,14 @@ export class VaultSearch {
     const response: SearchResponse = {
       query: request.query,
       mode,
-      mode_reason: wanted === 'keyword' ? 'keyword mode was asked for'
-        : noSemantic !== null ? `keyword only: ${noSemantic}`
-        : mode === 'semantic' ? `semantic only: ${this.describeVectors()}`
-        : `keyword and semantic lanes fused by reciprocal rank (k = ${this.fusion.k}); ${this.describeVectors()}`,
+      mode_reason:
+        wanted === 'keyword'
+          ? 'keyword mode was asked for'
+          : noSemantic !== null
+            ? `keyword only: ${noSemantic}`
+            : mode === 'semantic'
+              ? `semantic only: ${this.describeVectors()}`
+              : `keyword and semantic lanes fused by reciprocal rank (k = ${this.fusion.k}); ${this.describeVectors()}`,
       results: [],
       total_matches: 0,
       notices,
@@ -236,7 +244,10 @@ export class VaultSearch {
     };
 
     const ranked = rankDocuments(this.index, this.metas, known, {
-      limit: Math.max(limit, mode === 'keyword' ? PASSAGE_DEPTH : LANE_DEPTH), filter, named: tiers, boost: boosts.scores,
+      limit: Math.max(limit, mode === 'keyword' ? PASSAGE_DEPTH : LANE_DEPTH),
+      filter,
+      named: tiers,
+      boost: boosts.scores,
       ...(request.minScore === undefined ? {} : { minScore: request.minScore }),
     });
     const passages = new Map<number, Passage>();
@@ -247,19 +258,26 @@ export class VaultSearch {
     if (lanes.keyword.length + lanes.semantic.length > 0) {
       const keywordHits = new Map(keyword.hits.map((hit, i) => [hit.doc, { rank: i + 1, score: hit.score }]));
       const semanticHits = new Map(semantic.map((hit, i) => [hit.doc, { rank: i + 1, hit }]));
-      const ordered = mode === 'keyword'
-        ? keyword.hits.map((hit) => ({ doc: hit.doc, score: hit.score }))
-        : fuseRrf(lanes, this.fusion).sort((a, b) => (tiers.get(b.doc) ?? 0) - (tiers.get(a.doc) ?? 0) || b.score - a.score || a.doc - b.doc);
+      const ordered =
+        mode === 'keyword' ? keyword.hits.map((hit) => ({ doc: hit.doc, score: hit.score })) : fuseRrf(lanes, this.fusion).sort((a, b) => (tiers.get(b.doc) ?? 0) - (tiers.get(a.doc) ?? 0) || b.score - a.score || a.doc - b.doc);
       response.total_matches = mode === 'keyword' ? keyword.matches : ordered.length;
       response.results = ordered.slice(0, limit).map(({ doc, score }) => {
         const name = named.get(doc);
         const k = keywordHits.get(doc);
         const v = semanticHits.get(doc);
-        const result = this.hit(doc, score, known, passages.get(doc) ?? null, {
-          ...(k && mode !== 'semantic' ? { keyword: { rank: k.rank, score: round(k.score) } } : {}),
-          ...(v ? { semantic: { rank: v.rank, score: round(v.hit.score), source: v.hit.source, block: v.hit.blockKey === '' ? null : v.hit.blockKey } } : {}),
-          ...(name ? { name: { match: name.match } } : {}),
-        }, k || !v || v.hit.blockKey === '' ? 0 : -1, v?.hit.blockKey);
+        const result = this.hit(
+          doc,
+          score,
+          known,
+          passages.get(doc) ?? null,
+          {
+            ...(k && mode !== 'semantic' ? { keyword: { rank: k.rank, score: round(k.score) } } : {}),
+            ...(v ? { semantic: { rank: v.rank, score: round(v.hit.score), source: v.hit.source, block: v.hit.blockKey === '' ? null : v.hit.blockKey } } : {}),
+            ...(name ? { name: { match: name.match } } : {}),
+          },
+          k || !v || v.hit.blockKey === '' ? 0 : -1,
+          v?.hit.blockKey,
+        );
         if (request.explain && k) {
           result.explain = this.index.explain(doc, known).map((part) => ({ ...part, idf: round(part.idf), score: round(part.score) }));
           const covered = boosts.terms.get(doc);
@@ -303,8 +321,9 @@ export class VaultSearch {
     const anchor = own.find((entry) => entry.blockKey === '') ?? own[0];
     if (!anchor) return null;
     const filter = compileFilter(filters);
-    return this.vectors.nearest(anchor.vector, limit, (other) => other !== doc && (!filter.active || filter.test(this.metas[other]!) === null)).map((hit, i) =>
-      this.hit(hit.doc, hit.score, [], null, { semantic: { rank: i + 1, score: round(hit.score), source: hit.source, block: hit.blockKey === '' ? null : hit.blockKey } }, hit.blockKey === '' ? 0 : -1, hit.blockKey));
+    return this.vectors
+      .nearest(anchor.vector, limit, (other) => other !== doc && (!filter.active || filter.test(this.metas[other]!) === null))
+      .map((hit, i) => this.hit(hit.doc, hit.score, [], null, { semantic: { rank: i + 1, score: round(hit.score), source: hit.source, block: hit.blockKey === '' ? null : hit.blockKey } }, hit.blockKey === '' ? 0 : -1, hit.blockKey));
   }
 
   /**
@@ -350,9 +369,14 @@ export class VaultSearch {
     const read = readNoteText(this.absolute(meta.path));
     if (!read.ok) return null;
     const blocks = this.blocksOf(doc);
-    return { text: read.text, blocks, score: scorePassages(read.text, blocks, terms, (term) => this.index.idf(term), this.tokenize, {
-      wordOf: (term) => wordOf.get(term) ?? -1, context: `${meta.title}\n${noteName(meta.path)}`,
-    }) };
+    return {
+      text: read.text,
+      blocks,
+      score: scorePassages(read.text, blocks, terms, (term) => this.index.idf(term), this.tokenize, {
+        wordOf: (term) => wordOf.get(term) ?? -1,
+        context: `${meta.title}\n${noteName(meta.path)}`,
+      }),
+    };
   }
 
   /**
@@ -369,7 +393,8 @@ export class VaultSearch {
   semanticUnavailable(request: SearchRequest): string | null {
     const model = this.options.model ?? DEFAULT_MODEL;
     // Not just "run engram index": without the model that would fail the same way, so name how to get it.
-    if (this.vectors.size === 0) return `no note has a ${model} vector yet; \`engram index\` embeds the vault once the model is installed (\`engram model status\` checks it; \`engram model pull\` or \`engram model install PATH\` installs it)`;
+    if (this.vectors.size === 0)
+      return `no note has a ${model} vector yet; \`engram index\` embeds the vault once the model is installed (\`engram model status\` checks it; \`engram model pull\` or \`engram model install PATH\` installs it)`;
     if (!request.queryVector) return request.vectorUnavailable ?? `no query vector (the ${model} model was not loaded)`;
     if (request.queryVector.length !== this.vectors.dims) return `the query vector has ${request.queryVector.length} dimensions, the note vectors ${this.vectors.dims}: they come from different models`;
     return null;
@@ -452,8 +477,7 @@ export class VaultSearch {
         if (read.ok) yield { doc, title: metas[doc]!.title, text: read.text };
       }
     }
-    return rankSubstring(query, candidates(), limit).map((hit, i) =>
-      this.hit(hit.doc, hit.score, [], null, { substring: { rank: i + 1, score: round(hit.score) } }, Math.max(hit.line, 1)));
+    return rankSubstring(query, candidates(), limit).map((hit, i) => this.hit(hit.doc, hit.score, [], null, { substring: { rank: i + 1, score: round(hit.score) } }, Math.max(hit.line, 1)));
   }
 }
 
@@ -467,7 +491,7 @@ export const DEFAULT_MODEL = 'TaylorAI/bge-micro-v2';
 function loadVectors(db: Database.Database, model: string, ids: Int32Array): VectorIndex {
   const docOf = new Map<number, number>();
   ids.forEach((id, doc) => docOf.set(id, doc));
-  const hashOf = new Map((db.prepare('SELECT id, hash FROM notes').raw().all() as [number, string][]));
+  const hashOf = new Map(db.prepare('SELECT id, hash FROM notes').raw().all() as [number, string][]);
   // Empty vectors mark notes with nothing to embed; they are not vectors.
   const first = db.prepare('SELECT length(vector) FROM vectors WHERE model = ? AND length(vector) > 0 LIMIT 1').pluck().get(model) as number | undefined;
   if (first === undefined) return VectorIndex.fromEntries(0, [], ids.length);
@@ -505,7 +529,13 @@ function firstTextLine(text: string, block: EvidenceBlock): number {
  * semantic hit, else the start of the note; at most `max` characters (cut with "…").
  */
 export function matchedText(noteText: string, hit: Pick<SearchHit, 'lines' | 'lanes'>, max: number): string {
-  const text = hit.lanes.semantic?.block && hit.lines ? noteText.split('\n').slice(hit.lines[0] - 1, hit.lines[1]).join('\n') : noteText;
+  const text =
+    hit.lanes.semantic?.block && hit.lines
+      ? noteText
+          .split('\n')
+          .slice(hit.lines[0] - 1, hit.lines[1])
+          .join('\n')
+      : noteText;
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
 

@@ -46,7 +46,11 @@ export class DotKernel {
   private readonly scores: Float32Array;
   private readonly dots: (data: number, query: number, rows: number, dims: number, out: number) => void;
 
-  private constructor(instance: WebAssembly.Instance, private readonly dims: number, private readonly rows: number) {
+  private constructor(
+    instance: WebAssembly.Instance,
+    private readonly dims: number,
+    private readonly rows: number,
+  ) {
     const memory = instance.exports.memory as WebAssembly.Memory;
     const dataBytes = rows * dims * 4;
     const need = dataBytes + dims * 4 + rows * 4;
@@ -95,7 +99,12 @@ export class VectorIndex {
    * An index over `rows` vectors held in `columns` (filled in place by a loader, so no object
    * is made per vector). `documents` is how many documents the owners index into.
    */
-  constructor(readonly dims: number, columns: VectorColumns, rows: number, documents: number) {
+  constructor(
+    readonly dims: number,
+    columns: VectorColumns,
+    rows: number,
+    documents: number,
+  ) {
     this.size = rows;
     this.data = columns.data.subarray(0, rows * dims);
     this.owners = columns.owners.subarray(0, rows);

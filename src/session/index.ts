@@ -1,5 +1,2 @@
 /** The vault session: vault, state, lock, index refresh, search and writers, composed once for the CLI, the daemon and the server. */
-export {
-  openVaultSession, sessionOver, vaultWriter, VaultSession,
-  type IndexRunOptions, type LockOutcome, type RefreshOutcome, type SessionSettings, type WriterPlace,
-} from './session.js';
+export { openVaultSession, sessionOver, vaultWriter, VaultSession, type IndexRunOptions, type LockOutcome, type RefreshOutcome, type SessionSettings, type WriterPlace } from './session.js';

@@ -9,10 +9,7 @@
 import type Database from 'better-sqlite3';
 import { resolve } from 'node:path';
 import { EngramError } from '../errors.js';
-import {
-  acquireLock, ensureStateDir, indexPaths, openStateDb, resolveVaultRoot, runIndex,
-  type IndexOptions, type IndexProgress, type IndexReport, type Lock, type StateDb,
-} from '../index/index.js';
+import { acquireLock, ensureStateDir, indexPaths, openStateDb, resolveVaultRoot, runIndex, type IndexOptions, type IndexProgress, type IndexReport, type Lock, type StateDb } from '../index/index.js';
 import { lexicalExtension, VaultSearch, type SearchEngineOptions } from '../search/index.js';
 import { VaultWriter } from '../writes/index.js';
 

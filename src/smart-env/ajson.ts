@@ -86,7 +86,12 @@ export function parseLegacyAjson(text: string): { entries: AjsonEntry[]; damaged
   const whole = asObject(body);
   if (whole) return { entries: whole, damaged: 0 };
   const lines = body.split('\n');
-  const withCommas = asObject(lines.map((line) => (/,\s*$/.test(line) || line.trim() === '' ? line : `${line},`)).join('\n').replace(/,\s*$/, ''));
+  const withCommas = asObject(
+    lines
+      .map((line) => (/,\s*$/.test(line) || line.trim() === '' ? line : `${line},`))
+      .join('\n')
+      .replace(/,\s*$/, ''),
+  );
   if (withCommas) return { entries: withCommas, damaged: 0 };
   const entries: AjsonEntry[] = [];
   let damaged = 0;

@@ -42,15 +42,24 @@ export const KNOWN_MODELS: readonly ModelSpec[] = [
   { provider_key: 'transformers', model_key: 'Xenova/multilingual-e5-small', dims: 384, max_tokens: 512, embedding_space_id: 'Xenova/multilingual-e5-small/retrieval-v1' },
   { provider_key: 'transformers', model_key: 'Snowflake/snowflake-arctic-embed-xs', dims: 384, max_tokens: 512, embedding_space_id: 'Snowflake/snowflake-arctic-embed-xs/retrieval-v1' },
   {
-    provider_key: 'transformers', model_key: 'Snowflake/snowflake-arctic-embed-s', dims: 384, max_tokens: 512,
+    provider_key: 'transformers',
+    model_key: 'Snowflake/snowflake-arctic-embed-s',
+    dims: 384,
+    max_tokens: 512,
     embedding_space_id: 'Snowflake/snowflake-arctic-embed-s/e596f507467533e48a2e17c007f0e1dacc837b33/cls-normalized-query-instruction-v1',
   },
   {
-    provider_key: 'transformers', model_key: 'onnx-community/granite-embedding-97m-multilingual-r2-ONNX', dims: 384, max_tokens: 512,
+    provider_key: 'transformers',
+    model_key: 'onnx-community/granite-embedding-97m-multilingual-r2-ONNX',
+    dims: 384,
+    max_tokens: 512,
     embedding_space_id: 'onnx-community/granite-embedding-97m-multilingual-r2-ONNX/536a9f241cb3f02a9c5995a1e708c784bd274859/cls-normalized-v1',
   },
   {
-    provider_key: 'transformers', model_key: 'onnx-community/DenseOn-ONNX', dims: 768, max_tokens: 512,
+    provider_key: 'transformers',
+    model_key: 'onnx-community/DenseOn-ONNX',
+    dims: 768,
+    max_tokens: 512,
     embedding_space_id: 'onnx-community/DenseOn-ONNX/8606070c911ab26c582ce23db387abd3885541f2/cls-normalized-query-document-v1',
   },
 ];
@@ -73,9 +82,7 @@ export function toModelRecord(key: string, value: unknown): ModelRecord | null {
   const modelKey = stringField(value, 'model_key');
   if (!modelKey) return null;
   const catalogue = isObject(value.models) ? value.models[modelKey] : undefined;
-  const space =
-    spaceIdOf(value) ??
-    (isObject(catalogue) ? spaceIdOf(catalogue) : null);
+  const space = spaceIdOf(value) ?? (isObject(catalogue) ? spaceIdOf(catalogue) : null);
   return {
     key,
     provider_key: stringField(value, 'provider_key') ?? stringField(value, 'adapter') ?? '',

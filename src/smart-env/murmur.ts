@@ -20,11 +20,7 @@ export function murmurHash32(text: string, seed = 0): number {
   let h1 = seed | 0;
   let i = 0;
   while (i < body) {
-    let k1 =
-      (text.charCodeAt(i) & 0xff) |
-      ((text.charCodeAt(i + 1) & 0xff) << 8) |
-      ((text.charCodeAt(i + 2) & 0xff) << 16) |
-      ((text.charCodeAt(i + 3) & 0xff) << 24);
+    let k1 = (text.charCodeAt(i) & 0xff) | ((text.charCodeAt(i + 1) & 0xff) << 8) | ((text.charCodeAt(i + 2) & 0xff) << 16) | ((text.charCodeAt(i + 3) & 0xff) << 24);
     i += 4;
     k1 = Math.imul(k1, C1);
     k1 = (k1 << 15) | (k1 >>> 17);

@@ -117,8 +117,7 @@ export function readSmartEnv(options: SmartEnvOptions): SmartEnvRead {
   }
   throw new EngramError(
     'SMART_ENV_UNSTABLE',
-    `Smart Connections data in ${options.dataDir ?? DEFAULTS.dataDir} kept changing while being read (${attempts} attempts); ` +
-      'wait until Smart Connections has finished embedding, compacting or syncing, then try again',
+    `Smart Connections data in ${options.dataDir ?? DEFAULTS.dataDir} kept changing while being read (${attempts} attempts); ` + 'wait until Smart Connections has finished embedding, compacting or syncing, then try again',
   );
 }
 
@@ -154,10 +153,7 @@ function readOnce(context: Context, attempt: number): { read: SmartEnvRead; unst
           'so its vector files cannot be named and no Smart Connections vectors are used; notes will be embedded locally.',
       );
     }
-    const replay: Replay =
-      report.layout === 'v3'
-        ? replayShards(join(dataDir, 'smart_sources'), shards, report.fingerprint)
-        : replayLegacy(join(dataDir, 'multi'), legacyFiles, options.modelKey);
+    const replay: Replay = report.layout === 'v3' ? replayShards(join(dataDir, 'smart_sources'), shards, report.fingerprint) : replayLegacy(join(dataDir, 'multi'), legacyFiles, options.modelKey);
     report.tombstonesApplied = replay.tombstonesApplied;
     if (replay.damagedLines > 0) {
       const where = report.layout === 'v3' ? 'the Smart Connections source log' : 'the Smart Connections files under multi/';

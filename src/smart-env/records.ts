@@ -7,9 +7,7 @@
 import { isObject } from './model.js';
 
 /** Where a vector lives, before it is resolved. `hash` is the content hash it was computed from. */
-export type VectorOrigin =
-  | { kind: 'pointer'; file: unknown; row: unknown; hash: string | null }
-  | { kind: 'inline'; values: Float32Array | null; hash: string | null };
+export type VectorOrigin = { kind: 'pointer'; file: unknown; row: unknown; hash: string | null } | { kind: 'inline'; values: Float32Array | null; hash: string | null };
 
 /** `murmur`: the plugin's murmur of the text; `sha256`: 2.x `create_hash`; `inherit`: fresh when its source is. */
 export type HashKind = 'murmur' | 'sha256' | 'inherit';
@@ -66,7 +64,7 @@ export function sourceFromV3(item: string, value: Record<string, unknown>, finge
 export function sourceFromLegacy(item: string, value: Record<string, unknown>, blockValues: ReadonlyMap<string, unknown>, modelKey: string): SourceRecord {
   const readHash = stringAt(value, 'last_read', 'hash') ?? stringOf(value.last_read_hash) ?? stringOf(value.hash);
   const hashKind: HashKind = readHash !== null && /^[0-9a-f]{64}$/.test(readHash) ? 'sha256' : 'murmur';
-  const own = inlineFor(value, modelKey, hashKind === 'sha256' ? stringOf(value.hash) ?? readHash : null);
+  const own = inlineFor(value, modelKey, hashKind === 'sha256' ? (stringOf(value.hash) ?? readHash) : null);
   let other = own.other;
   let any = own.vector !== null;
   const blocks: BlockRecord[] = [];

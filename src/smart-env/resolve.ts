@@ -49,7 +49,13 @@ type Problems = Map<string, number>;
 export function resolveVectors(input: ResolveInput): Tally {
   const dims = input.dims ?? inlineDims(input.replay);
   const tally: Tally = {
-    vectors: [], dims, missingOnDisk: 0, unresolvable: 0, otherModelsOnly: 0, warnings: [], unstable: false,
+    vectors: [],
+    dims,
+    missingOnDisk: 0,
+    unresolvable: 0,
+    otherModelsOnly: 0,
+    warnings: [],
+    unstable: false,
     sources: { records: 0, withVector: 0, fresh: 0, stale: 0 },
     blocks: { withVector: 0, fresh: 0, stale: 0 },
   };
@@ -94,11 +100,7 @@ function collect(record: SourceRecord, files: VectorFiles, dims: number, problem
   const note = (reason: string, file: string) => problems.set(`${reason}\u0000${file}`, (problems.get(`${reason}\u0000${file}`) ?? 0) + 1);
   const resolve = (origin: VectorOrigin, collection: string): Float32Array | null => {
     const result: RowResult =
-      origin.kind === 'pointer'
-        ? files.read(collection, origin.file, origin.row)
-        : origin.values !== null && origin.values.length === dims
-          ? { ok: true, vector: origin.values }
-          : { ok: false, reason: 'bad-pointer' };
+      origin.kind === 'pointer' ? files.read(collection, origin.file, origin.row) : origin.values !== null && origin.values.length === dims ? { ok: true, vector: origin.values } : { ok: false, reason: 'bad-pointer' };
     if (result.ok) return result.vector;
     // Only a well-formed file name is quoted back; anything else in a log line stays there.
     const name = origin.kind === 'inline' ? 'inline' : isVectorFileName(origin.file) ? origin.file : '(malformed name)';
@@ -140,11 +142,7 @@ function judge(path: string, record: SourceRecord, pending: readonly Pending[], 
     if (matched !== null) {
       lines ??= matched.text.split('\n');
       const slice = sliceLines(lines, block.lines);
-      fresh =
-        slice !== null &&
-        (block.hashKind === 'inherit'
-          ? sourceFresh
-          : block.readHash !== null && hash === block.readHash && contentHash(slice, 'murmur') === block.readHash);
+      fresh = slice !== null && (block.hashKind === 'inherit' ? sourceFresh : block.readHash !== null && hash === block.readHash && contentHash(slice, 'murmur') === block.readHash);
     }
     count(tally.blocks, fresh);
     return { path, kind: 'block', key: block.key, lines: [block.lines[0], block.lines[1]], fresh, vector };

@@ -17,9 +17,7 @@ export function decodeFloat32LE(bytes: Uint8Array, offset: number, dims: number)
   return out;
 }
 
-export type RowResult =
-  | { ok: true; vector: Float32Array }
-  | { ok: false; reason: 'missing-file' | 'bad-file' | 'bad-pointer' | 'past-eof' | 'not-finite' };
+export type RowResult = { ok: true; vector: Float32Array } | { ok: false; reason: 'missing-file' | 'bad-file' | 'bad-pointer' | 'past-eof' | 'not-finite' };
 
 interface OpenFile {
   fd: number | null;
@@ -36,7 +34,10 @@ export class VectorFiles {
   /** Files opened whose length is not a whole number of rows (a torn append). */
   readonly partial = new Set<string>();
 
-  constructor(private readonly dataDir: string, private readonly dims: number) {}
+  constructor(
+    private readonly dataDir: string,
+    private readonly dims: number,
+  ) {}
 
   /** Row `row` of `<collection>/<file>`, copied. */
   read(collection: string, file: unknown, row: unknown): RowResult {

@@ -40,23 +40,36 @@ export function loadServers(file: string, substitutions: { vault: string; engram
   const servers = list.map((raw: Record<string, unknown>): ServerSpec => {
     if (typeof raw.name !== 'string' || typeof raw.command !== 'string') throw new EngramError('CONFIG_INVALID', `${file}: every server needs a name and a command`);
     return {
-      name: raw.name, command: raw.command, why: typeof raw.why === 'string' ? raw.why : '', optional: raw.optional === true,
+      name: raw.name,
+      command: raw.command,
+      why: typeof raw.why === 'string' ? raw.why : '',
+      optional: raw.optional === true,
       args: Array.isArray(raw.args) ? raw.args.map(String) : [],
       env: raw.env && typeof raw.env === 'object' ? Object.fromEntries(Object.entries(raw.env).map(([key, value]) => [key, String(value)])) : {},
     };
   });
   const unknown = withOptional.filter((name) => !servers.some((server) => server.name === name && server.optional));
-  if (unknown.length > 0) throw new UsageError(`no optional server "${unknown[0]}" in mcp-servers.json; the optional ones are ${servers.filter((server) => server.optional).map((server) => server.name).join(', ') || 'none'}`);
+  if (unknown.length > 0)
+    throw new UsageError(
+      `no optional server "${unknown[0]}" in mcp-servers.json; the optional ones are ${
+        servers
+          .filter((server) => server.optional)
+          .map((server) => server.name)
+          .join(', ') || 'none'
+      }`,
+    );
   const substitute = (value: string) => value.replaceAll('{VAULT}', substitutions.vault);
-  return servers.filter((server) => !server.optional || withOptional.includes(server.name)).map((server) => {
-    const engram = server.command === '{ENGRAM}';
-    return {
-      ...server,
-      command: engram ? substitutions.engram.command : substitute(server.command),
-      args: [...(engram ? substitutions.engram.args : []), ...server.args.map(substitute)],
-      env: Object.fromEntries(Object.entries(server.env).map(([key, value]) => [key, substitute(value)])),
-    };
-  });
+  return servers
+    .filter((server) => !server.optional || withOptional.includes(server.name))
+    .map((server) => {
+      const engram = server.command === '{ENGRAM}';
+      return {
+        ...server,
+        command: engram ? substitutions.engram.command : substitute(server.command),
+        args: [...(engram ? substitutions.engram.args : []), ...server.args.map(substitute)],
+        env: Object.fromEntries(Object.entries(server.env).map(([key, value]) => [key, substitute(value)])),
+      };
+    });
 }
 
 /** Claude Code's user-scope servers (`mcpServers` in its config file); none when the file is absent. */

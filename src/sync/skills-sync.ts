@@ -16,7 +16,9 @@ export interface SkillState {
 
 /** The shipped skills: one folder each holding a SKILL.md. */
 export function listSkills(source: string): string[] {
-  return readdirSync(source).filter((name) => existsSync(join(source, name, 'SKILL.md'))).sort();
+  return readdirSync(source)
+    .filter((name) => existsSync(join(source, name, 'SKILL.md')))
+    .sort();
 }
 
 function filesOf(dir: string): string[] {

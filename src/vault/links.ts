@@ -124,10 +124,7 @@ export class LinkResolver {
     const target = link.target.normalize('NFC').replace(/^\/+/, '');
     const rootOnly = link.target.startsWith('/');
     const folder = folderOf(sourcePath);
-    const found =
-      link.kind === 'markdown' || rootOnly
-        ? this.relative(target, rootOnly ? '' : folder) ?? this.exact(target) ?? (rootOnly ? null : this.byLinkpath(target, folder))
-        : this.byLinkpath(target, folder);
+    const found = link.kind === 'markdown' || rootOnly ? (this.relative(target, rootOnly ? '' : folder) ?? this.exact(target) ?? (rootOnly ? null : this.byLinkpath(target, folder))) : this.byLinkpath(target, folder);
     if (found === null) return null;
     return { path: found, kind: isNotePath(found) ? 'note' : 'attachment' };
   }

@@ -85,11 +85,7 @@ export function findHeadings(lines: readonly string[], code: Uint8Array, from = 
  * Heading blocks with Smart Connections keys and ranges, plus the preamble (`#`) when it has
  * text and the frontmatter block. Pure: lines and headings in, blocks out, in document order.
  */
-export function buildBlocks(
-  lines: readonly string[],
-  headings: readonly Heading[],
-  frontmatterLines: [number, number] | null,
-): Block[] {
+export function buildBlocks(lines: readonly string[], headings: readonly Heading[], frontmatterLines: [number, number] | null): Block[] {
   const total = lines.length;
   const blocks: Block[] = [];
   if (frontmatterLines) {

@@ -61,7 +61,7 @@ const PROBLEMS: Record<Problem, { found: string; next: string }> = {
   drive: { found: 'starts with a Windows drive letter', next: RELATIVE },
   url: { found: 'is a URL', next: RELATIVE },
   absolute: { found: 'is absolute', next: RELATIVE },
-  stream: { found: 'contains ":" (an alternate data stream on Windows)', next: 'pass the note\'s plain path' },
+  stream: { found: 'contains ":" (an alternate data stream on Windows)', next: "pass the note's plain path" },
   traversal: { found: 'contains a ".." segment', next: 'pass the path from the vault root without ".."' },
   hidden: {
     found: 'goes through a name that starts with "." (hidden files and folders such as .obsidian, .trash and .git are not served)',
@@ -145,7 +145,10 @@ function percentDecode(text: string): string {
 }
 
 function segmentsOf(layer: string): string[] {
-  return layer.replace(/\\/g, '/').split('/').filter((segment) => segment !== '' && segment !== '.');
+  return layer
+    .replace(/\\/g, '/')
+    .split('/')
+    .filter((segment) => segment !== '' && segment !== '.');
 }
 
 /** Checks `input` and finds the note it names in the vault at `vaultRoot` (a real path). */
@@ -202,10 +205,7 @@ function acceptFound(hit: DiskHit & { kind: 'found' }, asked: string, known: Kno
   return { ok: true, path, absolute: hit.absolute };
 }
 
-type DiskHit =
-  | { kind: 'found'; path: string; absolute: string; isFile: boolean; isDirectory: boolean }
-  | { kind: 'missing'; path: string; absolute: string; blockedBy: string | null }
-  | { kind: 'refused'; reason: string };
+type DiskHit = { kind: 'found'; path: string; absolute: string; isFile: boolean; isDirectory: boolean } | { kind: 'missing'; path: string; absolute: string; blockedBy: string | null } | { kind: 'refused'; reason: string };
 
 /**
  * Where `segments` really lead. A missing path is still checked folder by folder, so that an
@@ -324,7 +324,10 @@ function matchKnown(known: KnownIndex, spelled: string): KnownMatch {
 
 function ambiguousReason(asked: string, candidates: string[]): string {
   const sorted = [...candidates].sort();
-  const named = sorted.slice(0, DEFAULTS.maxCandidatesNamed).map((path) => `"${path}"`).join(', ');
+  const named = sorted
+    .slice(0, DEFAULTS.maxCandidatesNamed)
+    .map((path) => `"${path}"`)
+    .join(', ');
   const more = sorted.length > DEFAULTS.maxCandidatesNamed ? ` and ${sorted.length - DEFAULTS.maxCandidatesNamed} more` : '';
   return `"${asked}" matches several notes that differ only in case or Unicode form (${named}${more}); pass the exact spelling of one of them.`;
 }

@@ -14,9 +14,7 @@ export const DEFAULTS = {
   binarySniffBytes: 8192,
 } as const;
 
-export type ReadOutcome =
-  | { ok: true; text: string; hash: string; size: number; warning: string | null }
-  | { ok: false; vanished: boolean; reason: string };
+export type ReadOutcome = { ok: true; text: string; hash: string; size: number; warning: string | null } | { ok: false; vanished: boolean; reason: string };
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 const lenientUtf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });

@@ -24,7 +24,13 @@ export interface Task {
 
 const TASK = /^[ \t]*(?:>[ \t]*)*(?:[-*+]|\d+[.)])[ \t]+\[(.)\][ \t]+(.*)$/u;
 const DATE_FIELDS = {
-  '📅': 'due', '🗓': 'due', '⏳': 'scheduled', '🛫': 'start', '➕': 'created', '✅': 'done', '❌': 'cancelled',
+  '📅': 'due',
+  '🗓': 'due',
+  '⏳': 'scheduled',
+  '🛫': 'start',
+  '➕': 'created',
+  '✅': 'done',
+  '❌': 'cancelled',
 } as const;
 const PRIORITIES: Record<string, TaskPriority> = { '🔺': 'highest', '⏫': 'high', '🔼': 'medium', '🔽': 'low', '⏬': 'lowest' };
 const DATE_FIELD = /(📅|🗓️?|⏳|🛫|➕|✅|❌)\uFE0F?\s*(\d{4}-\d{2}-\d{2})/gu;
@@ -37,8 +43,17 @@ export function parseTask(line: string, lineNumber: number): Task | null {
   if (!match) return null;
   let text = match[2]!;
   const task: Task = {
-    line: lineNumber, status: match[1]!, text: '', due: null, scheduled: null, start: null,
-    created: null, done: null, cancelled: null, priority: null, recurrence: null,
+    line: lineNumber,
+    status: match[1]!,
+    text: '',
+    due: null,
+    scheduled: null,
+    start: null,
+    created: null,
+    done: null,
+    cancelled: null,
+    priority: null,
+    recurrence: null,
   };
   text = text.replace(DATE_FIELD, (_all, emoji: string, date: string) => {
     const field = DATE_FIELDS[emoji.replace('\uFE0F', '') as keyof typeof DATE_FIELDS];

@@ -111,7 +111,7 @@ function symlinkReason(abs: string, realRoot: string): string | null {
     if (code === 'ELOOP') return 'symlink loop (not followed)';
     return isNotePath(abs) ? 'broken symlink (not followed)' : null;
   }
-  const inside = target === realRoot || !relative(realRoot, target).startsWith('..') && !relative(realRoot, target).startsWith(sep);
+  const inside = target === realRoot || (!relative(realRoot, target).startsWith('..') && !relative(realRoot, target).startsWith(sep));
   let isDir: boolean;
   try {
     isDir = lstatSync(target).isDirectory();
@@ -119,14 +119,10 @@ function symlinkReason(abs: string, realRoot: string): string | null {
     return null;
   }
   if (!isDir && !isNotePath(abs)) return null;
-  return inside
-    ? 'symlink inside the vault (not followed; its target is indexed at its own path)'
-    : 'symlink to outside the vault (not followed)';
+  return inside ? 'symlink inside the vault (not followed; its target is indexed at its own path)' : 'symlink to outside the vault (not followed)';
 }
 
-export type PathStat =
-  | { found: true; entry: DiskEntry }
-  | { found: false; skipped: Skipped | null };
+export type PathStat = { found: true; entry: DiskEntry } | { found: false; skipped: Skipped | null };
 
 /**
  * One vault-relative path, under the same rules as `walkVault` (dot segments, exclusions,

@@ -56,9 +56,7 @@ export function newNotePathProblem(path: string, folderExists: (folder: string) 
   const segments = path.split('/');
   const file = segments.pop()!;
   if (!file.endsWith('.md')) {
-    return file.toLowerCase().endsWith('.md')
-      ? `"${path}" has the extension "${file.slice(-3)}"; write it as .md ("${file.slice(0, -3)}.md")`
-      : `"${path}" does not end in .md; a note is a .md file`;
+    return file.toLowerCase().endsWith('.md') ? `"${path}" has the extension "${file.slice(-3)}"; write it as .md ("${file.slice(0, -3)}.md")` : `"${path}" does not end in .md; a note is a .md file`;
   }
   const names = [file.slice(0, -3)];
   segments.forEach((_, i) => {

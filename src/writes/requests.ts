@@ -50,10 +50,7 @@ export interface MoveReceipt {
  * What `VaultWriter.submit` did: wrote, or previewed (the change needs the human's confirmation,
  * `reason` says why), or refused with the code the edges report.
  */
-export type WriteOutcome =
-  | { kind: 'written'; receipt: WriteReceipt }
-  | { kind: 'preview'; reason: string; preview: Preview }
-  | { kind: 'refused'; code: RefusalCode; reason: string };
+export type WriteOutcome = { kind: 'written'; receipt: WriteReceipt } | { kind: 'preview'; reason: string; preview: Preview } | { kind: 'refused'; code: RefusalCode; reason: string };
 
 export interface Preview {
   token: string;

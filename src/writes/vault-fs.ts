@@ -51,7 +51,12 @@ export function canPinFolders(): boolean {
 
 /** An open folder of the vault, and how to name a file inside it. */
 class Folder {
-  constructor(readonly fd: number, readonly absolute: string, readonly relative: string, private readonly pinned: boolean) {}
+  constructor(
+    readonly fd: number,
+    readonly absolute: string,
+    readonly relative: string,
+    private readonly pinned: boolean,
+  ) {}
 
   at(name: string): string {
     return this.pinned ? `/proc/self/fd/${this.fd}/${name}` : join(this.absolute, name);
@@ -95,7 +100,10 @@ export interface VaultFsOptions {
 export class VaultFs {
   private readonly pinned: boolean;
 
-  constructor(private readonly realRoot: string, options: VaultFsOptions = {}) {
+  constructor(
+    private readonly realRoot: string,
+    options: VaultFsOptions = {},
+  ) {
     this.pinned = options.pinned ?? canPinFolders();
   }
 

@@ -47,7 +47,6 @@ export interface WriterOptions {
   fs?: VaultFsOptions;
 }
 
-
 export class VaultWriter {
   private readonly now: () => number;
   private vaultFs: VaultFs | null = null;
@@ -103,7 +102,8 @@ export class VaultWriter {
     const after = this.render(current, request.next);
     const token = randomBytes(16).toString('hex');
     const expires = this.now() + DEFAULTS.previewMs;
-    this.options.db.prepare('INSERT INTO previews (token, tool, path, before_hash, after_bytes, expires_ms) VALUES (?, ?, ?, ?, ?, ?)')
+    this.options.db
+      .prepare('INSERT INTO previews (token, tool, path, before_hash, after_bytes, expires_ms) VALUES (?, ?, ?, ?, ?, ?)')
       .run(token, journalLabel(request.by), path, current === null ? null : hashContent(current.bytes), after, expires);
     return { token, path, diff: lineDiff(current?.text ?? '', after.toString('utf8')), expires: new Date(expires).toISOString() };
   }
@@ -116,8 +116,7 @@ export class VaultWriter {
    */
   apply(token: string, expect: { tool?: string; path?: string; next?: (current: string | null) => string; undoOf?: number } = {}): WriteReceipt {
     const row = this.options.db.prepare('SELECT tool, path, before_hash, after_bytes, expires_ms, used_ms FROM previews WHERE token = ?').get(token) as
-      | { tool: string; path: string; before_hash: string | null; after_bytes: Buffer; expires_ms: number; used_ms: number | null }
-      | undefined;
+      { tool: string; path: string; before_hash: string | null; after_bytes: Buffer; expires_ms: number; used_ms: number | null } | undefined;
     if (!row) throw new EngramError('PREVIEW_EXPIRED', 'unknown preview token; preview the write again');
     if (row.used_ms !== null) throw new EngramError('PREVIEW_EXPIRED', 'this preview token was used already; preview again for another change');
     if (this.now() > row.expires_ms) throw new EngramError('PREVIEW_EXPIRED', 'this preview expired; preview the write again and apply within 5 minutes');
@@ -125,7 +124,10 @@ export class VaultWriter {
     const undoOf = /^undo_write#(\d+)$/.exec(row.tool);
     const tool = undoOf ? 'undo_write' : row.tool;
     if (expect.undoOf !== undefined && Number(undoOf?.[1]) !== expect.undoOf) {
-      throw new EngramError('INVALID_INPUT', `this token ${undoOf ? `previewed the undo of write #${undoOf[1]}` : `is for a ${tool} preview`}, not the undo of write #${expect.undoOf}; nothing was written — call undo_write with id ${expect.undoOf} alone to preview its undo`);
+      throw new EngramError(
+        'INVALID_INPUT',
+        `this token ${undoOf ? `previewed the undo of write #${undoOf[1]}` : `is for a ${tool} preview`}, not the undo of write #${expect.undoOf}; nothing was written — call undo_write with id ${expect.undoOf} alone to preview its undo`,
+      );
     }
     if (expect.tool !== undefined && expect.tool !== tool) throw new EngramError('INVALID_INPUT', `this token is for a ${tool} preview; apply it with ${tool}, or preview this ${expect.tool} again`);
     if (expect.path !== undefined && this.checkPath(expect.path).normalize('NFC') !== row.path.normalize('NFC')) {
@@ -164,8 +166,7 @@ export class VaultWriter {
     if (current === null || hashContent(current.bytes) !== row.after_hash) throw this.changedSince(row.path, journalId);
     const token = randomBytes(16).toString('hex');
     const expires = this.now() + DEFAULTS.previewMs;
-    this.options.db.prepare('INSERT INTO previews (token, tool, path, before_hash, after_bytes, expires_ms) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(token, `undo_write#${journalId}`, row.path, row.after_hash, row.before_bytes, expires);
+    this.options.db.prepare('INSERT INTO previews (token, tool, path, before_hash, after_bytes, expires_ms) VALUES (?, ?, ?, ?, ?, ?)').run(token, `undo_write#${journalId}`, row.path, row.after_hash, row.before_bytes, expires);
     return { token, path: row.path, diff: lineDiff(current.text, row.before_bytes.toString('utf8')), expires: new Date(expires).toISOString() };
   }
 
@@ -199,16 +200,17 @@ export class VaultWriter {
   /** The journal row of a write `options`' caller may undo, or why not. */
   private undoable(journalId: number, options: { owner?: boolean; agent?: boolean; previewing?: boolean }) {
     const row = this.options.db.prepare('SELECT path, tool, before_hash, after_hash, before_bytes, undone_at, move_id FROM journal WHERE id = ?').get(journalId) as
-      | { path: string; tool: string; before_hash: string | null; after_hash: string; before_bytes: Buffer | null; undone_at: string | null; move_id: number | null }
-      | undefined;
+      { path: string; tool: string; before_hash: string | null; after_hash: string; before_bytes: Buffer | null; undone_at: string | null; move_id: number | null } | undefined;
     if (!row) throw new EngramError('NOT_FOUND', `no write #${journalId} in the journal`);
-    if (journalActor(row.tool)?.kind === 'owner' && options.owner !== true) throw new EngramError('WRITE_REFUSED', `write #${journalId} was made by the owner's \`engram provision\`; only they can undo it, with \`engram undo\` on the command line`);
+    if (journalActor(row.tool)?.kind === 'owner' && options.owner !== true)
+      throw new EngramError('WRITE_REFUSED', `write #${journalId} was made by the owner's \`engram provision\`; only they can undo it, with \`engram undo\` on the command line`);
     if (row.move_id !== null) throw new EngramError('INVALID_INPUT', `write #${journalId} is part of move ${row.move_id}; undo the whole move with undo_move ${row.move_id}`);
     if (row.undone_at) throw new EngramError('CONFLICT', `write #${journalId} was undone already (${row.undone_at})`);
     if (options.agent === true) {
       const verdict = this.undoVerdict(journalId);
       if (verdict.kind === 'refused') throw new EngramError(verdict.code, verdict.reason);
-      if (verdict.kind === 'confirm' && options.previewing !== true) throw new EngramError('CONFIRMATION_REQUIRED', `${verdict.reason}; undoing write #${journalId} changes it, so preview the undo first and apply it with the token if they agree`);
+      if (verdict.kind === 'confirm' && options.previewing !== true)
+        throw new EngramError('CONFIRMATION_REQUIRED', `${verdict.reason}; undoing write #${journalId} changes it, so preview the undo first and apply it with the token if they agree`);
     }
     return row;
   }
@@ -235,12 +237,14 @@ export class VaultWriter {
       }
       if (this.readCurrent(to) !== null) throw new EngramError('CONFLICT', `${to} exists already; the move would overwrite it`);
       const moved = this.render(current, (text) => (request.self ? request.self(text!) : text!));
-      const rewrites = request.rewrites.map((rewrite) => {
-        const path = this.checkPath(rewrite.path);
-        const before = this.readCurrent(path);
-        if (before === null) throw new EngramError('CONFLICT', `${path} is gone; move ${from} again after the index catches up`);
-        return { path, before, after: this.render(before, (text) => rewrite.next(text!)) };
-      }).filter((rewrite) => !rewrite.after.equals(rewrite.before.bytes));
+      const rewrites = request.rewrites
+        .map((rewrite) => {
+          const path = this.checkPath(rewrite.path);
+          const before = this.readCurrent(path);
+          if (before === null) throw new EngramError('CONFLICT', `${path} is gone; move ${from} again after the index catches up`);
+          return { path, before, after: this.render(before, (text) => rewrite.next(text!)) };
+        })
+        .filter((rewrite) => !rewrite.after.equals(rewrite.before.bytes));
       const at = new Date(this.now()).toISOString();
       // Journal first (one transaction): a kill mid-move leaves records that undo can act on.
       const moveId = this.options.db.transaction(() => {
@@ -264,7 +268,12 @@ export class VaultWriter {
         this.locate(from);
         this.files.remove(from);
       } catch (error) {
-        this.rollBackMove(moveId, to, rewrites.filter((rewrite) => done.includes(rewrite.path)), done.includes(to));
+        this.rollBackMove(
+          moveId,
+          to,
+          rewrites.filter((rewrite) => done.includes(rewrite.path)),
+          done.includes(to),
+        );
         throw new EngramError('IO_FAILED', `could not move ${from} (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); nothing was changed`);
       }
       this.options.db.prepare('UPDATE moves SET completed_at = ? WHERE id = ?').run(at, moveId);
@@ -294,8 +303,13 @@ export class VaultWriter {
     const move = this.options.db.prepare('SELECT from_path, to_path, undone_at FROM moves WHERE id = ?').get(moveId) as { from_path: string; to_path: string; undone_at: string | null } | undefined;
     if (!move) throw new EngramError('NOT_FOUND', `no move #${moveId}; librarian_status and the report list the moves`);
     if (move.undone_at) throw new EngramError('CONFLICT', `move #${moveId} was undone already (${move.undone_at})`);
-    const rows = this.options.db.prepare('SELECT id, path, before_hash, after_hash, before_bytes FROM journal WHERE move_id = ? ORDER BY id').all(moveId) as
-      { id: number; path: string; before_hash: string | null; after_hash: string; before_bytes: Buffer | null }[];
+    const rows = this.options.db.prepare('SELECT id, path, before_hash, after_hash, before_bytes FROM journal WHERE move_id = ? ORDER BY id').all(moveId) as {
+      id: number;
+      path: string;
+      before_hash: string | null;
+      after_hash: string;
+      before_bytes: Buffer | null;
+    }[];
     return this.withLock(() => {
       const problems = this.moveUndoProblems(moveId);
       if (problems.length > 0) throw new EngramError('CONFLICT', `move #${moveId} cannot be undone without losing changes: ${problems.join('; ')} — restore those by hand or leave the move`);
@@ -322,7 +336,10 @@ export class VaultWriter {
           worlds ??= linkWorlds(linkablePaths(this.options.db), back);
           const text = rewriteLinksForMove(current.text, row.path, back, worlds);
           if (text.count > 0) {
-            this.files.write(row.path, this.render(current, () => text.text.replace(/\r\n/g, '\n').replace(/^\uFEFF/, '')));
+            this.files.write(
+              row.path,
+              this.render(current, () => text.text.replace(/\r\n/g, '\n').replace(/^\uFEFF/, '')),
+            );
             restored.push(row.path);
           }
         }
@@ -474,8 +491,11 @@ export class VaultWriter {
 
   private journal(tool: string, path: string, beforeHash: string | null, beforeBytes: Buffer | null, afterHash: string, moveId: number | null = null): number {
     const at = new Date(this.now()).toISOString();
-    return Number(this.options.db.prepare('INSERT INTO journal (run_id, tool, path, before_hash, after_hash, before_bytes, at, move_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(this.options.runId, tool, path, beforeHash, afterHash, beforeBytes, at, moveId).lastInsertRowid);
+    return Number(
+      this.options.db
+        .prepare('INSERT INTO journal (run_id, tool, path, before_hash, after_hash, before_bytes, at, move_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(this.options.runId, tool, path, beforeHash, afterHash, beforeBytes, at, moveId).lastInsertRowid,
+    );
   }
 
   /** Removes folders inside the agent folder that an undone creation left empty (never the human's folders). */

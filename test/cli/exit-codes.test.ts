@@ -13,9 +13,27 @@ import { runCli } from '../helpers/cli.js';
 
 /** A command whose work fails with `error`, run through the real argument parsing and error edge. */
 async function exitFor(error: unknown): Promise<{ code: number; stderr: string }> {
-  const failing: Command = { name: 'fail', summary: 'fails.', options: {}, run: () => { throw error; } };
+  const failing: Command = {
+    name: 'fail',
+    summary: 'fails.',
+    options: {},
+    run: () => {
+      throw error;
+    },
+  };
   let stderr = '';
-  const code = await main(['fail'], {}, { out: () => {}, err: (text) => { stderr += `${text}\n`; }, errIsTty: false }, [failing]);
+  const code = await main(
+    ['fail'],
+    {},
+    {
+      out: () => {},
+      err: (text) => {
+        stderr += `${text}\n`;
+      },
+      errIsTty: false,
+    },
+    [failing],
+  );
   return { code, stderr };
 }
 

@@ -37,7 +37,16 @@ test('engram graph index (structural) writes entity notes; stats count them; a s
 
 test('engram graph index with ENGRAM_EXTRACTOR=anthropic against a fake API: cost, egress, private notes never sent', async (t) => {
   const vault = makeVault(t, VAULT);
-  const reply = toolUseReply({ entities: [{ name: 'Tessellate', type: 'organization', aliases: [], evidence: 'Vendor contact at Tessellate' }, { name: 'Lena', type: 'person', aliases: [], evidence: 'Lena' }], relations: [{ from: 'Lena', to: 'Tessellate', relation: 'works_at', evidence: 'Vendor contact at Tessellate' }] }, { input_tokens: 1000, output_tokens: 200 });
+  const reply = toolUseReply(
+    {
+      entities: [
+        { name: 'Tessellate', type: 'organization', aliases: [], evidence: 'Vendor contact at Tessellate' },
+        { name: 'Lena', type: 'person', aliases: [], evidence: 'Lena' },
+      ],
+      relations: [{ from: 'Lena', to: 'Tessellate', relation: 'works_at', evidence: 'Vendor contact at Tessellate' }],
+    },
+    { input_tokens: 1000, output_tokens: 200 },
+  );
   const fake = await startFakeAnthropic(Array.from({ length: 10 }, () => reply));
   t.after(() => fake.close());
   const env = { ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root, ENGRAM_EXTRACTOR: 'anthropic', ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: fake.url, ENGRAM_EXTRACT_MODEL: 'claude-haiku-test' };
@@ -96,7 +105,9 @@ test('a SIGKILLed anthropic extraction keeps every completed note: the rerun sen
   const env = { ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root, ENGRAM_EXTRACTOR: 'anthropic', ANTHROPIC_API_KEY: 'test-key', ENGRAM_EXTRACT_MODEL: 'claude-haiku-test' };
   const child = spawnCliAsync(['graph', 'index'], { ...env, ANTHROPIC_BASE_URL: first.url });
   let stderr = '';
-  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
   const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
   for (let waited = 0; first.requests.length < 7 && waited < 30_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
   assert.equal(first.requests.length, 7, `three answered and four in flight: ${stderr}`);
@@ -140,7 +151,10 @@ test('the committed eval vault: structural entity notes whose every link resolve
     for (const file of readdirSync(join(graph, folder))) {
       const text = readFileSync(join(graph, folder, file), 'utf8');
       assert.match(text, /^---\nentity: \w+\n/, `${folder}/${file}`);
-      const ours = text.split('\n').map((line) => line.replace(/ — ".*"$/, '')).join('\n');
+      const ours = text
+        .split('\n')
+        .map((line) => line.replace(/ — ".*"$/, ''))
+        .join('\n');
       for (const match of ours.matchAll(/\[\[([^|\]]+)/g)) {
         links++;
         assert.ok(existsSync(join(root, `${match[1]}.md`)), `${folder}/${file} links to a missing ${match[1]}`);
@@ -150,12 +164,22 @@ test('the committed eval vault: structural entity notes whose every link resolve
   assert.ok(links > 500, `links checked: ${links}`);
   const second = JSON.parse((await runCli(['graph', 'index', '--json'], env)).stdout);
   assert.deepEqual([second.processed, second.entityNotesWritten], [0, 0]);
-  const db = new Database(join(env.ENGRAM_HOME, readdirSync(env.ENGRAM_HOME).find((entry) => existsSync(join(env.ENGRAM_HOME, entry, 'engram.db')))!, 'engram.db'), { readonly: true });
+  const db = new Database(
+    join(
+      env.ENGRAM_HOME,
+      readdirSync(env.ENGRAM_HOME).find((entry) => existsSync(join(env.ENGRAM_HOME, entry, 'engram.db')))!,
+      'engram.db',
+    ),
+    { readonly: true },
+  );
   t.after(() => db.close());
   const { relatedNotes } = await import('../../src/graph/index.js');
   const note = db.prepare("SELECT n.path FROM notes n JOIN mentions m ON m.note_id = n.id WHERE n.path NOT LIKE 'Claude/%' GROUP BY n.id ORDER BY count(*) DESC, n.path LIMIT 1").pluck().get() as string;
   const related = relatedNotes(db, note, { hops: 2, limit: 10 })!;
   assert.equal(related.length, 10);
-  assert.ok(related.every((entry, i) => i === 0 || related[i - 1]!.score >= entry.score), 'ranked');
+  assert.ok(
+    related.every((entry, i) => i === 0 || related[i - 1]!.score >= entry.score),
+    'ranked',
+  );
   assert.ok(related.every((entry) => entry.chains.length > 0 && entry.chains[0]!.includes('—mentions→')));
 });

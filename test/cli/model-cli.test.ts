@@ -51,7 +51,10 @@ test('install from a .tar.gz wrapping one folder, then status: files, sha256, lo
   const doc = JSON.parse(status.stdout);
   assert.equal(doc.ok, true);
   assert.deepEqual(doc.loads, { ok: true, dims: 384, dtype: 'fp32' });
-  assert.deepEqual(doc.files.map((file: { path: string }) => file.path), FILES);
+  assert.deepEqual(
+    doc.files.map((file: { path: string }) => file.path),
+    FILES,
+  );
   for (const file of doc.files) {
     assert.equal(file.sha256, sha(join(source, file.path)));
     assert.equal(file.recorded, 'matches');
@@ -156,7 +159,10 @@ async function hub(options: { stall?: string } = {}): Promise<{ url: string; ser
 
 test('pull: downloads from the configured hub with progress on stderr, verifies, installs', async (t) => {
   const { url, server, requests } = await hub();
-  t.after(() => { server.closeAllConnections(); server.close(); });
+  t.after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
   const { env, installed } = setup();
   const pull = await runCli(['model', 'pull', '--dtype', 'fp32'], { ...env, ENGRAM_OFFLINE: '0', HF_ENDPOINT: url });
   assert.equal(pull.code, 0, pull.stderr);
@@ -169,7 +175,10 @@ test('pull: downloads from the configured hub with progress on stderr, verifies,
 
 test('pull: a stalled download times out with a clear message and nothing is installed', async (t) => {
   const { url, server } = await hub({ stall: 'onnx/model.onnx' });
-  t.after(() => { server.closeAllConnections(); server.close(); });
+  t.after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
   const { dir, env } = setup();
   const pull = await runCli(['model', 'pull', '--dtype', 'fp32', '--timeout', '1'], { ...env, ENGRAM_OFFLINE: '0', HF_ENDPOINT: url });
   assert.equal(pull.code, 1);

@@ -25,9 +25,15 @@ const REMEDY = /run `engram model pull`, or `engram model install PATH`/;
 /** A hub with nothing on it: every request is a 404, counted. */
 async function emptyHub(t: TestContext): Promise<{ url: string; requests: () => number }> {
   let count = 0;
-  const server = createServer((_request, response) => { count++; response.writeHead(404).end('Entry not found'); });
+  const server = createServer((_request, response) => {
+    count++;
+    response.writeHead(404).end('Entry not found');
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.after(() => { server.closeAllConnections(); server.close(); });
+  t.after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests: () => count };
 }
 

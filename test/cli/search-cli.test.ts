@@ -25,10 +25,16 @@ test('engram search: filters, explain, text output, and usage errors', async (t)
   const vault = makeVault(t, VAULT);
   const env = { ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root };
   const folder = await runCli(['search', 'tantivy', '--folder', 'notes', '--json'], env);
-  assert.deepEqual(JSON.parse(folder.stdout).results.map((r: { path: string }) => r.path), ['Notes/Other.md']);
+  assert.deepEqual(
+    JSON.parse(folder.stdout).results.map((r: { path: string }) => r.path),
+    ['Notes/Other.md'],
+  );
   const tag = await runCli(['search', 'tantivy', '--tag', 'project', '--json'], env);
   const tagged = JSON.parse(tag.stdout);
-  assert.deepEqual(tagged.results.map((r: { path: string }) => r.path), ['Atlas.md']);
+  assert.deepEqual(
+    tagged.results.map((r: { path: string }) => r.path),
+    ['Atlas.md'],
+  );
   assert.ok(tagged.scoped_out, 'the better-scoring untagged note is reported');
   const text = await runCli(['search', 'tantivy', '--explain'], env);
   assert.match(text.stdout, /^1\. Notes\/Other\.md/m);
@@ -57,7 +63,10 @@ test('engram search --also fuses other wordings and says which found each note',
   const result = await runCli(['search', 'tantivy', '--also', 'paprika', '--json'], env);
   assert.equal(result.code, 0, result.stderr);
   const hits = JSON.parse(result.stdout).results as { path: string; lanes: { wordings: { wording: number }[] } }[];
-  assert.deepEqual(hits.find((hit) => hit.path === 'Cooking.md')?.lanes.wordings.map((w) => w.wording), [1]);
+  assert.deepEqual(
+    hits.find((hit) => hit.path === 'Cooking.md')?.lanes.wordings.map((w) => w.wording),
+    [1],
+  );
   const text = await runCli(['search', 'tantivy', '--also', 'paprika'], env);
   assert.match(text.stdout, /Cooking\.md .*found by --also 1/);
   const tooMany = await runCli(['search', 'x', '--also', 'a', '--also', 'b', '--also', 'c', '--also', 'd', '--also', 'e'], env);

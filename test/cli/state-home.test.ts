@@ -16,7 +16,10 @@ test('ENGRAM_HOME under /proc or below a file: a one-line error naming the varia
   for (const home of ['/proc/engram-home', join(vault.root, 'not-a-folder', 'engram')]) {
     // A spawned process, with a kill long after any honest run, so the old endless loop fails the test instead of hanging it.
     const result = spawnSync(process.execPath, ['--import', 'tsx', ENTRY, 'status', '--vault', vault.root], {
-      cwd: REPO, env: { PATH: process.env.PATH ?? '', ENGRAM_HOME: home, ENGRAM_OFFLINE: '1' }, encoding: 'utf8', timeout: 120_000,
+      cwd: REPO,
+      env: { PATH: process.env.PATH ?? '', ENGRAM_HOME: home, ENGRAM_OFFLINE: '1' },
+      encoding: 'utf8',
+      timeout: 120_000,
     });
     assert.equal(result.signal, null, `${home}: the process ended by itself`);
     assert.equal(result.status, 1, `${home}: ${result.stderr}`);

@@ -42,7 +42,10 @@ test('with a model installed: index embeds notes and sections, search fuses both
   assert.equal(top.path, 'Finance/Invoices.md');
   assert.equal(top.lanes.keyword.rank, 1);
   assert.equal(top.lanes.semantic.source, 'local');
-  assert.ok(response.results.every((hit: { lanes: object }) => 'semantic' in hit.lanes), 'every note has a vector');
+  assert.ok(
+    response.results.every((hit: { lanes: object }) => 'semantic' in hit.lanes),
+    'every note has a vector',
+  );
 
   const semantic = await runCli(['search', 'plumber invoice', '--mode', 'semantic', '--json'], env);
   assert.equal(JSON.parse(semantic.stdout).mode, 'semantic');

@@ -39,7 +39,7 @@ test('block breadcrumbs: heading path from the key, the "{n}" tail dropped', () 
   assert.equal(blockBreadcrumbs('Note.md', '#---frontmatter---'), 'Note');
 });
 
-test('block breadcrumbs: the plugin\'s quirks, kept on purpose', () => {
+test("block breadcrumbs: the plugin's quirks, kept on purpose", () => {
   assert.equal(blockBreadcrumbs('Note.md', '#Inputs/Outputs#{1}'), 'Note > Inputs > Outputs', 'a "/" in a heading splits it');
   assert.equal(blockBreadcrumbs('Note.md', '##Level two#{1}'), 'Note >  > Level two', 'a skipped level leaves an empty crumb');
   assert.equal(blockBreadcrumbs('C# notes.md', '#Intro#{1}'), 'C >  notes > Intro', 'a "#" in the path splits it');
@@ -75,12 +75,16 @@ test('token budget: text without spaces is cut by length alone; an impossible bu
   const perChar = (t: string) => t.length + 2;
   const cut = trimToTokenBudget('x'.repeat(100), perChar, 50);
   assert.ok(cut.length + 2 <= 50 && /^x+$/.test(cut));
-  assert.equal(trimToTokenBudget('some words here', () => 99, 10), '', 'a counter that never fits stops at the empty string');
+  assert.equal(
+    trimToTokenBudget('some words here', () => 99, 10),
+    '',
+    'a counter that never fits stops at the empty string',
+  );
 });
 
 test('token budget, property: the result is a prefix within budget, cut at a space when one exists', () => {
   let seed = 42;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const words = ['a', 'graph', 'note', 'vault', 'embedding', 'x', 'atlas', 'retrieval'];
   for (let round = 0; round < 300; round++) {
     const text = Array.from({ length: 1 + Math.floor(random() * 80) }, () => words[Math.floor(random() * words.length)]).join(' ');

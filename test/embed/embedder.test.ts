@@ -48,7 +48,7 @@ const TEXTS = [
   'the plumber sent a bill for 240 euros',
 ];
 
-test('vectors: the model\'s dims, one per text, unit length, finite', async () => {
+test("vectors: the model's dims, one per text, unit length, finite", async () => {
   assert.equal(embedder.model, 'test/tiny-bert');
   assert.equal(embedder.dims, 384);
   const vectors = await embedder.embed(TEXTS);
@@ -88,8 +88,14 @@ test('concurrent callers take turns and each gets its own vectors in order', asy
   const backlog = Array.from({ length: 40 }, (_, i) => `note ${i} about the graph index`);
   const [expectedBacklog, expectedQuery] = [await embedder.embed(backlog), await embedder.embed(['cat'])];
   const order: string[] = [];
-  const backlogDone = embedder.embed(backlog).then((v) => { order.push('backlog'); return v; });
-  const queryDone = embedder.embed(['cat']).then((v) => { order.push('query'); return v; });
+  const backlogDone = embedder.embed(backlog).then((v) => {
+    order.push('backlog');
+    return v;
+  });
+  const queryDone = embedder.embed(['cat']).then((v) => {
+    order.push('query');
+    return v;
+  });
   const [gotBacklog, gotQuery] = await Promise.all([backlogDone, queryDone]);
   assert.deepEqual(order, ['query', 'backlog'], 'the query did not wait for the 10-batch backlog');
   gotBacklog.forEach((vector, i) => assert.ok(maxDiff(vector, expectedBacklog[i]!) < 1e-6));
@@ -136,7 +142,7 @@ test('the worker is quiet: nothing from a verbose load reaches stdout; the log h
   const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO, encoding: 'utf8', timeout: 30_000 });
   assert.equal(child.status, 0, `exit ${child.status} ${child.signal ?? ''}: ${child.stderr}`);
   assert.equal(child.stdout, '', 'stdout is the MCP channel and stays empty');
-  assert.match(child.stderr, /engram embed: loaded .*tiny-bert \(fp32, 384 dims\)/, 'the worker\'s console.info went to the hook (default: stderr)');
+  assert.match(child.stderr, /engram embed: loaded .*tiny-bert \(fp32, 384 dims\)/, "the worker's console.info went to the hook (default: stderr)");
   assert.match(child.stderr, /EMBEDDED 2/);
   // Exit 0 also means the child ended on its own after close(): a live worker would have kept it
   // running until the timeout killed it.
@@ -158,7 +164,7 @@ test('absent model with downloads off: { ok: false } with a plain reason, no thr
   assert.match(!folder.ok ? folder.reason : '', /is not in the folder .*nowhere and a model given as a folder is never downloaded/);
 });
 
-test('a broken model file: { ok: false } with the loader\'s own words', async () => {
+test("a broken model file: { ok: false } with the loader's own words", async () => {
   const broken = writeTinyModel(join(base, 'broken', 'org', 'model'));
   writeFileSync(join(broken, 'onnx', 'model.onnx'), 'not a protobuf');
   const opened = await openEmbedder({ model: 'org/model', modelDir: join(base, 'broken'), allowDownload: false, onLog: () => {} });

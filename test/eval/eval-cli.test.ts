@@ -15,12 +15,28 @@ const VAULT = {
 test('engram eval --golden reports metrics per category, keeps history, and enforces floors', async (t) => {
   const vault = makeVault(t, VAULT);
   const golden = join(vault.root, '..', 'golden.yaml');
-  writeFileSync(golden, [
-    '- id: kw-tantivy', '  query: tantivy migration', '  expect: [Atlas.md]', '  category: keyword',
-    '- id: kw-idem', '  query: idempotency', '  expect: [Billing.md]', '  category: keyword',
-    '- id: folder-review', '  query: tantivy', '  folder: Sessions', '  expect: [Sessions/Review.md]', '  category: folder',
-    '- id: miss', '  query: zeppelin', '  expect: [Atlas.md]', '  category: paraphrase',
-  ].join('\n'));
+  writeFileSync(
+    golden,
+    [
+      '- id: kw-tantivy',
+      '  query: tantivy migration',
+      '  expect: [Atlas.md]',
+      '  category: keyword',
+      '- id: kw-idem',
+      '  query: idempotency',
+      '  expect: [Billing.md]',
+      '  category: keyword',
+      '- id: folder-review',
+      '  query: tantivy',
+      '  folder: Sessions',
+      '  expect: [Sessions/Review.md]',
+      '  category: folder',
+      '- id: miss',
+      '  query: zeppelin',
+      '  expect: [Atlas.md]',
+      '  category: paraphrase',
+    ].join('\n'),
+  );
   const env = { ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root };
   const result = await runCli(['eval', '--golden', golden, '--json'], env);
   assert.equal(result.code, 0, result.stderr);
@@ -64,12 +80,26 @@ test('BEIR: a tiny dataset in BEIR format, scored by hand', (t) => {
   const vault = makeVault(t);
   const dir = join(vault.root, 'beir');
   mkdirSync(join(dir, 'qrels'), { recursive: true });
-  writeFileSync(join(dir, 'corpus.jsonl'), [
-    { _id: 'd1', title: 'Insulin and beta cells', text: 'Beta cells secrete insulin.' },
-    { _id: 'd2', title: 'Vitamin D', text: 'Vitamin D and bone density.' },
-    { _id: 'd3', title: 'Cell biology', text: 'Cells divide. Insulin is unrelated here.' },
-  ].map((row) => JSON.stringify(row)).join('\n'));
-  writeFileSync(join(dir, 'queries.jsonl'), [{ _id: 'q1', text: 'beta cells insulin' }, { _id: 'q2', text: 'bone vitamin' }, { _id: 'q3', text: 'unjudged' }].map((row) => JSON.stringify(row)).join('\n'));
+  writeFileSync(
+    join(dir, 'corpus.jsonl'),
+    [
+      { _id: 'd1', title: 'Insulin and beta cells', text: 'Beta cells secrete insulin.' },
+      { _id: 'd2', title: 'Vitamin D', text: 'Vitamin D and bone density.' },
+      { _id: 'd3', title: 'Cell biology', text: 'Cells divide. Insulin is unrelated here.' },
+    ]
+      .map((row) => JSON.stringify(row))
+      .join('\n'),
+  );
+  writeFileSync(
+    join(dir, 'queries.jsonl'),
+    [
+      { _id: 'q1', text: 'beta cells insulin' },
+      { _id: 'q2', text: 'bone vitamin' },
+      { _id: 'q3', text: 'unjudged' },
+    ]
+      .map((row) => JSON.stringify(row))
+      .join('\n'),
+  );
   writeFileSync(join(dir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td2\t1\n');
   const report = evaluateBeir(loadBeir(dir, 'test'));
   assert.equal(report.queries, 2, 'only judged queries count');

@@ -32,7 +32,10 @@ test('the FTS5 baseline stems with porter, ranks by bm25() with the field weight
   const titled = new Fts5Baseline(documents, { title: 3, aliases: 3, headings: 1.5, tags: 2, body: 1 });
   assert.deepEqual(titled.search('zephyr', 10), ['a', 'b']);
   assert.deepEqual(titled.search('running', 10), ['c'], 'porter: running and runs share a stem');
-  assert.deepEqual(titled.search('zephyr weather', 1, (id) => id !== 'a'), ['b']);
+  assert.deepEqual(
+    titled.search('zephyr weather', 1, (id) => id !== 'a'),
+    ['b'],
+  );
   assert.deepEqual(titled.search('?', 10), []);
   titled.close();
   const untitled = new Fts5Baseline(documents, { title: 0, aliases: 3, headings: 1.5, tags: 2, body: 1 });
@@ -43,12 +46,28 @@ test('the FTS5 baseline stems with porter, ranks by bm25() with the field weight
 test('engram eval --baseline fts5 runs both engines on the same vault and queries, per category, text and JSON', async (t) => {
   const vault = makeVault(t, VAULT);
   const golden = join(vault.root, '..', 'golden.yaml');
-  writeFileSync(golden, [
-    '- id: kw-tantivy', '  query: "how did the Tantivy migration go?"', '  expect: [Atlas.md]', '  category: question',
-    '- id: kw-inc', '  query: "INC-212"', '  expect: [Billing.md]', '  category: keyword',
-    '- id: folder-review', '  query: tantivy', '  folder: Sessions', '  expect: [Sessions/Review.md]', '  category: folder',
-    '- id: miss', '  query: zeppelin', '  expect: [Atlas.md]', '  category: keyword',
-  ].join('\n'));
+  writeFileSync(
+    golden,
+    [
+      '- id: kw-tantivy',
+      '  query: "how did the Tantivy migration go?"',
+      '  expect: [Atlas.md]',
+      '  category: question',
+      '- id: kw-inc',
+      '  query: "INC-212"',
+      '  expect: [Billing.md]',
+      '  category: keyword',
+      '- id: folder-review',
+      '  query: tantivy',
+      '  folder: Sessions',
+      '  expect: [Sessions/Review.md]',
+      '  category: folder',
+      '- id: miss',
+      '  query: zeppelin',
+      '  expect: [Atlas.md]',
+      '  category: keyword',
+    ].join('\n'),
+  );
   const env = { ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root };
   const json = await runCli(['eval', '--golden', golden, '--baseline', 'fts5', '--mode', 'keyword', '--json', '--no-history'], env);
   assert.equal(json.code, 0, json.stderr);
@@ -57,11 +76,18 @@ test('engram eval --baseline fts5 runs both engines on the same vault and querie
   assert.equal(report.baseline.overall.queries, 4);
   // FTS5: the folder filter holds (Review is the only note in Sessions), INC-212 finds Billing,
   // the question finds Atlas first (it has "migration" too), zeppelin finds nothing.
-  assert.deepEqual(report.baseline.results.map((r: { id: string; rank: number | null }) => [r.id, r.rank]),
-    [['kw-tantivy', 1], ['kw-inc', 1], ['folder-review', 1], ['miss', null]]);
+  assert.deepEqual(
+    report.baseline.results.map((r: { id: string; rank: number | null }) => [r.id, r.rank]),
+    [
+      ['kw-tantivy', 1],
+      ['kw-inc', 1],
+      ['folder-review', 1],
+      ['miss', null],
+    ],
+  );
   assert.equal(report.baseline.overall.success1, 0.75);
   assert.equal(report.baseline.categories.keyword.mrr, 0.5);
-  assert.equal(report.overall.queries, 4, 'Engram\'s own report is still there');
+  assert.equal(report.overall.queries, 4, "Engram's own report is still there");
 
   const text = await runCli(['eval', '--golden', golden, '--baseline', 'fts5', '--mode', 'keyword', '--no-history'], env);
   assert.equal(text.code, 0, text.stderr);
@@ -81,12 +107,25 @@ test('engram eval --beir --baseline fts5 scores FTS5 on the same BEIR data', asy
   const vault = makeVault(t);
   const dir = join(vault.root, 'beir');
   mkdirSync(join(dir, 'qrels'), { recursive: true });
-  writeFileSync(join(dir, 'corpus.jsonl'), [
-    { _id: 'd1', title: 'Insulin and beta cells', text: 'Beta cells secrete insulin.' },
-    { _id: 'd2', title: 'Vitamin D', text: 'Vitamin D and bone density.' },
-    { _id: 'd3', title: 'Cell biology', text: 'Cells divide.' },
-  ].map((row) => JSON.stringify(row)).join('\n'));
-  writeFileSync(join(dir, 'queries.jsonl'), [{ _id: 'q1', text: 'insulin secretion' }, { _id: 'q2', text: 'bones' }].map((row) => JSON.stringify(row)).join('\n'));
+  writeFileSync(
+    join(dir, 'corpus.jsonl'),
+    [
+      { _id: 'd1', title: 'Insulin and beta cells', text: 'Beta cells secrete insulin.' },
+      { _id: 'd2', title: 'Vitamin D', text: 'Vitamin D and bone density.' },
+      { _id: 'd3', title: 'Cell biology', text: 'Cells divide.' },
+    ]
+      .map((row) => JSON.stringify(row))
+      .join('\n'),
+  );
+  writeFileSync(
+    join(dir, 'queries.jsonl'),
+    [
+      { _id: 'q1', text: 'insulin secretion' },
+      { _id: 'q2', text: 'bones' },
+    ]
+      .map((row) => JSON.stringify(row))
+      .join('\n'),
+  );
   writeFileSync(join(dir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\nq1\td1\t1\nq2\td3\t1\n');
   const result = await runCli(['eval', '--beir', dir, '--baseline', 'fts5', '--json'], { ENGRAM_HOME: vault.home });
   assert.equal(result.code, 0, result.stderr);

@@ -39,9 +39,15 @@ test('golden set: floors hold for every category the keyword lane can answer', (
   for (const query of queries) {
     for (const path of [...query.expect, ...query.accept]) assert.ok(known.has(path), `${query.id}: ${path} is a note of the vault`);
   }
-  const report = runGolden(queries, (query, depth) => engine.search({
-    query: query.query, limit: depth, filters: { tags: query.tags, folders: query.folder ? [query.folder] : [] },
-  }).results.map((hit) => hit.path));
+  const report = runGolden(queries, (query, depth) =>
+    engine
+      .search({
+        query: query.query,
+        limit: depth,
+        filters: { tags: query.tags, folders: query.folder ? [query.folder] : [] },
+      })
+      .results.map((hit) => hit.path),
+  );
   for (const category of [...KEYWORD_CATEGORIES, 'date', 'paraphrase']) assert.ok(report.categories[category], `category ${category} has queries`);
   assert.ok((report.categories.question?.queries ?? 0) >= 40, 'at least 40 natural-language questions');
   const failures = checkFloors(report, FLOORS);

@@ -11,7 +11,8 @@ const LOCOMO = [
   {
     sample_id: 'conv-1',
     conversation: {
-      speaker_a: 'Ana', speaker_b: 'Ben',
+      speaker_a: 'Ana',
+      speaker_b: 'Ben',
       session_1_date_time: '1:56 pm on 8 May, 2023',
       session_1: [
         { speaker: 'Ana', dia_id: 'D1:1', text: 'I adopted a greyhound called Pixel yesterday!' },
@@ -34,7 +35,8 @@ const LOCOMO = [
   {
     sample_id: 'conv-2',
     conversation: {
-      speaker_a: 'Caro', speaker_b: 'Dev',
+      speaker_a: 'Caro',
+      speaker_b: 'Dev',
       session_1_date_time: 'sometime in spring',
       session_1: [{ speaker: 'Dev', dia_id: 'D1:1', text: 'I moved to Lisbon for a greyhound rescue job.' }],
     },
@@ -53,23 +55,37 @@ test('LoCoMo dates and evidence ids parse, including packed and odd ones', () =>
 
 test('a LoCoMo log becomes one log_session-shaped note per session and scoped questions with evidence sessions', () => {
   const converted = convertLocomo(LOCOMO, 'fixture.json');
-  assert.deepEqual(converted.notes.map((note) => note.path), [
-    'conv-1/Sessions/2023-05-08 Ana and Ben — session 1.md',
-    'conv-1/Sessions/2023-06-25 Ana and Ben — session 2.md',
-    'conv-2/Sessions/Caro and Dev — session 1.md',
-  ]);
-  assert.equal(converted.notes[0]!.text, [
-    '---', 'created: 2023-05-08T13:56:00', 'agent: locomo', 'tags: [session]', '---',
-    '# Ana and Ben — session 1', '', '1:56 pm on 8 May, 2023', '',
-    '**Ana:** I adopted a greyhound called Pixel yesterday!', '',
-    '**Ben:** Congrats! My pottery class starts next week. *(shares a photo: a photo of a clay bowl)*', '',
-  ].join('\n'));
-  assert.deepEqual(converted.queries.map((q) => [q.id, q.category, q.folder, q.expect.length]), [
-    ['conv-1-q1', 'single-hop', 'conv-1', 1],
-    ['conv-1-q2', 'temporal', 'conv-1', 1],
-    ['conv-1-q3', 'multi-hop', 'conv-1', 2],
-    ['conv-2-q1', 'single-hop', 'conv-2', 1],
-  ]);
+  assert.deepEqual(
+    converted.notes.map((note) => note.path),
+    ['conv-1/Sessions/2023-05-08 Ana and Ben — session 1.md', 'conv-1/Sessions/2023-06-25 Ana and Ben — session 2.md', 'conv-2/Sessions/Caro and Dev — session 1.md'],
+  );
+  assert.equal(
+    converted.notes[0]!.text,
+    [
+      '---',
+      'created: 2023-05-08T13:56:00',
+      'agent: locomo',
+      'tags: [session]',
+      '---',
+      '# Ana and Ben — session 1',
+      '',
+      '1:56 pm on 8 May, 2023',
+      '',
+      '**Ana:** I adopted a greyhound called Pixel yesterday!',
+      '',
+      '**Ben:** Congrats! My pottery class starts next week. *(shares a photo: a photo of a clay bowl)*',
+      '',
+    ].join('\n'),
+  );
+  assert.deepEqual(
+    converted.queries.map((q) => [q.id, q.category, q.folder, q.expect.length]),
+    [
+      ['conv-1-q1', 'single-hop', 'conv-1', 1],
+      ['conv-1-q2', 'temporal', 'conv-1', 1],
+      ['conv-1-q3', 'multi-hop', 'conv-1', 2],
+      ['conv-2-q1', 'single-hop', 'conv-2', 1],
+    ],
+  );
   assert.equal(converted.skipped, 2, 'the adversarial question and the one whose evidence names no session');
   assert.throws(() => convertLocomo({ not: 'a list' }, 'x.json'), /x\.json is not a LoCoMo file/);
   assert.throws(() => convertLocomo([{ qa: [] }], 'x.json'), /item 1 is not a LoCoMo conversation/);
@@ -106,7 +122,7 @@ test('engram eval --locomo writes the session notes into --vault and scores them
   const noVault = await runCli(['eval', '--locomo', data], env);
   assert.equal(noVault.code, 2);
   assert.match(noVault.stderr, /--locomo needs --vault OUT/);
-  assert.equal(existsSync(join(vault.root, 'conv-1')), false, 'nothing was written into the user\'s vault');
+  assert.equal(existsSync(join(vault.root, 'conv-1')), false, "nothing was written into the user's vault");
   const missing = await runCli(['eval', '--locomo', join(data, 'nope.json'), '--vault', out], env);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /no LoCoMo data at/);

@@ -16,11 +16,26 @@ test('success, recall, reciprocal rank', () => {
 
 test('nDCG@k with linear gains, by hand', () => {
   // Relevant b (gain 1) at rank 2 and e (gain 2) at rank 5.
-  const gains = new Map([['b', 1], ['e', 2]]);
+  const gains = new Map([
+    ['b', 1],
+    ['e', 2],
+  ]);
   const dcg = 1 / Math.log2(3) + 2 / Math.log2(6);
   const idcg = 2 / Math.log2(2) + 1 / Math.log2(3);
   assert.ok(Math.abs(ndcgAt(ranked, gains, 10) - dcg / idcg) < 1e-12);
-  assert.equal(ndcgAt(['b', 'e'], new Map([['b', 1], ['e', 1]]), 10, [1]), 1, 'capped at 1');
+  assert.equal(
+    ndcgAt(
+      ['b', 'e'],
+      new Map([
+        ['b', 1],
+        ['e', 1],
+      ]),
+      10,
+      [1],
+    ),
+    1,
+    'capped at 1',
+  );
   assert.equal(ndcgAt([], gains, 10), 0);
 });
 

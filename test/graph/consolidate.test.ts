@@ -47,7 +47,10 @@ test('a near-duplicate becomes a pending proposal; listing again proposes nothin
   const { db, writer, store, extract, mentionsOf } = setup(t);
   await extract();
   const first = await consolidate(store, db, writer, {});
-  assert.deepEqual(first.proposed.map((p) => [p.loser, p.winner, p.status]), [['Anna Silva', 'Ana Silva', 'pending']]);
+  assert.deepEqual(
+    first.proposed.map((p) => [p.loser, p.winner, p.status]),
+    [['Anna Silva', 'Ana Silva', 'pending']],
+  );
   assert.match(first.proposed[0]!.reason, /names 1 letter apart/);
   assert.match(first.proposed[0]!.verdict, /human decides/);
   assert.deepEqual(first.written, [], 'proposing writes no note');
@@ -63,7 +66,7 @@ test('applying moves mentions and names to the winner and leaves a stub; new ext
   const [proposal] = (await consolidate(store, db, writer, {})).proposed;
   const applied = await consolidate(store, db, writer, { apply: [proposal!.id] });
   assert.deepEqual(applied.applied, [proposal!.id]);
-  assert.deepEqual(applied.written.sort(), ['Claude/Graph/People/Ana Silva.md', 'Claude/Graph/People/Anna Silva.md', 'Claude/Graph/Projects/Atlas.md'], 'a related entity\'s note is rewritten too');
+  assert.deepEqual(applied.written.sort(), ['Claude/Graph/People/Ana Silva.md', 'Claude/Graph/People/Anna Silva.md', 'Claude/Graph/Projects/Atlas.md'], "a related entity's note is rewritten too");
   assert.match(read('Claude/Graph/Projects/Atlas.md'), /\[\[Claude\/Graph\/People\/Ana Silva\|Ana Silva\]\]/);
   assert.doesNotMatch(read('Claude/Graph/Projects/Atlas.md'), /\[\[Claude\/Graph\/People\/Anna Silva/);
   assert.deepEqual(mentionsOf('Ana Silva'), ['Meetings/Retro.md', 'Meetings/Sync.md', 'People/Ana Silva.md', 'Projects/Atlas.md']);
@@ -75,7 +78,11 @@ test('applying moves mentions and names to the winner and leaves a stub; new ext
   assert.match(stub, /^---\nentity: person\nmerged_into: "\[\[Claude\/Graph\/People\/Ana Silva\|Ana Silva\]\]"/);
   assert.match(stub, /# Anna Silva\n\nMerged into \[\[Claude\/Graph\/People\/Ana Silva\|Ana Silva\]\]/);
   assert.equal(graphStats(db).entities.person, 3, 'Ana Silva, Bo Li and Bo Lu; the merged entity is not counted');
-  assert.deepEqual(store.find('anna silva', 'person', 5).map((row) => row.name), ['Ana Silva'], 'the old name finds the winner');
+  assert.deepEqual(
+    store.find('anna silva', 'person', 5).map((row) => row.name),
+    ['Ana Silva'],
+    'the old name finds the winner',
+  );
 
   // The merge lives in the notes: a cache rebuilt from them still knows it.
   const home = join(vault.home, '..', 'rebuilt-home');
@@ -84,7 +91,10 @@ test('applying moves mentions and names to the winner and leaves a stub; new ext
   runIndex(fresh, { root: realpathSync(vault.root), extensions: [lexicalExtension()] });
   const rebuilt = rebuildGraphCache(fresh, { root: realpathSync(vault.root), agentRoot: 'Claude', extractor: structuralExtractor(fresh) });
   assert.equal(rebuilt.merged, 1);
-  assert.deepEqual(new GraphStore(fresh, 'Claude').find('anna silva', 'person', 5).map((row) => row.name), ['Ana Silva']);
+  assert.deepEqual(
+    new GraphStore(fresh, 'Claude').find('anna silva', 'person', 5).map((row) => row.name),
+    ['Ana Silva'],
+  );
   fresh.close();
 
   // The note that said "Anna Silva" changes: its mention lands on the winner, not on the stub.
@@ -120,9 +130,17 @@ test('an adjudicator that says "different" records a rejected proposal that is n
   const { db, writer, store, extract } = setup(t);
   await extract();
   const seen: string[] = [];
-  const report = await consolidate(store, db, writer, { adjudicator: async (candidate) => { seen.push(`${candidate.loser.name}|${candidate.winner.name}`); return { same: false, reason: 'two people' }; } });
+  const report = await consolidate(store, db, writer, {
+    adjudicator: async (candidate) => {
+      seen.push(`${candidate.loser.name}|${candidate.winner.name}`);
+      return { same: false, reason: 'two people' };
+    },
+  });
   assert.deepEqual(seen, ['Anna Silva|Ana Silva']);
-  assert.deepEqual(report.proposed.map((p) => [p.status, p.verdict]), [['rejected', 'different: two people']]);
+  assert.deepEqual(
+    report.proposed.map((p) => [p.status, p.verdict]),
+    [['rejected', 'different: two people']],
+  );
   assert.deepEqual(report.pending, []);
   assert.deepEqual((await consolidate(store, db, writer, {})).proposed, [], 'a rejected pair is not proposed again');
 });
@@ -134,7 +152,11 @@ test('ENGRAM_CONSOLIDATE_MODEL adjudicates through the real SDK: verdicts are re
   t.after(() => fake.close());
   const settings = { extractor: 'structural', extractModel: 'structural', consolidateModel: 'claude-test', anthropicApiKey: 'sk-test', anthropicBaseUrl: fake.url };
   const report = await consolidate(store, db, writer, { adjudicator: selectAdjudicator(settings, db)! });
-  assert.deepEqual(report.proposed.map((p) => [p.loser, p.status, p.verdict]), [['Anna Silva', 'pending', 'same: one spelling slip']], 'a "same" verdict still waits for apply');
+  assert.deepEqual(
+    report.proposed.map((p) => [p.loser, p.status, p.verdict]),
+    [['Anna Silva', 'pending', 'same: one spelling slip']],
+    'a "same" verdict still waits for apply',
+  );
   assert.equal(fake.requests.length, 1);
   const body = fake.requests[0]!.body;
   assert.equal(body.model, 'claude-test');
@@ -158,7 +180,10 @@ test('an adjudicator that fails or answers without the tool leaves the proposal 
   const settings = { extractor: 'structural', extractModel: 'structural', consolidateModel: 'nope', anthropicApiKey: 'sk-test', anthropicBaseUrl: fake.url };
   const report = await consolidate(store, db, writer, { adjudicator: selectAdjudicator(settings, db)! });
   assert.equal(report.proposed.length, 2, JSON.stringify(report.proposed));
-  assert.ok(report.proposed.every((p) => p.status === 'pending' && /a human decides$/.test(p.verdict)), JSON.stringify(report.proposed));
+  assert.ok(
+    report.proposed.every((p) => p.status === 'pending' && /a human decides$/.test(p.verdict)),
+    JSON.stringify(report.proposed),
+  );
   assert.match(report.proposed.map((p) => p.verdict).join('\n'), /HTTP|400|model: nope/);
   assert.match(report.proposed.map((p) => p.verdict).join('\n'), /no usable verdict/);
 });
@@ -188,7 +213,11 @@ test('entity vectors: entities mentioned in notes about the same things, never t
   const none = await consolidate(store, db, writer, {});
   assert.deepEqual(none.proposed, [], 'without a vector model only names count, and these names differ');
   const report = await consolidate(store, db, writer, { vectorModel: 'test-model' });
-  assert.deepEqual(report.proposed.map((p) => [p.winner, p.loser].sort()), [['Bob Z', 'Robert Zhang']], 'Carla and Dan share a note, so their identical context proves nothing; Maria Lopez shares context but no name');
+  assert.deepEqual(
+    report.proposed.map((p) => [p.winner, p.loser].sort()),
+    [['Bob Z', 'Robert Zhang']],
+    'Carla and Dan share a note, so their identical context proves nothing; Maria Lopez shares context but no name',
+  );
   assert.match(report.proposed[0]!.reason, /never together \(cosine 0\.99\d\)/);
   assert.deepEqual((await consolidate(store, db, writer, { vectorModel: 'other-model' })).proposed, [], 'vectors of another model are never compared');
 });

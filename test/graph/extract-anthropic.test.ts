@@ -14,8 +14,12 @@ const KEY = 'sk-ant-test-0123456789abcdef0123456789abcdef';
 
 function note(text: string, overrides: Partial<ExtractionInput> = {}): ExtractionInput {
   return {
-    path: 'Meetings/2024-05-02 Kickoff.md', title: '2024-05-02 Kickoff', text,
-    frontmatter: { people: ['Ada Lovelace'] }, tags: ['meeting'], links: ['People/Ada Lovelace.md'],
+    path: 'Meetings/2024-05-02 Kickoff.md',
+    title: '2024-05-02 Kickoff',
+    text,
+    frontmatter: { people: ['Ada Lovelace'] },
+    tags: ['meeting'],
+    links: ['People/Ada Lovelace.md'],
     known: [{ name: 'Analytical Engine', type: 'project', aliases: ['AE'] }],
     ...overrides,
   };
@@ -180,17 +184,24 @@ describe('anthropic extractor', () => {
 
   test('400 unknown model: permanent; a refused connection: transient', async () => {
     const server = await fake([errorStep(400, 'invalid_request_error', 'model: claude-nope not found')]);
-    await assert.rejects(createAnthropicExtractor({ apiKey: KEY, baseURL: server.url, model: 'claude-nope' }).extract(note('x')),
-      (error: unknown) => error instanceof ExtractorError && !error.transient && /model: claude-nope not found.*fix the model name/.test(error.message));
+    await assert.rejects(
+      createAnthropicExtractor({ apiKey: KEY, baseURL: server.url, model: 'claude-nope' }).extract(note('x')),
+      (error: unknown) => error instanceof ExtractorError && !error.transient && /model: claude-nope not found.*fix the model name/.test(error.message),
+    );
 
     const closed = await startFakeAnthropic([]);
     await closed.close();
-    await assert.rejects(createAnthropicExtractor({ apiKey: KEY, baseURL: closed.url, model: 'm', maxRetries: 0 }).extract(note('x')),
-      (error: unknown) => error instanceof ExtractorError && error.transient && /could not reach the API/.test(error.message));
+    await assert.rejects(
+      createAnthropicExtractor({ apiKey: KEY, baseURL: closed.url, model: 'm', maxRetries: 0 }).extract(note('x')),
+      (error: unknown) => error instanceof ExtractorError && error.transient && /could not reach the API/.test(error.message),
+    );
   });
 
   test('an empty API key is refused up front', () => {
-    assert.throws(() => createAnthropicExtractor({ apiKey: ' ', model: 'm' }), (error: unknown) => error instanceof ExtractorError && !error.transient && /no API key/.test(error.message));
+    assert.throws(
+      () => createAnthropicExtractor({ apiKey: ' ', model: 'm' }),
+      (error: unknown) => error instanceof ExtractorError && !error.transient && /no API key/.test(error.message),
+    );
   });
 
   test('prompt injection in the note stays inside the fence; the system prompt says to ignore it', async () => {

@@ -69,7 +69,7 @@ function note(text: string): ExtractionInput {
 }
 
 describe('claude-cli extractor', () => {
-  test('success: the envelope\'s result becomes the extraction, with usage and cost; the prompt goes in on stdin', async () => {
+  test("success: the envelope's result becomes the extraction, with usage and cost; the prompt goes in on stdin", async () => {
     const extractor = createClaudeCliExtractor({ model: 'haiku', env: env('ok') });
     assert.equal(extractor.backend, 'claude-cli');
     assert.equal(extractor.model, 'haiku');

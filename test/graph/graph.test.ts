@@ -107,9 +107,16 @@ test('related notes: ranked through shared entities, hubs damped, with chains; t
   assert.ok(related.every((note) => note.path !== 'Meetings/Sync.md'));
   assert.match(related[0]!.chains.join('\n'), /Sync —mentions→ .+ ←mentions— Atlas/);
   const scores = related.map((note) => note.score);
-  assert.deepEqual([...scores].sort((a, b) => b - a), scores, 'ranked');
+  assert.deepEqual(
+    [...scores].sort((a, b) => b - a),
+    scores,
+    'ranked',
+  );
   const twoHops = relatedNotes(db, 'Meetings/Design.md', { hops: 2, limit: 10 })!;
-  assert.ok(twoHops.some((note) => note.chains.some((chain) => /—works_on—/.test(chain))), 'a chain through a relation');
+  assert.ok(
+    twoHops.some((note) => note.chains.some((chain) => /—works_on—/.test(chain))),
+    'a chain through a relation',
+  );
   assert.equal(relatedNotes(db, 'Nope.md', { hops: 1, limit: 5 }), null);
 });
 
@@ -130,9 +137,15 @@ test('validation: unknown types and relations, path- and URL-like names and inje
       { from: 'Ana Silva', to: 'Nobody', relation: 'knows' },
     ],
   });
-  assert.deepEqual(extraction.entities.map((entity) => entity.name), ['Ana Silva', 'Atlas']);
+  assert.deepEqual(
+    extraction.entities.map((entity) => entity.name),
+    ['Ana Silva', 'Atlas'],
+  );
   assert.deepEqual(extraction.entities[0]!.aliases, ['Ana']);
-  assert.deepEqual(extraction.relations.map((relation) => relation.relation), ['works_on']);
+  assert.deepEqual(
+    extraction.relations.map((relation) => relation.relation),
+    ['works_on'],
+  );
   assert.equal(dropped, 7);
 });
 
@@ -140,7 +153,9 @@ test('an extractor failure is recorded and retried later, never losing completed
   const { db, extract } = setup(t);
   let calls = 0;
   const flaky: Extractor = {
-    backend: 'anthropic', model: 'fake', promptVersion: 'p1',
+    backend: 'anthropic',
+    model: 'fake',
+    promptVersion: 'p1',
     async extract(input) {
       calls++;
       if (input.path === 'Meetings/Design.md') throw Object.assign(new Error('rate limited'), { status: 429 });
@@ -159,17 +174,39 @@ test('an extractor failure is recorded and retried later, never losing completed
 });
 
 test('entity note rendering is stable (golden)', () => {
-  const text = renderEntityNote({
-    entity: { name: 'Atlas', type: 'project', created: '2026-01-01T00:00:00.000Z', updated: '2026-01-02T00:00:00.000Z' },
-    aliases: ['Search migration'],
-    mentions: [{ path: 'Meetings/Sync.md', title: 'Sync', evidence: 'project: Atlas' }],
-    relations: [{ relation: 'works_on', direction: 'in', other: 'Ana Silva', other_path: 'Claude/Graph/People/Ana Silva.md', source: 'Projects/Atlas.md', evidence: '' }],
-  }, null);
-  assert.equal(text, [
-    '---', 'entity: project', 'aliases: ["Search migration"]', 'tags: [graph/project]', 'created: 2026-01-01T00:00:00.000Z', 'updated: 2026-01-02T00:00:00.000Z', '---',
-    '# Atlas', '', 'A project mentioned in 1 note.', '', '## Mentions', '', '- [[Meetings/Sync|Sync]] — "project: Atlas"', '',
-    '## Relations', '', '- [[Claude/Graph/People/Ana Silva|Ana Silva]] works on this (from [[Projects/Atlas]])', '',
-  ].join('\n'));
+  const text = renderEntityNote(
+    {
+      entity: { name: 'Atlas', type: 'project', created: '2026-01-01T00:00:00.000Z', updated: '2026-01-02T00:00:00.000Z' },
+      aliases: ['Search migration'],
+      mentions: [{ path: 'Meetings/Sync.md', title: 'Sync', evidence: 'project: Atlas' }],
+      relations: [{ relation: 'works_on', direction: 'in', other: 'Ana Silva', other_path: 'Claude/Graph/People/Ana Silva.md', source: 'Projects/Atlas.md', evidence: '' }],
+    },
+    null,
+  );
+  assert.equal(
+    text,
+    [
+      '---',
+      'entity: project',
+      'aliases: ["Search migration"]',
+      'tags: [graph/project]',
+      'created: 2026-01-01T00:00:00.000Z',
+      'updated: 2026-01-02T00:00:00.000Z',
+      '---',
+      '# Atlas',
+      '',
+      'A project mentioned in 1 note.',
+      '',
+      '## Mentions',
+      '',
+      '- [[Meetings/Sync|Sync]] — "project: Atlas"',
+      '',
+      '## Relations',
+      '',
+      '- [[Claude/Graph/People/Ana Silva|Ana Silva]] works on this (from [[Projects/Atlas]])',
+      '',
+    ].join('\n'),
+  );
 });
 
 test('an empty cache is rebuilt from the entity notes: same graph, nothing re-extracted except notes changed since', async (t) => {
@@ -195,7 +232,13 @@ test('an empty cache is rebuilt from the entity notes: same graph, nothing re-ex
   runIndex(fresh, { root, extensions: [lexicalExtension()] });
   const sent: string[] = [];
   const structural = structuralExtractor(fresh);
-  const counting: Extractor = { ...structural, extract: (input) => { sent.push(input.path); return structural.extract(input); } };
+  const counting: Extractor = {
+    ...structural,
+    extract: (input) => {
+      sent.push(input.path);
+      return structural.extract(input);
+    },
+  };
   const writer = new VaultWriter({ root, db: fresh, stateDir: home, agentRoot: 'Claude', runId: 'rebuild' });
   const report = await runGraphIndex({ root, db: fresh, extractor: counting, writer, agentRoot: 'Claude' });
   assert.ok(report.rebuilt, 'the cache was rebuilt');
@@ -225,9 +268,14 @@ test('grounding: the prompt carries entities named (or aliased) in the note as w
   index();
   const seen = new Map<string, string[]>();
   const capturing: Extractor = {
-    backend: 'anthropic', model: 'capture', promptVersion: 'capture-1',
+    backend: 'anthropic',
+    model: 'capture',
+    promptVersion: 'capture-1',
     async extract(input) {
-      seen.set(input.path, input.known.map((entity) => entity.name));
+      seen.set(
+        input.path,
+        input.known.map((entity) => entity.name),
+      );
       return { entities: [], relations: [], usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 } };
     },
   };

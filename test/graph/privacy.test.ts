@@ -32,7 +32,7 @@ test('a note whose frontmatter cannot be read is private until it can, and says 
   assert.ok(notePrivacy(PRIVATE_SPELLINGS['alias-bomb']!).private, 'an alias bomb is unreadable, not fatal');
 });
 
-test('the index\'s own tags and configured private tags count too', () => {
+test("the index's own tags and configured private tags count too", () => {
   assert.ok(notePrivacy('# A\n', { tags: ['private/health'] }).private);
   assert.ok(notePrivacy('# A\n#secret-stuff\n', { privateTags: ['secret-stuff'] }).private);
   assert.deepEqual(notePrivacy('# A\n', { tags: ['work'] }), { private: false });

@@ -21,35 +21,158 @@ const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** One secret of each shape, freshly generated; each carries a digit so no shape is a plain word. */
 const SECRETS: { kind: SecretKind; make: (next: () => number) => { line: string; secret: string } }[] = [
-  { kind: 'anthropic-key', make: (n) => { const s = `sk-ant-api03-${chars(n, ALNUM, 40)}7`; return { line: `key ${s} here`, secret: s }; } },
-  { kind: 'openai-key', make: (n) => { const s = `sk-proj-${chars(n, ALNUM, 30)}9Q`; return { line: `OPENAI ${s}`, secret: s }; } },
-  { kind: 'github-token', make: (n) => { const s = `ghp_${chars(n, ALNUM, 36)}`; return { line: `(${s})`, secret: s }; } },
-  { kind: 'github-token', make: (n) => { const s = `github_pat_${chars(n, ALNUM, 40)}`; return { line: `use ${s}.`, secret: s }; } },
-  { kind: 'aws-access-key', make: (n) => { const s = `AKIA${chars(n, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}`; return { line: `aws id ${s} ok`, secret: s }; } },
-  { kind: 'slack-token', make: (n) => { const s = `xoxb-${chars(n, '0123456789', 11)}-${chars(n, ALNUM, 24)}`; return { line: `slack ${s}`, secret: s }; } },
-  { kind: 'jwt', make: (n) => { const s = `eyJ${chars(n, ALNUM, 20)}.eyJ${chars(n, ALNUM, 30)}.${chars(n, ALNUM, 43)}`; return { line: `cookie=${s}`, secret: s }; } },
-  { kind: 'bearer-token', make: (n) => { const s = `${chars(n, ALNUM, 30)}7`; return { line: `send Bearer ${s} with it`, secret: s }; } },
-  { kind: 'authorization', make: (n) => { const s = `${chars(n, ALNUM, 24)}=`; return { line: `Authorization: Basic ${s}`, secret: s }; } },
-  { kind: 'url-password', make: (n) => { const s = `p4${chars(n, ALNUM, 14)}`; return { line: `postgres://app:${s}@db.internal:5432/prod`, secret: s }; } },
-  { kind: 'private-key', make: (n) => { const s = chars(n, ALNUM, 64); return { line: `-----BEGIN OPENSSH PRIVATE KEY-----\n${s}\n${chars(n, ALNUM, 64)}\n-----END OPENSSH PRIVATE KEY-----`, secret: s }; } },
-  { kind: 'password', make: (n) => { const s = `${chars(n, ALNUM, 10)}!3`; return { line: `password=${s}`, secret: s }; } },
-  { kind: 'password', make: (n) => { const s = chars(n, 'abcdefghijklmnopqrstuvwxyz', 12); return { line: `  db_password: ${s}`, secret: s }; } },
-  { kind: 'api-key', make: (n) => { const s = `${chars(n, ALNUM, 24)}4`; return { line: `api_key: ${s}`, secret: s }; } },
-  { kind: 'secret', make: (n) => { const s = `${chars(n, 'abcdefghij', 6)} ${chars(n, 'klmnopqrst', 6)}`; return { line: `client_secret = "${s}"`, secret: s }; } },
-  { kind: 'token', make: (n) => { const s = `${chars(n, ALNUM, 20)}5`; return { line: `- token: ${s}`, secret: s }; } },
+  {
+    kind: 'anthropic-key',
+    make: (n) => {
+      const s = `sk-ant-api03-${chars(n, ALNUM, 40)}7`;
+      return { line: `key ${s} here`, secret: s };
+    },
+  },
+  {
+    kind: 'openai-key',
+    make: (n) => {
+      const s = `sk-proj-${chars(n, ALNUM, 30)}9Q`;
+      return { line: `OPENAI ${s}`, secret: s };
+    },
+  },
+  {
+    kind: 'github-token',
+    make: (n) => {
+      const s = `ghp_${chars(n, ALNUM, 36)}`;
+      return { line: `(${s})`, secret: s };
+    },
+  },
+  {
+    kind: 'github-token',
+    make: (n) => {
+      const s = `github_pat_${chars(n, ALNUM, 40)}`;
+      return { line: `use ${s}.`, secret: s };
+    },
+  },
+  {
+    kind: 'aws-access-key',
+    make: (n) => {
+      const s = `AKIA${chars(n, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567', 16)}`;
+      return { line: `aws id ${s} ok`, secret: s };
+    },
+  },
+  {
+    kind: 'slack-token',
+    make: (n) => {
+      const s = `xoxb-${chars(n, '0123456789', 11)}-${chars(n, ALNUM, 24)}`;
+      return { line: `slack ${s}`, secret: s };
+    },
+  },
+  {
+    kind: 'jwt',
+    make: (n) => {
+      const s = `eyJ${chars(n, ALNUM, 20)}.eyJ${chars(n, ALNUM, 30)}.${chars(n, ALNUM, 43)}`;
+      return { line: `cookie=${s}`, secret: s };
+    },
+  },
+  {
+    kind: 'bearer-token',
+    make: (n) => {
+      const s = `${chars(n, ALNUM, 30)}7`;
+      return { line: `send Bearer ${s} with it`, secret: s };
+    },
+  },
+  {
+    kind: 'authorization',
+    make: (n) => {
+      const s = `${chars(n, ALNUM, 24)}=`;
+      return { line: `Authorization: Basic ${s}`, secret: s };
+    },
+  },
+  {
+    kind: 'url-password',
+    make: (n) => {
+      const s = `p4${chars(n, ALNUM, 14)}`;
+      return { line: `postgres://app:${s}@db.internal:5432/prod`, secret: s };
+    },
+  },
+  {
+    kind: 'private-key',
+    make: (n) => {
+      const s = chars(n, ALNUM, 64);
+      return { line: `-----BEGIN OPENSSH PRIVATE KEY-----\n${s}\n${chars(n, ALNUM, 64)}\n-----END OPENSSH PRIVATE KEY-----`, secret: s };
+    },
+  },
+  {
+    kind: 'password',
+    make: (n) => {
+      const s = `${chars(n, ALNUM, 10)}!3`;
+      return { line: `password=${s}`, secret: s };
+    },
+  },
+  {
+    kind: 'password',
+    make: (n) => {
+      const s = chars(n, 'abcdefghijklmnopqrstuvwxyz', 12);
+      return { line: `  db_password: ${s}`, secret: s };
+    },
+  },
+  {
+    kind: 'api-key',
+    make: (n) => {
+      const s = `${chars(n, ALNUM, 24)}4`;
+      return { line: `api_key: ${s}`, secret: s };
+    },
+  },
+  {
+    kind: 'secret',
+    make: (n) => {
+      const s = `${chars(n, 'abcdefghij', 6)} ${chars(n, 'klmnopqrst', 6)}`;
+      return { line: `client_secret = "${s}"`, secret: s };
+    },
+  },
+  {
+    kind: 'token',
+    make: (n) => {
+      const s = `${chars(n, ALNUM, 20)}5`;
+      return { line: `- token: ${s}`, secret: s };
+    },
+  },
 ];
 
 const PROSE = [
-  'I forgot my password again, so I reset it.', 'The secret to good bread is time.', 'Each token is a word piece.',
-  'Token: the smallest unit a model reads', 'Reset the password: open Settings, then Security.', 'passwords are hard; use a manager',
-  'Ask Ana for the API key tomorrow.', 'The bearer instrument pays on demand.', 'Keys: house, car, office.', 'We talked about secrets management.',
-  'interface Login { password: string; token?: string }', 'const token = options.token;', 'const apiKey = process.env.ANTHROPIC_API_KEY;',
-  'api_key: ${ANTHROPIC_API_KEY}', 'password: <your password here>', 'token = getToken(user)', 'secret: null', 'see sk-learn-style pipelines',
-  'Commit 3f2a9c1 fixed the token refresh.', 'https://example.com/docs#password', 'Met [[Ana Silva]] about #search and the auth flow.',
-  'if (password == "admin") return;', 'apiKey: ApiKey;', 'def login(password: str, token: Optional[str] = None):', 'self.api_key = api_key',
-  'const secret = await getSecret();', 'headers = {"Authorization": f"Bearer {token}"}', 'client_secret: z.string()', '  password: ${{ secrets.DB_PASSWORD }}',
-  'token_count: 123', 'max_tokens: 4096', 'pwd: /home/ana', 'password: 12 characters at least', 'Use `password=...` in the URL',
-  '| field | type |\n| password | string |', '```\nif (!password) throw new Error("password required");\n```', 'PASSWORD_MIN_LENGTH = 12 is the rule.',
+  'I forgot my password again, so I reset it.',
+  'The secret to good bread is time.',
+  'Each token is a word piece.',
+  'Token: the smallest unit a model reads',
+  'Reset the password: open Settings, then Security.',
+  'passwords are hard; use a manager',
+  'Ask Ana for the API key tomorrow.',
+  'The bearer instrument pays on demand.',
+  'Keys: house, car, office.',
+  'We talked about secrets management.',
+  'interface Login { password: string; token?: string }',
+  'const token = options.token;',
+  'const apiKey = process.env.ANTHROPIC_API_KEY;',
+  'api_key: ${ANTHROPIC_API_KEY}',
+  'password: <your password here>',
+  'token = getToken(user)',
+  'secret: null',
+  'see sk-learn-style pipelines',
+  'Commit 3f2a9c1 fixed the token refresh.',
+  'https://example.com/docs#password',
+  'Met [[Ana Silva]] about #search and the auth flow.',
+  'if (password == "admin") return;',
+  'apiKey: ApiKey;',
+  'def login(password: str, token: Optional[str] = None):',
+  'self.api_key = api_key',
+  'const secret = await getSecret();',
+  'headers = {"Authorization": f"Bearer {token}"}',
+  'client_secret: z.string()',
+  '  password: ${{ secrets.DB_PASSWORD }}',
+  'token_count: 123',
+  'max_tokens: 4096',
+  'pwd: /home/ana',
+  'password: 12 characters at least',
+  'Use `password=...` in the URL',
+  '| field | type |\n| password | string |',
+  '```\nif (!password) throw new Error("password required");\n```',
+  'PASSWORD_MIN_LENGTH = 12 is the rule.',
 ];
 
 test('each secret shape is redacted wherever it sits in ordinary text, counted by kind, and redacting again changes nothing', () => {
@@ -63,7 +186,11 @@ test('each secret shape is redacted wherever it sits in ordinary text, counted b
     const result = redactText(text);
     assert.ok(!result.text.includes(secret), `seed ${seed}: ${chosen.kind} survived in ${JSON.stringify(result.text)}`);
     assert.equal(result.found[chosen.kind], 1, `seed ${seed}: counted as ${JSON.stringify(result.found)}`);
-    assert.equal(Object.values(result.found).reduce((a, b) => a + b, 0), 1, `seed ${seed}: nothing else redacted (${JSON.stringify(result.found)}) in ${JSON.stringify(text)} → ${JSON.stringify(result.text)}`);
+    assert.equal(
+      Object.values(result.found).reduce((a, b) => a + b, 0),
+      1,
+      `seed ${seed}: nothing else redacted (${JSON.stringify(result.found)}) in ${JSON.stringify(text)} → ${JSON.stringify(result.text)}`,
+    );
     for (const part of [...before, ...after]) assert.ok(result.text.includes(part), `seed ${seed}: prose around it is kept`);
     assert.deepEqual(redactText(result.text), { text: result.text, found: {} }, `seed ${seed}: idempotent`);
   }
@@ -103,8 +230,13 @@ test('frontmatter values under secret-named keys are redacted whole, other strin
 test('the extraction prompt carries no secret from any part of the note, and says what it removed', () => {
   const secret = 'sk-ant-api03-SECRETSECRET0123456789';
   const { system, user, redacted } = buildExtractionPrompt({
-    path: 'Ops/Setup.md', title: `Keys ${secret}`, text: `---\napi_key: abcdef123456\n---\nUse ${secret}.\npassword=hunter22\n`,
-    frontmatter: { api_key: 'abcdef123456' }, tags: ['ops'], links: [], known: [{ name: 'Ana', type: 'person', aliases: [secret] }],
+    path: 'Ops/Setup.md',
+    title: `Keys ${secret}`,
+    text: `---\napi_key: abcdef123456\n---\nUse ${secret}.\npassword=hunter22\n`,
+    frontmatter: { api_key: 'abcdef123456' },
+    tags: ['ops'],
+    links: [],
+    known: [{ name: 'Ana', type: 'person', aliases: [secret] }],
   });
   for (const leaked of [secret, 'abcdef123456', 'hunter22']) assert.ok(!`${system}\n${user}`.includes(leaked), leaked);
   assert.deepEqual(redacted, { 'anthropic-key': 3, 'api-key': 2, password: 1 });

@@ -119,7 +119,13 @@ export function errorStep(status: number, type: string, text: string): ScriptSte
 
 function message(body: MessagesBody, content: unknown[], stopReason: string, usage: { input_tokens: number; output_tokens: number }) {
   return {
-    id: 'msg_fake_1', type: 'message', role: 'assistant', model: body.model ?? 'unknown',
-    content, stop_reason: stopReason, stop_sequence: null, usage,
+    id: 'msg_fake_1',
+    type: 'message',
+    role: 'assistant',
+    model: body.model ?? 'unknown',
+    content,
+    stop_reason: stopReason,
+    stop_sequence: null,
+    usage,
   };
 }

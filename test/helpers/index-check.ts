@@ -49,12 +49,18 @@ export interface Spawned {
 export function runEngram(argv: string[], env: Record<string, string>): Promise<Spawned> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', `${REPO}src/cli/main.ts`, ...argv], {
-      cwd: REPO, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ENGRAM_OFFLINE: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: REPO,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ENGRAM_OFFLINE: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     child.on('error', reject);
     child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });

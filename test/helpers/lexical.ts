@@ -6,6 +6,9 @@ export const BODY_ONLY: FieldWeights = { title: 1, aliases: 1, headings: 1, tags
 
 export function buildIndex(docs: Partial<FieldTexts>[], weights: FieldWeights, params: Bm25Params, tokenizer: Partial<TokenizerOptions> = {}) {
   const tokenize = createTokenizer(tokenizer);
-  const { vocabulary, documents } = countDocuments(docs.map((doc) => ({ ...EMPTY_FIELDS, ...doc })), tokenize);
+  const { vocabulary, documents } = countDocuments(
+    docs.map((doc) => ({ ...EMPTY_FIELDS, ...doc })),
+    tokenize,
+  );
   return { index: new LexicalIndex(documents, vocabulary, weights, params), tokenize };
 }

@@ -23,6 +23,5 @@ export const LIBRARIAN_VAULT: Record<string, string> = {
   'Claude/Sessions/2026-11-01 Zoo.md': '# Zoo session\nSee [the plan](../Inbox/Walrus%20Plan.md) and [[Inbox/Walrus Plan]].\n',
 };
 
-
 /** Whole words for the tiny model's vocabulary, so notes about the same things are close. */
 export const LIBRARIAN_WORDS = ['walrus', 'keeper', 'seal', 'pool', 'fish', 'noon', 'garden', 'tomato', 'roses', 'water'];

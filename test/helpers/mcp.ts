@@ -15,16 +15,25 @@ export interface McpFixture {
   call(name: string, args?: Record<string, unknown>): Promise<{ isError?: boolean; structuredContent?: Record<string, unknown>; content: { type: string; text?: string }[] }>;
 }
 
-export async function connectFixture(t: TestContext, files: Record<string, string | Uint8Array>, options: { watch?: boolean; indexCommand?: { command: string; args: string[] }; beforeStart?: (vault: FixtureVault) => void } = {}): Promise<McpFixture> {
+export async function connectFixture(
+  t: TestContext,
+  files: Record<string, string | Uint8Array>,
+  options: { watch?: boolean; indexCommand?: { command: string; args: string[] }; beforeStart?: (vault: FixtureVault) => void } = {},
+): Promise<McpFixture> {
   const vault = makeVault(t, files);
   mkdirSync(vault.home, { recursive: true });
   const state = openStateDb(vault.home);
   runIndex(state.db, { root: vault.root, extensions: [lexicalExtension()] });
   options.beforeStart?.(vault);
   const engine = new VaultEngine({
-    vault: vault.root, stateDir: vault.home, db: state.db,
+    vault: vault.root,
+    stateDir: vault.home,
+    db: state.db,
     settings: { model: 'TaylorAI/bge-micro-v2', modelDir: `${vault.home}/no-models`, offline: true, exclude: [] },
-    log: { err: () => {} }, indexCommand: options.indexCommand ?? null, watch: options.watch ?? false, debounceMs: 50,
+    log: { err: () => {} },
+    indexCommand: options.indexCommand ?? null,
+    watch: options.watch ?? false,
+    debounceMs: 50,
   });
   engine.start();
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
@@ -38,8 +47,7 @@ export async function connectFixture(t: TestContext, files: Record<string, strin
     await engine.close();
     state.db.close();
   });
-  const call = async (name: string, args: Record<string, unknown> = {}) =>
-    (await client.callTool({ name, arguments: args })) as Awaited<ReturnType<McpFixture['call']>>;
+  const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as Awaited<ReturnType<McpFixture['call']>>;
   return { vault, engine, client, call };
 }
 
@@ -47,7 +55,8 @@ export const MCP_VAULT: Record<string, string> = {
   'Claude/README.md': '# Constitution\nAgents write under Claude/ only.\n',
   'Claude/Sessions/2026-03-12 Review.md': '---\ncreated: 2026-03-12\nagent: claude\nproject: atlas\n---\n# Review\nReviewed the Atlas cutover with Tantivy.\n',
   'Claude/Inbox/2026-03-15.md': '- 09:12 capture: ask Lena about pgvector pricing\n',
-  'Projects/Atlas.md': '---\ntitle: Atlas\ntype: project\nstatus: active\npriority: 2\ndue: 2026-05-01\ntags: [project/atlas]\naliases: [Search migration]\n---\n# Atlas\nMove search to Tantivy. See [[Decisions]] and [[Glossary]].\n## Tasks\n- [ ] Load test ⏫ 📅 2026-04-20\n- [x] Kickoff ✅ 2026-02-24\n',
+  'Projects/Atlas.md':
+    '---\ntitle: Atlas\ntype: project\nstatus: active\npriority: 2\ndue: 2026-05-01\ntags: [project/atlas]\naliases: [Search migration]\n---\n# Atlas\nMove search to Tantivy. See [[Decisions]] and [[Glossary]].\n## Tasks\n- [ ] Load test ⏫ 📅 2026-04-20\n- [x] Kickoff ✅ 2026-02-24\n',
   'Projects/Decisions.md': '---\ntype: decision\nstatus: done\npriority: 1\n---\n# Decisions\nD1: Tantivy over Elasticsearch. Back to [[Atlas]] and ![[Atlas#Tasks]].\n',
   'Glossary.md': '# Glossary\nBM25: a ranking function for words in documents.\n',
   'People/Lena.md': '---\ntype: person\nstatus: external\n---\n# Lena\nVendor contact at Tessellate. [Atlas](../Projects/Atlas.md)\n',

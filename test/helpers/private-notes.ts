@@ -13,7 +13,7 @@ export const PRIVATE_SPELLINGS: Record<string, string> = {
   'nested-tag': '---\ntags: [private/health]\n---\nA.\n',
   'private-flag': '---\nprivate: true\n---\nA.\n',
   'private-flag-yes': '---\nPrivate: yes\n---\nA.\n',
-  'visibility': '---\nvisibility: private\n---\nA.\n',
+  visibility: '---\nvisibility: private\n---\nA.\n',
   'inline-tag': '# Diary\nToday was hard. #private\n',
   'inline-capital-nested': '# Health\nSee doctor. #Private/Health\n',
   'unparseable-with-tag': '---\ntitle: "unterminated\ntags: [private]\n---\nA.\n',
@@ -24,4 +24,3 @@ export const PRIVATE_SPELLINGS: Record<string, string> = {
   'unclosed-frontmatter': '---\ntags: [private]\nNo closing fence here.\n',
   'crlf-bom': '\uFEFF---\r\nTags: [Private]\r\n---\r\nA.\r\n',
 };
-

@@ -21,8 +21,13 @@ export function dumpState(db: Database.Database): Record<string, unknown[]> {
 
 /** Strips the `note_id` column that `t.*` carries. */
 export function withoutIds<T extends Record<string, unknown[]>>(dump: T): T {
-  return Object.fromEntries(Object.entries(dump).map(([table, rows]) => [table, rows.map((row) => {
-    const { note_id: _ignored, ...rest } = row as Record<string, unknown>;
-    return rest;
-  })])) as T;
+  return Object.fromEntries(
+    Object.entries(dump).map(([table, rows]) => [
+      table,
+      rows.map((row) => {
+        const { note_id: _ignored, ...rest } = row as Record<string, unknown>;
+        return rest;
+      }),
+    ]),
+  ) as T;
 }

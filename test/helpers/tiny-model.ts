@@ -59,7 +59,9 @@ produce fact street inch nothing course stay wheel full force blue object decide
 record boat common gold possible plane dry wonder laugh thousand ago ran check game shape hot miss brought heat snow bring yes
 distant fill east paint language among cat mat sat vault graph link tag project meeting daily todo task search query index
 embedding vector model file folder markdown obsidian knowledge retrieval server client tool cron watch database sqlite bread
-starter loaf invoice bill plumber euro budget quantum physics black hole garden recipe`.split(/\s+/).filter(Boolean);
+starter loaf invoice bill plumber euro budget quantum physics black hole garden recipe`
+  .split(/\s+/)
+  .filter(Boolean);
 
 /** Writes the model into `dir` (created if needed) and returns `dir`. Takes about 0.1 s. */
 export function writeTinyModel(dir: string, options: TinyModelOptions = {}): string {
@@ -72,16 +74,34 @@ export function writeTinyModel(dir: string, options: TinyModelOptions = {}): str
   mkdirSync(join(dir, 'onnx'), { recursive: true });
   const json = (name: string, value: unknown) => writeFileSync(join(dir, name), JSON.stringify(value, null, 2));
   json('config.json', {
-    _name_or_path: 'tiny-bert-test', architectures: ['BertModel'], model_type: 'bert',
-    hidden_size: dims, num_hidden_layers: 1, num_attention_heads: 1, intermediate_size: dims,
-    max_position_embeddings: maxPosition, type_vocab_size: 2, vocab_size: vocab.length, pad_token_id: 0,
-    hidden_act: 'tanh', layer_norm_eps: 1e-12, torch_dtype: 'float32',
+    _name_or_path: 'tiny-bert-test',
+    architectures: ['BertModel'],
+    model_type: 'bert',
+    hidden_size: dims,
+    num_hidden_layers: 1,
+    num_attention_heads: 1,
+    intermediate_size: dims,
+    max_position_embeddings: maxPosition,
+    type_vocab_size: 2,
+    vocab_size: vocab.length,
+    pad_token_id: 0,
+    hidden_act: 'tanh',
+    layer_norm_eps: 1e-12,
+    torch_dtype: 'float32',
   });
   json('tokenizer.json', tokenizerJson(vocab));
   json('tokenizer_config.json', {
-    tokenizer_class: 'BertTokenizer', do_lower_case: true, tokenize_chinese_chars: true, strip_accents: null,
-    clean_up_tokenization_spaces: true, model_max_length: options.modelMaxLength ?? 1e30,
-    cls_token: '[CLS]', sep_token: '[SEP]', pad_token: '[PAD]', unk_token: '[UNK]', mask_token: '[MASK]',
+    tokenizer_class: 'BertTokenizer',
+    do_lower_case: true,
+    tokenize_chinese_chars: true,
+    strip_accents: null,
+    clean_up_tokenization_spaces: true,
+    model_max_length: options.modelMaxLength ?? 1e30,
+    cls_token: '[CLS]',
+    sep_token: '[SEP]',
+    pad_token: '[PAD]',
+    unk_token: '[UNK]',
+    mask_token: '[MASK]',
   });
   json('special_tokens_map.json', { cls_token: '[CLS]', sep_token: '[SEP]', pad_token: '[PAD]', unk_token: '[UNK]', mask_token: '[MASK]' });
   writeFileSync(join(dir, 'onnx', 'model.onnx'), model);
@@ -90,8 +110,7 @@ export function writeTinyModel(dir: string, options: TinyModelOptions = {}): str
 }
 
 function vocabulary(extra: readonly string[]): string[] {
-  const words = [...SPECIAL, ...LETTERS, ...PUNCTUATION, ...LETTERS.map((c) => `##${c}`), ...SUFFIXES, ...COMMON_WORDS,
-    ...extra.map((w) => w.toLowerCase())];
+  const words = [...SPECIAL, ...LETTERS, ...PUNCTUATION, ...LETTERS.map((c) => `##${c}`), ...SUFFIXES, ...COMMON_WORDS, ...extra.map((w) => w.toLowerCase())];
   return [...new Set(words)];
 }
 
@@ -99,17 +118,24 @@ function tokenizerJson(vocab: readonly string[]) {
   const id = new Map(vocab.map((token, i) => [token, i]));
   const special = (token: string) => ({ id: token, ids: [id.get(token)], tokens: [token] });
   return {
-    version: '1.0', truncation: null, padding: null,
+    version: '1.0',
+    truncation: null,
+    padding: null,
     added_tokens: SPECIAL.map((content) => ({
-      id: id.get(content), content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true,
+      id: id.get(content),
+      content,
+      single_word: false,
+      lstrip: false,
+      rstrip: false,
+      normalized: false,
+      special: true,
     })),
     normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
     pre_tokenizer: { type: 'BertPreTokenizer' },
     post_processor: {
       type: 'TemplateProcessing',
       single: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } }],
-      pair: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } },
-        { Sequence: { id: 'B', type_id: 1 } }, { SpecialToken: { id: '[SEP]', type_id: 1 } }],
+      pair: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } }, { Sequence: { id: 'B', type_id: 1 } }, { SpecialToken: { id: '[SEP]', type_id: 1 } }],
       special_tokens: { '[CLS]': special('[CLS]'), '[SEP]': special('[SEP]') },
     },
     decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
@@ -186,8 +212,7 @@ function encodeModel(dims: number, maxPosition: number, vocabSize: number, rando
     bytesField(12, valueInfo('last_hidden_state', FLOAT, [...ids, dims])),
   ]);
   // ModelProto: ir_version 1, producer_name 2, producer_version 3, graph 7, opset_import 8 {domain 1, version 2}.
-  return concat([intField(1, 8), stringField(2, 'engram-tiny-model'), stringField(3, '1'), bytesField(7, graph),
-    bytesField(8, concat([stringField(1, ''), intField(2, 14)]))]);
+  return concat([intField(1, 8), stringField(2, 'engram-tiny-model'), stringField(3, '1'), bytesField(7, graph), bytesField(8, concat([stringField(1, ''), intField(2, 14)]))]);
 }
 
 // A minimal protobuf writer: just the wire types the ONNX messages above need.
@@ -225,8 +250,7 @@ const stringField = (field: number, text: string) => bytesField(field, utf8.enco
 
 /** TensorProto: dims 1, data_type 2, name 8, raw_data 9 (little-endian, as typed arrays are here). */
 function tensor(name: string, dims: readonly number[], dataType: number, data: Float32Array | BigInt64Array): Uint8Array {
-  return concat([...dims.map((d) => intField(1, d)), intField(2, dataType), stringField(8, name),
-    bytesField(9, new Uint8Array(data.buffer, data.byteOffset, data.byteLength))]);
+  return concat([...dims.map((d) => intField(1, d)), intField(2, dataType), stringField(8, name), bytesField(9, new Uint8Array(data.buffer, data.byteOffset, data.byteLength))]);
 }
 
 /** AttributeProto: name 1, i 3, type 20. */
@@ -236,8 +260,7 @@ function attribute(name: string, type: number, value: number): Uint8Array {
 
 /** NodeProto: input 1, output 2, name 3, op_type 4, attribute 5. */
 function node(op: string, inputs: readonly string[], outputs: readonly string[], attributes: readonly Uint8Array[] = []) {
-  return (index: number) => concat([...inputs.map((s) => stringField(1, s)), ...outputs.map((s) => stringField(2, s)),
-    stringField(3, `${op}_${index}`), stringField(4, op), ...attributes.map((a) => bytesField(5, a))]);
+  return (index: number) => concat([...inputs.map((s) => stringField(1, s)), ...outputs.map((s) => stringField(2, s)), stringField(3, `${op}_${index}`), stringField(4, op), ...attributes.map((a) => bytesField(5, a))]);
 }
 
 /** ValueInfoProto {name 1, type 2}; TypeProto {tensor_type 1}; Tensor {elem_type 1, shape 2}; Dim {dim_value 1, dim_param 2}. */

@@ -21,11 +21,16 @@ test('an index run overtaken by another connection indexing new notes (new terms
   mkdirSync(vault.home, { recursive: true });
   const a = openStateDb(vault.home).db;
   const b = openStateDb(vault.home).db;
-  t.after(() => { a.close(); b.close(); });
+  t.after(() => {
+    a.close();
+    b.close();
+  });
 
   let overtaken = false;
   const report = runIndex(a, {
-    root: vault.root, extensions: [lexicalExtension()], batchSize: 7,
+    root: vault.root,
+    extensions: [lexicalExtension()],
+    batchSize: 7,
     onProgress: () => {
       if (overtaken) return;
       overtaken = true;
@@ -35,7 +40,7 @@ test('an index run overtaken by another connection indexing new notes (new terms
     },
   });
   assert.ok(overtaken);
-  assert.equal(report.notes, 32, 'every note indexed: the run\'s own 31 and the server\'s new one');
+  assert.equal(report.notes, 32, "every note indexed: the run's own 31 and the server's new one");
   runIndex(a, { root: vault.root, extensions: [lexicalExtension()] });
 
   mkdirSync(join(vault.home, 'clean'), { recursive: true });
@@ -44,7 +49,10 @@ test('an index run overtaken by another connection indexing new notes (new terms
   runIndex(clean, { root: vault.root, extensions: [lexicalExtension()] });
   assert.deepEqual(termRows(a), termRows(clean));
   assert.deepEqual(withoutIds(dumpState(a)), withoutIds(dumpState(clean)));
-  assert.deepEqual(Object.values(orphanRows(a)).filter((n) => n > 0), []);
+  assert.deepEqual(
+    Object.values(orphanRows(a)).filter((n) => n > 0),
+    [],
+  );
 });
 
 test('a whole-vault run removes rows left behind by notes no longer indexed (a database written without foreign keys enforced)', (t) => {

@@ -10,9 +10,15 @@ import { makeVault } from '../helpers/vault.js';
 
 test('migrations are recorded in order and applied once', () => {
   const db = new Database(':memory:');
-  assert.deepEqual(migrate(db), MIGRATIONS.map((m) => m.name));
+  assert.deepEqual(
+    migrate(db),
+    MIGRATIONS.map((m) => m.name),
+  );
   assert.deepEqual(migrate(db), []);
-  assert.deepEqual(db.prepare('SELECT name FROM migrations ORDER BY id').pluck().all(), MIGRATIONS.map((m) => m.name));
+  assert.deepEqual(
+    db.prepare('SELECT name FROM migrations ORDER BY id').pluck().all(),
+    MIGRATIONS.map((m) => m.name),
+  );
 });
 
 test('a failing migration leaves no trace (applied in one transaction with its record)', () => {
@@ -38,7 +44,10 @@ test('a transaction takes the write lock first: another process committing betwe
   mkdirSync(vault.home, { recursive: true });
   const a = openStateDb(vault.home).db;
   const b = openStateDb(vault.home).db;
-  t.after(() => { a.close(); b.close(); });
+  t.after(() => {
+    a.close();
+    b.close();
+  });
   b.pragma('busy_timeout = 0');
   let interleaved: string | null = null;
   // Read, let the other connection try to commit, then write: a deferred BEGIN fails the write
@@ -80,7 +89,10 @@ test('a state directory that cannot be written is an error, not a rebuild', (t) 
   const vault = makeVault(t, { 'a.md': 'a' });
   // A folder where the database file should be: opening fails, and nothing is moved aside.
   mkdirSync(join(vault.home, DB_FILE), { recursive: true });
-  assert.throws(() => openStateDb(vault.home), (error: unknown) => error instanceof EngramError && error.code === 'STATE_DIR_UNWRITABLE');
+  assert.throws(
+    () => openStateDb(vault.home),
+    (error: unknown) => error instanceof EngramError && error.code === 'STATE_DIR_UNWRITABLE',
+  );
   assert.ok(existsSync(join(vault.home, DB_FILE)));
   assert.equal(readdirSync(vault.home).length, 1);
 });

@@ -59,8 +59,11 @@ test('edit, add, delete; a rename is a move that keeps the note id', (t) => {
   assert.deepEqual(report.moved, [{ from: 'b.md', to: 'renamed.md' }]);
   assert.equal(idOf('renamed.md'), bId);
   // The link to the old name is now unresolved, the new note's link resolves.
-  const links = db.prepare("SELECT target, resolved_path FROM links ORDER BY ord").all();
-  assert.deepEqual(links, [{ target: 'b', resolved_path: null }, { target: 'new', resolved_path: 'new.md' }]);
+  const links = db.prepare('SELECT target, resolved_path FROM links ORDER BY ord').all();
+  assert.deepEqual(links, [
+    { target: 'b', resolved_path: null },
+    { target: 'new', resolved_path: 'new.md' },
+  ]);
   assert.equal(db.prepare("SELECT title FROM notes WHERE path = 'a.md'").pluck().get(), 'A2');
 });
 
@@ -197,10 +200,7 @@ test('indexPaths updates only the given paths and ends where a full run would', 
   vault.remove('img.png');
   vault.write('.obsidian/x.md', 'never');
   const report = indexPaths(targeted.db, ['a.md', 'b.md', 'sub/b2.md', 'd.md', 'img.png', '.obsidian/x.md', 'nope.md'], { root: vault.root });
-  assert.deepEqual(
-    [report.modified, report.added, report.deleted, report.moved],
-    [1, 1, 0, [{ from: 'b.md', to: 'sub/b2.md' }]],
-  );
+  assert.deepEqual([report.modified, report.added, report.deleted, report.moved], [1, 1, 0, [{ from: 'b.md', to: 'sub/b2.md' }]]);
 
   const reference = makeVault(t);
   const full = indexer({ ...vault, home: reference.home });

@@ -17,8 +17,10 @@ test('a second holder is refused with who holds it; release frees it', (t) => {
   const dir = stateDir(t);
   const lock = acquireLock(dir, 'sweep', { purpose: 'a Librarian sweep' });
   assert.deepEqual(readLock(join(dir, 'sweep.lock')), lock.info);
-  assert.throws(() => acquireLock(dir, 'sweep', { purpose: 'another sweep' }), (error: unknown) =>
-    error instanceof EngramError && error.code === 'LOCKED' && /a Librarian sweep is already running \(pid \d+/.test(error.message));
+  assert.throws(
+    () => acquireLock(dir, 'sweep', { purpose: 'another sweep' }),
+    (error: unknown) => error instanceof EngramError && error.code === 'LOCKED' && /a Librarian sweep is already running \(pid \d+/.test(error.message),
+  );
   lock.release();
   assert.equal(existsSync(join(dir, 'sweep.lock')), false);
   acquireLock(dir, 'sweep', { purpose: 'again' }).release();

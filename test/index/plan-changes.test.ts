@@ -9,10 +9,22 @@ test('unchanged mtime and size skip reading; changes, additions and removals are
   const indexed = [file('a.md', 'h1', 1, 10, 1), file('b.md', 'h2', 1, 10, 2), file('c.md', 'h3', 1, 10, 3)];
   const listed = [file('a.md', '', 1, 10), file('b.md', '', 2, 10), file('d.md', '', 1, 10)];
   const stat = planStatChanges(listed, indexed);
-  assert.deepEqual(stat.unchanged.map((f) => f.key), ['a.md']);
-  assert.deepEqual(stat.toRead.map((f) => f.key), ['b.md', 'd.md']);
-  assert.deepEqual(stat.gone.map((f) => f.key), ['c.md']);
-  assert.deepEqual(planStatChanges(listed, indexed, true).toRead.map((f) => f.key), ['a.md', 'b.md', 'd.md']);
+  assert.deepEqual(
+    stat.unchanged.map((f) => f.key),
+    ['a.md'],
+  );
+  assert.deepEqual(
+    stat.toRead.map((f) => f.key),
+    ['b.md', 'd.md'],
+  );
+  assert.deepEqual(
+    stat.gone.map((f) => f.key),
+    ['c.md'],
+  );
+  assert.deepEqual(
+    planStatChanges(listed, indexed, true).toRead.map((f) => f.key),
+    ['a.md', 'b.md', 'd.md'],
+  );
 });
 
 test('same hash at a new path is a move; same hash after an mtime change is a touch', () => {
@@ -20,10 +32,22 @@ test('same hash at a new path is a move; same hash after an mtime change is a to
   const read = [file('new.md', 'H'), file('b.md', 'B', 5), file('fresh.md', 'F')];
   const gone = indexed.filter((f) => f.key === 'old.md' || f.key === 'gone.md');
   const plan = planChanges(read, gone, indexed);
-  assert.deepEqual(plan.moved.map((m) => [m.from.key, m.to.key]), [['old.md', 'new.md']]);
-  assert.deepEqual(plan.touched.map((t) => t.id), [2]);
-  assert.deepEqual(plan.added.map((f) => f.key), ['fresh.md']);
-  assert.deepEqual(plan.deleted.map((f) => f.key), ['gone.md']);
+  assert.deepEqual(
+    plan.moved.map((m) => [m.from.key, m.to.key]),
+    [['old.md', 'new.md']],
+  );
+  assert.deepEqual(
+    plan.touched.map((t) => t.id),
+    [2],
+  );
+  assert.deepEqual(
+    plan.added.map((f) => f.key),
+    ['fresh.md'],
+  );
+  assert.deepEqual(
+    plan.deleted.map((f) => f.key),
+    ['gone.md'],
+  );
   assert.deepEqual(plan.modified, []);
 });
 

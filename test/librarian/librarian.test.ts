@@ -100,24 +100,29 @@ test('a full sweep: backlogs drained, Inbox note filed with every link kept, rep
   assert.equal(run.code, 0, run.stderr + run.stdout);
   const report = JSON.parse(run.stdout);
   const phase = (name: string) => report.phases.find((p: { name: string }) => p.name === name);
-  assert.ok(report.phases.every((p: { status: string }) => p.status === 'ok'), JSON.stringify(report.phases.filter((p: { status: string }) => p.status !== 'ok')));
+  assert.ok(
+    report.phases.every((p: { status: string }) => p.status === 'ok'),
+    JSON.stringify(report.phases.filter((p: { status: string }) => p.status !== 'ok')),
+  );
   assert.equal(phase('embed').counts.embedded, 16, 'the tiny model embedded every note');
   assert.equal(phase('extract').counts.processed, 16);
   assert.equal(server.requests.length, 16, 'one paid call per note');
   assert.ok(phase('extract').costUsd > 0);
 
   // The Inbox note about walruses went to the Zoo folder; every link form still finds it.
-  assert.deepEqual(report.moves.map((m: { from: string; to: string }) => [m.from, m.to]), [['Claude/Inbox/Walrus Plan.md', 'Projects/Zoo/Walrus Plan.md']]);
+  assert.deepEqual(
+    report.moves.map((m: { from: string; to: string }) => [m.from, m.to]),
+    [['Claude/Inbox/Walrus Plan.md', 'Projects/Zoo/Walrus Plan.md']],
+  );
   assert.ok(existsSync(join(vault.root, 'Projects/Zoo/Walrus Plan.md')));
   assert.ok(!existsSync(join(vault.root, 'Claude/Inbox/Walrus Plan.md')));
-  assert.equal(readFileSync(join(vault.root, 'Home.md'), 'utf8'), [
-    '# Home',
-    'bare [[Walrus Plan]], qualified [[Projects/Zoo/Walrus Plan|plan]], with md [[Projects/Zoo/Walrus Plan.md#Walrus plan]]',
-    'embed ![[Projects/Zoo/Walrus Plan]] and markdown [plan](Projects/Zoo/Walrus%20Plan.md)',
-    '',
-  ].join('\n'));
-  assert.equal(readFileSync(join(vault.root, 'Claude/Sessions/2026-11-01 Zoo.md'), 'utf8'),
-    '# Zoo session\nSee [the plan](../../Projects/Zoo/Walrus%20Plan.md) and [[Projects/Zoo/Walrus Plan]].\n');
+  assert.equal(
+    readFileSync(join(vault.root, 'Home.md'), 'utf8'),
+    ['# Home', 'bare [[Walrus Plan]], qualified [[Projects/Zoo/Walrus Plan|plan]], with md [[Projects/Zoo/Walrus Plan.md#Walrus plan]]', 'embed ![[Projects/Zoo/Walrus Plan]] and markdown [plan](Projects/Zoo/Walrus%20Plan.md)', ''].join(
+      '\n',
+    ),
+  );
+  assert.equal(readFileSync(join(vault.root, 'Claude/Sessions/2026-11-01 Zoo.md'), 'utf8'), '# Zoo session\nSee [the plan](../../Projects/Zoo/Walrus%20Plan.md) and [[Projects/Zoo/Walrus Plan]].\n');
   const db = stateDb(vault.home);
   const unresolved = db.prepare("SELECT count(*) FROM links l JOIN notes n ON n.id = l.note_id WHERE n.path IN ('Home.md', 'Claude/Sessions/2026-11-01 Zoo.md') AND l.resolved_path IS NULL").pluck().get();
   const toMoved = db.prepare("SELECT count(*) FROM links l JOIN notes n ON n.id = l.note_id WHERE n.path IN ('Home.md', 'Claude/Sessions/2026-11-01 Zoo.md') AND l.resolved_path = 'Projects/Zoo/Walrus Plan.md'").pluck().get();
@@ -142,18 +147,24 @@ test('a full sweep: backlogs drained, Inbox note filed with every link kept, rep
   assert.equal(report.moves[0].rewritten, 3, 'Home, the session and the Walrus entity note');
   assert.equal(again.phases.find((p: { name: string }) => p.name === 'extract').counts.processed, 2);
   assert.equal(again.moves.length, 0);
-  assert.deepEqual(again.proposals.organize.map((p: { id: number }) => p.id), report.proposals.organize.map((p: { id: number }) => p.id));
+  assert.deepEqual(
+    again.proposals.organize.map((p: { id: number }) => p.id),
+    report.proposals.organize.map((p: { id: number }) => p.id),
+  );
   assert.equal(readFileSync(join(vault.root, 'Claude/Librarian.md'), 'utf8').match(/^## Sweep /gm)!.length, 2);
 
   const entities = async () => Object.values(JSON.parse((await runCli(['graph', 'stats', '--json'], env(server))).stdout).entities as Record<string, number>).reduce((a, b) => a + b, 0);
-  assert.ok(await entities() > 0, 'the sweeps built a graph');
+  assert.ok((await entities()) > 0, 'the sweeps built a graph');
   // Undo the second sweep, then the first: every file is as it was, except the audit trail,
   // which records the undo itself.
   for (const id of [again.runId, report.runId]) {
     const undo = await runCli(['undo', id], env(server));
     assert.equal(undo.code, 0, undo.stderr);
   }
-  assert.deepEqual(hashTree(vault.root, (path) => path === join('Claude', 'Audit.md')), original);
+  assert.deepEqual(
+    hashTree(vault.root, (path) => path === join('Claude', 'Audit.md')),
+    original,
+  );
   assert.equal(await entities(), 0, 'the graph cache follows the restored entity notes');
   // Undoing it again says so, instead of reporting "0 reverted" as if it had worked.
   const twice = await runCli(['undo', report.runId], env(server));
@@ -183,7 +194,9 @@ test('two sweeps started together: one runs, the other exits with a clear messag
   const start = () => {
     const child = spawnCliAsync(['librarian'], env(server));
     let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     return { child, done: new Promise<{ code: number | null; stderr: string }>((resolve) => child.on('exit', (code) => resolve({ code, stderr }))) };
   };
   const [a, b] = [start(), start()];
@@ -228,11 +241,7 @@ test('bad input: unknown phase and unknown run id are one-line errors', async (t
 test('with a golden set configured, health scores it each sweep and flags a drop since the last one', async (t) => {
   const { vault } = setup(t);
   const golden = join(vault.home, '..', 'golden.yaml');
-  writeFileSync(golden, [
-    '- { id: q1, query: walrus feeding, expect: [Projects/Zoo/Walrus Feeding.md] }',
-    '- { id: q2, query: each morning, expect: [Garden/Tomatoes.md] }',
-    '',
-  ].join('\n'));
+  writeFileSync(golden, ['- { id: q1, query: walrus feeding, expect: [Projects/Zoo/Walrus Feeding.md] }', '- { id: q2, query: each morning, expect: [Garden/Tomatoes.md] }', ''].join('\n'));
   const env = { ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root, ENGRAM_EXTRACTOR: 'none', ENGRAM_GOLDEN: golden };
   const evalOf = async () => {
     const run = await runCli(['librarian', '--json', '--phases', 'index,health'], env);

@@ -109,8 +109,14 @@ test('health: a golden-set drop of more than 0.02 since the last sweep is a find
 test('report: the first 20 proposals listed, filings first, the rest counted', () => {
   const filing = (id: number): OrganizeProposal => ({ id, path: `Claude/Inbox/${id}.md`, target: 'Zoo', share: 0.5, reason: 'low', status: 'pending' });
   const merge = (id: number): Proposal => ({ id, winner: 'A', loser: 'B', type: 'topic', reason: 'same', verdict: '', status: 'pending' });
-  const some = listedProposals(Array.from({ length: 15 }, (_, i) => filing(i)), Array.from({ length: 10 }, (_, i) => merge(i)));
+  const some = listedProposals(
+    Array.from({ length: 15 }, (_, i) => filing(i)),
+    Array.from({ length: 10 }, (_, i) => merge(i)),
+  );
   assert.deepEqual([some.organize.length, some.merges.length, some.more], [15, 5, 5]);
-  const many = listedProposals(Array.from({ length: 25 }, (_, i) => filing(i)), [merge(1)]);
+  const many = listedProposals(
+    Array.from({ length: 25 }, (_, i) => filing(i)),
+    [merge(1)],
+  );
   assert.deepEqual([many.organize.length, many.merges.length, many.more], [20, 0, 6]);
 });

@@ -15,7 +15,9 @@ import { VaultWriter } from '../../src/writes/index.js';
 import { makeVault } from '../helpers/vault.js';
 
 const FILES: Record<string, string> = {
-  'Zoo/A.md': '# A\nwalrus\n', 'Zoo/B.md': '# B\nseal\n', 'Zoo/C.md': '# C\nkeeper\n',
+  'Zoo/A.md': '# A\nwalrus\n',
+  'Zoo/B.md': '# B\nseal\n',
+  'Zoo/C.md': '# C\nkeeper\n',
   'Garden/D.md': '# D\ntomato\n',
   'Claude/Inbox/Plan.md': '# Plan\nwalrus plan\n',
   'Home.md': 'see [[Claude/Inbox/Plan]] and [p](Claude/Inbox/Plan.md)\n',
@@ -38,7 +40,7 @@ function setup(t: TestContext) {
   return { vault, db, writer, context, read };
 }
 
-test('a move a kill interrupted is rolled back by the next sweep\'s cleanup', async (t) => {
+test("a move a kill interrupted is rolled back by the next sweep's cleanup", async (t) => {
   const { vault, db, writer, context, read } = setup(t);
   const original = Object.fromEntries(Object.keys(FILES).map((path) => [path, read(path)]));
   const { moveId } = moveNote(context, 'Claude/Inbox/Plan.md', 'Zoo/Plan.md');
@@ -48,8 +50,14 @@ test('a move a kill interrupted is rolled back by the next sweep\'s cleanup', as
   writeFileSync(join(vault.root, 'Other.md'), FILES['Other.md']!);
   writeFileSync(join(vault.root, 'Claude/Inbox/Plan.md'), FILES['Claude/Inbox/Plan.md']!);
   const report = await runSweep({
-    session: sessionOver({ vault: vault.root, stateDir: vault.home, db }, { exclude: [], model: 'm', agentRoot: 'Claude' }), runId: 'sweep-cleanup', vectors: { model: 'm', modelDir: join(vault.home, 'none'), offline: true, exclude: [] },
-    log: { err: () => {} }, extractor: null, writer, dryRun: false, phases: ['cleanup'],
+    session: sessionOver({ vault: vault.root, stateDir: vault.home, db }, { exclude: [], model: 'm', agentRoot: 'Claude' }),
+    runId: 'sweep-cleanup',
+    vectors: { model: 'm', modelDir: join(vault.home, 'none'), offline: true, exclude: [] },
+    log: { err: () => {} },
+    extractor: null,
+    writer,
+    dryRun: false,
+    phases: ['cleanup'],
   });
   assert.equal(report.phases[0]!.counts.interrupted, 1, JSON.stringify(report.phases));
   for (const [path, text] of Object.entries(original)) assert.equal(read(path), text, path);
@@ -80,7 +88,11 @@ test('an undone move and a rejected proposal are not made again; a note edited s
   const hash = db.prepare("SELECT hash FROM notes WHERE path = 'Claude/Inbox/Plan.md'").pluck().get() as string;
   const [proposal] = recordProposals(db, [{ kind: 'propose', path: 'Claude/Inbox/Plan.md', hash, target: 'Garden', share: 0.5, reason: 'low', neighbours: [] }], 'r', new Date().toISOString());
   decideProposals(context, { reject: [proposal!.id] }, new Date().toISOString());
-  assert.equal(recordProposals(db, [{ kind: 'propose', path: 'Claude/Inbox/Plan.md', hash, target: 'Garden', share: 0.6, reason: 'low', neighbours: [] }], 'r2', new Date().toISOString()).length, 0, 'a rejected proposal is not proposed again');
+  assert.equal(
+    recordProposals(db, [{ kind: 'propose', path: 'Claude/Inbox/Plan.md', hash, target: 'Garden', share: 0.6, reason: 'low', neighbours: [] }], 'r2', new Date().toISOString()).length,
+    0,
+    'a rejected proposal is not proposed again',
+  );
 
   // Planned against one text (the indexed hash), the note then edited: the move is refused.
   vault.write('Claude/Inbox/Plan.md', '# Plan\nwalrus plan, edited\n');

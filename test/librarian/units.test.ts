@@ -6,14 +6,22 @@ function matrixOf(vectors: number[][]): Float32Array {
   const out = new Float32Array(vectors.length * 2);
   vectors.forEach((vector, i) => {
     const norm = Math.hypot(...vector);
-    out.set(vector.map((x) => x / norm), i * 2);
+    out.set(
+      vector.map((x) => x / norm),
+      i * 2,
+    );
   });
   return out;
 }
 
 test('vote: neighbours vote for their folder and every folder above; the deepest folder with the threshold share wins', () => {
   const labeled = [{ path: 'Projects/Zoo/a.md' }, { path: 'Projects/Zoo/b.md' }, { path: 'Projects/Farm/c.md' }, { path: 'Garden/d.md' }];
-  const matrix = matrixOf([[1, 0], [1, 0.05], [1, 0.1], [0, 1]]);
+  const matrix = matrixOf([
+    [1, 0],
+    [1, 0.05],
+    [1, 0.1],
+    [0, 1],
+  ]);
   const query = new Float32Array([1, 0]);
   // Zoo holds about 2/3 of the mass, Projects all of it: the deepest folder over 0.7 is Projects.
   const result = vote(query, matrix, 2, labeled, 10)!;
@@ -24,7 +32,16 @@ test('vote: neighbours vote for their folder and every folder above; the deepest
   // Neighbours with cosine ≤ 0 do not vote; none left means no vote.
   assert.equal(vote(new Float32Array([-1, 0]), matrixOf([[1, 0]]), 2, [{ path: 'A/x.md' }], 10), null);
   // No folder reaches the threshold: the best single folder is what a proposal names, with its share.
-  const split = vote(new Float32Array([1, 1]), matrixOf([[1, 0], [0, 1]]), 2, [{ path: 'A/x.md' }, { path: 'B/y.md' }], 10)!;
+  const split = vote(
+    new Float32Array([1, 1]),
+    matrixOf([
+      [1, 0],
+      [0, 1],
+    ]),
+    2,
+    [{ path: 'A/x.md' }, { path: 'B/y.md' }],
+    10,
+  )!;
   assert.ok(split.share < 0.7);
   assert.ok(split.target === 'A' || split.target === 'B');
 });

@@ -61,11 +61,18 @@ const CLI: Record<string, string[]> = {
 test('MCP tools and their parameters', async (t) => {
   const { client } = await connectFixture(t, MCP_VAULT);
   const { tools } = await client.listTools();
-  const actual = Object.fromEntries(tools.map((tool) => {
-    const schema = tool.inputSchema as { properties?: Record<string, unknown>; required?: string[] };
-    const required = new Set(schema.required ?? []);
-    return [tool.name, Object.keys(schema.properties ?? {}).sort().map((name) => (required.has(name) ? `${name}*` : name))];
-  }));
+  const actual = Object.fromEntries(
+    tools.map((tool) => {
+      const schema = tool.inputSchema as { properties?: Record<string, unknown>; required?: string[] };
+      const required = new Set(schema.required ?? []);
+      return [
+        tool.name,
+        Object.keys(schema.properties ?? {})
+          .sort()
+          .map((name) => (required.has(name) ? `${name}*` : name)),
+      ];
+    }),
+  );
   assert.deepEqual(actual, TOOLS);
   for (const tool of tools) {
     assert.ok(tool.description && tool.description.length > 40, `${tool.name} has a description`);

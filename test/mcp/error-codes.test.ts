@@ -20,18 +20,22 @@ function codeOf(reply: Reply): { code: unknown; text: string } {
 
 test('every code an EngramError carries leads the isError text and is in _meta', async () => {
   for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
-    const reply = await guarded(() => { throw new EngramError(code, 'what happened; what to do'); });
+    const reply = await guarded(() => {
+      throw new EngramError(code, 'what happened; what to do');
+    });
     assert.deepEqual(codeOf(reply as Reply), { code, text: `[${code}] what happened; what to do` });
   }
-  const internal = await guarded(() => { throw new Error('boom'); }) as Reply;
+  const internal = (await guarded(() => {
+    throw new Error('boom');
+  })) as Reply;
   assert.equal(internal.isError, true);
-  assert.match(internal.content[0]!.text!, /^internal error: boom; try again/, 'an unexpected throw has no code: it is not the agent\'s to handle');
+  assert.match(internal.content[0]!.text!, /^internal error: boom; try again/, "an unexpected throw has no code: it is not the agent's to handle");
 });
 
 test('write tools: each refusal an agent meets carries its code and the remedy', async (t) => {
   const { call, vault } = await connectFixture(t, { ...MCP_VAULT, 'Claude/Taken.md': '# Taken\n' });
   const expect = async (name: string, args: Record<string, unknown>, code: ErrorCode, remedy: RegExp) => {
-    const { code: got, text } = codeOf(await call(name, args) as Reply);
+    const { code: got, text } = codeOf((await call(name, args)) as Reply);
     assert.equal(got, code, `${name} ${JSON.stringify(args)}: ${text}`);
     assert.ok(text.startsWith(`[${code}] `), text);
     assert.match(text, remedy, text);
@@ -45,15 +49,15 @@ test('write tools: each refusal an agent meets carries its code and the remedy',
   await expect('write_note', { path: 'Claude/NoContent.md' }, 'INVALID_INPUT', /give the note's content/);
 
   // A preview applied twice: the second time the token is spent.
-  const preview = await call('append_note', { path: 'Glossary.md', content: 'RRF: reciprocal rank fusion.' }) as Reply & { structuredContent?: { token?: string } };
+  const preview = (await call('append_note', { path: 'Glossary.md', content: 'RRF: reciprocal rank fusion.' })) as Reply & { structuredContent?: { token?: string } };
   const token = preview.structuredContent?.token;
   assert.ok(token, preview.content[0]?.text);
-  assert.equal((await call('append_note', { token }) as Reply).isError, undefined);
+  assert.equal(((await call('append_note', { token })) as Reply).isError, undefined);
   await expect('append_note', { token }, 'PREVIEW_EXPIRED', /used already; preview again/);
 
   // The agent's own write to a human's note, undone after the human edited it: a conflict.
-  const written = await call('append_note', { path: 'People/Lena.md', content: 'Met her in March.' }) as Reply & { structuredContent?: { token?: string } };
-  const applied = await call('append_note', { token: written.structuredContent?.token }) as Reply & { structuredContent?: { journal_id?: number } };
+  const written = (await call('append_note', { path: 'People/Lena.md', content: 'Met her in March.' })) as Reply & { structuredContent?: { token?: string } };
+  const applied = (await call('append_note', { token: written.structuredContent?.token })) as Reply & { structuredContent?: { journal_id?: number } };
   const path = join(vault.root, 'People/Lena.md');
   writeFileSync(path, `${readFileSync(path, 'utf8')}edited by hand\n`);
   await expect('undo_write', { id: applied.structuredContent!.journal_id! }, 'CONFLICT', /has changed since write #\d+; undoing it would lose those changes/);

@@ -76,19 +76,86 @@ const LONG = {
 };
 
 const UNICODE = [
-  '\uD800', '\uDFFF', 'a\uD83Dz', '\uDC00\uD800', '\u202Egpj.md', '\u200F', '\u200E', '\u061C', '\u2066Atlas\u2069',
-  'x\u0000y', '\u0000', '\u0007', '\u001b[31mred', '🦀🔥', '👩‍👩‍👧‍👦', 'e\u0301', 'Ａｔｌａｓ', 'İstanbul', 'ß', 'ﬁ',
-  '项目 Atlas', 'Atlas项目', 'שלום עולם', 'مرحبا', '\u2028', '\u2029', '\uFEFF', '\t\r\n', '\r', 'Ω≈ç√∫', '\u{10FFFF}',
-  'Atlas\u0000.md', 'Z̤͔ͧ̑̓ä͖̭̈̇lͮ̒ͫǧ̗͚̚o̙̔ͮ̇͐̇', '\u00A0', '\u3000', '゛',
+  '\uD800',
+  '\uDFFF',
+  'a\uD83Dz',
+  '\uDC00\uD800',
+  '\u202Egpj.md',
+  '\u200F',
+  '\u200E',
+  '\u061C',
+  '\u2066Atlas\u2069',
+  'x\u0000y',
+  '\u0000',
+  '\u0007',
+  '\u001b[31mred',
+  '🦀🔥',
+  '👩‍👩‍👧‍👦',
+  'e\u0301',
+  'Ａｔｌａｓ',
+  'İstanbul',
+  'ß',
+  'ﬁ',
+  '项目 Atlas',
+  'Atlas项目',
+  'שלום עולם',
+  'مرحبا',
+  '\u2028',
+  '\u2029',
+  '\uFEFF',
+  '\t\r\n',
+  '\r',
+  'Ω≈ç√∫',
+  '\u{10FFFF}',
+  'Atlas\u0000.md',
+  'Z̤͔ͧ̑̓ä͖̭̈̇lͮ̒ͫǧ̗͚̚o̙̔ͮ̇͐̇',
+  '\u00A0',
+  '\u3000',
+  '゛',
 ];
 
 const NAN_LIKE = ['NaN', 'Infinity', '-Infinity', '1e9', '-1', '0', '-0', '0x10', ' 10 ', '1_000', 'null', 'undefined', 'true', '[]', '{}'];
 
 const NUMBERS = [
-  0, -0, 1, -1, 0.5, 1.5, -1.5, 2, 10, 99, 100, 101, 199, 200, 201, 499, 500, 501, 4000, 10_000, 20_000, 50_000, 50_001,
-  200_000, 200_001, 1e9, -1e9, 2 ** 31, -(2 ** 31), 2 ** 53, -(2 ** 53), 2 ** 53 + 2, 1e308, -1e308, 5e-324,
+  0,
+  -0,
+  1,
+  -1,
+  0.5,
+  1.5,
+  -1.5,
+  2,
+  10,
+  99,
+  100,
+  101,
+  199,
+  200,
+  201,
+  499,
+  500,
+  501,
+  4000,
+  10_000,
+  20_000,
+  50_000,
+  50_001,
+  200_000,
+  200_001,
+  1e9,
+  -1e9,
+  2 ** 31,
+  -(2 ** 31),
+  2 ** 53,
+  -(2 ** 53),
+  2 ** 53 + 2,
+  1e308,
+  -1e308,
+  5e-324,
   // These cross the wire as null, as JSON makes them.
-  Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  Number.NEGATIVE_INFINITY,
 ];
 
 const NOTE_PATHS = Object.keys(MCP_VAULT).filter((path) => !path.startsWith('.'));
@@ -96,58 +163,342 @@ const VALID_PATHS = [...NOTE_PATHS, 'projects/atlas', 'PROJECTS/ATLAS.MD', 'Glos
 
 /** Paths made at run time (the vault's absolute location) join these. */
 const HOSTILE_PATHS = [
-  '..', '../', '../outside.md', '../../etc/passwd', '../vault/Projects/Atlas.md', '../home/state.db',
-  '..%2f..%2fetc%2fpasswd', '..%2F..%2Fetc%2Fpasswd', '%2e%2e/%2e%2e/x.md', '%2E%2E%2Fx.md', '%252e%252e/x.md', '%25252e%25252e%25252fx.md',
-  '%c0%ae%c0%ae/x.md', '..%5c..%5cx.md', '..\\..\\x.md', 'Projects/../../x.md', 'Projects/%2e%2e/%2e%2e/x.md', 'Projects/../Glossary.md',
-  '/etc/passwd', '/', '//', '/Projects/Atlas.md', '~/x.md', '~', '$HOME/x.md', '%HOME%/x.md',
-  'C:\\', 'C:\\Windows\\win.ini', 'C:/x.md', 'c:x.md', 'C:', '\\\\server\\share', '\\\\server\\share\\x.md', '//server/share/x.md',
-  '\\\\?\\C:\\x.md', 'file:///etc/passwd', 'https://example.com/x.md', 'obsidian://open?vault=x&file=Atlas',
-  '.obsidian/plugins/fake-sync/data.json', '.obsidian/plugins/fake-sync/data', '.obsidian/plugins/fake-sync/data.json.md',
-  '.obsidian%2fplugins%2ffake-sync%2fdata.json', '%2eobsidian/plugins/fake-sync/data.json', '%252eobsidian/plugins/fake-sync/data.json',
-  'Projects/../.obsidian/plugins/fake-sync/data.json', './.obsidian/plugins/fake-sync/data.json', '.OBSIDIAN/plugins/fake-sync/data.json',
-  '.obsidian\\plugins\\fake-sync\\data.json', '.obsidian', '.obsidian/', '.smart-env/smart_env.json', '.smart-env/multi/x.ajson',
-  '.smart-env', '.git/config', '.trash/x.md', '.md', 'Projects/.md', '.', './', '...', '..../x.md', '....//x.md',
+  '..',
+  '../',
+  '../outside.md',
+  '../../etc/passwd',
+  '../vault/Projects/Atlas.md',
+  '../home/state.db',
+  '..%2f..%2fetc%2fpasswd',
+  '..%2F..%2Fetc%2Fpasswd',
+  '%2e%2e/%2e%2e/x.md',
+  '%2E%2E%2Fx.md',
+  '%252e%252e/x.md',
+  '%25252e%25252e%25252fx.md',
+  '%c0%ae%c0%ae/x.md',
+  '..%5c..%5cx.md',
+  '..\\..\\x.md',
+  'Projects/../../x.md',
+  'Projects/%2e%2e/%2e%2e/x.md',
+  'Projects/../Glossary.md',
+  '/etc/passwd',
+  '/',
+  '//',
+  '/Projects/Atlas.md',
+  '~/x.md',
+  '~',
+  '$HOME/x.md',
+  '%HOME%/x.md',
+  'C:\\',
+  'C:\\Windows\\win.ini',
+  'C:/x.md',
+  'c:x.md',
+  'C:',
+  '\\\\server\\share',
+  '\\\\server\\share\\x.md',
+  '//server/share/x.md',
+  '\\\\?\\C:\\x.md',
+  'file:///etc/passwd',
+  'https://example.com/x.md',
+  'obsidian://open?vault=x&file=Atlas',
+  '.obsidian/plugins/fake-sync/data.json',
+  '.obsidian/plugins/fake-sync/data',
+  '.obsidian/plugins/fake-sync/data.json.md',
+  '.obsidian%2fplugins%2ffake-sync%2fdata.json',
+  '%2eobsidian/plugins/fake-sync/data.json',
+  '%252eobsidian/plugins/fake-sync/data.json',
+  'Projects/../.obsidian/plugins/fake-sync/data.json',
+  './.obsidian/plugins/fake-sync/data.json',
+  '.OBSIDIAN/plugins/fake-sync/data.json',
+  '.obsidian\\plugins\\fake-sync\\data.json',
+  '.obsidian',
+  '.obsidian/',
+  '.smart-env/smart_env.json',
+  '.smart-env/multi/x.ajson',
+  '.smart-env',
+  '.git/config',
+  '.trash/x.md',
+  '.md',
+  'Projects/.md',
+  '.',
+  './',
+  '...',
+  '..../x.md',
+  '....//x.md',
   // Symlinks planted in the vault for this test (see `plantSymlinks`).
-  'Leak.md', 'Leak', 'leak.md', 'Plugins/fake-sync/data.json', 'Plugins/fake-sync/data', 'Plugins/fake-sync/data.json.md',
-  'Escape/vault/.obsidian/plugins/fake-sync/data.json', 'Escape/vault/Projects/Atlas.md', 'Escape/home/state.db', 'Escape/home',
-  'Escape/../../etc/passwd', 'Loop.md', 'Loop', 'Loop.md/x.md', 'Dangling.md', 'Dangling.md/x.md',
-  'Projects', 'Projects/', 'Projects/Atlas.md/', 'Projects/Atlas.md/child.md', 'Projects/Atlas.md:secret', 'Projects/Atlas.md::$DATA',
-  'Projects\\Atlas.md', 'Projects//Atlas.md', './Projects/Atlas.md', ' Projects/Atlas.md ', 'Projects/Atlas.md%00.png',
-  'Projects/Atlas.md\u0000', 'Projects/Atlas.md\n', 'Projects/Atlas', 'Projects/Atlas.MD', 'Projects/Atlas.markdown', 'Projects/Atlas.md.bak',
-  'NUL', 'CON.md', 'aux', '%', '%%', '%zz', '100% done.md', '%2', '%%32%65%%32%65/x.md', '*', '*.md', '**/*.md', '?', '[Atlas]', '[[Atlas]]',
-  LONG.path2k, LONG.segment300, LONG.path1024, LONG.path1025, LONG.dots2k, `Projects/${'x'.repeat(2_000)}.md`,
+  'Leak.md',
+  'Leak',
+  'leak.md',
+  'Plugins/fake-sync/data.json',
+  'Plugins/fake-sync/data',
+  'Plugins/fake-sync/data.json.md',
+  'Escape/vault/.obsidian/plugins/fake-sync/data.json',
+  'Escape/vault/Projects/Atlas.md',
+  'Escape/home/state.db',
+  'Escape/home',
+  'Escape/../../etc/passwd',
+  'Loop.md',
+  'Loop',
+  'Loop.md/x.md',
+  'Dangling.md',
+  'Dangling.md/x.md',
+  'Projects',
+  'Projects/',
+  'Projects/Atlas.md/',
+  'Projects/Atlas.md/child.md',
+  'Projects/Atlas.md:secret',
+  'Projects/Atlas.md::$DATA',
+  'Projects\\Atlas.md',
+  'Projects//Atlas.md',
+  './Projects/Atlas.md',
+  ' Projects/Atlas.md ',
+  'Projects/Atlas.md%00.png',
+  'Projects/Atlas.md\u0000',
+  'Projects/Atlas.md\n',
+  'Projects/Atlas',
+  'Projects/Atlas.MD',
+  'Projects/Atlas.markdown',
+  'Projects/Atlas.md.bak',
+  'NUL',
+  'CON.md',
+  'aux',
+  '%',
+  '%%',
+  '%zz',
+  '100% done.md',
+  '%2',
+  '%%32%65%%32%65/x.md',
+  '*',
+  '*.md',
+  '**/*.md',
+  '?',
+  '[Atlas]',
+  '[[Atlas]]',
+  LONG.path2k,
+  LONG.segment300,
+  LONG.path1024,
+  LONG.path1025,
+  LONG.dots2k,
+  `Projects/${'x'.repeat(2_000)}.md`,
 ];
 
 const QUERIES = [
-  'tantivy', 'atlas', 'Tantivy cutover', 'Lena pgvector', 'BM25 ranking', 'search migration', 'Decisions', 'project/atlas', '#project/atlas',
-  '[[Atlas]]', 'Atlas#Tasks', 'Claude/Sessions', 'load test', 'D1', '2026-04-20', '⏫', '📅',
-  'foo-bar', 'c++', 'C#', 'f#', '.net', '"unbalanced', 'unbalanced"', '"tantivy', '"atlas tantivy"', 'NEAR', 'NEAR(atlas tantivy)',
-  'atlas NEAR/2 tantivy', 'atlas AND OR NOT', 'NOT', 'OR', 'AND', 'atlas -tantivy', '+atlas', '-', '*', 'atl*', '*las', 'title:atlas',
-  'path:Projects', '^atlas', 'atlas^2', '(atlas', 'atlas)', '(a+)+$', '(.*a){20}', '.*', '[a-z', '\\', '\\d+\\w*', '$^|?', '{1,2}', '\\b',
-  '(?<=a)b', '[[:alpha:]]', 'the of and a', 'the', 'a an the', 'to be or not to be', 'is it', '!!!', '...', '---', '%', '%%', '→', '_',
-  "'", '’', '"', '""', "''", '``', ' ', '  ', '\t', '\n', '--', '-- drop table notes;', "'; DROP TABLE notes; --", '%_', 'sk-fake',
-  'apiKey', 'fake-sync', 'data.json', 'smart_env', '.obsidian', 'plugins', '*:*', 'MATCH', 'rank', 'bm25(notes)', 'x'.repeat(40),
-  'getUserName', 'snake_case', 'INC-212', "don't", 'Núñez', 'ATLAS', 'aTlAs', 'atlas atlas atlas atlas', '1', '0', '-1', 'é',
+  'tantivy',
+  'atlas',
+  'Tantivy cutover',
+  'Lena pgvector',
+  'BM25 ranking',
+  'search migration',
+  'Decisions',
+  'project/atlas',
+  '#project/atlas',
+  '[[Atlas]]',
+  'Atlas#Tasks',
+  'Claude/Sessions',
+  'load test',
+  'D1',
+  '2026-04-20',
+  '⏫',
+  '📅',
+  'foo-bar',
+  'c++',
+  'C#',
+  'f#',
+  '.net',
+  '"unbalanced',
+  'unbalanced"',
+  '"tantivy',
+  '"atlas tantivy"',
+  'NEAR',
+  'NEAR(atlas tantivy)',
+  'atlas NEAR/2 tantivy',
+  'atlas AND OR NOT',
+  'NOT',
+  'OR',
+  'AND',
+  'atlas -tantivy',
+  '+atlas',
+  '-',
+  '*',
+  'atl*',
+  '*las',
+  'title:atlas',
+  'path:Projects',
+  '^atlas',
+  'atlas^2',
+  '(atlas',
+  'atlas)',
+  '(a+)+$',
+  '(.*a){20}',
+  '.*',
+  '[a-z',
+  '\\',
+  '\\d+\\w*',
+  '$^|?',
+  '{1,2}',
+  '\\b',
+  '(?<=a)b',
+  '[[:alpha:]]',
+  'the of and a',
+  'the',
+  'a an the',
+  'to be or not to be',
+  'is it',
+  '!!!',
+  '...',
+  '---',
+  '%',
+  '%%',
+  '→',
+  '_',
+  "'",
+  '’',
+  '"',
+  '""',
+  "''",
+  '``',
+  ' ',
+  '  ',
+  '\t',
+  '\n',
+  '--',
+  '-- drop table notes;',
+  "'; DROP TABLE notes; --",
+  '%_',
+  'sk-fake',
+  'apiKey',
+  'fake-sync',
+  'data.json',
+  'smart_env',
+  '.obsidian',
+  'plugins',
+  '*:*',
+  'MATCH',
+  'rank',
+  'bm25(notes)',
+  'x'.repeat(40),
+  'getUserName',
+  'snake_case',
+  'INC-212',
+  "don't",
+  'Núñez',
+  'ATLAS',
+  'aTlAs',
+  'atlas atlas atlas atlas',
+  '1',
+  '0',
+  '-1',
+  'é',
 ];
 
 const DATES = [
-  '2026-03-12', '2000-01-01', '1970-01-01', '1969-12-31', '9999-12-31', '0000-00-00', '0001-01-01', '2026-13-45', '2026-02-30', '2026-3-1',
-  'tomorrow', 'yesterday', 'now', 'today', '', ' ', '2026-03-12T10:00:00Z', '2026-03-12T25:00', '2026-03-12T10:00:00+14:00',
-  '+275760-09-13T00:00:00.000Z', '-271821-04-20T00:00:00.000Z', '+275760-09-14T00:00:00.000Z', '275760-09-13', '99999-01-01',
-  '1', '0', '-1', '1e9', 'NaN', 'Infinity', 'null', 'undefined', '2026-03-12; DROP TABLE notes', 'Mar 12 2026', '12/03/2026',
-  '2026-03-12\u0000', '２０２６-０３-１２', '2026-03-12 ', ' 2026-03-12', 'P1D', '@1700000000',
+  '2026-03-12',
+  '2000-01-01',
+  '1970-01-01',
+  '1969-12-31',
+  '9999-12-31',
+  '0000-00-00',
+  '0001-01-01',
+  '2026-13-45',
+  '2026-02-30',
+  '2026-3-1',
+  'tomorrow',
+  'yesterday',
+  'now',
+  'today',
+  '',
+  ' ',
+  '2026-03-12T10:00:00Z',
+  '2026-03-12T25:00',
+  '2026-03-12T10:00:00+14:00',
+  '+275760-09-13T00:00:00.000Z',
+  '-271821-04-20T00:00:00.000Z',
+  '+275760-09-14T00:00:00.000Z',
+  '275760-09-13',
+  '99999-01-01',
+  '1',
+  '0',
+  '-1',
+  '1e9',
+  'NaN',
+  'Infinity',
+  'null',
+  'undefined',
+  '2026-03-12; DROP TABLE notes',
+  'Mar 12 2026',
+  '12/03/2026',
+  '2026-03-12\u0000',
+  '２０２６-０３-１２',
+  '2026-03-12 ',
+  ' 2026-03-12',
+  'P1D',
+  '@1700000000',
 ];
 
 const FOLDERS = [
-  'Projects', 'Claude', 'Claude/Sessions', 'claude/sessions', 'CLAUDE', 'People', '/Projects/', 'Projects/', '/', '//', '', ' ', '.', '..',
-  '../..', '.obsidian', '.obsidian/plugins', '.smart-env', '*', '**', 'Projects/*', '%2e%2e', 'C:\\', '\\\\server\\share', 'Projects\\',
-  'Sessions', 'Claude//Sessions', ' Claude / Sessions ', 'Nope', 'Projects/Atlas.md',
+  'Projects',
+  'Claude',
+  'Claude/Sessions',
+  'claude/sessions',
+  'CLAUDE',
+  'People',
+  '/Projects/',
+  'Projects/',
+  '/',
+  '//',
+  '',
+  ' ',
+  '.',
+  '..',
+  '../..',
+  '.obsidian',
+  '.obsidian/plugins',
+  '.smart-env',
+  '*',
+  '**',
+  'Projects/*',
+  '%2e%2e',
+  'C:\\',
+  '\\\\server\\share',
+  'Projects\\',
+  'Sessions',
+  'Claude//Sessions',
+  ' Claude / Sessions ',
+  'Nope',
+  'Projects/Atlas.md',
 ];
 
 const FIELDS = [
-  'type', 'status', 'priority', 'due', 'tags', 'aliases', 'title', 'path', 'modified', 'created', 'agent', 'project', 'TYPE', 'Status',
-  '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', 'length', 'a.b', 'tags.0', 'tags[0]', '$.type',
-  "type'; --", 'type"', '*', '%', ' ',
+  'type',
+  'status',
+  'priority',
+  'due',
+  'tags',
+  'aliases',
+  'title',
+  'path',
+  'modified',
+  'created',
+  'agent',
+  'project',
+  'TYPE',
+  'Status',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  'prototype',
+  'length',
+  'a.b',
+  'tags.0',
+  'tags[0]',
+  '$.type',
+  "type'; --",
+  'type"',
+  '*',
+  '%',
+  ' ',
 ];
 
 const TAGS = ['project', 'project/atlas', '#project', '#', '##', 'project/', '/', 'atlas', 'PROJECT', '#project/atlas/', '*', 'nope'];
@@ -203,7 +554,18 @@ function genericString(r: Rng): string {
 
 /** Random code points from ranges chosen to hit controls, surrogates, marks, RTL and emoji. */
 function randomString(r: Rng, length: number): string {
-  const ranges: [number, number][] = [[0x20, 0x7e], [0x00, 0x1f], [0x80, 0x24f], [0x300, 0x36f], [0x590, 0x6ff], [0x2000, 0x206f], [0x4e00, 0x4e80], [0xd800, 0xdfff], [0xfff0, 0xffff], [0x1f300, 0x1f64f]];
+  const ranges: [number, number][] = [
+    [0x20, 0x7e],
+    [0x00, 0x1f],
+    [0x80, 0x24f],
+    [0x300, 0x36f],
+    [0x590, 0x6ff],
+    [0x2000, 0x206f],
+    [0x4e00, 0x4e80],
+    [0xd800, 0xdfff],
+    [0xfff0, 0xffff],
+    [0x1f300, 0x1f64f],
+  ];
   let out = '';
   for (let i = 0; i < length; i++) {
     const [lo, hi] = pick(r, ranges);
@@ -250,7 +612,12 @@ function fromSchema(r: Rng, schema: JsonSchema, name: string, pools: Pools, vali
       if (!valid) return value;
       // Kept inside the length bounds; hostile content, valid shape.
       const clipped = schema.maxLength === undefined ? value : value.slice(0, schema.maxLength);
-      return clipped.length >= (schema.minLength ?? 0) ? clipped : pick(r, QUERIES.filter((query) => query.length >= (schema.minLength ?? 0)));
+      return clipped.length >= (schema.minLength ?? 0)
+        ? clipped
+        : pick(
+            r,
+            QUERIES.filter((query) => query.length >= (schema.minLength ?? 0)),
+          );
     }
     case 'integer':
     case 'number': {
@@ -287,17 +654,28 @@ function fromSchema(r: Rng, schema: JsonSchema, name: string, pools: Pools, vali
 function hostileValue(r: Rng, pools: Pools, depth = 0): unknown {
   const roll = int(r, depth > 2 ? 10 : 14);
   switch (roll) {
-    case 0: return null;
-    case 1: return pick(r, [true, false]);
-    case 2: return pick(r, NUMBERS);
-    case 3: return pick(r, NAN_LIKE);
-    case 4: return genericString(r);
-    case 5: return pathString(r, pools);
-    case 6: return queryString(r);
-    case 7: return pick(r, DATES);
-    case 8: return pick(r, FIELDS);
-    case 9: return pick(r, UNICODE);
-    case 10: return Array.from({ length: int(r, 4) }, () => hostileValue(r, pools, depth + 1));
+    case 0:
+      return null;
+    case 1:
+      return pick(r, [true, false]);
+    case 2:
+      return pick(r, NUMBERS);
+    case 3:
+      return pick(r, NAN_LIKE);
+    case 4:
+      return genericString(r);
+    case 5:
+      return pathString(r, pools);
+    case 6:
+      return queryString(r);
+    case 7:
+      return pick(r, DATES);
+    case 8:
+      return pick(r, FIELDS);
+    case 9:
+      return pick(r, UNICODE);
+    case 10:
+      return Array.from({ length: int(r, 4) }, () => hostileValue(r, pools, depth + 1));
     case 11: {
       const out: Record<string, unknown> = {};
       for (let i = int(r, 4); i > 0; i--) out[pick(r, [...FIELDS, 'path', 'query', 'op', 'value', 'field'])] = hostileValue(r, pools, depth + 1);
@@ -470,8 +848,13 @@ test(`fuzz: ${CALLS} random and hostile calls to every tool (seed ${SEED})`, { t
   const pools: Pools = {
     paths: [
       ...HOSTILE_PATHS,
-      vault.root, `${vault.root}/`, join(vault.root, 'Projects/Atlas.md'), join(vault.root, '.obsidian/plugins/fake-sync/data.json'),
-      join(vault.home, 'state.db'), vault.root.replace(/\//g, '\\'), `file://${join(vault.root, 'Projects/Atlas.md')}`,
+      vault.root,
+      `${vault.root}/`,
+      join(vault.root, 'Projects/Atlas.md'),
+      join(vault.root, '.obsidian/plugins/fake-sync/data.json'),
+      join(vault.home, 'state.db'),
+      vault.root.replace(/\//g, '\\'),
+      `file://${join(vault.root, 'Projects/Atlas.md')}`,
     ],
   };
   const before = snapshotVault(vault.root);
@@ -493,9 +876,13 @@ test(`fuzz: ${CALLS} random and hostile calls to every tool (seed ${SEED})`, { t
 
     let timer: NodeJS.Timeout | undefined;
     const callStarted = performance.now();
-    const call = client.callTool({ name: fuzzCase.tool, arguments: fuzzCase.args as Record<string, unknown> })
-      .then((value): Outcome => ({ kind: 'result', value }), (error: unknown): Outcome => ({ kind: 'threw', error }));
-    const timeout = new Promise<Outcome>((resolve) => { timer = setTimeout(() => resolve({ kind: 'timeout' }), CALL_TIMEOUT_MS); });
+    const call = client.callTool({ name: fuzzCase.tool, arguments: fuzzCase.args as Record<string, unknown> }).then(
+      (value): Outcome => ({ kind: 'result', value }),
+      (error: unknown): Outcome => ({ kind: 'threw', error }),
+    );
+    const timeout = new Promise<Outcome>((resolve) => {
+      timer = setTimeout(() => resolve({ kind: 'timeout' }), CALL_TIMEOUT_MS);
+    });
     const outcome = await Promise.race([call, timeout]);
     clearTimeout(timer);
     const elapsedMs = performance.now() - callStarted;
@@ -522,7 +909,9 @@ test(`fuzz: ${CALLS} random and hostile calls to every tool (seed ${SEED})`, { t
   const ran = [...stats.values()].reduce((sum, stat) => sum + stat.calls, 0);
   t.diagnostic(`${ran} calls in ${Math.round(totalMs)} ms; symlinks planted: ${symlinks}`);
   for (const [name, stat] of stats) {
-    t.diagnostic(`${name}: ${stat.calls} calls, ${stat.handled} past input validation, ${stat.calls - stat.errors - stat.rpcErrors} answered, ${stat.errors} isError, ${stat.rpcErrors} JSON-RPC errors, slowest ${Math.round(stat.slowestMs)} ms`);
+    t.diagnostic(
+      `${name}: ${stat.calls} calls, ${stat.handled} past input validation, ${stat.calls - stat.errors - stat.rpcErrors} answered, ${stat.errors} isError, ${stat.rpcErrors} JSON-RPC errors, slowest ${Math.round(stat.slowestMs)} ms`,
+    );
   }
   if (ONLY_CASE === null && failures.length < MAX_FAILURES) {
     // The generators must keep reaching the handlers, not only the SDK's schema check.

@@ -13,7 +13,10 @@ test('index_brain extracts in bounded batches; find_entity, related_notes, graph
   const { call, vault } = await connectFixture(t, VAULT);
   // Extraction and merges are heavy jobs: while a sweep holds the state's lock they wait, and say so.
   const sweep = acquireLock(vault.home, 'index', { purpose: 'a Librarian sweep' });
-  for (const [tool, args] of [['index_brain', {}], ['consolidate_graph', {}]] as const) {
+  for (const [tool, args] of [
+    ['index_brain', {}],
+    ['consolidate_graph', {}],
+  ] as const) {
     const busy = await call(tool, args);
     assert.equal(busy.isError, true, tool);
     assert.match(busy.content[0]!.text!, /a Librarian sweep is already running/);
@@ -33,7 +36,10 @@ test('index_brain extracts in bounded batches; find_entity, related_notes, graph
   assert.equal(found.entities[0]!.note_path, 'Claude/Graph/People/Lena.md');
   assert.deepEqual(found.entities[0]!.aliases, ['Lena F']);
   const partial = (await call('find_entity', { name: 'atl', type: 'project' })).structuredContent as { entities: { name: string }[] };
-  assert.deepEqual(partial.entities.map((entity) => entity.name), ['Atlas']);
+  assert.deepEqual(
+    partial.entities.map((entity) => entity.name),
+    ['Atlas'],
+  );
 
   const related = (await call('related_notes', { path: 'Meetings/Sync.md' })).structuredContent as { related: { path: string; chains: string[] }[] };
   assert.ok(related.related.length > 0);
@@ -47,7 +53,10 @@ test('index_brain extracts in bounded batches; find_entity, related_notes, graph
   assert.ok(bundle.entities.some((entity) => entity.name === 'Lena'));
 
   const searched = (await call('search_brain', { query: 'Lena', folder: 'Claude/Graph' })).structuredContent as { results: { path: string }[] };
-  assert.ok(searched.results.some((hit) => hit.path === 'Claude/Graph/People/Lena.md'), 'entity notes are searchable at once');
+  assert.ok(
+    searched.results.some((hit) => hit.path === 'Claude/Graph/People/Lena.md'),
+    'entity notes are searchable at once',
+  );
 });
 
 test('consolidate_graph lists merge proposals, applies one by id, undoes it; bad ids are errors that change nothing', async (t) => {
@@ -74,10 +83,16 @@ test('consolidate_graph lists merge proposals, applies one by id, undoes it; bad
   const stub = (await call('read_note', { path: 'Claude/Graph/People/Anna Silva.md' })).structuredContent as { text: string };
   assert.match(stub.text, /Merged into \[\[Claude\/Graph\/People\/Ana Silva\|Ana Silva\]\]/);
   const found = (await call('find_entity', { name: 'Anna Silva' })).structuredContent as { entities: { name: string }[] };
-  assert.deepEqual(found.entities.map((entity) => entity.name), ['Ana Silva']);
+  assert.deepEqual(
+    found.entities.map((entity) => entity.name),
+    ['Ana Silva'],
+  );
 
   const undone = (await call('consolidate_graph', { undo: [proposal.id] })).structuredContent as Report;
   assert.deepEqual(undone.undone, [proposal.id]);
   const back = (await call('find_entity', { name: 'Anna Silva' })).structuredContent as { entities: { name: string }[] };
-  assert.deepEqual(back.entities.map((entity) => entity.name), ['Anna Silva']);
+  assert.deepEqual(
+    back.entities.map((entity) => entity.name),
+    ['Anna Silva'],
+  );
 });

@@ -9,8 +9,7 @@ import { connectFixture, MCP_VAULT } from '../helpers/mcp.js';
 /** A real child process that stays running, standing in for a start-up index run still under way. */
 const STILL_INDEXING = { command: process.execPath, args: ['-e', 'setTimeout(() => {}, 120000)'] };
 
-const notices = async (call: Awaited<ReturnType<typeof connectFixture>>['call']) =>
-  ((await call('search_brain', { query: 'tantivy', mode: 'keyword' })).structuredContent!.notices as string[]).join('\n');
+const notices = async (call: Awaited<ReturnType<typeof connectFixture>>['call']) => ((await call('search_brain', { query: 'tantivy', mode: 'keyword' })).structuredContent!.notices as string[]).join('\n');
 
 test('the index is current while the start-up run is under way: no "results may be incomplete"', async (t) => {
   const { engine, call } = await connectFixture(t, MCP_VAULT, { indexCommand: STILL_INDEXING });

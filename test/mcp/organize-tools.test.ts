@@ -11,15 +11,23 @@ import { connectFixture } from '../helpers/mcp.js';
 test('organize_vault lists, applies and rejects proposals; undo_move puts everything back; undo_run reverts a sweep', async (t) => {
   const { vault, engine, call } = await connectFixture(t, LIBRARIAN_VAULT);
   const hashOf = (path: string) => engine.db.prepare('SELECT hash FROM notes WHERE path = ?').pluck().get(path) as string;
-  const proposed = recordProposals(engine.db, [
-    { kind: 'propose', path: 'Claude/Inbox/Walrus Plan.md', hash: hashOf('Claude/Inbox/Walrus Plan.md'), target: 'Projects/Zoo', share: 0.62, reason: 'low confidence', neighbours: [] },
-    { kind: 'propose', path: 'Claude/Inbox/Rota.md', hash: hashOf('Claude/Inbox/Rota.md'), target: 'Garden', share: 0.51, reason: 'low confidence', neighbours: [] },
-  ], 'test-run', new Date().toISOString());
+  const proposed = recordProposals(
+    engine.db,
+    [
+      { kind: 'propose', path: 'Claude/Inbox/Walrus Plan.md', hash: hashOf('Claude/Inbox/Walrus Plan.md'), target: 'Projects/Zoo', share: 0.62, reason: 'low confidence', neighbours: [] },
+      { kind: 'propose', path: 'Claude/Inbox/Rota.md', hash: hashOf('Claude/Inbox/Rota.md'), target: 'Garden', share: 0.51, reason: 'low confidence', neighbours: [] },
+    ],
+    'test-run',
+    new Date().toISOString(),
+  );
   assert.equal(proposed.length, 2);
   const [walrus, rota] = proposed.map((p) => p.id);
 
   const listed = await call('organize_vault');
-  assert.deepEqual((listed.structuredContent!.pending as { id: number }[]).map((p) => p.id), [walrus, rota]);
+  assert.deepEqual(
+    (listed.structuredContent!.pending as { id: number }[]).map((p) => p.id),
+    [walrus, rota],
+  );
   assert.ok(existsSync(join(vault.root, 'Claude/Inbox/Walrus Plan.md')), 'listing moves nothing');
 
   const found = async () => ((await call('search_brain', { query: 'walrus plan' })).structuredContent!.results as { path: string }[]).map((hit) => hit.path);
@@ -60,8 +68,13 @@ test('organize_vault lists, applies and rejects proposals; undo_move puts everyt
 
   // A sweep (report only, in-process as the daemon runs it), then undo_run through the tool.
   const runId = newRunId('sweep');
-  await runSweep(sweepOptions({ ...engine.settings, agentRoot: 'Claude', extractor: 'none', extractModel: 'x', organizeRoot: false, sweepMaxNotes: undefined, sweepMaxCostUsd: undefined },
-    { vault: vault.root, stateDir: vault.home, db: engine.db }, { runId, kind: 'sweep', dryRun: false, log: { err: () => {} }, phases: ['health', 'report'] }));
+  await runSweep(
+    sweepOptions(
+      { ...engine.settings, agentRoot: 'Claude', extractor: 'none', extractModel: 'x', organizeRoot: false, sweepMaxNotes: undefined, sweepMaxCostUsd: undefined },
+      { vault: vault.root, stateDir: vault.home, db: engine.db },
+      { runId, kind: 'sweep', dryRun: false, log: { err: () => {} }, phases: ['health', 'report'] },
+    ),
+  );
   engine.changed();
   const status = await call('librarian_status');
   assert.equal(status.structuredContent!.last_run, runId);

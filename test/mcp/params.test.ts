@@ -33,5 +33,8 @@ test('numeric parameters accept numeric strings; anything else gets a clear refu
 test('get_backlinks tells a link to a heading from a link to the note', async (t) => {
   const { call } = await connectFixture(t, VAULT);
   const result = (await call('get_backlinks', { path: 'Canvas.md' })).structuredContent as { backlinks: { path: string; line: number; subpath: string | null }[] };
-  assert.deepEqual(result.backlinks.map((link) => `${link.path}:${link.line} ${link.subpath ?? '(note)'}`), ['Guide.md:2 (note)', 'Guide.md:3 Add cards']);
+  assert.deepEqual(
+    result.backlinks.map((link) => `${link.path}:${link.line} ${link.subpath ?? '(note)'}`),
+    ['Guide.md:2 (note)', 'Guide.md:3 Add cards'],
+  );
 });

@@ -28,20 +28,29 @@ function functionLengths(file: string, text: string): { name: string; lines: num
   return found;
 }
 
-const sources = readdirSync(MCP, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'))
+const sources = readdirSync(MCP, { recursive: true, encoding: 'utf8' })
+  .filter((file) => file.endsWith('.ts'))
   .map((file) => ({ file, text: readFileSync(join(MCP, file), 'utf8') }));
 
 test('no function in src/mcp is over 80 lines', () => {
   assert.ok(sources.length > 10, 'the MCP sources are there');
   const long = sources.flatMap(({ file, text }) => functionLengths(file, text)).filter((fn) => fn.lines > 80);
-  assert.deepEqual(long.map((fn) => `${fn.name}: ${fn.lines} lines`), []);
+  assert.deepEqual(
+    long.map((fn) => `${fn.name}: ${fn.lines} lines`),
+    [],
+  );
 });
 
 test('each tool is its own definition of at most 60 lines, in a family file under src/mcp/tools/', () => {
-  const definitions = sources.filter(({ file }) => file.startsWith('tools/') && file !== 'tools/define.ts')
-    .flatMap(({ file, text }) => functionLengths(file, text)).filter((fn) => fn.returns === 'Tool');
+  const definitions = sources
+    .filter(({ file }) => file.startsWith('tools/') && file !== 'tools/define.ts')
+    .flatMap(({ file, text }) => functionLengths(file, text))
+    .filter((fn) => fn.returns === 'Tool');
   assert.equal(definitions.length, 26, `one definition per tool: ${definitions.map((fn) => fn.name).join(', ')}`);
-  assert.deepEqual(definitions.filter((fn) => fn.lines > 60).map((fn) => `${fn.name}: ${fn.lines} lines`), []);
+  assert.deepEqual(
+    definitions.filter((fn) => fn.lines > 60).map((fn) => `${fn.name}: ${fn.lines} lines`),
+    [],
+  );
   for (const { file, text } of sources.filter(({ file }) => !file.startsWith('tools/'))) {
     assert.doesNotMatch(text, /registerTool\('/, `${file} registers a tool inline; define it in its family's file under src/mcp/tools/`);
   }

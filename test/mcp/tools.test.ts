@@ -42,13 +42,19 @@ test('search_brain: hits with evidence, filters, scoped_out, include_text, mode 
   assert.ok(filtered.results.every((hit) => hit.path.startsWith('Projects/')));
   assert.equal(filtered.scoped_out?.best.path, 'Claude/Sessions/2026-03-12 Review.md');
   const tagged = (await call('search_brain', { query: 'tantivy', tags: ['project'], include_text: true })).structuredContent! as { results: { path: string; text: string }[] };
-  assert.deepEqual(tagged.results.map((hit) => hit.path), ['Projects/Atlas.md']);
+  assert.deepEqual(
+    tagged.results.map((hit) => hit.path),
+    ['Projects/Atlas.md'],
+  );
   assert.match(tagged.results[0]!.text, /Move search to Tantivy/);
   const semantic = await call('search_brain', { query: 'tantivy', mode: 'semantic' });
   assert.equal(semantic.isError, true);
   assert.match(semantic.content[0]!.text!, /semantic search is not possible: no note has a .* vector yet.*use mode "hybrid" or "keyword"/);
   const rephrased = (await call('search_brain', { query: 'tantivy cutover', alternatives: ['pgvector pricing'] })).structuredContent! as { results: { path: string; lanes: { wordings?: { wording: number }[] } }[] };
-  assert.ok(rephrased.results.some((hit) => hit.lanes.wordings?.[0]?.wording === 1), 'a note only the alternative found is fused in and says so');
+  assert.ok(
+    rephrased.results.some((hit) => hit.lanes.wordings?.[0]?.wording === 1),
+    'a note only the alternative found is fused in and says so',
+  );
   const tooMany = await call('search_brain', { query: 'x', alternatives: ['a', 'b', 'c', 'd', 'e'] });
   assert.equal(tooMany.isError, true);
   const bad = await call('search_brain', { query: '', limit: 500 });
@@ -64,7 +70,10 @@ test('context_bundle sizes to the budget; recall_bundle has sections with status
   assert.equal(around.hits[0]!.path, 'Projects/Atlas.md');
   const inHits = new Set(around.hits.map((hit) => hit.path));
   assert.ok(around.related.every((note) => !inHits.has(note.path) && /^(linked from|links to) /.test(note.why)));
-  assert.deepEqual(around.related.find((note) => note.path === 'Glossary.md'), { path: 'Glossary.md', title: 'Glossary', why: 'linked from Projects/Atlas.md' });
+  assert.deepEqual(
+    around.related.find((note) => note.path === 'Glossary.md'),
+    { path: 'Glossary.md', title: 'Glossary', why: 'linked from Projects/Atlas.md' },
+  );
   const neither = await call('context_bundle', {});
   assert.equal(neither.isError, true);
   const recall = (await call('recall_bundle', { mode: 'digest', since: '2000-01-01' })).structuredContent! as { sections: Record<string, { status: string; items: { path?: string; text?: string }[] }> };
@@ -94,11 +103,20 @@ test('read_note reads notes, resolves variants, truncates, and refuses what is n
 test('query_notes, get_backlinks, list_recent, list_tasks', async (t) => {
   const { call } = await connectFixture(t, MCP_VAULT);
   const projects = (await call('query_notes', { where: [{ field: 'type', op: 'eq', value: 'project' }] })).structuredContent! as { notes: { path: string }[] };
-  assert.deepEqual(projects.notes.map((n) => n.path), ['Projects/Atlas.md']);
+  assert.deepEqual(
+    projects.notes.map((n) => n.path),
+    ['Projects/Atlas.md'],
+  );
   const ranked = (await call('query_notes', { where: [{ field: 'priority', op: 'gte', value: 1 }], sort: 'priority', order: 'asc' })).structuredContent! as { notes: { path: string }[] };
-  assert.deepEqual(ranked.notes.map((n) => n.path), ['Projects/Decisions.md', 'Projects/Atlas.md']);
+  assert.deepEqual(
+    ranked.notes.map((n) => n.path),
+    ['Projects/Decisions.md', 'Projects/Atlas.md'],
+  );
   const due = (await call('query_notes', { where: [{ field: 'due', op: 'lt', value: '2026-06-01' }] })).structuredContent! as { notes: { path: string }[] };
-  assert.deepEqual(due.notes.map((n) => n.path), ['Projects/Atlas.md']);
+  assert.deepEqual(
+    due.notes.map((n) => n.path),
+    ['Projects/Atlas.md'],
+  );
   const tagged = (await call('query_notes', { where: [{ field: 'tags', op: 'contains', value: 'atlas' }] })).structuredContent! as { total: number };
   assert.equal(tagged.total, 1);
   const inSet = (await call('query_notes', { where: [{ field: 'status', op: 'in', value: ['done', 'external'] }] })).structuredContent! as { total: number };
@@ -115,9 +133,15 @@ test('query_notes, get_backlinks, list_recent, list_tasks', async (t) => {
   assert.ok(recent.notes.every((n) => n.path.startsWith('Projects/')));
 
   const open = (await call('list_tasks', {})).structuredContent! as { tasks: { text: string; due: string; path: string; line: number }[] };
-  assert.deepEqual(open.tasks.map((task) => [task.text, task.due, task.path]), [['Load test', '2026-04-20', 'Projects/Atlas.md']]);
+  assert.deepEqual(
+    open.tasks.map((task) => [task.text, task.due, task.path]),
+    [['Load test', '2026-04-20', 'Projects/Atlas.md']],
+  );
   const done = (await call('list_tasks', { status: 'done' })).structuredContent! as { tasks: { text: string }[] };
-  assert.deepEqual(done.tasks.map((task) => task.text), ['Kickoff']);
+  assert.deepEqual(
+    done.tasks.map((task) => task.text),
+    ['Kickoff'],
+  );
   assert.equal((await call('list_tasks', { due_before: 'tomorrow' })).isError, true);
 });
 
@@ -128,18 +152,22 @@ test('an edited, added, renamed or deleted note is reflected in search (watcher)
   await engine.watching();
   // Found by the keyword lane, so by the index — the substring lane reads the files themselves
   // and would find an edit the index has not seen.
-  const paths = async (query: string) => ((await call('search_brain', { query })).structuredContent! as { results: { path: string; lanes: { keyword?: unknown } }[] }).results.filter((hit) => hit.lanes.keyword !== undefined).map((hit) => hit.path);
+  const paths = async (query: string) =>
+    ((await call('search_brain', { query })).structuredContent! as { results: { path: string; lanes: { keyword?: unknown } }[] }).results.filter((hit) => hit.lanes.keyword !== undefined).map((hit) => hit.path);
   const waitFor = eventually;
   assert.ok((await paths('Lena')).includes('People/Lena.md')); // her blocks are now remembered by the loaded engine
   vault.write('People/Lena.md', '# Lena\n\n## Contracts\nNow also owns the zeppelin contract.\n');
   await waitFor(async () => (await paths('zeppelin')).includes('People/Lena.md'), 'an edit');
   const hit = ((await call('search_brain', { query: 'zeppelin' })).structuredContent! as { results: { path: string; section: string; lines: number[] }[] }).results[0]!;
-  assert.deepEqual([hit.path, hit.section, hit.lines], ['People/Lena.md', 'Lena > Contracts', [3, 5]], 'the evidence is from the edited note\'s blocks');
+  assert.deepEqual([hit.path, hit.section, hit.lines], ['People/Lena.md', 'Lena > Contracts', [3, 5]], "the evidence is from the edited note's blocks");
   vault.write('New.md', '# New\nquokka facts\n');
   await waitFor(async () => (await paths('quokka')).includes('New.md'), 'an addition');
   const { renameSync } = await import('node:fs');
   renameSync(join(vault.root, 'New.md'), join(vault.root, 'Renamed.md'));
-  await waitFor(async () => { const found = await paths('quokka'); return found.includes('Renamed.md') && !found.includes('New.md'); }, 'a rename');
+  await waitFor(async () => {
+    const found = await paths('quokka');
+    return found.includes('Renamed.md') && !found.includes('New.md');
+  }, 'a rename');
   vault.remove('Renamed.md');
   await waitFor(async () => (await paths('quokka')).length === 0, 'a deletion');
 });

@@ -34,7 +34,34 @@ test('spawned engram serve over stdio: answers, indexes in the background, lists
   await client.connect(transport);
   t.after(() => client.close());
   const tools = (await client.listTools()).tools.map((tool) => tool.name).sort();
-  assert.deepEqual(tools, ['add_task', 'append_note', 'capture', 'consolidate_graph', 'context_bundle', 'find_entity', 'get_backlinks', 'graph_stats', 'index_brain', 'index_status', 'librarian_status', 'list_recent', 'list_tasks', 'log_session', 'onboard', 'organize_vault', 'query_notes', 'read_note', 'recall_bundle', 'related_notes', 'search_brain', 'undo_move', 'undo_run', 'undo_write', 'upsert_concept', 'write_note']);
+  assert.deepEqual(tools, [
+    'add_task',
+    'append_note',
+    'capture',
+    'consolidate_graph',
+    'context_bundle',
+    'find_entity',
+    'get_backlinks',
+    'graph_stats',
+    'index_brain',
+    'index_status',
+    'librarian_status',
+    'list_recent',
+    'list_tasks',
+    'log_session',
+    'onboard',
+    'organize_vault',
+    'query_notes',
+    'read_note',
+    'recall_bundle',
+    'related_notes',
+    'search_brain',
+    'undo_move',
+    'undo_run',
+    'undo_write',
+    'upsert_concept',
+    'write_note',
+  ]);
   // The background index run finishes; then search finds the notes.
   await eventually(async () => {
     const result = (await client.callTool({ name: 'search_brain', arguments: { query: 'tantivy' } })) as { structuredContent?: { results: { path: string }[] } };
@@ -49,7 +76,9 @@ test('spawned engram serve over stdio: answers, indexes in the background, lists
 async function startHttp(t: Parameters<typeof makeVault>[0], token?: string): Promise<{ port: number; vault: ReturnType<typeof makeVault> }> {
   const vault = makeVault(t, MCP_VAULT);
   const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, 'serve', '--http', '0', '--vault', vault.root, '--no-watch'], {
-    cwd: REPO, env: { ...baseEnv(vault.home), ...(token ? { ENGRAM_HTTP_TOKEN: token } : {}) }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: REPO,
+    env: { ...baseEnv(vault.home), ...(token ? { ENGRAM_HTTP_TOKEN: token } : {}) },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   t.after(() => {
     child.kill('SIGTERM');
@@ -70,7 +99,9 @@ function raw(port: number, path: string, headers: Record<string, string>, method
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
       let data = '';
-      res.on('data', (chunk: Buffer) => { data += chunk.toString(); });
+      res.on('data', (chunk: Buffer) => {
+        data += chunk.toString();
+      });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: data }));
     });
     req.on('error', reject);
@@ -111,14 +142,21 @@ test('engram serve --http with ENGRAM_HTTP_TOKEN: no token or a wrong one is 401
 test('spawned engram serve: an agent writes under Claude/, finds each write, and cannot touch the rest without preview → apply', async (t) => {
   const vault = makeVault(t, MCP_VAULT);
   const client = new Client({ name: 'writer', version: '0' });
-  await client.connect(new StdioClientTransport({
-    command: process.execPath, args: ['--import', 'tsx', ENTRY, 'serve', '--vault', vault.root, '--no-watch'], env: baseEnv(vault.home), cwd: REPO, stderr: 'pipe',
-  }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', ENTRY, 'serve', '--vault', vault.root, '--no-watch'],
+      env: baseEnv(vault.home),
+      cwd: REPO,
+      stderr: 'pipe',
+    }),
+  );
   t.after(() => client.close());
   type R = { isError?: boolean; structuredContent?: Record<string, unknown>; content: { text?: string }[] };
   const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as R;
   // By the keyword lane, so by the index (the substring lane reads the files themselves).
-  const found = async (query: string, path: string) => ((await call('search_brain', { query })).structuredContent!.results as { path: string; lanes: { keyword?: unknown } }[]).some((hit) => hit.path === path && hit.lanes.keyword !== undefined);
+  const found = async (query: string, path: string) =>
+    ((await call('search_brain', { query })).structuredContent!.results as { path: string; lanes: { keyword?: unknown } }[]).some((hit) => hit.path === path && hit.lanes.keyword !== undefined);
   // Wait for the background index so search works at all.
   await eventually(() => found('tantivy', 'Projects/Atlas.md'), 'the background index ran');
 
@@ -153,14 +191,20 @@ test('spawned engram serve: an agent writes under Claude/, finds each write, and
   assert.deepEqual(readFileSync(join(vault.root, 'Projects/Atlas.md')), before, 'undo_write restores the previous bytes');
 });
 
-test('two engram serve processes on one vault share the state directory: both index, both see each other\'s writes', async (t) => {
+test("two engram serve processes on one vault share the state directory: both index, both see each other's writes", async (t) => {
   const vault = makeVault(t, MCP_VAULT);
   type R = { isError?: boolean; structuredContent?: Record<string, unknown> };
   const spawnClient = async (name: string) => {
     const client = new Client({ name, version: '0' });
-    await client.connect(new StdioClientTransport({
-      command: process.execPath, args: ['--import', 'tsx', ENTRY, 'serve', '--vault', vault.root], env: baseEnv(vault.home), cwd: REPO, stderr: 'pipe',
-    }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['--import', 'tsx', ENTRY, 'serve', '--vault', vault.root],
+        env: baseEnv(vault.home),
+        cwd: REPO,
+        stderr: 'pipe',
+      }),
+    );
     t.after(() => client.close());
     return async (tool: string, args: Record<string, unknown>) => (await client.callTool({ name: tool, arguments: args })) as R;
   };
@@ -168,7 +212,8 @@ test('two engram serve processes on one vault share the state directory: both in
   // lock, the other finds it held, and both end up serving the shared index.
   const [a, b] = await Promise.all([spawnClient('a'), spawnClient('b')]);
   // By the keyword lane, so by the shared index (the substring lane reads the files themselves).
-  const hits = async (call: typeof a, query: string) => ((await call('search_brain', { query })).structuredContent!.results as { path: string; lanes: { keyword?: unknown } }[]).filter((hit) => hit.lanes.keyword !== undefined).map((hit) => hit.path);
+  const hits = async (call: typeof a, query: string) =>
+    ((await call('search_brain', { query })).structuredContent!.results as { path: string; lanes: { keyword?: unknown } }[]).filter((hit) => hit.lanes.keyword !== undefined).map((hit) => hit.path);
   const waitFor = (call: typeof a, query: string, path: string, what: string) => eventually(async () => (await hits(call, query)).includes(path), what);
   await waitFor(a, 'tantivy', 'Projects/Atlas.md', 'a serves the index');
   await waitFor(b, 'tantivy', 'Projects/Atlas.md', 'b serves the index');
@@ -181,7 +226,7 @@ test('two engram serve processes on one vault share the state directory: both in
     assert.equal(state, 'ready', 'a concurrent index run is not reported as a failure');
   }
   // A write through one server is seen by the other through its watcher (shared database).
-  const captured = await a('capture', { text: 'quokka census results' }) as R & { content?: { text?: string }[] };
+  const captured = (await a('capture', { text: 'quokka census results' })) as R & { content?: { text?: string }[] };
   assert.equal(captured.isError, undefined, captured.content?.[0]?.text);
   const inbox = captured.structuredContent!.path as string;
   await waitFor(b, 'quokka census', inbox, 'the other server finds the note');
@@ -196,7 +241,9 @@ test('engram serve --http speaks the protocol edges: 202 for notifications, batc
   const started = await new Promise<{ status: number; session: string; body: string }>((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: json }, (res) => {
       let data = '';
-      res.on('data', (chunk: Buffer) => { data += chunk.toString(); });
+      res.on('data', (chunk: Buffer) => {
+        data += chunk.toString();
+      });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, session: String(res.headers['mcp-session-id']), body: data }));
     });
     req.on('error', reject);
@@ -206,12 +253,21 @@ test('engram serve --http speaks the protocol edges: 202 for notifications, batc
   assert.equal(JSON.parse(started.body).result.serverInfo.name, 'engram');
   const session = { ...json, 'mcp-session-id': started.session, 'mcp-protocol-version': '2025-06-18' };
   assert.equal((await raw(port, '/mcp', session, 'POST', JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }))).status, 202);
-  const batch = await raw(port, '/mcp', session, 'POST', JSON.stringify([
-    { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'librarian_status', arguments: {} } },
-    { jsonrpc: '2.0', id: 8, method: 'tools/list' },
-  ]));
+  const batch = await raw(
+    port,
+    '/mcp',
+    session,
+    'POST',
+    JSON.stringify([
+      { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'librarian_status', arguments: {} } },
+      { jsonrpc: '2.0', id: 8, method: 'tools/list' },
+    ]),
+  );
   assert.equal(batch.status, 200);
-  assert.deepEqual((JSON.parse(batch.body) as { id: number }[]).map((answer) => answer.id), [7, 8]);
+  assert.deepEqual(
+    (JSON.parse(batch.body) as { id: number }[]).map((answer) => answer.id),
+    [7, 8],
+  );
   assert.equal((await raw(port, '/mcp', session, 'GET')).status, 405, 'no server-to-client stream');
   assert.equal((await raw(port, '/mcp', session, 'POST', '{ not json')).status, 400);
   assert.equal((await raw(port, '/mcp', session, 'POST', JSON.stringify({ hello: 'world' }))).status, 400);

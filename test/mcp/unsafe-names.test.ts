@@ -15,11 +15,18 @@ test('a note named with a line break is skipped and reported; every path search 
   });
   for (const mode of ['keyword', 'hybrid'] as const) {
     const results = (await call('search_brain', { query: 'zebra', mode })).structuredContent!.results as { path: string }[];
-    assert.deepEqual(results.map((hit) => hit.path), ['Good.md'], `${mode}: only the readable note`);
+    assert.deepEqual(
+      results.map((hit) => hit.path),
+      ['Good.md'],
+      `${mode}: only the readable note`,
+    );
     for (const hit of results) assert.notEqual((await call('read_note', { path: hit.path })).isError, true);
   }
   const skipped = engine.db.prepare('SELECT path, reason FROM skipped ORDER BY path').all() as { path: string; reason: string }[];
-  assert.deepEqual(skipped.map((row) => row.path), ['Bad\nName.md', 'Folder\rx', 'Odd\u202Egpj.md']);
+  assert.deepEqual(
+    skipped.map((row) => row.path),
+    ['Bad\nName.md', 'Folder\rx', 'Odd\u202Egpj.md'],
+  );
   for (const row of skipped) assert.match(row.reason, /control character .* rename it to index it/);
   const status = (await call('index_status')).structuredContent!;
   assert.ok(JSON.stringify(status).includes('rename it to index it'), 'index_status reports them');

@@ -27,5 +27,8 @@ test('indexing a write fails: the reply says written (with a warning), the journ
   engine.db.exec('DROP TRIGGER fail_index');
   await engine.settled();
   const found = await call('search_brain', { query: 'quokka facts', mode: 'keyword' });
-  assert.ok((found.structuredContent!.results as { path: string }[]).some((hit) => hit.path === 'Claude/Quokka.md'), 'the failed paths were queued and indexed again');
+  assert.ok(
+    (found.structuredContent!.results as { path: string }[]).some((hit) => hit.path === 'Claude/Quokka.md'),
+    'the failed paths were queued and indexed again',
+  );
 });

@@ -23,7 +23,10 @@ test('a write through the MCP client is searchable right after, and the audit no
   assert.notEqual(written.isError, true, written.content[0]?.text);
   const path = String(written.structuredContent!.path);
   const found = await call('search_brain', { query: 'numbat termite', mode: 'keyword' });
-  assert.ok((found.structuredContent!.results as { path: string }[]).some((hit) => hit.path === path), 'the capture is found at once');
+  assert.ok(
+    (found.structuredContent!.results as { path: string }[]).some((hit) => hit.path === path),
+    'the capture is found at once',
+  );
   assert.ok(indexedAsOnDisk(engine, vault.root, 'Claude/Audit.md'), 'the audit note is indexed as written');
   assert.match(readFileSync(join(vault.root, 'Claude/Audit.md'), 'utf8'), new RegExp(`#${written.structuredContent!.journal_id} capture`));
 

@@ -10,7 +10,7 @@ import { insertText } from '../../src/mcp/tools/index.js';
 import { connectFixture, MCP_VAULT } from '../helpers/mcp.js';
 
 type Result = Awaited<ReturnType<Awaited<ReturnType<typeof connectFixture>>['call']>>;
-const paths = (result: Result) => ((result.structuredContent as { results: { path: string }[] }).results).map((hit) => hit.path);
+const paths = (result: Result) => (result.structuredContent as { results: { path: string }[] }).results.map((hit) => hit.path);
 const today = () => new Date().toISOString().slice(0, 10);
 
 test('log_session, capture, upsert_concept, add_task: written, journaled, and searchable at once', async (t) => {
@@ -38,7 +38,10 @@ test('log_session, capture, upsert_concept, add_task: written, journaled, and se
   assert.deepEqual([updated.path, updated.created], ['Claude/Concepts/Reciprocal rank fusion.md', false], 'case-insensitive match');
   assert.match(readFileSync(join(vault.root, updated.path), 'utf8'), new RegExp(`## Update ${today()}\\n\\nk = 60 by default\\.\\n$`));
   const similar = (await call('upsert_concept', { name: 'Tantivy', body: 'A search library.' })).structuredContent as { similar: { path: string }[] };
-  assert.ok(similar.similar.some((note) => note.path === 'Projects/Atlas.md'), 'near notes are reported');
+  assert.ok(
+    similar.similar.some((note) => note.path === 'Projects/Atlas.md'),
+    'near notes are reported',
+  );
 
   const task = (await call('add_task', { text: 'File the zeppelin permit', due: '2026-06-01', priority: 'high' })).structuredContent as { line: string };
   assert.equal(task.line, '- [ ] File the zeppelin permit ⏫ 📅 2026-06-01');
@@ -47,7 +50,10 @@ test('log_session, capture, upsert_concept, add_task: written, journaled, and se
   for (const due of ['2026-02-30', 'tomorrow', '2026-6-1']) assert.equal((await call('add_task', { text: 'x', due })).isError, true, due);
 
   const audit = readFileSync(join(vault.root, 'Claude/Audit.md'), 'utf8');
-  assert.match(audit.split('\n').find((line) => line.startsWith('- '))!, /#\d+ add_task · Claude\/Tasks\.md/);
+  assert.match(
+    audit.split('\n').find((line) => line.startsWith('- '))!,
+    /#\d+ add_task · Claude\/Tasks\.md/,
+  );
 });
 
 test('append_note inside Claude/ is free; under a heading the section decides where it lands', async (t) => {
@@ -102,7 +108,13 @@ test('outside Claude/: preview, then apply with the token; undo restores the byt
   assert.equal(((await call('append_note', { token: rules.token })).structuredContent as { applied: boolean }).applied, true);
   assert.match(readFileSync(join(vault.root, 'Claude/README.md'), 'utf8'), /Agents cite sources\.\n$/);
 
-  for (const [path, pattern] of [['Claude/Librarian.md', /caretaker/], ['Claude/Graph/People/Lena.md', /graph tools/], ['.obsidian/app.md', /"\."/], ['../escape.md', /\.\./], ['Claude/notes.txt', /note|\.md/]] as const) {
+  for (const [path, pattern] of [
+    ['Claude/Librarian.md', /caretaker/],
+    ['Claude/Graph/People/Lena.md', /graph tools/],
+    ['.obsidian/app.md', /"\."/],
+    ['../escape.md', /\.\./],
+    ['Claude/notes.txt', /note|\.md/],
+  ] as const) {
     const refused = await call('write_note', { path, content: 'x', overwrite: true });
     assert.equal(refused.isError, true, path);
     assert.match(refused.content[0]!.text!, pattern, path);

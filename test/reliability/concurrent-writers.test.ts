@@ -40,20 +40,24 @@ type Reply = { isError?: boolean; structuredContent?: Record<string, unknown>; c
 
 async function connect(vault: string, home: string): Promise<Client> {
   const client = new Client({ name: 'hammer', version: '0' });
-  await client.connect(new StdioClientTransport({
-    command: process.execPath,
-    args: ['--import', 'tsx', `${REPO}src/cli/main.ts`, 'serve', '--vault', vault, '--no-watch', '--no-index'],
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ENGRAM_HOME: home, ENGRAM_OFFLINE: '1' },
-    cwd: REPO, stderr: 'pipe',
-  }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', `${REPO}src/cli/main.ts`, 'serve', '--vault', vault, '--no-watch', '--no-index'],
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ENGRAM_HOME: home, ENGRAM_OFFLINE: '1' },
+      cwd: REPO,
+      stderr: 'pipe',
+    }),
+  );
   return client;
 }
 
 /** Every file's text under the vault (where a written marker must be found, wherever a sweep filed it). */
 function vaultText(root: string): string {
-  return (readdirSync(root, { recursive: true, withFileTypes: true }))
+  return readdirSync(root, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
-    .map((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8')).join('\n');
+    .map((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8'))
+    .join('\n');
 }
 
 test('writers hammering through two servers while index and librarian run: every write answered as done, exit 0, no orphaned rows', async (t) => {
@@ -69,9 +73,10 @@ test('writers hammering through two servers while index and librarian run: every
     for (let n = 0; !stop; n++) {
       // Fresh words in every write: each one adds terms while the runs add theirs.
       const marker = `${word(100_000 + lane * 10_000 + n)}mark`;
-      const call = n % 2 === 0
-        ? { name: 'capture', arguments: { text: `noted ${marker}` } }
-        : { name: 'write_note', arguments: { path: `Claude/Hammer/${lane}-${n}.md`, content: `# Hammer ${lane} ${n}\n${marker} ${word(200_000 + lane * 10_000 + n)}\n` } };
+      const call =
+        n % 2 === 0
+          ? { name: 'capture', arguments: { text: `noted ${marker}` } }
+          : { name: 'write_note', arguments: { path: `Claude/Hammer/${lane}-${n}.md`, content: `# Hammer ${lane} ${n}\n${marker} ${word(200_000 + lane * 10_000 + n)}\n` } };
       replies.push({ marker, reply: (await client.callTool(call)) as Reply });
       writes++;
     }
@@ -97,9 +102,21 @@ test('writers hammering through two servers while index and librarian run: every
   assert.equal(sweep.code, 0, `engram librarian: ${sweep.stdout}\n${sweep.stderr}`);
   const text = vaultText(vault.root);
   const failedButWritten = replies.filter(({ marker, reply }) => reply.isError && text.includes(marker));
-  assert.deepEqual(failedButWritten.map(({ reply }) => reply.content[0]?.text), [], 'no write that happened is reported as failed');
-  assert.deepEqual(replies.filter(({ reply }) => reply.isError).map(({ reply }) => reply.content[0]?.text), [], 'every write succeeds');
-  assert.deepEqual(replies.filter(({ marker }) => !text.includes(marker)).map(({ marker }) => marker), [], 'every write answered as done is on disk');
+  assert.deepEqual(
+    failedButWritten.map(({ reply }) => reply.content[0]?.text),
+    [],
+    'no write that happened is reported as failed',
+  );
+  assert.deepEqual(
+    replies.filter(({ reply }) => reply.isError).map(({ reply }) => reply.content[0]?.text),
+    [],
+    'every write succeeds',
+  );
+  assert.deepEqual(
+    replies.filter(({ marker }) => !text.includes(marker)).map(({ marker }) => marker),
+    [],
+    'every write answered as done is on disk',
+  );
 
   // The live state equals a clean index of the same vault: every note, nothing more.
   const root = resolveVaultRoot(vault.root);
@@ -110,7 +127,7 @@ test('writers hammering through two servers while index and librarian run: every
   t.after(() => clean.close());
   runIndex(clean, { root, extensions: [lexicalExtension()] });
   assert.equal(live.prepare('SELECT count(*) FROM notes').pluck().get(), clean.prepare('SELECT count(*) FROM notes').pluck().get());
-  assert.ok((live.prepare('SELECT count(*) FROM notes').pluck().get() as number) > NOTES, 'the vault\'s notes and the written ones are indexed');
+  assert.ok((live.prepare('SELECT count(*) FROM notes').pluck().get() as number) > NOTES, "the vault's notes and the written ones are indexed");
   assert.deepEqual(orphanRows(live), { note_terms: 0, notes_without_terms: 0, blocks: 0, links: 0, vectors: 0, foreign_key_violations: 0 });
   assert.deepEqual(termRows(live), termRows(clean));
   const { dirty: _dirty, ...liveDump } = withoutIds(dumpState(live));

@@ -35,12 +35,13 @@ const SECRETS = {
 };
 
 const PUBLIC_NOTES: Record<string, string> = {
-  'Ops/Deploy.md': `---\ntitle: Deploy runbook\napi_key: ${SECRETS.yamlKey}\n---\n# Deploy\nAna Silva owns the deploy.\n\n`
-    + `- Anthropic: ${SECRETS.anthropic}\n- OpenAI: OPENAI_API_KEY=${SECRETS.openai}\n- GitHub: ${SECRETS.github} and ${SECRETS.githubPat}\n`
-    + `- AWS id ${SECRETS.aws}\n- Slack bot ${SECRETS.slack}\n- session ${SECRETS.jwt}\n`
-    + `- curl -H "Authorization: Bearer ${SECRETS.bearer}" https://api.example.com\n- password=${SECRETS.password}\n`
-    + `- DATABASE_URL=postgres://deploy:${SECRETS.dbPassword}@db.internal:5432/app\n- client_secret = "${SECRETS.clientSecret}"\n\n`
-    + `-----BEGIN RSA PRIVATE KEY-----\n${SECRETS.pem}\nAnotherLineOfKeyMaterial0123456789\n-----END RSA PRIVATE KEY-----\n\nThe password policy says twelve characters.\n`,
+  'Ops/Deploy.md':
+    `---\ntitle: Deploy runbook\napi_key: ${SECRETS.yamlKey}\n---\n# Deploy\nAna Silva owns the deploy.\n\n` +
+    `- Anthropic: ${SECRETS.anthropic}\n- OpenAI: OPENAI_API_KEY=${SECRETS.openai}\n- GitHub: ${SECRETS.github} and ${SECRETS.githubPat}\n` +
+    `- AWS id ${SECRETS.aws}\n- Slack bot ${SECRETS.slack}\n- session ${SECRETS.jwt}\n` +
+    `- curl -H "Authorization: Bearer ${SECRETS.bearer}" https://api.example.com\n- password=${SECRETS.password}\n` +
+    `- DATABASE_URL=postgres://deploy:${SECRETS.dbPassword}@db.internal:5432/app\n- client_secret = "${SECRETS.clientSecret}"\n\n` +
+    `-----BEGIN RSA PRIVATE KEY-----\n${SECRETS.pem}\nAnotherLineOfKeyMaterial0123456789\n-----END RSA PRIVATE KEY-----\n\nThe password policy says twelve characters.\n`,
   'Meetings/Retro.md': '# Retro\nAnna Silva ran the retro. We agreed the token refresh needs tests.\n',
   'Projects/Atlas.md': '# Atlas\nSearch migration led by Ana Silva.\n',
 };
@@ -50,7 +51,10 @@ function fakeStep(): ScriptStep {
   return (body: MessagesBody) => {
     const tool = body.tools?.[0]?.name;
     const usage = { input_tokens: 500, output_tokens: 50 };
-    const reply = (name: string, input: unknown) => ({ status: 200, json: { id: 'msg_fake', type: 'message', role: 'assistant', model: body.model ?? 'x', content: [{ type: 'tool_use', id: 'toolu_1', name, input }], stop_reason: 'tool_use', stop_sequence: null, usage } });
+    const reply = (name: string, input: unknown) => ({
+      status: 200,
+      json: { id: 'msg_fake', type: 'message', role: 'assistant', model: body.model ?? 'x', content: [{ type: 'tool_use', id: 'toolu_1', name, input }], stop_reason: 'tool_use', stop_sequence: null, usage },
+    });
     if (tool === 'record_verdict') return reply('record_verdict', { same: false, reason: 'two people' });
     const user = body.messages?.[0]?.content ?? '';
     // The cache can hold a quote with a secret in it (extractions made before redaction existed,
@@ -66,22 +70,32 @@ function run(argv: string[], env: Record<string, string>): Promise<CliResult> {
   const child = spawnCliAsync(argv, env);
   let stdout = '';
   let stderr = '';
-  child.stdout.on('data', (chunk) => { stdout += chunk; });
-  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
   return new Promise((resolve) => child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr })));
 }
 
 test('no private note and no secret reaches the LLM; the egress log says what was redacted', async (t) => {
-  const privateNotes = Object.fromEntries(Object.entries(PRIVATE_SPELLINGS)
-    .filter(([name]) => name !== 'alias-bomb') // the indexer's own concern; the unit test covers its privacy
-    .map(([name, text]) => [`Private/${name}.md`, `${text}PRIVATE-BODY-${name} Ana Silva\n`]));
+  const privateNotes = Object.fromEntries(
+    Object.entries(PRIVATE_SPELLINGS)
+      .filter(([name]) => name !== 'alias-bomb') // the indexer's own concern; the unit test covers its privacy
+      .map(([name, text]) => [`Private/${name}.md`, `${text}PRIVATE-BODY-${name} Ana Silva\n`]),
+  );
   assert.ok(Object.keys(privateNotes).length >= 14);
   const vault = makeVault(t, { ...privateNotes, ...PUBLIC_NOTES });
   const fake = await startFakeAnthropic(Array.from({ length: 200 }, fakeStep));
   t.after(() => fake.close());
   const env = {
-    ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root, ENGRAM_EXTRACTOR: 'anthropic', ANTHROPIC_API_KEY: 'test-key',
-    ANTHROPIC_BASE_URL: fake.url, ENGRAM_EXTRACT_MODEL: 'claude-haiku-test',
+    ENGRAM_HOME: vault.home,
+    ENGRAM_VAULT: vault.root,
+    ENGRAM_EXTRACTOR: 'anthropic',
+    ANTHROPIC_API_KEY: 'test-key',
+    ANTHROPIC_BASE_URL: fake.url,
+    ENGRAM_EXTRACT_MODEL: 'claude-haiku-test',
   };
 
   const indexed = await run(['graph', 'index', '--json'], env);
@@ -108,17 +122,36 @@ test('no private note and no secret reaches the LLM; the egress log says what wa
     for (const name of [...Object.keys(PRIVATE_SPELLINGS), 'later']) assert.ok(!body.includes(`PRIVATE-BODY-${name}`), `private note ${name} reached the API`);
     for (const [kind, secret] of Object.entries(SECRETS)) assert.ok(!body.includes(secret), `the ${kind} secret reached the API`);
   }
-  assert.ok(bodies.some((body) => body.includes('[redacted anthropic-key]')), 'the note was sent, with the secret replaced');
-  assert.ok(bodies.some((body) => body.includes('password policy says twelve characters')), 'prose about passwords is sent as written');
+  assert.ok(
+    bodies.some((body) => body.includes('[redacted anthropic-key]')),
+    'the note was sent, with the secret replaced',
+  );
+  assert.ok(
+    bodies.some((body) => body.includes('password policy says twelve characters')),
+    'prose about passwords is sent as written',
+  );
 
   const db = new Database(join(vault.home, readdirSync(vault.home)[0]!, 'engram.db'), { readonly: true });
   t.after(() => db.close());
   const logged = db.prepare('SELECT note_path, backend, redacted FROM egress ORDER BY id').all() as { note_path: string; backend: string; redacted: string }[];
-  assert.ok(logged.every((row) => !row.note_path.startsWith('Private/')), 'no private note in the egress log');
+  assert.ok(
+    logged.every((row) => !row.note_path.startsWith('Private/')),
+    'no private note in the egress log',
+  );
   const deploy = JSON.parse(logged.find((row) => row.note_path === 'Ops/Deploy.md' && row.backend === 'anthropic')!.redacted);
   assert.deepEqual(deploy, {
-    'private-key': 1, 'anthropic-key': 1, 'openai-key': 1, 'github-token': 2, 'aws-access-key': 1, 'slack-token': 1, jwt: 1,
-    authorization: 1, 'url-password': 1, password: 1, secret: 1, 'api-key': 2,
+    'private-key': 1,
+    'anthropic-key': 1,
+    'openai-key': 1,
+    'github-token': 2,
+    'aws-access-key': 1,
+    'slack-token': 1,
+    jwt: 1,
+    authorization: 1,
+    'url-password': 1,
+    password: 1,
+    secret: 1,
+    'api-key': 2,
   });
   assert.deepEqual(JSON.parse(logged.find((row) => row.note_path === 'Notes/Later.md')!.redacted), { password: 1 });
   const judged = logged.filter((row) => row.backend === 'anthropic-adjudicator');

@@ -27,7 +27,9 @@ const RSS_BOUND_KB = 600 * 1024;
 function spawnServe(t: TestContext, args: string[], env: Record<string, string> = {}): ChildProcess {
   const vault = makeVault(t, MCP_VAULT);
   const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, 'serve', '--vault', vault.root, '--no-watch', '--no-index', ...args], {
-    cwd: REPO, env: { ...baseEnv(vault.home), ...env }, stdio: ['pipe', 'pipe', 'pipe'],
+    cwd: REPO,
+    env: { ...baseEnv(vault.home), ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   t.after(() => {
     child.stdin?.end();
@@ -54,14 +56,23 @@ const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 
 function post(port: number, body: unknown, session?: string): Promise<{ status: number; session: string | undefined; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({
-      host: '127.0.0.1', port, path: '/mcp', method: 'POST', agent,
-      headers: { host: `127.0.0.1:${port}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(session ? { 'mcp-session-id': session } : {}) },
-    }, (res) => {
-      let data = '';
-      res.on('data', (chunk: Buffer) => { data += chunk.toString(); });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, session: res.headers['mcp-session-id'] as string | undefined, body: data }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        agent,
+        headers: { host: `127.0.0.1:${port}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(session ? { 'mcp-session-id': session } : {}) },
+      },
+      (res) => {
+        let data = '';
+        res.on('data', (chunk: Buffer) => {
+          data += chunk.toString();
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, session: res.headers['mcp-session-id'] as string | undefined, body: data }));
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });
@@ -71,9 +82,13 @@ function health(port: number): Promise<{ sessions: number; max_sessions: number 
   return new Promise((resolve, reject) => {
     request({ host: '127.0.0.1', port, path: '/health', agent, headers: { host: `127.0.0.1:${port}` } }, (res) => {
       let data = '';
-      res.on('data', (chunk: Buffer) => { data += chunk.toString(); });
+      res.on('data', (chunk: Buffer) => {
+        data += chunk.toString();
+      });
       res.on('end', () => resolve(JSON.parse(data)));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
@@ -122,7 +137,14 @@ test('HTTP: a flood of initialize requests keeps sessions at the cap and memory 
 test('HTTP: a batch of two requests sharing an id is answered, the duplicate with an error', { timeout: 60_000 }, async (t) => {
   const { port } = await startHttp(t);
   const { session } = await post(port, { ...INITIALIZE, id: 1 });
-  const answer = await post(port, [{ jsonrpc: '2.0', id: 7, method: 'ping' }, { jsonrpc: '2.0', id: 7, method: 'ping' }], session);
+  const answer = await post(
+    port,
+    [
+      { jsonrpc: '2.0', id: 7, method: 'ping' },
+      { jsonrpc: '2.0', id: 7, method: 'ping' },
+    ],
+    session,
+  );
   assert.equal(answer.status, 200);
   const replies = JSON.parse(answer.body) as { id: number; result?: unknown; error?: { code: number; message: string } }[];
   assert.equal(replies.length, 2);

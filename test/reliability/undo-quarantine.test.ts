@@ -18,7 +18,7 @@ import { snapshot } from '../writes/fixture.js';
 
 const ENTRY = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
 
-test('an agent\'s undo_write of the Librarian\'s and the graph\'s journal entries touches nothing', { timeout: 120_000 }, async (t) => {
+test("an agent's undo_write of the Librarian's and the graph's journal entries touches nothing", { timeout: 120_000 }, async (t) => {
   const vault = makeVault(t, {
     ...MCP_VAULT,
     'People/Ada.md': '---\ntype: person\n---\n# Ada\nAda Lovelace works on [[Atlas]] with [[Lena]].\n',
@@ -28,14 +28,25 @@ test('an agent\'s undo_write of the Librarian\'s and the graph\'s journal entrie
   assert.equal(sweep.code, 0, sweep.stderr);
   const journaled = () => [...readFileSync(join(vault.root, 'Claude/Audit.md'), 'utf8').matchAll(/^- .* · #(\d+) (\w+) · (\S+)/gm)].map((m) => ({ id: Number(m[1]), tool: m[2]!, path: m[3]! }));
   const caretaker = journaled();
-  assert.ok(caretaker.some((entry) => entry.path === 'Claude/Librarian.md'), 'the sweep wrote its report');
-  assert.ok(caretaker.some((entry) => entry.path.startsWith('Claude/Graph/')), `the sweep wrote entity notes: ${JSON.stringify(caretaker)}`);
+  assert.ok(
+    caretaker.some((entry) => entry.path === 'Claude/Librarian.md'),
+    'the sweep wrote its report',
+  );
+  assert.ok(
+    caretaker.some((entry) => entry.path.startsWith('Claude/Graph/')),
+    `the sweep wrote entity notes: ${JSON.stringify(caretaker)}`,
+  );
 
   const client = new Client({ name: 'undo-agent', version: '0' });
-  await client.connect(new StdioClientTransport({
-    command: process.execPath, args: ['--import', 'tsx', ENTRY, 'serve', '--vault', vault.root, '--no-watch'],
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ENGRAM_OFFLINE: '1', ...env }, cwd: REPO, stderr: 'pipe',
-  }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', ENTRY, 'serve', '--vault', vault.root, '--no-watch'],
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ENGRAM_OFFLINE: '1', ...env },
+      cwd: REPO,
+      stderr: 'pipe',
+    }),
+  );
   t.after(() => client.close());
   type R = { isError?: boolean; structuredContent?: Record<string, unknown>; content: { text?: string }[] };
   const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as R;
@@ -56,5 +67,5 @@ test('an agent\'s undo_write of the Librarian\'s and the graph\'s journal entrie
   delete after['Claude/Audit.md'];
   const expected = { ...before };
   delete expected['Claude/Audit.md'];
-  assert.deepEqual(after, expected, 'the agent\'s own write was undone, and only that');
+  assert.deepEqual(after, expected, "the agent's own write was undone, and only that");
 });

@@ -57,10 +57,16 @@ test('a folder swapped for a symlink in a loop never redirects a write out of th
   const swapper = spawn('python3', ['-c', SWAPPER, join(fx.root, 'Notes'), join(base, 'link-notes'), join(fx.root, 'Claude/Sub'), join(base, 'link-sub')], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  swapper.stdout.on('data', (chunk: Buffer) => { out += chunk.toString(); });
-  swapper.stderr.on('data', (chunk: Buffer) => { err += chunk.toString(); });
+  swapper.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+  });
+  swapper.stderr.on('data', (chunk: Buffer) => {
+    err += chunk.toString();
+  });
   const exited = new Promise<number | null>((resolve) => swapper.on('exit', (code) => resolve(code)));
-  t.after(() => { if (swapper.exitCode === null) swapper.kill('SIGKILL'); });
+  t.after(() => {
+    if (swapper.exitCode === null) swapper.kill('SIGKILL');
+  });
   while (!out.includes('swapping')) {
     if (swapper.exitCode !== null) assert.fail(`the swapper stopped: ${err}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -68,7 +74,11 @@ test('a folder swapped for a symlink in a loop never redirects a write out of th
 
   // What the vault must hold afterwards: every path an operation reported, with its content
   // (null: reported removed). Refusals change nothing.
-  const expected = new Map<string, string | null>([['Notes/Seed.md', '# Seed\n'], ['Claude/Sub/Seed.md', '# Seed\n'], ['Home.md', '# Home\n']]);
+  const expected = new Map<string, string | null>([
+    ['Notes/Seed.md', '# Seed\n'],
+    ['Claude/Sub/Seed.md', '# Seed\n'],
+    ['Home.md', '# Home\n'],
+  ]);
   const counts = { done: 0, refused: 0 };
   const reasons = new Map<string, number>();
   const unexpected: string[] = [];
@@ -134,7 +144,9 @@ test('a folder swapped for a symlink in a loop never redirects a write out of th
   // Nothing outside: the symlinks' targets hold what they held, and no temporary file anywhere.
   assert.deepEqual(snapshot(join(base, 'outside-notes')), outsideBefore.notes, 'nothing was written into the folder outside the vault (Notes)');
   assert.deepEqual(snapshot(join(base, 'outside-sub')), outsideBefore.sub, 'nothing was written into the folder outside the vault (Claude/Sub)');
-  const temps = readdirSync(base, { recursive: true }).map(String).filter((path) => path.includes('.engram-write-'));
+  const temps = readdirSync(base, { recursive: true })
+    .map(String)
+    .filter((path) => path.includes('.engram-write-'));
   assert.deepEqual(temps, [], 'no temporary file left, inside or outside');
 
   assert.deepEqual(unexpected, [], 'every refusal is a clear, coded EngramError');
@@ -156,6 +168,13 @@ test('a folder swapped for a symlink in a loop never redirects a write out of th
     else assert.equal(readFileSync(join(fx.root, path), 'utf8'), content, `${path} was reported written`);
   }
   const notes = Object.keys(snapshot(fx.root)).filter((path) => path.endsWith('.md') && path !== 'Claude/Audit.md');
-  assert.deepEqual(notes.sort(), [...expected].filter(([, content]) => content !== null).map(([path]) => path).sort(), 'the vault holds exactly the reported notes');
+  assert.deepEqual(
+    notes.sort(),
+    [...expected]
+      .filter(([, content]) => content !== null)
+      .map(([path]) => path)
+      .sort(),
+    'the vault holds exactly the reported notes',
+  );
   assert.ok(counts.done > rounds / 2, `operations got through between swaps (${counts.done} done)`);
 });

@@ -35,11 +35,15 @@ test('a YAML alias bomb written by an agent: the write is done, index, index --f
   const vault = makeVault(t, files);
   const env = { ENGRAM_HOME: vault.home };
   const client = new Client({ name: 'bomber', version: '0' });
-  await client.connect(new StdioClientTransport({
-    command: process.execPath,
-    args: ['--import', 'tsx', `${REPO}src/cli/main.ts`, 'serve', '--vault', vault.root, '--no-watch', '--no-index'],
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ENGRAM_HOME: vault.home, ENGRAM_OFFLINE: '1' }, cwd: REPO, stderr: 'pipe',
-  }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', `${REPO}src/cli/main.ts`, 'serve', '--vault', vault.root, '--no-watch', '--no-index'],
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ENGRAM_HOME: vault.home, ENGRAM_OFFLINE: '1' },
+      cwd: REPO,
+      stderr: 'pipe',
+    }),
+  );
   t.after(() => client.close());
   const written = (await client.callTool({ name: 'write_note', arguments: { path: 'Claude/Laughs.md', content: BOMB } })) as { isError?: boolean; content: { text?: string }[] };
   assert.notEqual(written.isError, true, written.content[0]?.text);
@@ -61,7 +65,10 @@ test('a YAML alias bomb written by an agent: the write is done, index, index --f
   const warnings = readStatus(state, { vault: vault.root, stateDir: vault.home }).warnings;
   assert.equal(state.prepare("SELECT frontmatter FROM notes WHERE path = 'Claude/Laughs.md'").pluck().get(), null, 'indexed without its frontmatter');
   state.close();
-  assert.ok(warnings.some((warning) => warning.startsWith('Claude/Laughs.md: frontmatter could not be read safely')), warnings.join('\n'));
+  assert.ok(
+    warnings.some((warning) => warning.startsWith('Claude/Laughs.md: frontmatter could not be read safely')),
+    warnings.join('\n'),
+  );
 
   const sweep = await runEngram(['librarian', '--vault', vault.root], env);
   assert.equal(sweep.code, 0, `${sweep.stdout}\n${sweep.stderr}`);

@@ -28,7 +28,10 @@ test('explain parts add up to the score', () => {
   const { index } = buildIndex([{ body: 'apple banana' }, { body: 'apple apple cherry' }, { body: 'banana' }], BODY_ONLY, BM25_DEFAULTS, plain);
   const score = byDoc(index.score(['apple', 'cherry']))[1]!;
   const parts = index.explain(1, ['apple', 'cherry']);
-  assert.deepEqual(parts.map((p) => p.term), ['apple', 'cherry']);
+  assert.deepEqual(
+    parts.map((p) => p.term),
+    ['apple', 'cherry'],
+  );
   assert.ok(Math.abs(parts.reduce((sum, p) => sum + p.score, 0) - score) < 1e-9);
 });
 

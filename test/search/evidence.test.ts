@@ -58,12 +58,13 @@ function bruteForce(text: string, blocks: readonly EvidenceBlock[], queryTerms: 
     for (let t = 0; t < terms.length; t++) {
       for (let u = t + 1; u < terms.length; u++) {
         let near = 0;
-        for (const x of occurrences) for (const y of occurrences) {
-          if (x.term === t && y.term === u) {
-            const words = Math.max(1, Math.round(Math.abs(x.offset - y.offset) / charsPerWord));
-            near = Math.max(near, 1 / (words * words));
+        for (const x of occurrences)
+          for (const y of occurrences) {
+            if (x.term === t && y.term === u) {
+              const words = Math.max(1, Math.round(Math.abs(x.offset - y.offset) / charsPerWord));
+              near = Math.max(near, 1 / (words * words));
+            }
           }
-        }
         score += proximityWeight * Math.min(weightOf(terms[t]!), weightOf(terms[u]!)) * near;
       }
     }
@@ -128,7 +129,11 @@ test('a search made while evidence is being found (by the tokenizer) leaves the 
       expand: (word: string) => (search(), tokenize.expand(word)),
       tokensOf: tokenize.tokensOf,
     });
-    assert.deepEqual(findEvidence(text, blocks, tokenize('atlas hello'), () => 1, reentrant), expected, inner.join(' '));
+    assert.deepEqual(
+      findEvidence(text, blocks, tokenize('atlas hello'), () => 1, reentrant),
+      expected,
+      inner.join(' '),
+    );
   }
   assert.equal(expected.excerpt, 'héllo atlas', 'the line with both query terms');
 });

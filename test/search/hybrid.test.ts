@@ -12,17 +12,34 @@ function unit(...components: number[]): Float32Array {
 }
 
 test('vector index: a note scores its best vector; ties and filters behave', () => {
-  const index = VectorIndex.fromEntries(3, [
-    { doc: 0, blockKey: '', source: 'local', vector: unit(1, 0, 0) },
-    { doc: 0, blockKey: '#A', source: 'local', vector: unit(0, 1, 0) },
-    { doc: 1, blockKey: '', source: 'smart-connections', vector: unit(0.9, 0.1, 0) },
-    { doc: 2, blockKey: '#B', source: 'local', vector: unit(0, 0, 1) },
-  ], 3);
+  const index = VectorIndex.fromEntries(
+    3,
+    [
+      { doc: 0, blockKey: '', source: 'local', vector: unit(1, 0, 0) },
+      { doc: 0, blockKey: '#A', source: 'local', vector: unit(0, 1, 0) },
+      { doc: 1, blockKey: '', source: 'smart-connections', vector: unit(0.9, 0.1, 0) },
+      { doc: 2, blockKey: '#B', source: 'local', vector: unit(0, 0, 1) },
+    ],
+    3,
+  );
   const hits = index.nearest(unit(0, 1, 0), 10);
-  assert.deepEqual(hits.map((h) => [h.doc, h.blockKey]), [[0, '#A'], [1, ''], [2, '#B']]);
+  assert.deepEqual(
+    hits.map((h) => [h.doc, h.blockKey]),
+    [
+      [0, '#A'],
+      [1, ''],
+      [2, '#B'],
+    ],
+  );
   assert.ok(Math.abs(hits[0]!.score - 1) < 1e-6);
-  assert.deepEqual(index.nearest(unit(0, 1, 0), 1).map((h) => h.doc), [0]);
-  assert.deepEqual(index.nearest(unit(0, 1, 0), 10, (doc) => doc !== 0).map((h) => h.doc), [1, 2]);
+  assert.deepEqual(
+    index.nearest(unit(0, 1, 0), 1).map((h) => h.doc),
+    [0],
+  );
+  assert.deepEqual(
+    index.nearest(unit(0, 1, 0), 10, (doc) => doc !== 0).map((h) => h.doc),
+    [1, 2],
+  );
   assert.equal(index.nearest(unit(1, 0, 0), 10)[1]!.source, 'smart-connections');
   assert.throws(() => index.nearest(unit(1, 0), 1), /2 dims in a 3-dim index/);
   assert.deepEqual(VectorIndex.fromEntries(0, [], 5).nearest(new Float32Array(0), 3), []);
@@ -34,11 +51,21 @@ test('RRF: hand-computed fused scores, weights, deterministic ties', () => {
   assert.ok(Math.abs(score(7) - (1 / 61 + 1 / 62)) < 1e-12);
   assert.ok(Math.abs(score(9) - (1 / 63 + 1 / 61)) < 1e-12);
   assert.ok(Math.abs(score(8) - 1 / 62) < 1e-12);
-  assert.deepEqual(fused.map((f) => f.doc), [7, 9, 8]);
+  assert.deepEqual(
+    fused.map((f) => f.doc),
+    [7, 9, 8],
+  );
   assert.deepEqual(fused[0]!.ranks, { keyword: 1, semantic: 2 });
   const weighted = fuseRrf({ keyword: [1], semantic: [2] }, { k: 60, weights: { keyword: 1, semantic: 2 } });
-  assert.deepEqual(weighted.map((f) => f.doc), [2, 1]);
-  assert.deepEqual(fuseRrf({ a: [3], b: [4] }).map((f) => f.doc), [3, 4], 'equal scores: document order');
+  assert.deepEqual(
+    weighted.map((f) => f.doc),
+    [2, 1],
+  );
+  assert.deepEqual(
+    fuseRrf({ a: [3], b: [4] }).map((f) => f.doc),
+    [3, 4],
+    'equal scores: document order',
+  );
 });
 
 test('hybrid search: fuses lanes, reports each lane, finds a note by meaning alone, never mixes dims', (t) => {
@@ -113,18 +140,29 @@ test('hybrid search: fuses lanes, reports each lane, finds a note by meaning alo
 test('the SIMD kernel and the JS loop give the same nearest notes', () => {
   // 384 dims takes the WASM kernel; 385 forces the JS loop. Same data in both (plus one zero dim).
   let seed = 11;
-  const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296) - 0.5;
+  const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296 - 0.5;
   const vectors = Array.from({ length: 300 }, () => unit(...Array.from({ length: 384 }, random)));
   const padded = (v: Float32Array) => Float32Array.from([...v, 0]);
-  const simd = VectorIndex.fromEntries(384, vectors.map((vector, i) => ({ doc: i % 120, blockKey: String(i), source: 'local' as const, vector })), 120);
-  const plain = VectorIndex.fromEntries(385, vectors.map((vector, i) => ({ doc: i % 120, blockKey: String(i), source: 'local' as const, vector: padded(vector) })), 120);
+  const simd = VectorIndex.fromEntries(
+    384,
+    vectors.map((vector, i) => ({ doc: i % 120, blockKey: String(i), source: 'local' as const, vector })),
+    120,
+  );
+  const plain = VectorIndex.fromEntries(
+    385,
+    vectors.map((vector, i) => ({ doc: i % 120, blockKey: String(i), source: 'local' as const, vector: padded(vector) })),
+    120,
+  );
   assert.equal(simd.accelerated, true, 'WASM SIMD runs on Node 20');
   assert.equal(plain.accelerated, false);
   for (let q = 0; q < 5; q++) {
     const query = unit(...Array.from({ length: 384 }, random));
     const a = simd.nearest(query, 20);
     const b = plain.nearest(padded(query), 20);
-    assert.deepEqual(a.map((h) => [h.doc, h.blockKey]), b.map((h) => [h.doc, h.blockKey]));
+    assert.deepEqual(
+      a.map((h) => [h.doc, h.blockKey]),
+      b.map((h) => [h.doc, h.blockKey]),
+    );
     a.forEach((hit, i) => assert.ok(Math.abs(hit.score - b[i]!.score) < 1e-5));
   }
 });

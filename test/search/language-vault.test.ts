@@ -7,11 +7,10 @@ import { makeVault } from '../helpers/vault.js';
 
 /** A vault in English and Portuguese: each note's words also occur, inflected, in the other's language. */
 const FILES: Record<string, string> = {
-  'Estudos de linguística.md': '# Estudos de linguística\nAs línguas românicas foram estudadas por gerações de filólogos. '
-    + 'Não é fácil comparar as gramáticas, porque cada língua tem as suas próprias regras e as informações são muitas.\n',
+  'Estudos de linguística.md':
+    '# Estudos de linguística\nAs línguas românicas foram estudadas por gerações de filólogos. ' + 'Não é fácil comparar as gramáticas, porque cada língua tem as suas próprias regras e as informações são muitas.\n',
   'Cozinha.md': '---\nlang: pt\n---\n# Cozinha\nReceitas de bacalhau e das sobremesas que a avó cozinhava aos domingos.\n',
-  'Language studies.md': '# Language studies\nThe Romance languages were studied by generations of philologists. '
-    + 'It is not easy to compare the grammars, because each language has its own rules.\n',
+  'Language studies.md': '# Language studies\nThe Romance languages were studied by generations of philologists. ' + 'It is not easy to compare the grammars, because each language has its own rules.\n',
   'Kitchen.md': '# Kitchen\nRecipes for the cod dishes and the desserts that grandmother cooked on Sundays.\n',
   'Mixed.md': '# Mixed\nAtlas项目 книги 東京都庁 and a note in three scripts.\n',
 };
@@ -66,14 +65,14 @@ test('an index built before languages were told apart is re-derived on the next 
   // extension version it wrote (the tokenizer signature before languages).
   runIndex(db, { root: vault.root, extensions: [lexicalExtension({ language: 'en' })] });
   db.exec('DROP TABLE note_languages');
-  const oldSignature = JSON.stringify({ v: 2, stem: true, compounds: true, stop: [...(englishStopWords())].sort() });
+  const oldSignature = JSON.stringify({ v: 2, stem: true, compounds: true, stop: [...englishStopWords()].sort() });
   db.prepare("UPDATE meta SET value = ? WHERE key = 'extension:search'").run(`1:title,aliases,headings,tags,body:${oldSignature}`);
   const before = VaultSearch.open(db, '/unused');
   assert.deepEqual(loadLanguages(db), ['en'], 'no language table: everything is English, as it was indexed');
   assert.ok(!paths(before, 'estudei').includes('Estudos de linguística.md'), 'English stems kept `estudei` apart from `estudadas`');
 
   const run = runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
-  assert.equal(run.full, true, "the changed extension version re-derives every note");
+  assert.equal(run.full, true, 'the changed extension version re-derives every note');
   assert.deepEqual(loadLanguages(db), ['en', 'pt']);
   const after = VaultSearch.open(db, '/unused');
   assert.equal(paths(after, 'estudei')[0], 'Estudos de linguística.md');

@@ -34,7 +34,7 @@ test('English is tokenized exactly as before languages were told apart', () => {
   assert.deepEqual(createTokenizer()('para com'), ['para', 'com']);
 });
 
-test('a union tokenizer yields every language\'s tokens, deduplicated; a word one language stops still counts through the others', () => {
+test("a union tokenizer yields every language's tokens, deduplicated; a word one language stops still counts through the others", () => {
   const union = unionTokenizer([createTokenizer({ language: 'en' }), createTokenizer({ language: 'pt' })]);
   assert.deepEqual(union('estudos'), ['estudo', 'estud']);
   assert.deepEqual(union('files'), ['file', 'fil']);
@@ -70,7 +70,7 @@ test('detection: a function-word profile tells the language of running text; too
   assert.equal(detectLanguage('São Paulo trip: the flights, the hotel and the plan for the week in Brazil'), 'en', 'a name with ã does not make a note Portuguese');
 });
 
-test('a note\'s frontmatter lang or language wins over its text; an unknown one falls back to detection', () => {
+test("a note's frontmatter lang or language wins over its text; an unknown one falls back to detection", () => {
   const english = 'The study of information and the way it is stored in the brain of the people who use it';
   assert.equal(noteLanguage({ frontmatter: { lang: 'pt' } }, english), 'pt');
   assert.equal(noteLanguage({ frontmatter: { language: 'pt-BR' } }, english), 'pt');

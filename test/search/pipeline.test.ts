@@ -25,7 +25,10 @@ function openEngine(t: Parameters<typeof makeVault>[0]) {
 test('alternatives are fused with the query; each hit says which wordings found it', async (t) => {
   const engine = openEngine(t);
   const alone = await searchVault(engine, { query: 'version history' }, NO_MODEL);
-  assert.deepEqual(alone.results.map((hit) => hit.path), ['Sync/Version history.md']);
+  assert.deepEqual(
+    alone.results.map((hit) => hit.path),
+    ['Sync/Version history.md'],
+  );
   assert.equal(alone.results[0]!.lanes.wordings, undefined, 'one wording: no wordings lane');
 
   const fused = await searchVault(engine, { query: 'version history', alternatives: ['deleted files', 'paprika'] }, NO_MODEL);
@@ -34,7 +37,10 @@ test('alternatives are fused with the query; each hit says which wordings found 
   assert.deepEqual(byPath.get('Sync/Deleted files.md'), [1]);
   assert.deepEqual(byPath.get('Other/Cooking.md'), [2]);
   assert.match(fused.mode_reason, /3 wordings fused by reciprocal rank/);
-  assert.ok(fused.results.every((hit) => hit.excerpt !== ''), 'each hit keeps the evidence of the wording that found it');
+  assert.ok(
+    fused.results.every((hit) => hit.excerpt !== ''),
+    'each hit keeps the evidence of the wording that found it',
+  );
   const explained = await searchVault(engine, { query: 'how do I restore a version?', alternatives: ['deleted files'], explain: true }, NO_MODEL);
   assert.deepEqual(explained.analysis?.ignored, ['how', 'do', 'i'], '--explain still shows how the query was read');
 });
@@ -58,15 +64,35 @@ test('semantic mode without vectors is refused by the pipeline, with the next st
 
 test('fuseWordings: a note found by several wordings beats one found by one; named notes stay first', () => {
   const hit = (path: string, named = false) => ({
-    path, title: path, score: 1, excerpt: path, section: '', lines: null, tags: [], modified: '', lanes: named ? { name: { match: 'title' as const } } : {},
+    path,
+    title: path,
+    score: 1,
+    excerpt: path,
+    section: '',
+    lines: null,
+    tags: [],
+    modified: '',
+    lanes: named ? { name: { match: 'title' as const } } : {},
   });
   const response = (paths: string[], named: string[] = []): SearchResponse => ({
-    query: 'q', mode: 'keyword', mode_reason: 'keyword mode was asked for', results: paths.map((path) => hit(path, named.includes(path))), total_matches: paths.length, notices: [],
+    query: 'q',
+    mode: 'keyword',
+    mode_reason: 'keyword mode was asked for',
+    results: paths.map((path) => hit(path, named.includes(path))),
+    total_matches: paths.length,
+    notices: [],
   });
   const fused = fuseWordings([response(['a', 'b', 'c']), response(['c', 'd']), response(['c', 'e'])], 10);
   assert.equal(fused.results[0]!.path, 'c');
-  assert.deepEqual(fused.results[0]!.lanes.wordings, [{ wording: 0, rank: 3 }, { wording: 1, rank: 1 }, { wording: 2, rank: 1 }]);
+  assert.deepEqual(fused.results[0]!.lanes.wordings, [
+    { wording: 0, rank: 3 },
+    { wording: 1, rank: 1 },
+    { wording: 2, rank: 1 },
+  ]);
   const named = fuseWordings([response(['a', 'b', 'c'], ['b']), response(['c']), response(['c'])], 2);
-  assert.deepEqual(named.results.map((r) => r.path), ['b', 'c']);
+  assert.deepEqual(
+    named.results.map((r) => r.path),
+    ['b', 'c'],
+  );
   assert.deepEqual(planWordings('q', []), { wordings: ['q'], notices: [] });
 });

@@ -26,21 +26,30 @@ test('a query of only function words keeps them; statements and claims keep thei
   assert.deepEqual(analyzeQuery('', tokenize), { all: [], content: [], ignored: [], language: null, wordOf: new Map() });
 });
 
-test('NameIndex: a covered name earns its words\' full weight, a partly shared name its share', () => {
+test("NameIndex: a covered name earns its words' full weight, a partly shared name its share", () => {
   const names = new NameIndex(tokenize);
   names.add(0, 'Embed files');
   names.add(1, 'Embed web pages');
   names.add(2, 'How Obsidian stores data');
   names.add(2, 'Data');
   const shared = (query: string) => names.shared(analyzeQuery(query, tokenize).content, () => 1).map((hit) => [hit.doc, hit.terms.join(' '), +hit.score.toFixed(3)]);
-  assert.deepEqual(shared('how do I embed a file'), [[0, 'emb file', 2], [1, 'emb', 0.333]]);
+  assert.deepEqual(shared('how do I embed a file'), [
+    [0, 'emb file', 2],
+    [1, 'emb', 0.333],
+  ]);
   assert.deepEqual(shared('where does obsidian store my data'), [[2, 'obsidian store data', 3]], 'the best name of a note');
   assert.deepEqual(shared('data'), [[2, 'data', 1]], 'the covered one-word name beats the longer name sharing it');
-  assert.deepEqual(shared('embed'), [[0, 'emb', 0.5], [1, 'emb', 0.333]]);
+  assert.deepEqual(shared('embed'), [
+    [0, 'emb', 0.5],
+    [1, 'emb', 0.333],
+  ]);
   assert.deepEqual(shared('sync'), []);
   // Rare words weigh more: half of a name of rare words can beat all of a name of common ones.
   const idf = (term: string) => (term === 'emb' ? 4 : 1);
-  assert.deepEqual(names.shared(['emb'], idf).map((hit) => +hit.score.toFixed(3)), [2, 1.333]);
+  assert.deepEqual(
+    names.shared(['emb'], idf).map((hit) => +hit.score.toFixed(3)),
+    [2, 1.333],
+  );
 });
 
 test('a question finds the note named for it above notes that repeat its function words', (t) => {
@@ -58,7 +67,13 @@ test('a question finds the note named for it above notes that repeat its functio
   const response = engine.search({ query: 'how do I embed a file', explain: true });
   assert.equal(response.results[0]!.path, 'Embed files.md');
   assert.deepEqual(response.analysis, { terms: ['emb', 'file'], ignored: ['how', 'do', 'i'], language: 'en' });
-  assert.deepEqual(response.results[0]!.boosts?.filter((boost) => boost.kind === 'name').map((boost) => boost.terms.join(' ')), ['emb file']);
+  assert.deepEqual(
+    response.results[0]!.boosts?.filter((boost) => boost.kind === 'name').map((boost) => boost.terms.join(' ')),
+    ['emb file'],
+  );
   assert.ok(!response.results.some((hit) => hit.path === 'Refunds.md'), 'function words alone match nothing');
-  assert.deepEqual(engine.search({ query: 'ios' }).results.map((hit) => hit.path), ['Devices.md']);
+  assert.deepEqual(
+    engine.search({ query: 'ios' }).results.map((hit) => hit.path),
+    ['Devices.md'],
+  );
 });

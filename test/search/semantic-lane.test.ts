@@ -43,16 +43,25 @@ test('min_score applies to cosine scores in semantic mode; min_similarity floors
   const { engine } = engineWith(t, 30);
   const query = unit(1, 0, 0);
   const all = engine.search({ query: 'anything', mode: 'semantic', queryVector: query, limit: 100 });
-  assert.ok(all.results.some((hit) => hit.lanes.semantic!.score < 0.9), 'some hits are below 0.9 without a floor');
+  assert.ok(
+    all.results.some((hit) => hit.lanes.semantic!.score < 0.9),
+    'some hits are below 0.9 without a floor',
+  );
 
   const floored = engine.search({ query: 'anything', mode: 'semantic', queryVector: query, limit: 100, minScore: 0.9 });
   assert.ok(floored.results.length > 0);
-  assert.ok(floored.results.every((hit) => hit.lanes.semantic!.score >= 0.9), floored.results.map((hit) => hit.lanes.semantic!.score).join(', '));
+  assert.ok(
+    floored.results.every((hit) => hit.lanes.semantic!.score >= 0.9),
+    floored.results.map((hit) => hit.lanes.semantic!.score).join(', '),
+  );
   assert.equal(floored.total_matches, floored.results.length);
 
   const hybrid = engine.search({ query: 'topic', queryVector: query, limit: 100, minSimilarity: 0.9 });
   assert.ok(hybrid.results.every((hit) => !hit.lanes.semantic || hit.lanes.semantic.score >= 0.9));
-  assert.ok(hybrid.results.some((hit) => hit.lanes.keyword && !hit.lanes.semantic), 'keyword hits stay; only the semantic lane is floored');
+  assert.ok(
+    hybrid.results.some((hit) => hit.lanes.keyword && !hit.lanes.semantic),
+    'keyword hits stay; only the semantic lane is floored',
+  );
 });
 
 test('semantic mode honours a limit of 100 (not capped at the 50 fused per lane)', (t) => {
@@ -64,7 +73,7 @@ test('semantic mode honours a limit of 100 (not capped at the 50 fused per lane)
   assert.equal(hybrid.results.length, 10, 'hybrid at the default depth is unchanged');
 });
 
-test('a block hit whose heading is followed by a blank line has the block\'s first text line as excerpt; include_text gives the block', (t) => {
+test("a block hit whose heading is followed by a blank line has the block's first text line as excerpt; include_text gives the block", (t) => {
   const { engine, read } = engineWith(t, 3);
   const response = engine.search({ query: 'xylophone', mode: 'semantic', queryVector: unit(0, 0.1, 1), limit: 5 });
   const hit = response.results[0]!;
@@ -84,7 +93,13 @@ test('a block hit whose heading is followed by a blank line has the block\'s fir
 test('related notes take a folder filter', (t) => {
   const { engine } = engineWith(t, 3);
   const all = engine.related('Notes/N000.md', 10)!;
-  assert.deepEqual(all.map((hit) => hit.path), ['Notes/N001.md', 'Notes/N002.md', 'Cooking/Bread.md']);
-  assert.deepEqual(engine.related('Notes/N000.md', 10, { folders: ['Cooking'] })!.map((hit) => hit.path), ['Cooking/Bread.md']);
+  assert.deepEqual(
+    all.map((hit) => hit.path),
+    ['Notes/N001.md', 'Notes/N002.md', 'Cooking/Bread.md'],
+  );
+  assert.deepEqual(
+    engine.related('Notes/N000.md', 10, { folders: ['Cooking'] })!.map((hit) => hit.path),
+    ['Cooking/Bread.md'],
+  );
   assert.deepEqual(engine.related('Notes/N000.md', 10, { folders: ['Nowhere'] }), []);
 });

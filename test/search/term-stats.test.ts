@@ -26,22 +26,44 @@ test('words whose hashes collide keep their own values', () => {
   assert.equal(hashSpan('yaczfa', 0, 6), hashSpan('glbppa', 0, 6));
   const table = new WordTable<string>();
   const text = 'glbppa yaczfa glbppa';
-  assert.equal(table.lookup(text, 7, 13, (word) => `value of ${word}`), 'value of yaczfa');
-  assert.equal(table.lookup(text, 0, 6, (word) => `value of ${word}`), 'value of glbppa');
-  assert.equal(table.lookup(text, 14, 20, () => 'recomputed'), 'value of glbppa');
-  assert.equal(table.lookup('yaczfa', 0, 6, () => 'recomputed'), 'value of yaczfa');
+  assert.equal(
+    table.lookup(text, 7, 13, (word) => `value of ${word}`),
+    'value of yaczfa',
+  );
+  assert.equal(
+    table.lookup(text, 0, 6, (word) => `value of ${word}`),
+    'value of glbppa',
+  );
+  assert.equal(
+    table.lookup(text, 14, 20, () => 'recomputed'),
+    'value of glbppa',
+  );
+  assert.equal(
+    table.lookup('yaczfa', 0, 6, () => 'recomputed'),
+    'value of yaczfa',
+  );
 });
 
 test('a word table remembers every word across its growth', () => {
   const table = new WordTable<number>();
   const words = Array.from({ length: 100_000 }, (_, i) => `w${i.toString(36)}${'x'.repeat(i % 7)}`);
-  words.forEach((word, i) => assert.equal(table.lookup(` ${word} `, 1, word.length + 1, () => i), i));
+  words.forEach((word, i) =>
+    assert.equal(
+      table.lookup(` ${word} `, 1, word.length + 1, () => i),
+      i,
+    ),
+  );
   let made = 0;
-  words.forEach((word, i) => assert.equal(table.lookup(word, 0, word.length, () => made++), i));
+  words.forEach((word, i) =>
+    assert.equal(
+      table.lookup(word, 0, word.length, () => made++),
+      i,
+    ),
+  );
   assert.equal(made, 0);
 });
 
-test('property: term counts equal a brute-force count of the tokenizer, each term\'s pairs adjacent', () => {
+test("property: term counts equal a brute-force count of the tokenizer, each term's pairs adjacent", () => {
   const random = seededRandom(17);
   const vocabulary = new Map<string, number>();
   const idOf = (term: string) => vocabulary.get(term) ?? (vocabulary.set(term, vocabulary.size + 1), vocabulary.size);
@@ -60,7 +82,7 @@ test('property: term counts equal a brute-force count of the tokenizer, each ter
     for (let i = 0; i < stats.termIds.length; i++) {
       const term = stats.termIds[i]!;
       if (i > 0 && stats.termIds[i - 1] === term) assert.ok(stats.fields[i]! > stats.fields[i - 1]!, 'fields ascend within a term');
-      else assert.ok(!closed.has(term), 'a term\'s pairs are adjacent');
+      else assert.ok(!closed.has(term), "a term's pairs are adjacent");
       closed.add(term);
       actual.set(`${term}/${stats.fields[i]}`, stats.tfs[i]!);
     }
@@ -83,7 +105,13 @@ test('property: the plain-ASCII fast path gives what the general path gives', ()
 });
 
 test('term statistics: layout 2 is compact, layout 1 blobs still read, a truncated blob is refused', () => {
-  const counter = new TermCounter(tokenize, (() => { const ids = new Map<string, number>(); return (term: string) => ids.get(term) ?? (ids.set(term, ids.size + 70_000), ids.size + 69_999); })());
+  const counter = new TermCounter(
+    tokenize,
+    (() => {
+      const ids = new Map<string, number>();
+      return (term: string) => ids.get(term) ?? (ids.set(term, ids.size + 70_000), ids.size + 69_999);
+    })(),
+  );
   const stats = counter.count({ title: 'Atlas launch', aliases: '', headings: 'Plan', tags: 'atlas', body: 'atlas '.repeat(300) + 'budget review plan' });
   const blob = encodeTermStats(stats);
   assert.ok(blob.length < 8 * stats.termIds.length, `${blob.length} bytes for ${stats.termIds.length} pairs`);

@@ -39,7 +39,10 @@ test('options: no stemming, own stop words, no compounds', () => {
 test('degenerate input never throws and never yields empty tokens', () => {
   for (const text of ['', '   ', '%', '+++', 'c++', '"unbalanced', 'NEAR', '.*?[](){}|^$\\', '\uD800 lone surrogate \uDFFF', '\u0000', 'a'.repeat(10000), '—–·•…']) {
     const tokens = tokenize(text);
-    assert.ok(tokens.every((token) => token.length > 0), JSON.stringify(text));
+    assert.ok(
+      tokens.every((token) => token.length > 0),
+      JSON.stringify(text),
+    );
   }
 });
 

@@ -17,7 +17,8 @@ function engineFor(vault: FixtureVault) {
 }
 
 const FILES = {
-  'Projects/Atlas/Overview.md': '---\ntitle: Atlas — Search Index Migration\naliases: [Project Atlas]\ntags: [project/atlas]\ntype: project\n---\n# Atlas\nWe move search to Tantivy.\n## Decisions\nThe cutover moves to 2026-05-01.\n## Risks\nLoad tests are late.\n',
+  'Projects/Atlas/Overview.md':
+    '---\ntitle: Atlas — Search Index Migration\naliases: [Project Atlas]\ntags: [project/atlas]\ntype: project\n---\n# Atlas\nWe move search to Tantivy.\n## Decisions\nThe cutover moves to 2026-05-01.\n## Risks\nLoad tests are late.\n',
   'Projects/Billing/Overview.md': '---\ntags: [project/billing]\ntype: project\n---\n# Billing v2\nIdempotency keys kept 72 hours.\n',
   'People/Tomasz Wójcik.md': '---\naliases: [Tomek]\ntype: person\n---\nSRE lead, runs on-call.\n',
   'Claude/Sessions/2026-03-12 Review.md': '---\ntags: [claude/session]\n---\n# Review\nWe reviewed the Tantivy cutover plan with Tantivy experts; Tantivy everywhere.\n',
@@ -47,7 +48,10 @@ test('a title or alias puts its note first; hits carry evidence', (t) => {
 test('only notes containing a query term are returned', (t) => {
   const vault = makeVault(t, FILES);
   const response = engineFor(vault).refresh().search({ query: 'idempotency', limit: 50 });
-  assert.deepEqual(response.results.map((r) => r.path), ['Projects/Billing/Overview.md']);
+  assert.deepEqual(
+    response.results.map((r) => r.path),
+    ['Projects/Billing/Overview.md'],
+  );
   assert.equal(response.total_matches, 1);
   assert.equal(response.mode, 'keyword');
   assert.match(response.mode_reason, /keyword only/);
@@ -93,7 +97,10 @@ test('the substring lane answers punctuation, ranked by position and length, onl
   const vault = makeVault(t, { ...FILES, 'Short.md': '%\n' });
   const engine = engineFor(vault).refresh();
   const response = engine.search({ query: '%' });
-  assert.deepEqual(response.results.map((r) => r.path), ['Short.md', 'Daily/2026-03-10.md']);
+  assert.deepEqual(
+    response.results.map((r) => r.path),
+    ['Short.md', 'Daily/2026-03-10.md'],
+  );
   assert.ok(response.results.every((r) => r.lanes.substring && !r.lanes.keyword));
   assert.match(response.notices.join('\n'), /contain the query text as written/);
   assert.equal(engine.search({ query: 'budget' }).results[0]!.lanes.substring, undefined);
@@ -137,7 +144,10 @@ test('a vault with no notes searches cleanly; explain is the score', (t) => {
   const vault = makeVault(t, FILES);
   const hit = engineFor(vault).refresh().search({ query: 'tantivy cutover', explain: true }).results[0]!;
   const total = hit.explain!.reduce((sum, part) => sum + part.score, 0) + (hit.boosts ?? []).reduce((sum, boost) => sum + boost.score, 0);
-  assert.ok(hit.boosts?.some((boost) => boost.kind === 'passage'), 'the best passage is part of the score');
+  assert.ok(
+    hit.boosts?.some((boost) => boost.kind === 'passage'),
+    'the best passage is part of the score',
+  );
   assert.ok(Math.abs(total - hit.score) < 1e-3, `${total} ≠ ${hit.score}`);
 });
 

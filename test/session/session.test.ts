@@ -14,7 +14,7 @@ import { makeVault } from '../helpers/vault.js';
 
 const settings = { exclude: ['Private'], model: 'TaylorAI/bge-micro-v2', agentRoot: 'Claude' };
 
-test('refreshIndex indexes with the session\'s defaults, and a held lock is a LOCKED outcome, not an error', async (t) => {
+test("refreshIndex indexes with the session's defaults, and a held lock is a LOCKED outcome, not an error", async (t) => {
   const vault = makeVault(t, { 'Atlas.md': '# Atlas\n\nwalrus migration plan\n', 'Private/secret.md': '# secret walrus\n' });
   const session = openVaultSession({ vault: vault.root, home: vault.home, ...settings });
   t.after(() => session.close());
@@ -22,7 +22,13 @@ test('refreshIndex indexes with the session\'s defaults, and a held lock is a LO
   const first = await session.refreshIndex();
   assert.equal(first.status, 'indexed');
   assert.equal(first.status === 'indexed' && first.report.added, 1, 'the excluded folder stays out');
-  assert.deepEqual(session.search().search({ query: 'walrus', limit: 5 }).results.map((hit) => hit.path), ['Atlas.md']);
+  assert.deepEqual(
+    session
+      .search()
+      .search({ query: 'walrus', limit: 5 })
+      .results.map((hit) => hit.path),
+    ['Atlas.md'],
+  );
 
   const held = acquireLock(session.stateDir, 'index', { purpose: 'a Librarian sweep' });
   try {
@@ -30,7 +36,10 @@ test('refreshIndex indexes with the session\'s defaults, and a held lock is a LO
     const locked = await session.refreshIndex();
     assert.equal(locked.status, 'locked');
     assert.match(locked.status === 'locked' ? locked.reason : '', /a Librarian sweep is already running/);
-    await assert.rejects(session.exclusive('an undo', () => 1), (error: unknown) => error instanceof EngramError && error.code === 'LOCKED');
+    await assert.rejects(
+      session.exclusive('an undo', () => 1),
+      (error: unknown) => error instanceof EngramError && error.code === 'LOCKED',
+    );
   } finally {
     held.release();
   }

@@ -29,11 +29,23 @@ test('half-written and garbage lines are not records', () => {
 // Checklist 25: 2.x files are one object; records share lines; the oldest have no commas.
 test('legacy files: shared lines, missing commas, duplicates (last wins), torn tail', () => {
   const shared = '"SmartSource:a.md": {"v":1}, "SmartBlock:a.md#h": {"v":2},\n"SmartSource:a.md": {"v":3},';
-  assert.deepEqual(parseLegacyAjson(shared), { entries: [{ key: 'SmartSource:a.md', value: { v: 3 } }, { key: 'SmartBlock:a.md#h', value: { v: 2 } }], damaged: 0 });
+  assert.deepEqual(parseLegacyAjson(shared), {
+    entries: [
+      { key: 'SmartSource:a.md', value: { v: 3 } },
+      { key: 'SmartBlock:a.md#h', value: { v: 2 } },
+    ],
+    damaged: 0,
+  });
   const noCommas = '"SmartSource:a.md": {"v":1}\n"SmartBlock:a.md#h": {"v":2}\n';
   assert.equal(parseLegacyAjson(noCommas).entries.length, 2);
   const torn = '"SmartSource:a.md": {"v":1},\n"SmartBlock:a.md#h": {"v":2},\n"SmartBlock:a.md#i": {"v"';
-  assert.deepEqual(parseLegacyAjson(torn), { entries: [{ key: 'SmartSource:a.md', value: { v: 1 } }, { key: 'SmartBlock:a.md#h', value: { v: 2 } }], damaged: 1 });
+  assert.deepEqual(parseLegacyAjson(torn), {
+    entries: [
+      { key: 'SmartSource:a.md', value: { v: 1 } },
+      { key: 'SmartBlock:a.md#h', value: { v: 2 } },
+    ],
+    damaged: 1,
+  });
   assert.deepEqual(parseLegacyAjson('  \n'), { entries: [], damaged: 0 });
 });
 

@@ -56,7 +56,10 @@ export function ref(fileI: number, readHash: string, at = 1_786_000_000_000, fil
 }
 
 export function sliceOf(text: string, [start, end]: [number, number]): string {
-  return text.split('\n').slice(start - 1, end).join('\n');
+  return text
+    .split('\n')
+    .slice(start - 1, end)
+    .join('\n');
 }
 
 export interface BlockSpec {
@@ -85,8 +88,13 @@ export function sourceRecord(path: string, text: string, spec: SourceSpec = {}):
     const blockHash = hash(sliceOf(text, block.lines));
     const refs = { ...(block.row === undefined ? {} : { [BGE_FP]: ref(block.row, blockHash) }), ...block.refs };
     blocksData[block.key] = {
-      text: null, length: 0, last_read: { hash: blockHash, at: 1 }, key: `${path}${block.key}`, lines: block.lines,
-      size: sliceOf(text, block.lines).length, should_embed: Object.keys(refs).length > 0,
+      text: null,
+      length: 0,
+      last_read: { hash: blockHash, at: 1 },
+      key: `${path}${block.key}`,
+      lines: block.lines,
+      size: sliceOf(text, block.lines).length,
+      should_embed: Object.keys(refs).length > 0,
       ...(Object.keys(refs).length > 0 ? { embedding: { history: [], default: refs } } : {}),
     };
   }
@@ -139,9 +147,7 @@ export function writeSmartEnv(vault: FixtureVault, files: SmartEnvFiles): void {
 }
 
 /** The note used by most tests: frontmatter, two headings, four blocks. */
-export const NOTE = [
-  '---', 'tags: [demo]', '---', '# Alpha', 'First paragraph of alpha.', '', '## Beta', 'Beta text line one.', 'Beta text line two.',
-].join('\n');
+export const NOTE = ['---', 'tags: [demo]', '---', '# Alpha', 'First paragraph of alpha.', '', '## Beta', 'Beta text line one.', 'Beta text line two.'].join('\n');
 export const NOTE_BLOCKS: BlockSpec[] = [
   { key: '#---frontmatter---', lines: [1, 3] },
   { key: '#Alpha', lines: [4, 9] },

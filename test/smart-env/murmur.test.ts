@@ -56,10 +56,7 @@ test('murmur agrees with an independent implementation on random UTF-16 strings 
 
 test('model fingerprints match the names of real vector files', () => {
   assert.equal(modelFingerprint({ provider_key: 'transformers', model_key: 'TaylorAI/bge-micro-v2', dims: 384, max_tokens: 512 }), 'mf_ccarbz');
-  assert.equal(
-    modelFingerprint({ provider_key: 'transformers', model_key: 'Xenova/multilingual-e5-small', dims: 384, max_tokens: 512, embedding_space_id: 'Xenova/multilingual-e5-small/retrieval-v1' }),
-    'mf_7gwptj',
-  );
+  assert.equal(modelFingerprint({ provider_key: 'transformers', model_key: 'Xenova/multilingual-e5-small', dims: 384, max_tokens: 512, embedding_space_id: 'Xenova/multilingual-e5-small/retrieval-v1' }), 'mf_7gwptj');
   const e5 = KNOWN_MODELS.find((model) => model.model_key === 'Xenova/multilingual-e5-small');
   assert.ok(e5);
   assert.equal(modelFingerprint(e5), 'mf_7gwptj');

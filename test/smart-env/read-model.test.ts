@@ -39,7 +39,10 @@ test('active model differs from the configured one: configured vectors only, mod
   assert.equal(bge.report.activeModel, E5);
   assert.equal(bge.report.modelMatches, false);
   assert.equal(bge.report.fingerprint, BGE_FP);
-  assert.deepEqual(bge.vectors.map((v) => `${v.path}${v.key}`), ['a.md', 'a.md#Alpha#{1}', 'a.md#Alpha#Beta']);
+  assert.deepEqual(
+    bge.vectors.map((v) => `${v.path}${v.key}`),
+    ['a.md', 'a.md#Alpha#{1}', 'a.md#Alpha#Beta'],
+  );
   assert.equal(bge.report.unresolvablePointers, 0, 'no e5 pointer was followed');
   const warning = bge.report.warnings.join('\n');
   assert.match(warning, /Smart Connections embeds with "Xenova\/multilingual-e5-small" but Engram is configured for "TaylorAI\/bge-micro-v2"/);

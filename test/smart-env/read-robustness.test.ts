@@ -77,38 +77,57 @@ test('legacy multi/ layout: oldest and late 2.x files, inline vectors by model n
   const sha = '0123456789abcdef'.repeat(4);
   // Oldest: no trailing commas, sha256 hashes; two records share a line.
   const oldHash = createHash('sha256').update(oldText.trim()).digest('hex');
-  vault.write('.smart-env/multi/PKM_PARA_Method_md.ajson', [
-    `"SmartSource:PKM/PARA Method.md": ${JSON.stringify({ path: 'PKM/PARA Method.md', blocks: { '##Overview': [1, 2], '##Projects': [3, 4] }, hash: oldHash, last_read_hash: oldHash, embeddings: { [BGE]: { vec: vec(1), tokens: 10 } } })}`,
-    `"SmartBlock:PKM/PARA Method.md##Overview": ${JSON.stringify({ hash: sha, embeddings: { [BGE]: { vec: vec(2) } } })}, "SmartBlock:PKM/PARA Method.md##Projects": ${JSON.stringify({ hash: sha, embeddings: {} })}`,
-    `"SmartBlock:PKM/PARA Method.md##Removed": ${JSON.stringify({ hash: sha, embeddings: { [BGE]: { vec: vec(3) } } })}`,
-  ].join('\n'));
+  vault.write(
+    '.smart-env/multi/PKM_PARA_Method_md.ajson',
+    [
+      `"SmartSource:PKM/PARA Method.md": ${JSON.stringify({ path: 'PKM/PARA Method.md', blocks: { '##Overview': [1, 2], '##Projects': [3, 4] }, hash: oldHash, last_read_hash: oldHash, embeddings: { [BGE]: { vec: vec(1), tokens: 10 } } })}`,
+      `"SmartBlock:PKM/PARA Method.md##Overview": ${JSON.stringify({ hash: sha, embeddings: { [BGE]: { vec: vec(2) } } })}, "SmartBlock:PKM/PARA Method.md##Projects": ${JSON.stringify({ hash: sha, embeddings: {} })}`,
+      `"SmartBlock:PKM/PARA Method.md##Removed": ${JSON.stringify({ hash: sha, embeddings: { [BGE]: { vec: vec(3) } } })}`,
+    ].join('\n'),
+  );
   const blockHash = hash('# Late\nA late 2.x note with a block.');
-  vault.write('.smart-env/multi/late_md.ajson', [
-    line('smart_sources:late.md', { path: 'late.md', blocks: { '#Late': [1, 2] }, last_read: { hash: hash(newText) }, embeddings: { [BGE]: { vec: vec(4), last_embed: { hash: hash(newText) } }, 'other/model': { vec: [1] } } }),
-    line('smart_blocks:late.md#Late', { last_read: { hash: blockHash }, embeddings: { [BGE]: { vec: vec(5), last_embed: { hash: blockHash } } } }),
-    line('smart_sources:gone.md', null),
-  ].join('\n'));
+  vault.write(
+    '.smart-env/multi/late_md.ajson',
+    [
+      line('smart_sources:late.md', { path: 'late.md', blocks: { '#Late': [1, 2] }, last_read: { hash: hash(newText) }, embeddings: { [BGE]: { vec: vec(4), last_embed: { hash: hash(newText) } }, 'other/model': { vec: [1] } } }),
+      line('smart_blocks:late.md#Late', { last_read: { hash: blockHash }, embeddings: { [BGE]: { vec: vec(5), last_embed: { hash: blockHash } } } }),
+      line('smart_sources:gone.md', null),
+    ].join('\n'),
+  );
   vault.write('.smart-env/smart_env.json', JSON.stringify({ smart_sources: { embed_model: { model_key: BGE } } }));
   const { report, vectors } = read(vault.root);
   assert.equal(report.layout, 'legacy');
   assert.equal(report.activeModel, BGE);
   assert.equal(report.dims, 384);
-  assert.deepEqual(vectors.map((v) => [v.path, v.key, v.fresh]), [
-    ['PKM/PARA Method.md', '', true],
-    ['PKM/PARA Method.md', '##Overview', true],
-    ['late.md', '', true],
-    ['late.md', '#Late', true],
-  ], 'the orphan block (not in its source map) and the block without a vector are skipped');
+  assert.deepEqual(
+    vectors.map((v) => [v.path, v.key, v.fresh]),
+    [
+      ['PKM/PARA Method.md', '', true],
+      ['PKM/PARA Method.md', '##Overview', true],
+      ['late.md', '', true],
+      ['late.md', '#Late', true],
+    ],
+    'the orphan block (not in its source map) and the block without a vector are skipped',
+  );
   assert.ok(vectors.every((v) => v.vector.length === 384));
 
   vault.write('PKM/PARA Method.md', `${oldText}more\n`);
-  assert.deepEqual(read(vault.root).vectors.filter((v) => v.path.startsWith('PKM')).map((v) => v.fresh), [false, false], 'early 2.x blocks are as fresh as their note');
+  assert.deepEqual(
+    read(vault.root)
+      .vectors.filter((v) => v.path.startsWith('PKM'))
+      .map((v) => v.fresh),
+    [false, false],
+    'early 2.x blocks are as fresh as their note',
+  );
 
   // Once smart_sources/ exists (after migration) it wins; multi/ stays on disk but is ignored.
   writeSmartEnv(vault, { lines: [line('smart_sources:late.md', sourceRecord('late.md', newText, { row: 0 }))], sourceRows: rows(9) });
   const migrated = read(vault.root);
   assert.equal(migrated.report.layout, 'v3');
-  assert.deepEqual(migrated.vectors.map((v) => v.path), ['late.md']);
+  assert.deepEqual(
+    migrated.vectors.map((v) => v.path),
+    ['late.md'],
+  );
 });
 
 // Checklist 26: smart_env.json may hold API keys; nothing beyond the fields read ever comes out.
@@ -138,7 +157,10 @@ test('NFC and NFD spellings of a path are the same note', (t) => {
   });
   const { report, vectors } = read(vault.root);
   assert.equal(report.missingOnDisk, 0);
-  assert.deepEqual(vectors.map((v) => v.path), [nfc, 'Pasta é/b.md'.normalize('NFC')].sort());
+  assert.deepEqual(
+    vectors.map((v) => v.path),
+    [nfc, 'Pasta é/b.md'.normalize('NFC')].sort(),
+  );
   assert.ok(vectors.every((v) => v.path === v.path.normalize('NFC') && v.fresh));
 });
 
@@ -148,9 +170,15 @@ test('a data folder in a subfolder; one outside the vault is refused', (t) => {
   writeSmartEnv(vault, { dataDir: 'docs/.smart-env', lines: [line('smart_sources:a.md', sourceRecord('a.md', NOTE, { row: 0 }))], sourceRows: rows(0) });
   const { report, vectors } = read(vault.root, { dataDir: 'docs/.smart-env' });
   assert.equal(report.detected, true);
-  assert.deepEqual(vectors.map((v) => [v.path, v.fresh]), [['docs/a.md', true]]);
+  assert.deepEqual(
+    vectors.map((v) => [v.path, v.fresh]),
+    [['docs/a.md', true]],
+  );
   assert.equal(read(vault.root).report.detected, false, 'nothing at the default location');
-  assert.throws(() => read(vault.root, { dataDir: '../elsewhere/.smart-env' }), (error: unknown) => error instanceof EngramError && error.code === 'CONFIG_INVALID');
+  assert.throws(
+    () => read(vault.root, { dataDir: '../elsewhere/.smart-env' }),
+    (error: unknown) => error instanceof EngramError && error.code === 'CONFIG_INVALID',
+  );
 });
 
 test('hostile keys and symlinks never lead outside the vault', (t) => {
@@ -172,9 +200,19 @@ test('a vault without Smart Connections data, and one with settings only', (t) =
   const vault = makeVault(t, { 'a.md': NOTE });
   assert.deepEqual(read(vault.root), {
     report: {
-      detected: false, layout: null, activeModel: null, modelMatches: false, fingerprint: BGE_FP, dims: 384,
-      sources: { records: 0, withVector: 0, fresh: 0, stale: 0 }, blocks: { withVector: 0, fresh: 0, stale: 0 },
-      tombstonesApplied: 0, missingOnDisk: 0, unresolvablePointers: 0, attempts: 1, warnings: [],
+      detected: false,
+      layout: null,
+      activeModel: null,
+      modelMatches: false,
+      fingerprint: BGE_FP,
+      dims: 384,
+      sources: { records: 0, withVector: 0, fresh: 0, stale: 0 },
+      blocks: { withVector: 0, fresh: 0, stale: 0 },
+      tombstonesApplied: 0,
+      missingOnDisk: 0,
+      unresolvablePointers: 0,
+      attempts: 1,
+      warnings: [],
     },
     vectors: [],
   });

@@ -25,14 +25,20 @@ test('a missing vector file, a truncated file and a damaged file: no vector, cou
   const vault = standardVault(t);
   vault.remove(`.smart-env/smart_blocks/${BGE_FP}`);
   const missing = read(vault.root);
-  assert.deepEqual(missing.vectors.map((v) => v.kind), ['source']);
+  assert.deepEqual(
+    missing.vectors.map((v) => v.kind),
+    ['source'],
+  );
   assert.equal(missing.report.unresolvablePointers, 2);
   assert.match(missing.report.warnings.join('\n'), /2 Smart Connections vector pointer\(s\) lead to smart_blocks\/mf_ccarbz, which does not exist/);
 
   vault.write(`.smart-env/smart_blocks/${BGE_FP}`, mfBytes(rows(200, 201)));
   truncateSync(join(vault.root, `.smart-env/smart_blocks/${BGE_FP}`), 1536 + 1000); // row 1 cut short
   const cut = read(vault.root);
-  assert.deepEqual(cut.vectors.map((v) => v.key), ['', '#Alpha#{1}']);
+  assert.deepEqual(
+    cut.vectors.map((v) => v.key),
+    ['', '#Alpha#{1}'],
+  );
   assert.equal(cut.report.unresolvablePointers, 1);
   assert.match(cut.report.warnings.join('\n'), /lead past the end of smart_blocks\/mf_ccarbz/);
   assert.match(cut.report.warnings.join('\n'), /smart_blocks\/mf_ccarbz ends in a partial row/);
@@ -91,7 +97,13 @@ test('a CRLF note is hashed as it is on disk, carriage returns included', (t) =>
 // Checklist 15: `lines` are 1-based and inclusive.
 test('block ranges are 1-based inclusive; an off-by-one or out-of-range block is stale', (t) => {
   const vault = makeVault(t, { 'a.md': NOTE });
-  const record = sourceRecord('a.md', NOTE, { blocks: [{ key: '#Alpha#{1}', lines: [5, 6], row: 0 }, { key: '#B', lines: [7, 9], row: 1 }, { key: '#C', lines: [8, 9], row: 2 }] });
+  const record = sourceRecord('a.md', NOTE, {
+    blocks: [
+      { key: '#Alpha#{1}', lines: [5, 6], row: 0 },
+      { key: '#B', lines: [7, 9], row: 1 },
+      { key: '#C', lines: [8, 9], row: 2 },
+    ],
+  });
   const blocks = record.blocks_data as Record<string, { lines: number[]; last_read: { hash: string } }>;
   assert.equal(sliceOf(NOTE, [5, 6]), 'First paragraph of alpha.\n');
   blocks['#B']!.lines = [6, 8]; // shifted by one: the hash no longer matches
@@ -124,10 +136,10 @@ test('paths and block keys containing `#`, brackets and emoji come through intac
   delete data['#Title'];
   writeSmartEnv(vault, { lines: [line(`smart_sources:${path}`, record)], sourceRows: rows(0), blockRows: rows(0, 1, 2, 3, 4, 5) });
   const { vectors } = read(vault.root);
-  assert.deepEqual(vectors.map((v) => [v.path, v.key, v.fresh]), [
-    [path, '', true],
-    ...blocks.map((block) => [path, block.key, true]),
-  ]);
+  assert.deepEqual(
+    vectors.map((v) => [v.path, v.key, v.fresh]),
+    [[path, '', true], ...blocks.map((block) => [path, block.key, true])],
+  );
 });
 
 // Checklist 20: a Buffer at an odd offset cannot back a Float32Array; values are copied out.
@@ -139,7 +151,10 @@ test('decoding float32 rows from an unaligned buffer', () => {
   assert.equal(unaligned.byteOffset % 4, 1);
   assert.throws(() => new Float32Array(unaligned.buffer, unaligned.byteOffset, values.length), RangeError);
   const decoded = decodeFloat32LE(unaligned, 0, values.length);
-  assert.deepEqual([...decoded], values.map((v) => Math.fround(v)));
+  assert.deepEqual(
+    [...decoded],
+    values.map((v) => Math.fround(v)),
+  );
   decoded[0] = 9;
   assert.equal(unaligned.readFloatLE(0), 0.5, 'a copy, not a view');
 });
@@ -154,10 +169,7 @@ test('returned vectors are copies: changing one does not change the next read', 
 test('a note starting with a byte-order mark is fresh whether or not the plugin kept the mark', (t) => {
   const vault = makeVault(t, { 'a.md': `\uFEFF${NOTE}`, 'b.md': `\uFEFF${NOTE}` });
   writeSmartEnv(vault, {
-    lines: [
-      line('smart_sources:a.md', sourceRecord('a.md', NOTE, { row: 0, blocks: NOTE_BLOCKS })),
-      line('smart_sources:b.md', sourceRecord('b.md', `\uFEFF${NOTE}`, { row: 0 })),
-    ],
+    lines: [line('smart_sources:a.md', sourceRecord('a.md', NOTE, { row: 0, blocks: NOTE_BLOCKS })), line('smart_sources:b.md', sourceRecord('b.md', `\uFEFF${NOTE}`, { row: 0 }))],
     sourceRows: rows(0),
     blockRows: rows(1, 2),
   });
@@ -170,7 +182,10 @@ test('a block vector without a line range is not returned, and is counted', (t) 
   delete (record.blocks_data as Record<string, { lines?: unknown }>)['#Alpha#Beta']!.lines;
   writeSmartEnv(vault, { lines: [line('smart_sources:a.md', record)], blockRows: rows(1, 2) });
   const { report, vectors } = read(vault.root);
-  assert.deepEqual(vectors.map((v) => v.key), ['#Alpha#{1}']);
+  assert.deepEqual(
+    vectors.map((v) => v.key),
+    ['#Alpha#{1}'],
+  );
   assert.equal(report.unresolvablePointers, 1);
   assert.match(report.warnings.join('\n'), /1 block vector\(s\) of a\.md have no line range/);
 });

@@ -49,7 +49,11 @@ test('smart-env seed keeps the model records already there and points the defaul
 test('plugin pins: only plain ids, repos and versions; a newer install is reported, never downgraded', (t) => {
   const vault = makeVault(t, {});
   const file = join(vault.root, 'pins.json');
-  for (const bad of [{ id: '..', repo: 'a/b', version: '1.0.0' }, { id: 'x', repo: 'a/../b', version: '1.0.0' }, { id: 'x', repo: 'a/b', version: '1.0.0/../../evil' }]) {
+  for (const bad of [
+    { id: '..', repo: 'a/b', version: '1.0.0' },
+    { id: 'x', repo: 'a/../b', version: '1.0.0' },
+    { id: 'x', repo: 'a/b', version: '1.0.0/../../evil' },
+  ]) {
     writeFileSync(file, JSON.stringify({ plugins: [bad] }));
     assert.throws(() => readPins(file), /must hold/);
   }
@@ -85,14 +89,20 @@ test('engram context: never-indexed vaults, CRLF ledgers, ADR headings, huge lin
   assert.doesNotMatch(out, /- (Context|Decision|Consequences)$/m, 'ADR section headings are not decisions');
 });
 
-test('an agent cannot undo the owner\'s provisioning through MCP', async (t) => {
+test("an agent cannot undo the owner's provisioning through MCP", async (t) => {
   const { vault, call, engine } = await connectFixture(t, { 'a.md': '# a\n' });
   // Provisioned into the server's own state, as `engram provision` would journal it.
   const { provisionVault } = await import('../../src/provision/index.js');
   const { REPO } = await import('../helpers/cli.js');
   const report = await provisionVault({
-    vault: vault.root, db: engine.db, stateDir: vault.home, agentRoot: 'Claude', model: 'm', runId: 'provision-test',
-    templateDir: join(REPO, 'conventions', 'vault'), pinsFile: join(REPO, 'conventions', 'plugins.json'),
+    vault: vault.root,
+    db: engine.db,
+    stateDir: vault.home,
+    agentRoot: 'Claude',
+    model: 'm',
+    runId: 'provision-test',
+    templateDir: join(REPO, 'conventions', 'vault'),
+    pinsFile: join(REPO, 'conventions', 'plugins.json'),
   });
   assert.ok(report.installed.includes('Claude/README.md'));
   const refused = await call('undo_run', { run_id: 'provision-test' });

@@ -49,12 +49,15 @@ test('provision an empty vault: conventions, model pin and plugins installed; --
   const constitution = readFileSync(join(vault.root, 'Claude/README.md'), 'utf8');
   assert.match(constitution, /Everything outside `Claude\/` is the owner's/);
   assert.doesNotMatch(constitution, /\{\{AGENT_ROOT\}\}/);
-  assert.equal(readActiveModel(join(vault.root, '.smart-env')).model, 'TaylorAI/bge-micro-v2', 'Smart Connections is pinned to Engram\'s model');
+  assert.equal(readActiveModel(join(vault.root, '.smart-env')).model, 'TaylorAI/bge-micro-v2', "Smart Connections is pinned to Engram's model");
   for (const pin of PINS) {
     const manifest = JSON.parse(readFileSync(join(vault.root, '.obsidian/plugins', pin.id, 'manifest.json'), 'utf8'));
     assert.equal(manifest.version, pin.version);
   }
-  assert.deepEqual(JSON.parse(readFileSync(join(vault.root, '.obsidian/community-plugins.json'), 'utf8')), PINS.map((pin) => pin.id));
+  assert.deepEqual(
+    JSON.parse(readFileSync(join(vault.root, '.obsidian/community-plugins.json'), 'utf8')),
+    PINS.map((pin) => pin.id),
+  );
   assert.equal(existsSync(join(vault.root, '.obsidian/plugins/dataview/styles.css')), false, 'a release without styles installs without them');
 
   const check = await runCli(['provision', vault.root, '--check'], envFor(vault));
@@ -84,7 +87,7 @@ test('a vault whose owner changed the conventions: nothing is overwritten, --che
   const report = JSON.parse(result.stdout);
   assert.deepEqual(report.kept.map((kept: { path: string }) => kept.path).sort(), ['CLAUDE.md', 'Claude/README.md']);
   assert.equal(report.smartEnv, 'present');
-  assert.equal(readFileSync(join(vault.root, 'Claude/README.md'), 'utf8'), ownRules, 'the owner\'s constitution is kept');
+  assert.equal(readFileSync(join(vault.root, 'Claude/README.md'), 'utf8'), ownRules, "the owner's constitution is kept");
   assert.equal(readFileSync(join(vault.root, '.smart-env/smart_env.json'), 'utf8'), ownSettings, 'existing plugin settings are never touched');
   assert.ok(existsSync(join(vault.root, 'Claude/Inbox/README.md')), 'what was absent is installed');
   assert.ok(report.next.some((step: string) => /plugin smart-connections is not installed: run with --install-plugins, or in Obsidian/.test(step)));
@@ -119,7 +122,10 @@ test('plugins: no network means exact instructions and exit 1 (conventions still
   await new Promise<void>((resolve) => closed.close(() => resolve()));
   const offline = await runCli(['provision', vault.root, '--install-plugins'], envFor(vault, { ENGRAM_PLUGIN_BASE_URL: `http://127.0.0.1:${port}` }));
   assert.equal(offline.code, 1);
-  assert.match(offline.stdout, /could not download smart-connections 4\.5\.3 \(.*\); in Obsidian: Settings → Community plugins → Browse, install "smart-connections" \(version 4\.5\.3\); or download main\.js, manifest\.json and styles\.css from https:\/\/github\.com\/brianpetro\/obsidian-smart-connections\/releases\/tag\/4\.5\.3 into \.obsidian\/plugins\/smart-connections\//);
+  assert.match(
+    offline.stdout,
+    /could not download smart-connections 4\.5\.3 \(.*\); in Obsidian: Settings → Community plugins → Browse, install "smart-connections" \(version 4\.5\.3\); or download main\.js, manifest\.json and styles\.css from https:\/\/github\.com\/brianpetro\/obsidian-smart-connections\/releases\/tag\/4\.5\.3 into \.obsidian\/plugins\/smart-connections\//,
+  );
   assert.ok(existsSync(join(vault.root, 'Claude/README.md')));
   assert.equal(existsSync(join(vault.root, '.obsidian/plugins/smart-connections')), false);
 

@@ -22,7 +22,10 @@ test('every SKILL.md: frontmatter, procedure, output, and only tools the server 
   const parameters = new Set(tools.flatMap((tool) => Object.keys((tool.inputSchema as { properties?: object }).properties ?? {})));
   const recall = (await call('recall_bundle', { mode: 'digest' })).structuredContent as { sections: Record<string, unknown> };
   const sections = new Set(Object.keys(recall.sections));
-  const names = readdirSync(SKILLS, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  const names = readdirSync(SKILLS, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
   assert.deepEqual(names, [...REQUIRED].sort());
   for (const name of names) {
     const text = readFileSync(join(SKILLS, name, 'SKILL.md'), 'utf8');

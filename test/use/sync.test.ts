@@ -39,7 +39,10 @@ test('mcp sync registers missing servers additively with claude mcp add; --check
   const sync = await runCli(['mcp', 'sync'], env);
   assert.equal(sync.code, 0, sync.stderr + sync.stdout);
   assert.match(sync.stdout, /registered engram/);
-  const calls = readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as string[]);
+  const calls = readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as string[]);
   assert.equal(calls.length, 1);
   const [call] = calls;
   assert.deepEqual(call!.slice(0, 6), ['mcp', 'add', '--scope', 'user', 'engram', '--']);
@@ -90,7 +93,10 @@ test('mcp sync without the claude CLI prints the commands to run', async (t) => 
 test('skills sync installs additively, --check reports drift, --force overwrites', async (t) => {
   const { userHome } = home(t);
   const env = { HOME: userHome };
-  const skills = readdirSync(join(REPO, 'skills'), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  const skills = readdirSync(join(REPO, 'skills'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
   assert.equal((await runCli(['skills', 'sync', '--check'], env)).code, 1, 'nothing installed yet');
   const sync = await runCli(['skills', 'sync'], env);
   assert.equal(sync.code, 0, sync.stderr);
@@ -115,7 +121,7 @@ test('skills sync installs additively, --check reports drift, --force overwrites
   assert.equal(force.code, 0);
   assert.match(force.stdout, /updated +recall/);
   assert.equal(readFileSync(join(target, 'recall', 'SKILL.md'), 'utf8'), readFileSync(join(REPO, 'skills', 'recall', 'SKILL.md'), 'utf8'));
-  assert.ok(existsSync(join(target, 'recall', 'notes.md')) && existsSync(join(target, 'my-skill', 'SKILL.md')), 'the user\'s own files stay');
+  assert.ok(existsSync(join(target, 'recall', 'notes.md')) && existsSync(join(target, 'my-skill', 'SKILL.md')), "the user's own files stay");
 
   // CLAUDE_CONFIG_DIR moves Claude Code's folder.
   const elsewhere = join(userHome, 'cfg');

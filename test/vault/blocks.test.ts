@@ -45,11 +45,17 @@ test('a level-2 heading under nothing gets two hashes; headings keep #, / and em
 test('a trailing newline makes a last empty line, as Smart Connections counts', () => {
   const note = parseNote('n.md', '# A\nx\n');
   assert.equal(note.lineCount, 3);
-  assert.deepEqual(note.blocks.map((block) => [block.start, block.end]), [[1, 3]]);
+  assert.deepEqual(
+    note.blocks.map((block) => [block.start, block.end]),
+    [[1, 3]],
+  );
 });
 
 test('#tag at a line start is a tag, not a heading', () => {
   const note = parseNote('n.md', '#project\ntext\n');
-  assert.deepEqual(note.blocks.map((block) => block.key), ['#']);
+  assert.deepEqual(
+    note.blocks.map((block) => block.key),
+    ['#'],
+  );
   assert.deepEqual(note.tags, ['project']);
 });

@@ -22,20 +22,23 @@ test('every link form that would break is rewritten; links that still resolve ar
     '```',
   ].join('\n');
   const { text: out, count } = rewriteLinksForMove(text, 'Home.md', move, worlds);
-  assert.equal(out, [
-    '---',
-    'related: "[[Projects/Zoo/Walrus Plan]]"',
-    '---',
-    'bare [[Walrus Plan]] and bare with alias [[walrus plan|the plan]]',
-    'qualified [[Projects/Zoo/Walrus Plan]] with md [[Projects/Zoo/Walrus Plan.md#Goals|goals]]',
-    'partial [[Projects/Zoo/Walrus Plan]] embed ![[Projects/Zoo/Walrus Plan#^abc]] case [[Projects/Zoo/Walrus Plan]]',
-    'markdown from root [plan](Projects/Zoo/Walrus%20Plan.md) angled [p](<Projects/Zoo/Walrus Plan.md#Goals>)',
-    'escaped in a table | [[Projects/Zoo/Walrus Plan\\|plan]] |',
-    'untouched [[Atlas]] [x](https://example.com/Claude/Inbox/Walrus%20Plan.md) `[[Claude/Inbox/Walrus Plan]]`',
-    '```',
-    '[[Claude/Inbox/Walrus Plan]]',
-    '```',
-  ].join('\n'));
+  assert.equal(
+    out,
+    [
+      '---',
+      'related: "[[Projects/Zoo/Walrus Plan]]"',
+      '---',
+      'bare [[Walrus Plan]] and bare with alias [[walrus plan|the plan]]',
+      'qualified [[Projects/Zoo/Walrus Plan]] with md [[Projects/Zoo/Walrus Plan.md#Goals|goals]]',
+      'partial [[Projects/Zoo/Walrus Plan]] embed ![[Projects/Zoo/Walrus Plan#^abc]] case [[Projects/Zoo/Walrus Plan]]',
+      'markdown from root [plan](Projects/Zoo/Walrus%20Plan.md) angled [p](<Projects/Zoo/Walrus Plan.md#Goals>)',
+      'escaped in a table | [[Projects/Zoo/Walrus Plan\\|plan]] |',
+      'untouched [[Atlas]] [x](https://example.com/Claude/Inbox/Walrus%20Plan.md) `[[Claude/Inbox/Walrus Plan]]`',
+      '```',
+      '[[Claude/Inbox/Walrus Plan]]',
+      '```',
+    ].join('\n'),
+  );
   assert.equal(count, 9);
   // Every link in the result resolves to the new place, as Obsidian would resolve it.
   const after = new LinkResolver(files.map((path) => (path === move.from ? move.to : path)));
@@ -68,13 +71,7 @@ test('file names with parentheses, and frontmatter links inside quoted YAML, sur
   const files = ['Claude/Inbox/Meeting (2024).md', "Bob's Notes/Other.md", 'Home.md'];
   const move = { from: 'Claude/Inbox/Meeting (2024).md', to: "Bob's Notes/Meeting (2024).md" };
   const worlds = linkWorlds(files, move);
-  const text = [
-    '---',
-    "up: '[[Claude/Inbox/Meeting (2024)]]'",
-    'down: "[[Claude/Inbox/Meeting (2024)|the \\"meeting\\"]]"',
-    '---',
-    'see [m](Claude/Inbox/Meeting%20(2024).md) and [[Claude/Inbox/Meeting (2024)]]',
-  ].join('\n');
+  const text = ['---', "up: '[[Claude/Inbox/Meeting (2024)]]'", 'down: "[[Claude/Inbox/Meeting (2024)|the \\"meeting\\"]]"', '---', 'see [m](Claude/Inbox/Meeting%20(2024).md) and [[Claude/Inbox/Meeting (2024)]]'].join('\n');
   const out = rewriteLinksForMove(text, 'Home.md', move, worlds);
   assert.equal(out.count, 4);
   const note = parseNote('Home.md', out.text);

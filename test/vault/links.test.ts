@@ -19,7 +19,7 @@ const files = [
 const resolver = new LinkResolver(files);
 const resolve = (target: string, source: string, kind: LinkKind = 'wikilink') => resolver.resolve({ kind, target }, source)?.path ?? null;
 
-test('a bare name prefers the linking note\'s folder, then the shortest path', () => {
+test("a bare name prefers the linking note's folder, then the shortest path", () => {
   assert.equal(resolve('Overview', 'Projects/Atlas/Plan.md'), 'Projects/Atlas/Overview.md');
   assert.equal(resolve('Overview', 'Projects/Billing/x.md'), 'Projects/Billing/Overview.md');
   assert.equal(resolve('Overview', 'Home.md'), 'Projects/Overview.md');

@@ -69,7 +69,9 @@ function attackVault(t: TestContext): AttackVault {
     'Notes/Keys.md': '../.smart-env/smart_env.json',
   };
   for (const [path, target] of Object.entries(links)) symlinkSync(target, join(root, path));
-  const known = walkVault(root, { exclude: ['Unindexed'] }).entries.filter((entry) => entry.kind === 'note').map((entry) => entry.path);
+  const known = walkVault(root, { exclude: ['Unindexed'] })
+    .entries.filter((entry) => entry.kind === 'note')
+    .map((entry) => entry.path);
   known.push('Dup/note.md');
   return { root, base, outside, known };
 }
@@ -297,10 +299,56 @@ test('an ambiguous refusal names at most five candidates', (t) => {
 const random = seededRandom;
 
 const FRAGMENTS = [
-  '..', '.', '/', '/', '/', '\\', '%2e', '%2E', '%2f', '%5c', '%25', '%00', '%20', ' ', ':', '//', '~', 'C:', '\u0000', '\uFF0E',
-  'Folder', 'Note', 'note', '.md', '.MD', '.md', 'Escape.md', 'EscapeDir', 'ObsidianDir', 'TrashLink', 'Inside.md', 'Config.md',
-  '.obsidian', 'workspace.md', 'outside', 'secret.md', 'Notes', '.hidden', 'x.md', 'BrokenDir', 'Loop.md', 'Archive.md', 'Dup',
-  '100% done', 'Unindexed', 'Secret.md', 'image.png', 'Keys.md', 'Picture.md', 'Old.md',
+  '..',
+  '.',
+  '/',
+  '/',
+  '/',
+  '\\',
+  '%2e',
+  '%2E',
+  '%2f',
+  '%5c',
+  '%25',
+  '%00',
+  '%20',
+  ' ',
+  ':',
+  '//',
+  '~',
+  'C:',
+  '\u0000',
+  '\uFF0E',
+  'Folder',
+  'Note',
+  'note',
+  '.md',
+  '.MD',
+  '.md',
+  'Escape.md',
+  'EscapeDir',
+  'ObsidianDir',
+  'TrashLink',
+  'Inside.md',
+  'Config.md',
+  '.obsidian',
+  'workspace.md',
+  'outside',
+  'secret.md',
+  'Notes',
+  '.hidden',
+  'x.md',
+  'BrokenDir',
+  'Loop.md',
+  'Archive.md',
+  'Dup',
+  '100% done',
+  'Unindexed',
+  'Secret.md',
+  'image.png',
+  'Keys.md',
+  'Picture.md',
+  'Old.md',
 ];
 
 test('property: whatever the input, an accepted path is a real note inside the vault', (t) => {

@@ -9,15 +9,7 @@ test('title comes from frontmatter, then the first H1, then the file name', () =
 });
 
 test('frontmatter fields: aliases, type/kind, tags as list or string, dates stay strings', () => {
-  const note = parseNote('n.md', [
-    '---',
-    'aliases: [One, Two]',
-    'kind: meeting',
-    'tags: project/atlas, Status/Active',
-    'created: 2026-03-14',
-    '---',
-    'Body with #Inline/Nested/ tag and #123 (not a tag) and a#b (not a tag).',
-  ].join('\n'));
+  const note = parseNote('n.md', ['---', 'aliases: [One, Two]', 'kind: meeting', 'tags: project/atlas, Status/Active', 'created: 2026-03-14', '---', 'Body with #Inline/Nested/ tag and #123 (not a tag) and a#b (not a tag).'].join('\n'));
   assert.deepEqual(note.aliases, ['One', 'Two']);
   assert.equal(note.type, 'meeting');
   assert.deepEqual(note.tags, ['inline/nested', 'project/atlas', 'status/active']);
@@ -35,7 +27,10 @@ test('malformed frontmatter is a warning and the note is still parsed', () => {
   assert.equal(note.title, 'Real Title');
   assert.equal(note.warnings.length, 1);
   assert.match(note.warnings[0]!, /malformed frontmatter/);
-  assert.deepEqual(note.links.map((link) => link.target), ['Other']);
+  assert.deepEqual(
+    note.links.map((link) => link.target),
+    ['Other'],
+  );
   assert.deepEqual(note.tags, ['kept']);
 });
 
@@ -47,20 +42,15 @@ test('frontmatter without a closing fence is body text', () => {
 });
 
 test('code fences and inline code hide headings, links, tags and tasks', () => {
-  const note = parseNote('n.md', [
-    '# Real',
-    '```md',
-    '# not a heading',
-    '[[Not A Link]] #nottag',
-    '- [ ] not a task',
-    '```',
-    '> ```css',
-    '> a { color: #ff0000; }',
-    '> ```',
-    'Use `[[Also Not]]` and `#nope` but [[Yes]] #yes',
-  ].join('\n'));
-  assert.deepEqual(note.blocks.map((block) => block.key), ['#Real']);
-  assert.deepEqual(note.links.map((link) => link.target), ['Yes']);
+  const note = parseNote('n.md', ['# Real', '```md', '# not a heading', '[[Not A Link]] #nottag', '- [ ] not a task', '```', '> ```css', '> a { color: #ff0000; }', '> ```', 'Use `[[Also Not]]` and `#nope` but [[Yes]] #yes'].join('\n'));
+  assert.deepEqual(
+    note.blocks.map((block) => block.key),
+    ['#Real'],
+  );
+  assert.deepEqual(
+    note.links.map((link) => link.target),
+    ['Yes'],
+  );
   assert.deepEqual(note.tags, ['yes']);
   assert.deepEqual(note.tasks, []);
 });
@@ -72,14 +62,17 @@ test('a heading link [[#Section]] is a self-link, not a tag', () => {
 });
 
 test('every link form: wikilink, alias, heading, block, embed, markdown, escaped pipe, frontmatter', () => {
-  const note = parseNote('dir/n.md', [
-    '---',
-    'related: "[[Front Link]]"',
-    '---',
-    '[[Plain]] [[Folder/Path Note|shown]] [[Note#Heading]] [[Note#^abc123]] ![[diagram.svg]]',
-    '[md](../Concepts/BM25.md) [spaced](Some%20Note.md#Part) [ext](https://example.com/x.md) ![img](<pic one.png>)',
-    '| [[Table\\|alias]] |',
-  ].join('\n'));
+  const note = parseNote(
+    'dir/n.md',
+    [
+      '---',
+      'related: "[[Front Link]]"',
+      '---',
+      '[[Plain]] [[Folder/Path Note|shown]] [[Note#Heading]] [[Note#^abc123]] ![[diagram.svg]]',
+      '[md](../Concepts/BM25.md) [spaced](Some%20Note.md#Part) [ext](https://example.com/x.md) ![img](<pic one.png>)',
+      '| [[Table\\|alias]] |',
+    ].join('\n'),
+  );
   const simple = note.links.map((link) => [link.kind, link.target, link.subpath, link.display, link.line]);
   assert.deepEqual(simple, [
     ['frontmatter', 'Front Link', null, null, 0],
@@ -96,13 +89,7 @@ test('every link form: wikilink, alias, heading, block, embed, markdown, escaped
 });
 
 test('tasks in Obsidian Tasks format', () => {
-  const note = parseNote('n.md', [
-    '- [ ] Draft plan ⏫ 📅 2026-04-01',
-    '  * [x] Ship v1 ✅ 2026-03-20',
-    '1. [/] Half done 🔁 every week ⏳ 2026-03-02',
-    '> - [-] Dropped ❌ 2026-03-05 🔽',
-    '- [] not a task',
-  ].join('\n'));
+  const note = parseNote('n.md', ['- [ ] Draft plan ⏫ 📅 2026-04-01', '  * [x] Ship v1 ✅ 2026-03-20', '1. [/] Half done 🔁 every week ⏳ 2026-03-02', '> - [-] Dropped ❌ 2026-03-05 🔽', '- [] not a task'].join('\n'));
   assert.equal(note.tasks.length, 4);
   const [a, b, c, d] = note.tasks;
   assert.deepEqual([a!.status, a!.text, a!.priority, a!.due, a!.line], [' ', 'Draft plan', 'high', '2026-04-01', 1]);

@@ -19,7 +19,11 @@ test('the sample vault indexes as evals/VAULT.md describes', (t) => {
   runIndex(db, { root });
   const doc = readStatus(db, { vault: root, stateDir: home });
   const query = (sql: string, ...params: unknown[]) => db.prepare(sql).all(...params);
-  const one = (sql: string, ...params: unknown[]) => db.prepare(sql).pluck().get(...params);
+  const one = (sql: string, ...params: unknown[]) =>
+    db
+      .prepare(sql)
+      .pluck()
+      .get(...params);
 
   assert.equal(doc.notes, 163);
   assert.equal(doc.attachments, 2);
@@ -27,7 +31,7 @@ test('the sample vault indexes as evals/VAULT.md describes', (t) => {
   assert.equal(one("SELECT count(*) FROM notes WHERE frontmatter LIKE '%sk-fake%' OR title LIKE '%zephyr%'"), 0);
 
   // Exactly the four deliberately unresolved links.
-  const unresolved = query("SELECT target FROM links WHERE resolved_path IS NULL ORDER BY target").map((row) => (row as { target: string }).target);
+  const unresolved = query('SELECT target FROM links WHERE resolved_path IS NULL ORDER BY target').map((row) => (row as { target: string }).target);
   assert.deepEqual(unresolved, ['Atlas load test results', 'Pricing page copy', 'Q3 planning', 'whiteboard.png']);
 
   // Bare [[Overview]] prefers the linking note's folder.

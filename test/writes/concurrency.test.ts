@@ -28,8 +28,12 @@ const [root, stateDir, tag, countText] = process.argv.slice(2);
 const count = Number(countText);
 const { db } = openStateDb(stateDir);
 const writer = new VaultWriter({ root, db, stateDir, agentRoot: 'Claude', runId: tag });
-${waitForGo ? `process.stdout.write('ready\\n');
-await new Promise((resolve) => process.stdin.once('data', resolve));` : ''}
+${
+  waitForGo
+    ? `process.stdout.write('ready\\n');
+await new Promise((resolve) => process.stdin.once('data', resolve));`
+    : ''
+}
 ${body}
 db.close();
 process.exit(0);
@@ -38,7 +42,9 @@ process.exit(0);
 
 function run(script: string, args: string[]): ChildProcessWithoutNullStreams {
   return spawn(process.execPath, ['--import', 'tsx', script, ...args], {
-    cwd: REPO, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, stdio: ['pipe', 'pipe', 'pipe'],
+    cwd: REPO,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
 }
 
@@ -55,14 +61,18 @@ function waitFor(child: ChildProcessWithoutNullStreams, line: string): Promise<v
       }
     };
     child.stdout.on('data', onData);
-    child.stderr.on('data', (chunk: Buffer) => { err += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+    });
     child.once('exit', (code, signal) => reject(new Error(`child exited (${code ?? signal}) before "${line}": ${err}`)));
   });
 }
 
 function exited(child: ChildProcessWithoutNullStreams): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
   let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   return new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal, stderr })));
 }
 
@@ -71,24 +81,33 @@ test('two processes appending 50 lines each to the same note at once lose nothin
   const script = join(fx.root, '..', 'append.mts');
   // Between captures each child pauses 0–3 ms, as an agent doing other work would, so the two
   // really take turns at the lock rather than one finishing before the other gets it.
-  writeFileSync(script, childScript(`
+  writeFileSync(
+    script,
+    childScript(
+      `
 const start = Date.now();
 for (let i = 0; i < count; i++) {
   writer.write({ by: agent('capture'), path: 'Claude/Inbox.md', next: (current) => (current ?? '') + '- [' + tag + '] capture ' + i + '\\n' });
   await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
 }
 process.stdout.write('span ' + start + ' ' + Date.now() + '\\n');
-`, true));
+`,
+      true,
+    ),
+  );
   const children = ['alpha', 'beta'].map((tag) => run(script, [fx.root, fx.vault.home, tag, '50']));
   const results = children.map(exited);
-  const spans = children.map((child) => new Promise<[number, number]>((resolve) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /span (\d+) (\d+)/.exec(out);
-      if (match) resolve([Number(match[1]), Number(match[2])]);
-    });
-  }));
+  const spans = children.map(
+    (child) =>
+      new Promise<[number, number]>((resolve) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const match = /span (\d+) (\d+)/.exec(out);
+          if (match) resolve([Number(match[1]), Number(match[2])]);
+        });
+      }),
+  );
   await Promise.all(children.map((child) => waitFor(child, 'ready')));
   for (const child of children) child.stdin.end('go\n');
   for (const result of await Promise.all(results)) assert.equal(result.code, 0, result.stderr);
@@ -105,7 +124,10 @@ process.stdout.write('span ' + start + ' ' + Date.now() + '\\n');
   t.diagnostic(`the two writers took turns ${switches} times`);
   // Each process's own lines stay in its order.
   for (const tag of ['alpha', 'beta']) {
-    assert.deepEqual(lines.filter((line) => line.includes(`[${tag}]`)), expected.filter((line) => line.includes(`[${tag}]`)));
+    assert.deepEqual(
+      lines.filter((line) => line.includes(`[${tag}]`)),
+      expected.filter((line) => line.includes(`[${tag}]`)),
+    );
   }
 
   // The journal is one chain: each write started from the bytes the previous one left.
@@ -114,7 +136,9 @@ process.stdout.write('span ' + start + ' ' + Date.now() + '\\n');
   for (let i = 1; i < rows.length; i++) assert.equal(rows[i]!.before_hash, rows[i - 1]!.after_hash, `journal row ${i + 1} follows row ${i}`);
   assert.equal(rows.at(-1)!.after_hash, hashContent(readFileSync(join(fx.root, 'Claude/Inbox.md'))));
   assert.deepEqual(new Set(rows.map((row) => row.run_id)), new Set(['alpha', 'beta']));
-  const audit = readFileSync(join(fx.root, 'Claude/Audit.md'), 'utf8').split('\n').filter((line) => line.startsWith('- '));
+  const audit = readFileSync(join(fx.root, 'Claude/Audit.md'), 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('- '));
   assert.equal(audit.length, 100);
   assert.deepEqual(readdirSync(join(fx.root, 'Claude')).sort(), ['Audit.md', 'Inbox.md'], 'no temporary file left');
 });
@@ -125,14 +149,20 @@ test('SIGKILL during large rewrites leaves one whole version, never a torn one, 
   const B = `${'B'.repeat(size - 1)}\n`;
   const fx = writerVault(t, { 'Claude/Big.md': A, 'Home.md': '# Home\n' });
   const script = join(fx.root, '..', 'rewrite.mts');
-  writeFileSync(script, childScript(`
+  writeFileSync(
+    script,
+    childScript(
+      `
 const A = 'A'.repeat(${size - 1}) + '\\n';
 const B = 'B'.repeat(${size - 1}) + '\\n';
 for (let i = 0; ; i++) {
   writer.write({ by: agent('write_note'), path: 'Claude/Big.md', next: () => (i % 2 === 0 ? B : A) });
   if (i === 0) process.stdout.write('writing\\n');
 }
-`, false));
+`,
+      false,
+    ),
+  );
 
   const kills = 6;
   const delays: number[] = [];

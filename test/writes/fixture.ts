@@ -43,7 +43,11 @@ export function writerVault(t: TestContext, files: Record<string, string | Uint8
   const clock = { now: START };
   const make = (runId: string) => new VaultWriter({ root, db, stateDir: vault.home, agentRoot: 'Claude', runId, now: () => clock.now });
   return {
-    vault, root, outside, db, clock,
+    vault,
+    root,
+    outside,
+    db,
+    clock,
     writer: make('test'),
     read: (path) => readFileSync(join(root, path)),
     text: (path) => readFileSync(join(root, path), 'utf8'),
@@ -73,14 +77,18 @@ export function snapshot(dir: string): Record<string, string> {
 /** Asserts `run` throws a USAGE EngramError whose message matches `pattern`; returns the message. */
 export function refused(run: () => unknown, pattern: RegExp = /./, label = '', code?: ErrorCode): string {
   let message = '';
-  assert.throws(run, (error: unknown) => {
-    assert.ok(error instanceof EngramError, `${label}: expected an EngramError, got ${String(error)}`);
-    if (code !== undefined) assert.equal(error.code, code, `${label}: ${error.message}`);
-    else assert.notEqual(error.code, 'USAGE', `${label}: ${error.message}`);
-    assert.match(error.message, pattern, label);
-    message = error.message;
-    return true;
-  }, label);
+  assert.throws(
+    run,
+    (error: unknown) => {
+      assert.ok(error instanceof EngramError, `${label}: expected an EngramError, got ${String(error)}`);
+      if (code !== undefined) assert.equal(error.code, code, `${label}: ${error.message}`);
+      else assert.notEqual(error.code, 'USAGE', `${label}: ${error.message}`);
+      assert.match(error.message, pattern, label);
+      message = error.message;
+      return true;
+    },
+    label,
+  );
   return message;
 }
 
@@ -102,5 +110,7 @@ export interface JournalRow {
 
 /** The `- …` lines of `Claude/Audit.md`, in file order (newest first). */
 export function auditLines(root: string): string[] {
-  return readFileSync(join(root, 'Claude', 'Audit.md'), 'utf8').split('\n').filter((line) => line.startsWith('- '));
+  return readFileSync(join(root, 'Claude', 'Audit.md'), 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('- '));
 }

@@ -88,11 +88,20 @@ test('freeNotePath numbers " 2", " 3" … until a path is free', () => {
   taken.add('Claude/Inbox/Idea 4.md');
   assert.equal(freeNotePath('Claude/Inbox', 'Idea', exists), 'Claude/Inbox/Idea 3.md');
   // The vault root has no folder prefix.
-  assert.equal(freeNotePath('', 'Home', () => false), 'Home.md');
-  assert.equal(freeNotePath('', 'Home', (path) => path === 'Home.md'), 'Home 2.md');
+  assert.equal(
+    freeNotePath('', 'Home', () => false),
+    'Home.md',
+  );
+  assert.equal(
+    freeNotePath('', 'Home', (path) => path === 'Home.md'),
+    'Home 2.md',
+  );
   // Only what `exists` is asked about counts; every candidate is asked in order.
   const asked: string[] = [];
-  freeNotePath('F', 'N', (path) => { asked.push(path); return asked.length < 3; });
+  freeNotePath('F', 'N', (path) => {
+    asked.push(path);
+    return asked.length < 3;
+  });
   assert.deepEqual(asked, ['F/N.md', 'F/N 2.md', 'F/N 3.md']);
 });
 
@@ -102,7 +111,10 @@ test('freeNotePath with the writer: a second note with the same title gets " 2"'
   const path = freeNotePath('Claude/Inbox', name, (candidate) => fx.writer.exists(candidate));
   assert.equal(path, 'Claude/Inbox/Idea 2.md');
   fx.writer.write({ by: agent('write_note'), path, create: true, next: () => '# Idea (again)\n' });
-  assert.equal(freeNotePath('Claude/Inbox', name, (candidate) => fx.writer.exists(candidate)), 'Claude/Inbox/Idea 3.md');
+  assert.equal(
+    freeNotePath('Claude/Inbox', name, (candidate) => fx.writer.exists(candidate)),
+    'Claude/Inbox/Idea 3.md',
+  );
 });
 
 // BUG (names.ts vs vault/note-path.ts): safeNoteName accepts characters the path gate refuses

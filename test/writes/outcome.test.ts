@@ -39,10 +39,13 @@ test('submit: written in the agent folder, a preview outside it, refused with it
   }
 
   const protectedFile = fx.writer.submit({ by: agent('write_note'), path: 'Claude/Audit.md', next: () => '' });
-  assert.deepEqual(protectedFile, { kind: 'refused', code: 'WRITE_REFUSED', reason: 'Claude/Audit.md is the write journal\'s trail; Engram keeps it itself' });
+  assert.deepEqual(protectedFile, { kind: 'refused', code: 'WRITE_REFUSED', reason: "Claude/Audit.md is the write journal's trail; Engram keeps it itself" });
   assert.equal(journalRows(fx.db).length, 2, 'the refusal journaled nothing');
   // The journal records each actor as it always did.
-  assert.deepEqual(journalRows(fx.db).map((row) => row.tool), ['capture', 'append_note']);
+  assert.deepEqual(
+    journalRows(fx.db).map((row) => row.tool),
+    ['capture', 'append_note'],
+  );
 });
 
 test('the writer throws with meaningful codes, never USAGE', (t) => {

@@ -101,7 +101,7 @@ test('an expired token is refused; one just inside the window applies', (t) => {
   assert.equal(fx.text('Projects/Atlas.md'), `${ATLAS}late\n`);
 });
 
-test('a human edit between preview and apply refuses the apply and keeps the human\'s bytes', (t) => {
+test("a human edit between preview and apply refuses the apply and keeps the human's bytes", (t) => {
   const fx = writerVault(t, { 'Projects/Atlas.md': ATLAS });
   const preview = fx.writer.preview({ by: agent('write_note'), path: 'Projects/Atlas.md', next: (current) => `${current}agent line\n` });
   const human = `${ATLAS}human line, typed in Obsidian\n`;

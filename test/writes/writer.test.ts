@@ -28,8 +28,13 @@ test('creates a note inside Claude/ with the exact text, refuses to create it tw
   const fx = writerVault(t, HUMAN);
   let seen: string | null | undefined;
   const receipt = fx.writer.write({
-    by: agent('write_note'), path: 'Claude/Inbox/Idea.md', create: true,
-    next: (current) => { seen = current; return '# Idea\n\nGrow tomatoes. 🍅\n'; },
+    by: agent('write_note'),
+    path: 'Claude/Inbox/Idea.md',
+    create: true,
+    next: (current) => {
+      seen = current;
+      return '# Idea\n\nGrow tomatoes. 🍅\n';
+    },
   });
   assert.equal(seen, null, 'next sees null for a new note');
   assert.equal(fx.text('Claude/Inbox/Idea.md'), '# Idea\n\nGrow tomatoes. 🍅\n');
@@ -83,11 +88,37 @@ test('hostile and non-note paths are refused with the vault unchanged', (t) => {
   const before = snapshot(fx.root);
   const besideBefore = readdirSync(join(fx.root, '..')).sort();
   const paths = [
-    '../x.md', '../../etc/x.md', 'Claude/../../x.md', 'Claude/../Projects/Atlas.md', 'Claude/%2e%2e/%2e%2e/x.md', 'Claude/..%2f..%2fx.md',
-    '/etc/x.md', '/tmp/x.md', join(fx.root, 'Claude', 'abs.md'), '\\\\server\\share\\x.md', 'C:\\x.md', 'C:/x.md', 'file:///etc/x.md',
-    '.obsidian/x.md', '.obsidian/app.json', 'Claude/.obsidian/x.md', '.trash/x.md', 'Claude/.hidden.md', 'Claude/%2eenv.md',
-    'Claude/x.txt', 'Claude/x.canvas', 'Claude/x.md.bak', 'Claude/x.png',
-    '', '   ', 'Claude', 'Claude/', 'Claude/x\u0000.md', 'Claude/line\nbreak.md', 'Claude/\u202Egpj.md', 'Claude/' + 'x'.repeat(1100) + '.md',
+    '../x.md',
+    '../../etc/x.md',
+    'Claude/../../x.md',
+    'Claude/../Projects/Atlas.md',
+    'Claude/%2e%2e/%2e%2e/x.md',
+    'Claude/..%2f..%2fx.md',
+    '/etc/x.md',
+    '/tmp/x.md',
+    join(fx.root, 'Claude', 'abs.md'),
+    '\\\\server\\share\\x.md',
+    'C:\\x.md',
+    'C:/x.md',
+    'file:///etc/x.md',
+    '.obsidian/x.md',
+    '.obsidian/app.json',
+    'Claude/.obsidian/x.md',
+    '.trash/x.md',
+    'Claude/.hidden.md',
+    'Claude/%2eenv.md',
+    'Claude/x.txt',
+    'Claude/x.canvas',
+    'Claude/x.md.bak',
+    'Claude/x.png',
+    '',
+    '   ',
+    'Claude',
+    'Claude/',
+    'Claude/x\u0000.md',
+    'Claude/line\nbreak.md',
+    'Claude/\u202Egpj.md',
+    'Claude/' + 'x'.repeat(1100) + '.md',
   ];
   for (const path of paths) {
     refused(() => fx.writer.write({ by: agent('write_note'), path, next: () => 'pwned\n' }), /./, JSON.stringify(path));
@@ -116,7 +147,7 @@ test('a symlinked folder (or note) inside Claude/ that leads out of the vault is
   assert.deepEqual(journalRows(fx.db), []);
 });
 
-test('a symlink inside Claude/ into the human\'s folders is judged by where it really leads', (t) => {
+test("a symlink inside Claude/ into the human's folders is judged by where it really leads", (t) => {
   const fx = writerVault(t, HUMAN);
   symlinkSync(join(fx.root, 'Projects'), join(fx.root, 'Claude', 'Projects'));
   symlinkSync(join(fx.root, 'Claude', 'README.md'), join(fx.root, 'Claude', 'Rules.md'));
@@ -165,11 +196,18 @@ test('NUL bytes and unpaired surrogates are refused; paired ones are fine', (t) 
   assert.equal(fx.text('Claude/Note.md'), '# Note\n😀 😀 ok\n');
 });
 
-test('an append keeps the file\'s CRLF line endings and BOM; next sees plain \\n text', (t) => {
+test("an append keeps the file's CRLF line endings and BOM; next sees plain \\n text", (t) => {
   const crlfBom = Buffer.from('\uFEFF# Title\r\n\r\nfirst line\r\n', 'utf8');
   const fx = writerVault(t, { 'Claude/Win.md': crlfBom, 'Claude/Unix.md': 'a\nb\n', 'Claude/Bom.md': '\uFEFFbom\n' });
   let seen: string | null = null;
-  fx.writer.write({ by: agent('capture'), path: 'Claude/Win.md', next: (current) => { seen = current; return `${current}second line\nthird line\n`; } });
+  fx.writer.write({
+    by: agent('capture'),
+    path: 'Claude/Win.md',
+    next: (current) => {
+      seen = current;
+      return `${current}second line\nthird line\n`;
+    },
+  });
   assert.equal(seen, '# Title\n\nfirst line\n');
   assert.deepEqual(fx.read('Claude/Win.md'), Buffer.from('\uFEFF# Title\r\n\r\nfirst line\r\nsecond line\r\nthird line\r\n', 'utf8'));
   assert.deepEqual([...fx.read('Claude/Win.md').subarray(0, 3)], [0xef, 0xbb, 0xbf], 'one BOM, not two');
@@ -189,12 +227,21 @@ test('the journal row keeps both hashes and the bytes replaced; Audit.md gets a 
 
   const rows = journalRows(fx.db);
   assert.equal(rows.length, 2);
-  const [row1, row2] = rows as [typeof rows[0], typeof rows[0]];
-  assert.deepEqual({ ...row1, before_bytes: null }, {
-    id: first.journalId, run_id: 'test', tool: 'capture', path: 'Claude/Log.md',
-    before_hash: hashContent(original), after_hash: hashContent(fx.read('Claude/Log.md')), before_bytes: null,
-    at: new Date(START).toISOString(), undone_at: null,
-  });
+  const [row1, row2] = rows as [(typeof rows)[0], (typeof rows)[0]];
+  assert.deepEqual(
+    { ...row1, before_bytes: null },
+    {
+      id: first.journalId,
+      run_id: 'test',
+      tool: 'capture',
+      path: 'Claude/Log.md',
+      before_hash: hashContent(original),
+      after_hash: hashContent(fx.read('Claude/Log.md')),
+      before_bytes: null,
+      at: new Date(START).toISOString(),
+      undone_at: null,
+    },
+  );
   assert.ok(row1.before_bytes !== null && original.equals(row1.before_bytes), 'the replaced bytes, BOM and CRLF included');
   assert.equal(first.beforeHash, row1.before_hash);
   assert.equal(first.afterHash, row1.after_hash);
@@ -257,7 +304,7 @@ test('undo restores the previous bytes exactly; undo of a created note deletes i
   assert.match(auditLines(fx.root)[0]!, new RegExp(`#${removal.journalId} undo_write · Claude/Inbox/Fresh\\.md · ${created.afterHash.slice(0, 8)} → deleted`));
 });
 
-test('undo is refused, with the reason, when the note changed since; the human\'s bytes stay', (t) => {
+test("undo is refused, with the reason, when the note changed since; the human's bytes stay", (t) => {
   const fx = writerVault(t, { 'Claude/Plan.md': 'v1\n' });
   const edit = fx.writer.write({ by: agent('write_note'), path: 'Claude/Plan.md', next: () => 'v2\n' });
   fx.vault.write('Claude/Plan.md', 'v2 plus a human edit\n');
@@ -289,7 +336,17 @@ test('undo twice is refused; an unknown write number is refused', (t) => {
 test('a write that throws inside next writes nothing and releases the lock', (t) => {
   const fx = writerVault(t, { 'Claude/Plan.md': 'v1\n' });
   const before = snapshot(fx.root);
-  assert.throws(() => fx.writer.write({ by: agent('write_note'), path: 'Claude/Plan.md', next: () => { throw new Error('tool bug'); } }), /tool bug/);
+  assert.throws(
+    () =>
+      fx.writer.write({
+        by: agent('write_note'),
+        path: 'Claude/Plan.md',
+        next: () => {
+          throw new Error('tool bug');
+        },
+      }),
+    /tool bug/,
+  );
   assert.deepEqual(snapshot(fx.root), before);
   assert.equal(existsSync(join(fx.vault.home, 'write.lock')), false);
   fx.writer.write({ by: agent('write_note'), path: 'Claude/Plan.md', next: append('v2') });
@@ -309,7 +366,7 @@ test('a write lock left by a dead process is taken over', (t) => {
 
 // BUG (writer.ts commit → atomic.ts writeFileAtomic): the replacement is a fresh file created
 // with mode 0o644, so a private note (0600) becomes world-readable after any Engram write.
-test('a write keeps the note\'s file mode', (t) => {
+test("a write keeps the note's file mode", (t) => {
   const fx = writerVault(t, { 'Claude/Private.md': 'secret\n' });
   chmodSync(join(fx.root, 'Claude/Private.md'), 0o600);
   fx.writer.write({ by: agent('capture'), path: 'Claude/Private.md', next: append('more') });

@@ -19,7 +19,11 @@ export interface CleanupPlan extends Plan {
 
 export function cleanupPlan(counts: CleanupCounts): CleanupPlan {
   const { toMerged, dirty, orphans, interrupted } = counts;
-  return { summary: `${toMerged} relations to merged entities, ${dirty} entity notes out of date, ${orphans} orphan entities${interrupted > 0 ? `, ${interrupted} interrupted moves to roll back` : ''}`, counts: { toMerged, dirty, orphans, interrupted }, estimatedCostUsd: 0 };
+  return {
+    summary: `${toMerged} relations to merged entities, ${dirty} entity notes out of date, ${orphans} orphan entities${interrupted > 0 ? `, ${interrupted} interrupted moves to roll back` : ''}`,
+    counts: { toMerged, dirty, orphans, interrupted },
+    estimatedCostUsd: 0,
+  };
 }
 
 function countCleanup(db: Database.Database): CleanupCounts {
@@ -61,7 +65,8 @@ export const cleanupPhase: Phase<CleanupPlan> = {
     const { orphans, interrupted } = plan.counts;
     return {
       summary: `${repaired} relations repointed to merged entities' winners, ${notes.entityNotesWritten} entity notes rewritten, ${orphans} orphan entities flagged${interrupted > 0 ? `, ${interrupted} interrupted moves rolled back` : ''}`,
-      counts: { repaired, rewritten: notes.entityNotesWritten, orphans, interrupted }, costUsd: 0,
+      counts: { repaired, rewritten: notes.entityNotesWritten, orphans, interrupted },
+      costUsd: 0,
     };
   },
 };

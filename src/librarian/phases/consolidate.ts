@@ -29,13 +29,21 @@ export function consolidatePlan(slice: number[], candidates: Candidate[], isJudg
   const estimate = isJudged ? candidates.length * DEFAULTS.adjudicationUsd : 0;
   return {
     summary: `${slice.length} changed entities to check, ${candidates.length} candidate pairs${isJudged ? ' to adjudicate' : ' for a human to review'}`,
-    counts: { entities: slice.length, candidates: candidates.length }, estimatedCostUsd: estimate, slice, candidates,
+    counts: { entities: slice.length, candidates: candidates.length },
+    estimatedCostUsd: estimate,
+    slice,
+    candidates,
   };
 }
 
 function changedEntities(db: Database.Database, limit: number): number[] {
-  return db.prepare(`SELECT e.id FROM entities e LEFT JOIN consolidation_checked c ON c.entity_id = e.id
-    WHERE e.merged_into IS NULL AND (c.entity_id IS NULL OR c.updated != e.updated) ORDER BY e.id LIMIT ?`).pluck().all(limit) as number[];
+  return db
+    .prepare(
+      `SELECT e.id FROM entities e LEFT JOIN consolidation_checked c ON c.entity_id = e.id
+    WHERE e.merged_into IS NULL AND (c.entity_id IS NULL OR c.updated != e.updated) ORDER BY e.id LIMIT ?`,
+    )
+    .pluck()
+    .all(limit) as number[];
 }
 
 export const consolidatePhase: Phase<ConsolidatePlan> = {
@@ -50,7 +58,9 @@ export const consolidatePhase: Phase<ConsolidatePlan> = {
     const { db, options } = ctx;
     const proposed = await proposeMerges(db, { candidates, ...(options.adjudicator ? { adjudicator: options.adjudicator } : {}), now: ctx.now });
     const mark = db.prepare('INSERT OR REPLACE INTO consolidation_checked (entity_id, updated) SELECT id, updated FROM entities WHERE id = ?');
-    db.transaction(() => { for (const id of slice) mark.run(id); })();
+    db.transaction(() => {
+      for (const id of slice) mark.run(id);
+    })();
     const pending = listProposals(db, 'pending').length;
     return { summary: `${slice.length} entities checked, ${proposed.length} new merge proposals, ${pending} pending`, counts: { entities: slice.length, proposed: proposed.length, pending }, costUsd: 0 };
   },

@@ -29,14 +29,17 @@ export function extractPlan(extractor: Extractor | null, pending: { notes: numbe
   const maxNotes = noteCap(budget, extractor.backend);
   const notes = Math.min(pending.notes, maxNotes);
   const share = pending.notes === 0 ? 0 : notes / pending.notes;
-  const inputTokens = Math.round(pending.bytes * share / 4 + notes * DEFAULTS.extractPromptTokens);
+  const inputTokens = Math.round((pending.bytes * share) / 4 + notes * DEFAULTS.extractPromptTokens);
   const outputTokens = notes * DEFAULTS.extractOutputTokens;
   const paid = extractor.backend === 'anthropic';
   const estimate = paid ? Math.min(budget.maxExtractCostUsd ?? DEFAULTS.maxExtractCostUsd, (inputTokens * DEFAULTS.inputPerMTok + outputTokens * DEFAULTS.outputPerMTok) / 1e6) : 0;
   const tokens = extractor.backend === 'structural' ? '' : `, about ${inputTokens} input and ${outputTokens} output tokens`;
   return {
     summary: `${extractor.backend}: ${notes} of ${pending.notes} waiting notes this sweep${tokens}`,
-    counts: { waiting: pending.notes, planned: notes, inputTokens, outputTokens }, estimatedCostUsd: estimate, extractor, maxNotes,
+    counts: { waiting: pending.notes, planned: notes, inputTokens, outputTokens },
+    estimatedCostUsd: estimate,
+    extractor,
+    maxNotes,
   };
 }
 
@@ -61,8 +64,14 @@ export const extractPhase: Phase<ExtractPlan> = {
   async act(plan, ctx) {
     const { options } = ctx;
     const run = await runGraphIndex({
-      root: ctx.root, db: ctx.db, extractor: plan.extractor, writer: options.writer, agentRoot: ctx.agentRoot, vectorModel: ctx.model,
-      maxNotes: plan.maxNotes, maxCostUsd: options.maxExtractCostUsd ?? DEFAULTS.maxExtractCostUsd,
+      root: ctx.root,
+      db: ctx.db,
+      extractor: plan.extractor,
+      writer: options.writer,
+      agentRoot: ctx.agentRoot,
+      vectorModel: ctx.model,
+      maxNotes: plan.maxNotes,
+      maxCostUsd: options.maxExtractCostUsd ?? DEFAULTS.maxExtractCostUsd,
       ...(options.maxExtractTokens === undefined ? {} : { maxTokens: options.maxExtractTokens }),
     });
     reindex(ctx, run.written);

@@ -28,8 +28,8 @@ export function scoreCheck(score: Score, before: number | null): { check: Health
 function evalCheck(ctx: SweepContext, evaluate: NonNullable<SweepOptions['evaluate']>): HealthCheck {
   try {
     const score = evaluate();
-    const previous = (ctx.db.prepare(`SELECT report FROM runs WHERE report IS NOT NULL AND json_extract(report, '$.eval.value') IS NOT NULL ORDER BY started_at DESC LIMIT 1`).pluck().get() as string | undefined);
-    const before = previous ? (JSON.parse(previous) as SweepReport).eval?.value ?? null : null;
+    const previous = ctx.db.prepare(`SELECT report FROM runs WHERE report IS NOT NULL AND json_extract(report, '$.eval.value') IS NOT NULL ORDER BY started_at DESC LIMIT 1`).pluck().get() as string | undefined;
+    const before = previous ? ((JSON.parse(previous) as SweepReport).eval?.value ?? null) : null;
     const scored = scoreCheck(score, before);
     ctx.report.eval = scored.eval;
     return scored.check;
@@ -42,10 +42,11 @@ function vectorHealth(db: Database.Database, root: string, options: SweepOptions
   const status = vectorStatus(db, root, options.vectors);
   const sc = status.smart_connections;
   return {
-    modelMismatch: sc.detected && sc.active_model !== null && !sc.model_matches
-      ? status.warnings.find((warning) => warning.startsWith('Smart Connections embeds with')) ?? `Smart Connections embeds with "${sc.active_model}", Engram with "${options.vectors.model}"`
-      : null,
-    embedderUnavailable: status.query_embedder.available ? null : status.query_embedder.reason ?? 'the embedder is unavailable',
+    modelMismatch:
+      sc.detected && sc.active_model !== null && !sc.model_matches
+        ? (status.warnings.find((warning) => warning.startsWith('Smart Connections embeds with')) ?? `Smart Connections embeds with "${sc.active_model}", Engram with "${options.vectors.model}"`)
+        : null,
+    embedderUnavailable: status.query_embedder.available ? null : (status.query_embedder.reason ?? 'the embedder is unavailable'),
   };
 }
 

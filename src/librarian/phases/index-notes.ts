@@ -10,7 +10,11 @@ export function indexPlan(found: IndexCounts): Plan {
 
 export function indexActed(run: IndexReport): Acted {
   const moved = run.moved.length;
-  return { summary: `${run.added} new, ${run.modified} modified, ${moved} moved, ${run.deleted} deleted (${run.notes} notes)`, counts: { added: run.added, modified: run.modified, moved, deleted: run.deleted, notes: run.notes }, costUsd: 0 };
+  return {
+    summary: `${run.added} new, ${run.modified} modified, ${moved} moved, ${run.deleted} deleted (${run.notes} notes)`,
+    counts: { added: run.added, modified: run.modified, moved, deleted: run.deleted, notes: run.notes },
+    costUsd: 0,
+  };
 }
 
 export const indexPhase: Phase = {

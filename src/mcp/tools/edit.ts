@@ -13,8 +13,14 @@ import { insertText } from './insert-text.js';
 import { done } from './shared.js';
 
 const outsideSchema = {
-  path: z.string().optional(), journal_id: z.number().optional(), created: z.boolean().optional(), applied: z.boolean().optional(), index_warning: z.string().optional(),
-  preview: z.string().optional(), token: z.string().optional(), expires: z.string().optional(),
+  path: z.string().optional(),
+  journal_id: z.number().optional(),
+  created: z.boolean().optional(),
+  applied: z.boolean().optional(),
+  index_warning: z.string().optional(),
+  preview: z.string().optional(),
+  token: z.string().optional(),
+  expires: z.string().optional(),
 };
 
 export function editTools(context: ToolContext): Tool[] {
@@ -24,7 +30,8 @@ export function editTools(context: ToolContext): Tool[] {
 function appendNote(context: ToolContext): Tool {
   return defineTool('append_note', {
     title: 'Append to a note',
-    description: 'Appends text to a note: at the end, at the start (after any frontmatter), or at the end of a named section (the section ends at the next heading of the same or a higher level). Free in the agent folder; elsewhere it previews the change first and applies it with the returned token.',
+    description:
+      'Appends text to a note: at the end, at the start (after any frontmatter), or at the end of a named section (the section ends at the next heading of the same or a higher level). Free in the agent folder; elsewhere it previews the change first and applies it with the returned token.',
     inputSchema: {
       path: z.string().optional().describe('vault-relative path of the note'),
       content: z.string().max(500_000).optional().describe('markdown to add'),
@@ -36,7 +43,7 @@ function appendNote(context: ToolContext): Tool {
     annotations: WRITES,
     handler: async (args) => {
       if (!args.token && (args.content === undefined || args.content === '')) return fail('give the content to append');
-      if (args.position === 'under_heading' && !args.heading && !args.token) return fail('under_heading needs the heading\'s text');
+      if (args.position === 'under_heading' && !args.heading && !args.token) return fail("under_heading needs the heading's text");
       const content = args.content ?? '';
       const next = (current: string | null): string => {
         if (current === null) throw new EngramError('NOT_FOUND', `${args.path} does not exist; create it with write_note`);
@@ -50,7 +57,8 @@ function appendNote(context: ToolContext): Tool {
 function writeNote(context: ToolContext): Tool {
   return defineTool('write_note', {
     title: 'Write a note',
-    description: 'Creates a note; replaces an existing one only with overwrite: true. Free in the agent folder (except the caretaker\'s files, never written, and the constitution, previewed like the human\'s notes); elsewhere it previews the change first and applies it with the returned token.',
+    description:
+      "Creates a note; replaces an existing one only with overwrite: true. Free in the agent folder (except the caretaker's files, never written, and the constitution, previewed like the human's notes); elsewhere it previews the change first and applies it with the returned token.",
     inputSchema: {
       path: z.string().optional().describe('vault-relative path, ending in .md'),
       content: z.string().max(1_000_000).optional().describe('the whole note, in markdown'),
@@ -60,7 +68,7 @@ function writeNote(context: ToolContext): Tool {
     outputSchema: outsideSchema,
     annotations: { ...WRITES, destructiveHint: true },
     handler: async (args) => {
-      if (!args.token && args.content === undefined) return fail('give the note\'s content');
+      if (!args.token && args.content === undefined) return fail("give the note's content");
       const content = args.content;
       return previewOrApply(context, 'write_note', args, content === undefined ? null : () => content, !args.overwrite);
     },
@@ -73,7 +81,7 @@ function undoWrite(context: ToolContext): Tool {
     title: 'Undo a write',
     description: `Reverts one journaled write an agent made (its number is in the write's result and in ${engine.agentRoot}/Audit.md) if the note still holds exactly what that write left; otherwise refuses and says why. Inside ${engine.agentRoot}/ it reverts at once; on a note of the human's it previews the undo and applies it with the returned token. The Librarian's and the graph's writes are undone with their whole run (undo_run).`,
     inputSchema: {
-      id: z.number().int().min(1).describe('the write\'s journal number'),
+      id: z.number().int().min(1).describe("the write's journal number"),
       token: z.string().optional().describe('apply an undo previewed earlier'),
     },
     outputSchema: outsideSchema,
@@ -114,15 +122,19 @@ async function applyToken({ engine }: ToolContext, token: string, expect: ApplyE
 async function askOrOffer(context: ToolContext, tool: string, reason: string, preview: Preview): Promise<ToolResult> {
   const { server } = context;
   const answer = server.server.getClientCapabilities()?.elicitation
-    ? await server.server.elicitInput({
-      message: `Engram wants to change ${preview.path}, which is yours:\n\n${preview.diff}\n\nApprove this change?`,
-      requestedSchema: { type: 'object', properties: { approve: { type: 'boolean', title: 'Approve', description: 'Apply this change to your note' } }, required: ['approve'] },
-    }).catch(() => null)
+    ? await server.server
+        .elicitInput({
+          message: `Engram wants to change ${preview.path}, which is yours:\n\n${preview.diff}\n\nApprove this change?`,
+          requestedSchema: { type: 'object', properties: { approve: { type: 'boolean', title: 'Approve', description: 'Apply this change to your note' } }, required: ['approve'] },
+        })
+        .catch(() => null)
     : null;
   if (answer) {
     if (answer.action === 'accept' && answer.content?.approve === true) return applyToken(context, preview.token, {});
     return fail(`the human did not approve the change to ${preview.path}; nothing was written`, 'WRITE_REFUSED');
   }
-  return ok({ path: preview.path, preview: preview.diff, token: preview.token, expires: preview.expires, applied: false },
-    `${reason}. Nothing was written yet. Show the human this change and, if they agree, call ${tool} again with token "${preview.token}" (valid until ${preview.expires}):\n\n${preview.diff}`);
+  return ok(
+    { path: preview.path, preview: preview.diff, token: preview.token, expires: preview.expires, applied: false },
+    `${reason}. Nothing was written yet. Show the human this change and, if they agree, call ${tool} again with token "${preview.token}" (valid until ${preview.expires}):\n\n${preview.diff}`,
+  );
 }

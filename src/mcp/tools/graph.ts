@@ -14,25 +14,47 @@ export function graphTools({ engine }: ToolContext): Tool[] {
 function indexBrainTool(engine: VaultEngine): Tool {
   return defineTool('index_brain', {
     title: 'Extract entities',
-    description: 'Extracts people, organizations, topics, projects and sources from new or changed notes (a bounded batch) into entity notes under Claude/Graph/. Reports processed, failed and remaining, tokens and cost. Call again while remaining > 0.',
+    description:
+      'Extracts people, organizations, topics, projects and sources from new or changed notes (a bounded batch) into entity notes under Claude/Graph/. Reports processed, failed and remaining, tokens and cost. Call again while remaining > 0.',
     inputSchema: { max_notes: z.number().int().min(1).max(500).default(20).describe('notes to extract in this call') },
     outputSchema: {
-      extractor: z.string(), processed: z.number(), failed: z.number(), remaining: z.number(), skipped_private: z.number(),
+      extractor: z.string(),
+      processed: z.number(),
+      failed: z.number(),
+      remaining: z.number(),
+      skipped_private: z.number(),
       unreadable_private: z.array(z.string()).describe('private only because their frontmatter cannot be read: fix the YAML to have them extracted'),
       secrets_redacted: z.record(z.string(), z.number()).describe('secrets taken out of the text sent to an LLM, by kind'),
-      entities: z.number(), entity_notes_written: z.number(), input_tokens: z.number(), output_tokens: z.number(), cost_usd: z.number(), errors: z.array(z.string()),
+      entities: z.number(),
+      entity_notes_written: z.number(),
+      input_tokens: z.number(),
+      output_tokens: z.number(),
+      cost_usd: z.number(),
+      errors: z.array(z.string()),
     },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
     handler: async (args) => {
       const extractor = selectExtractor(engine.extractorSettings, engine.db);
       if (!extractor) return fail('no extractor is configured (ENGRAM_EXTRACTOR=none); set ENGRAM_EXTRACTOR to structural, anthropic or claude-cli', 'CONFIG_INVALID');
-      const report = await engine.change('an extraction', () => runGraphIndex({ root: engine.vault, db: engine.db, extractor, writer: engine.writer(), agentRoot: engine.agentRoot, maxNotes: args.max_notes, vectorModel: engine.settings.model }),
-        (result) => result.written);
+      const report = await engine.change(
+        'an extraction',
+        () => runGraphIndex({ root: engine.vault, db: engine.db, extractor, writer: engine.writer(), agentRoot: engine.agentRoot, maxNotes: args.max_notes, vectorModel: engine.settings.model }),
+        (result) => result.written,
+      );
       return ok({
-        extractor: `${extractor.backend}${extractor.model !== extractor.backend ? ` (${extractor.model})` : ''}`, processed: report.processed, failed: report.failed,
-        remaining: report.remaining, skipped_private: report.skippedPrivate,
-        unreadable_private: report.unreadablePrivate, secrets_redacted: report.redacted, entities: report.entities, entity_notes_written: report.entityNotesWritten,
-        input_tokens: report.inputTokens, output_tokens: report.outputTokens, cost_usd: Math.round(report.costUsd * 1e6) / 1e6, errors: report.errors,
+        extractor: `${extractor.backend}${extractor.model !== extractor.backend ? ` (${extractor.model})` : ''}`,
+        processed: report.processed,
+        failed: report.failed,
+        remaining: report.remaining,
+        skipped_private: report.skippedPrivate,
+        unreadable_private: report.unreadablePrivate,
+        secrets_redacted: report.redacted,
+        entities: report.entities,
+        entity_notes_written: report.entityNotesWritten,
+        input_tokens: report.inputTokens,
+        output_tokens: report.outputTokens,
+        cost_usd: Math.round(report.costUsd * 1e6) / 1e6,
+        errors: report.errors,
       });
     },
   });
@@ -41,7 +63,7 @@ function indexBrainTool(engine: VaultEngine): Tool {
 function findEntityTool(engine: VaultEngine): Tool {
   return defineTool('find_entity', {
     title: 'Find an entity',
-    description: 'Looks an entity up by name or alias (case, accents and spacing ignored; partial names match), optionally of one type. Returns its entity note\'s path and how many notes mention it.',
+    description: "Looks an entity up by name or alias (case, accents and spacing ignored; partial names match), optionally of one type. Returns its entity note's path and how many notes mention it.",
     inputSchema: {
       name: z.string().min(1).max(200).describe('a name or alias, or part of one'),
       type: z.enum(ENTITY_TYPES).optional().describe('only entities of this type'),
@@ -85,8 +107,15 @@ function graphStatsTool(engine: VaultEngine): Tool {
     description: 'Entity counts by type, relations, mentions, orphans (entities no note mentions any more), notes extracted and failed, the last extraction, tokens and cost so far.',
     inputSchema: {},
     outputSchema: {
-      entities: z.record(z.string(), z.number()), relations: z.number(), mentions: z.number(), orphans: z.number(),
-      extracted_notes: z.number(), failed_notes: z.number(), last_extraction: z.string().nullable(), cost_usd: z.number(), tokens: z.object({ input: z.number(), output: z.number() }),
+      entities: z.record(z.string(), z.number()),
+      relations: z.number(),
+      mentions: z.number(),
+      orphans: z.number(),
+      extracted_notes: z.number(),
+      failed_notes: z.number(),
+      last_extraction: z.string().nullable(),
+      cost_usd: z.number(),
+      tokens: z.object({ input: z.number(), output: z.number() }),
     },
     annotations: READ_ONLY,
     handler: () => ok({ ...graphStats(engine.db) }),
@@ -96,28 +125,40 @@ function graphStatsTool(engine: VaultEngine): Tool {
 function consolidateGraphTool(engine: VaultEngine): Tool {
   return defineTool('consolidate_graph', {
     title: 'Consolidate entities',
-    description: 'Finds entities that are probably the same (same type; names equal up to word order, one an alias of the other, or a couple of letters apart) and lists them as numbered merge proposals, each with a verdict from ENGRAM_CONSOLIDATE_MODEL when one is set ("different" verdicts are recorded as rejected). Nothing merges until you call again with apply: [ids] — the loser\'s mentions, relations and names move to the winner and its note becomes a stub linking there. undo: [ids] reverses an applied merge.',
+    description:
+      'Finds entities that are probably the same (same type; names equal up to word order, one an alias of the other, or a couple of letters apart) and lists them as numbered merge proposals, each with a verdict from ENGRAM_CONSOLIDATE_MODEL when one is set ("different" verdicts are recorded as rejected). Nothing merges until you call again with apply: [ids] — the loser\'s mentions, relations and names move to the winner and its note becomes a stub linking there. undo: [ids] reverses an applied merge.',
     inputSchema: {
       apply: z.array(z.number().int().min(1)).max(50).optional().describe('ids of pending proposals to merge, exactly as listed'),
       undo: z.array(z.number().int().min(1)).max(50).optional().describe('ids of applied merges to reverse'),
     },
     outputSchema: {
-      proposed: z.array(PROPOSAL), pending: z.array(PROPOSAL), applied: z.array(z.number()), undone: z.array(z.number()),
-      written: z.array(z.string()), errors: z.array(z.string()),
+      proposed: z.array(PROPOSAL),
+      pending: z.array(PROPOSAL),
+      applied: z.array(z.number()),
+      undone: z.array(z.number()),
+      written: z.array(z.string()),
+      errors: z.array(z.string()),
     },
     annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
     handler: async (args) => {
       const deciding = Boolean(args.apply?.length || args.undo?.length);
       const adjudicator = deciding ? undefined : selectAdjudicator(engine.extractorSettings, engine.db);
-      const report = await engine.change('a consolidation', () => consolidate(new GraphStore(engine.db, engine.agentRoot), engine.db, engine.writer(), {
-        ...(args.apply ? { apply: args.apply } : {}), ...(args.undo ? { undo: args.undo } : {}), ...(adjudicator ? { adjudicator } : {}), vectorModel: engine.settings.model,
-      }), (result) => result.written);
-      const hint = report.pending.length > 0 && report.applied.length === 0 && report.undone.length === 0
-        ? `${report.pending.length} merge proposal(s) wait for review; apply the right ones with consolidate_graph({ apply: [ids] })` : undefined;
+      const report = await engine.change(
+        'a consolidation',
+        () =>
+          consolidate(new GraphStore(engine.db, engine.agentRoot), engine.db, engine.writer(), {
+            ...(args.apply ? { apply: args.apply } : {}),
+            ...(args.undo ? { undo: args.undo } : {}),
+            ...(adjudicator ? { adjudicator } : {}),
+            vectorModel: engine.settings.model,
+          }),
+        (result) => result.written,
+      );
+      const hint =
+        report.pending.length > 0 && report.applied.length === 0 && report.undone.length === 0 ? `${report.pending.length} merge proposal(s) wait for review; apply the right ones with consolidate_graph({ apply: [ids] })` : undefined;
       return ok({ ...report }, hint ? `${hint}\n\n${JSON.stringify(report)}` : undefined);
     },
   });
 }
 
 const PROPOSAL = z.object({ id: z.number(), winner: z.string(), loser: z.string(), type: z.string(), reason: z.string(), verdict: z.string(), status: z.string() });
-

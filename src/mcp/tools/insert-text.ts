@@ -12,7 +12,10 @@ export function insertText(current: string, content: string, position: 'end' | '
     if (close !== -1) bodyStart = close + 1;
   }
   if (position === 'start') return [...lines.slice(0, bodyStart), addition, ...lines.slice(bodyStart)].join('\n');
-  const wanted = (heading ?? '').replace(/^#+\s*/, '').trim().toLowerCase();
+  const wanted = (heading ?? '')
+    .replace(/^#+\s*/, '')
+    .trim()
+    .toLowerCase();
   let fence = false;
   let found = -1;
   let level = 0;

@@ -18,9 +18,10 @@ export function noteTools({ engine }: ToolContext): Tool[] {
 function recallBundleTool(engine: VaultEngine): Tool {
   return defineTool('recall_bundle', {
     title: 'Recall: digest or resume',
-    description: 'Raw material for a digest or for resuming a project: recent agent sessions, inbox captures, open tasks, decisions and notes changed since a date; a digest adds the caretaker\'s last sweep, pending filing and merge proposals, and graph activity. Each section says its status (ok, empty, or why it is missing).',
+    description:
+      "Raw material for a digest or for resuming a project: recent agent sessions, inbox captures, open tasks, decisions and notes changed since a date; a digest adds the caretaker's last sweep, pending filing and merge proposals, and graph activity. Each section says its status (ok, empty, or why it is missing).",
     inputSchema: {
-      mode: z.enum(['digest', 'resume']).default('digest').describe('digest: what happened since; resume: one project\'s state'),
+      mode: z.enum(['digest', 'resume']).default('digest').describe("digest: what happened since; resume: one project's state"),
       project: z.string().optional().describe('for resume: a project name, matched in paths, titles, tags and frontmatter'),
       since: dateArg('changes since (default: 7 days ago)'),
       limit: z.number().int().min(1).max(100).default(20).describe('items per section'),
@@ -30,7 +31,7 @@ function recallBundleTool(engine: VaultEngine): Tool {
     handler: (args) => {
       const sinceMs = args.since === undefined ? Date.now() - 7 * 86_400_000 : parseDateBound(args.since, false);
       if (sinceMs === null) return fail(`"${args.since}" is not a date; use YYYY-MM-DD`);
-      if (args.mode === 'resume' && !args.project) return fail('resume needs a project: give the project\'s name');
+      if (args.mode === 'resume' && !args.project) return fail("resume needs a project: give the project's name");
       return ok({ ...recallBundle(engine.db, { agentRoot: engine.agentRoot, mode: args.mode, project: args.project ?? null, sinceMs, limit: args.limit }) });
     },
   });
@@ -64,11 +65,17 @@ function queryNotes(engine: VaultEngine): Tool {
     title: 'Query notes by frontmatter',
     description: 'Notes whose frontmatter fields match all conditions: eq (equals), contains (substring, or list membership), in (one of), gte/lte/gt/lt (numbers or YYYY-MM-DD dates). Sort by a field or by modified time.',
     inputSchema: {
-      where: z.array(z.object({
-        field: z.string().min(1).describe('frontmatter key, e.g. "status" or "type"'),
-        op: z.enum(['eq', 'contains', 'in', 'gte', 'lte', 'gt', 'lt', 'exists']),
-        value: z.union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number()]))]).optional(),
-      })).max(20).default([]).describe('conditions, all of which must hold'),
+      where: z
+        .array(
+          z.object({
+            field: z.string().min(1).describe('frontmatter key, e.g. "status" or "type"'),
+            op: z.enum(['eq', 'contains', 'in', 'gte', 'lte', 'gt', 'lt', 'exists']),
+            value: z.union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number()]))]).optional(),
+          }),
+        )
+        .max(20)
+        .default([])
+        .describe('conditions, all of which must hold'),
       sort: z.string().default('modified').describe('a frontmatter field, or "modified" / "path" / "title"'),
       order: z.enum(['asc', 'desc']).default('desc').describe('sort direction'),
       limit: z.number().int().min(1).max(500).default(50).describe('most notes returned'),
@@ -77,9 +84,11 @@ function queryNotes(engine: VaultEngine): Tool {
     annotations: READ_ONLY,
     handler: (args) => {
       const rows = engine.db.prepare('SELECT path, title, mtime_ms, frontmatter FROM notes').all() as { path: string; title: string; mtime_ms: number; frontmatter: string | null }[];
-      const matches = rows.map((row) => ({ row, fields: (row.frontmatter ? JSON.parse(row.frontmatter) : {}) as Record<string, unknown> }))
+      const matches = rows
+        .map((row) => ({ row, fields: (row.frontmatter ? JSON.parse(row.frontmatter) : {}) as Record<string, unknown> }))
         .filter(({ fields }) => args.where.every((condition) => matchCondition(lookup(fields, condition.field), condition.op, condition.value)));
-      const key = (entry: (typeof matches)[number]): string | number => args.sort === 'modified' ? entry.row.mtime_ms : args.sort === 'path' ? entry.row.path : args.sort === 'title' ? entry.row.title : sortable(lookup(entry.fields, args.sort));
+      const key = (entry: (typeof matches)[number]): string | number =>
+        args.sort === 'modified' ? entry.row.mtime_ms : args.sort === 'path' ? entry.row.path : args.sort === 'title' ? entry.row.title : sortable(lookup(entry.fields, args.sort));
       matches.sort((a, b) => {
         const x = key(a);
         const y = key(b);
@@ -94,15 +103,20 @@ function queryNotes(engine: VaultEngine): Tool {
 function getBacklinks(engine: VaultEngine): Tool {
   return defineTool('get_backlinks', {
     title: 'Backlinks',
-    description: 'Notes that link to a note — wikilinks, embeds, markdown links and frontmatter links, resolved the way Obsidian resolves them — with the line of each link and the heading or block it points at (subpath, e.g. "Add cards" for [[Canvas#Add cards]]).',
+    description:
+      'Notes that link to a note — wikilinks, embeds, markdown links and frontmatter links, resolved the way Obsidian resolves them — with the line of each link and the heading or block it points at (subpath, e.g. "Add cards" for [[Canvas#Add cards]]).',
     inputSchema: { path: z.string().describe('the note linked to'), limit: z.number().int().min(1).max(500).default(100).describe('most backlinks returned') },
     outputSchema: { path: z.string(), backlinks: z.array(z.object({ path: z.string(), title: z.string(), kind: z.string(), line: z.number(), subpath: z.string().nullable(), display: z.string().nullable() })), total: z.number() },
     annotations: READ_ONLY,
     handler: (args) => {
       const resolved = resolvePath(engine, args.path);
       if (!resolved.ok) return fail(resolved.reason);
-      const rows = engine.db.prepare(`SELECT n.path, n.title, l.kind, l.line, l.subpath, l.display FROM links l JOIN notes n ON n.id = l.note_id
-        WHERE l.resolved_path = ? AND n.path != ? ORDER BY n.path, l.line, l.ord`).all(resolved.path, resolved.path) as { path: string; title: string; kind: string; line: number; subpath: string | null; display: string | null }[];
+      const rows = engine.db
+        .prepare(
+          `SELECT n.path, n.title, l.kind, l.line, l.subpath, l.display FROM links l JOIN notes n ON n.id = l.note_id
+        WHERE l.resolved_path = ? AND n.path != ? ORDER BY n.path, l.line, l.ord`,
+        )
+        .all(resolved.path, resolved.path) as { path: string; title: string; kind: string; line: number; subpath: string | null; display: string | null }[];
       return ok({ path: resolved.path, backlinks: rows.slice(0, args.limit), total: rows.length });
     },
   });
@@ -119,7 +133,12 @@ function listRecent(engine: VaultEngine): Tool {
       const since = args.since === undefined ? 0 : parseDateBound(args.since, false);
       if (since === null) return fail(`"${args.since}" is not a date; use YYYY-MM-DD`);
       const folders = folderKeys(args.folder);
-      const rows = engine.db.prepare(`SELECT n.path, n.title, n.mtime_ms, (SELECT group_concat(tag, ' ') FROM tags WHERE note_id = n.id) AS tags FROM notes n WHERE n.mtime_ms >= ? ORDER BY n.mtime_ms DESC, n.path`).all(since) as { path: string; title: string; mtime_ms: number; tags: string | null }[];
+      const rows = engine.db.prepare(`SELECT n.path, n.title, n.mtime_ms, (SELECT group_concat(tag, ' ') FROM tags WHERE note_id = n.id) AS tags FROM notes n WHERE n.mtime_ms >= ? ORDER BY n.mtime_ms DESC, n.path`).all(since) as {
+        path: string;
+        title: string;
+        mtime_ms: number;
+        tags: string | null;
+      }[];
       const inside = rows.filter((row) => insideFolders(row.path, folders));
       return ok({ notes: inside.slice(0, args.limit).map((row) => ({ path: row.path, title: row.title, modified: new Date(row.mtime_ms).toISOString(), tags: row.tags ? row.tags.split(' ') : [] })) });
     },
@@ -143,11 +162,24 @@ function listTasks(engine: VaultEngine): Tool {
     annotations: READ_ONLY,
     handler: (args) => {
       const wanted = STATUS_CHARS[args.status]!;
-      for (const [name, value] of [['due_before', args.due_before], ['due_after', args.due_after]] as const) {
+      for (const [name, value] of [
+        ['due_before', args.due_before],
+        ['due_after', args.due_after],
+      ] as const) {
         if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value)) return fail(`${name} must be a date like 2026-05-01, not "${value}"`);
       }
       const folders = folderKeys(args.folder);
-      const rows = (engine.db.prepare(`SELECT t.status, t.text, t.due, t.done, t.priority, n.path, t.line FROM tasks t JOIN notes n ON n.id = t.note_id ORDER BY t.due IS NULL, t.due, n.path, t.line`).all() as { status: string; text: string; due: string | null; done: string | null; priority: string | null; path: string; line: number }[])
+      const rows = (
+        engine.db.prepare(`SELECT t.status, t.text, t.due, t.done, t.priority, n.path, t.line FROM tasks t JOIN notes n ON n.id = t.note_id ORDER BY t.due IS NULL, t.due, n.path, t.line`).all() as {
+          status: string;
+          text: string;
+          due: string | null;
+          done: string | null;
+          priority: string | null;
+          path: string;
+          line: number;
+        }[]
+      )
         .filter((task) => wanted.length === 0 || wanted.includes(task.status))
         .filter((task) => args.due_before === undefined || (task.due !== null && task.due <= args.due_before))
         .filter((task) => args.due_after === undefined || (task.due !== null && task.due >= args.due_after))

@@ -19,7 +19,8 @@ export function organizeTools({ engine }: ToolContext): Tool[] {
 function organizeVaultTool(engine: VaultEngine): Tool {
   return defineTool('organize_vault', {
     title: 'Filing proposals',
-    description: 'Lists the Librarian\'s pending proposals to file Inbox notes into folders (the default: changes nothing). With `apply: [ids]` each named proposal\'s move is made exactly as proposed — the note moves and every link to it is rewritten, journaled (undo with `undo_move`); with `reject: [ids]` proposals are dismissed. Ask the human before applying.',
+    description:
+      "Lists the Librarian's pending proposals to file Inbox notes into folders (the default: changes nothing). With `apply: [ids]` each named proposal's move is made exactly as proposed — the note moves and every link to it is rewritten, journaled (undo with `undo_move`); with `reject: [ids]` proposals are dismissed. Ask the human before applying.",
     inputSchema: {
       apply: ids.optional().describe('proposal ids to accept: the notes are moved'),
       reject: ids.optional().describe('proposal ids to dismiss'),
@@ -34,8 +35,12 @@ function organizeVaultTool(engine: VaultEngine): Tool {
       let applied: { id: number; from: string; to: string; move_id: number; relinked: string[] }[] = [];
       let rejected: number[] = [];
       if ((args.apply?.length ?? 0) + (args.reject?.length ?? 0) > 0) {
-        const decided = await engine.change('a filing', () => decideProposals({ root: engine.vault, db: engine.db, writer: engine.writer(), agentRoot: engine.agentRoot, exclude: engine.settings.exclude },
-          { apply: args.apply ?? [], reject: args.reject ?? [] }, new Date().toISOString()), (result) => result.applied.flatMap((move) => [move.from, move.to, ...move.rewritten]));
+        const decided = await engine.change(
+          'a filing',
+          () =>
+            decideProposals({ root: engine.vault, db: engine.db, writer: engine.writer(), agentRoot: engine.agentRoot, exclude: engine.settings.exclude }, { apply: args.apply ?? [], reject: args.reject ?? [] }, new Date().toISOString()),
+          (result) => result.applied.flatMap((move) => [move.from, move.to, ...move.rewritten]),
+        );
         applied = decided.applied.map((move) => ({ id: move.id, from: move.from, to: move.to, move_id: move.moveId, relinked: move.rewritten }));
         rejected = decided.rejected;
       }
@@ -59,7 +64,11 @@ function undoMoveTool(engine: VaultEngine): Tool {
     outputSchema: { from: z.string(), to: z.string(), restored: z.array(z.string()) },
     annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
     handler: async (args) => {
-      const undone = await engine.change('an undo', () => engine.writer().undoMove(args.move_id), (result) => [result.from, result.to, ...result.restored]);
+      const undone = await engine.change(
+        'an undo',
+        () => engine.writer().undoMove(args.move_id),
+        (result) => [result.from, result.to, ...result.restored],
+      );
       return ok(undone, `moved ${undone.to} back to ${undone.from}; ${undone.restored.length} notes' links restored`);
     },
   });
@@ -73,11 +82,16 @@ function undoRunTool(engine: VaultEngine): Tool {
     outputSchema: { run_id: z.string(), moves: z.number(), writes: z.number(), paths: z.array(z.string()), report_kept: z.boolean() },
     annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
     handler: async (args) => {
-      const report = await engine.change('an undo', () => undoRun(engine.db, engine.writer(), args.run_id, `${engine.agentRoot}/Librarian.md`), (result) => result.paths);
+      const report = await engine.change(
+        'an undo',
+        () => undoRun(engine.db, engine.writer(), args.run_id, `${engine.agentRoot}/Librarian.md`),
+        (result) => result.paths,
+      );
       resyncGraphIfTouched(engine.db, report, { root: engine.vault, agentRoot: engine.agentRoot, extractor: selectExtractor(engine.extractorSettings, engine.db) });
-      return ok({ run_id: report.runId, moves: report.moves, writes: report.writes, paths: report.paths, report_kept: report.reportKept },
-        `run ${report.runId} undone: ${report.moves} moves and ${report.writes} writes reverted${report.reportKept ? '; its report section stays (later sweeps reported since)' : ''}`);
+      return ok(
+        { run_id: report.runId, moves: report.moves, writes: report.writes, paths: report.paths, report_kept: report.reportKept },
+        `run ${report.runId} undone: ${report.moves} moves and ${report.writes} writes reverted${report.reportKept ? '; its report section stays (later sweeps reported since)' : ''}`,
+      );
     },
   });
 }
-

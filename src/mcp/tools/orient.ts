@@ -16,15 +16,15 @@ import { defineTool, READ_ONLY, type Tool, type ToolContext } from './define.js'
 const CONSTITUTION_CHARS = 4000;
 
 export const ROUTING = [
-  'The vault is the human\'s. Read anything outside dot-folders; cite notes as [[wikilinks]] with their path.',
-  'Agents write only under Claude/ (sessions, inbox captures, concepts, tasks); everything else changes only with the human\'s explicit confirmation.',
+  "The vault is the human's. Read anything outside dot-folders; cite notes as [[wikilinks]] with their path.",
+  "Agents write only under Claude/ (sessions, inbox captures, concepts, tasks); everything else changes only with the human's explicit confirmation.",
   'Search before you write, so you extend an existing note instead of duplicating it.',
 ];
 
 export const TOOL_GUIDE: Record<string, string> = {
   onboard: 'this orientation: rules, tools, status',
   index_status: 'full index health: counts, links, vectors, skipped files, warnings',
-  librarian_status: 'the caretaker\'s last sweep',
+  librarian_status: "the caretaker's last sweep",
   search_brain: 'find notes by words or meaning (hybrid), with filters; cite the path and lines',
   context_bundle: 'search hits plus related notes, sized to a token budget — for answering a question',
   recall_bundle: 'recent sessions, captures, open tasks and changes — for a digest or resuming a project',
@@ -34,7 +34,7 @@ export const TOOL_GUIDE: Record<string, string> = {
   list_recent: 'recently modified notes',
   list_tasks: 'tasks in Obsidian Tasks format, by status and due date',
   log_session: 'file a session log under Claude/Sessions/ (and index it)',
-  capture: 'a timestamped line in today\'s Claude/Inbox/ note',
+  capture: "a timestamped line in today's Claude/Inbox/ note",
   upsert_concept: 'create or extend Claude/Concepts/<name>.md',
   add_task: 'a task in Claude/Tasks.md (Obsidian Tasks format)',
   append_note: 'append to a note (end, start, under a heading); outside Claude/ it previews first',
@@ -45,7 +45,7 @@ export const TOOL_GUIDE: Record<string, string> = {
   related_notes: 'notes connected to a note through shared entities, with the chain',
   graph_stats: 'entity, relation and mention counts; extraction cost',
   consolidate_graph: 'propose merges of duplicate entities; apply or undo them by id',
-  organize_vault: 'the caretaker\'s filing proposals; accept (move) or reject them by id',
+  organize_vault: "the caretaker's filing proposals; accept (move) or reject them by id",
   undo_move: 'move a filed note back and restore the links rewritten for it',
   undo_run: 'revert every change of one caretaker sweep',
 };
@@ -57,7 +57,7 @@ export function orientTools({ engine }: ToolContext): Tool[] {
 function onboardTool(engine: VaultEngine): Tool {
   return defineTool('onboard', {
     title: 'Orient in the vault',
-    description: 'Call this first. Returns the vault\'s constitution (Claude/README.md), where to write what, a one-line guide to every tool, and a compact status of the index, vectors and the caretaker.',
+    description: "Call this first. Returns the vault's constitution (Claude/README.md), where to write what, a one-line guide to every tool, and a compact status of the index, vectors and the caretaker.",
     inputSchema: {},
     outputSchema: {
       constitution: z.string().nullable().describe('Claude/README.md, cut at 4,000 characters; null when absent'),
@@ -82,8 +82,12 @@ function onboardTool(engine: VaultEngine): Tool {
         tools: TOOL_GUIDE,
         status: {
           notes: status.notes,
-          indexing: engine.indexBehind() && engine.indexState.state === 'indexing' ? `indexing in the background since ${engine.indexState.since}; results cover ${status.notes} notes so far`
-            : engine.indexState.state === 'failed' ? `the last index run failed: ${engine.indexState.reason}` : `up to date (last full run ${status.last_indexed_at ?? 'never'})`,
+          indexing:
+            engine.indexBehind() && engine.indexState.state === 'indexing'
+              ? `indexing in the background since ${engine.indexState.since}; results cover ${status.notes} notes so far`
+              : engine.indexState.state === 'failed'
+                ? `the last index run failed: ${engine.indexState.reason}`
+                : `up to date (last full run ${status.last_indexed_at ?? 'never'})`,
           vectors: `${covered} of ${search.metas.length} notes have ${engine.settings.model} vectors`,
           librarian: librarianLine(lastSweep(engine.db)),
           warnings: status.warnings.slice(0, 5),
@@ -100,11 +104,16 @@ function indexStatusTool(engine: VaultEngine): Tool {
     description: 'The `engram status` document: note, block, link, tag and task counts, link resolution, vectors and their sources, skipped files with reasons, and warnings.',
     inputSchema: {},
     outputSchema: {
-      vault: z.string(), notes: z.number(), blocks: z.number(),
+      vault: z.string(),
+      notes: z.number(),
+      blocks: z.number(),
       links: z.object({ total: z.number(), resolved: z.number(), unresolved: z.number(), to_attachments: z.number() }),
-      tags: z.number(), tasks: z.object({ total: z.number(), open: z.number(), done: z.number() }),
+      tags: z.number(),
+      tasks: z.object({ total: z.number(), open: z.number(), done: z.number() }),
       skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
-      last_indexed_at: z.string().nullable(), indexing: z.string(), warnings: z.array(z.string()),
+      last_indexed_at: z.string().nullable(),
+      indexing: z.string(),
+      warnings: z.array(z.string()),
       vectors: z.record(z.string(), z.unknown()),
     },
     annotations: READ_ONLY,
@@ -125,12 +134,22 @@ function librarianStatusTool(engine: VaultEngine): Tool {
     outputSchema: {
       status: z.string(),
       last_run: z.string().nullable(),
-      sweep: z.object({
-        run_id: z.string(), kind: z.string(), status: z.string(), started_at: z.string(), finished_at: z.string().nullable(),
-        phases: z.array(z.object({ name: z.string(), status: z.string(), summary: z.string() })),
-        moves: z.number(), pending_proposals: z.object({ organize: z.number(), merges: z.number() }), top_proposals: z.array(z.string()),
-        health: z.array(z.object({ name: z.string(), count: z.number(), ok: z.boolean() })), errors: z.array(z.string()), cost_usd: z.number(),
-      }).nullable(),
+      sweep: z
+        .object({
+          run_id: z.string(),
+          kind: z.string(),
+          status: z.string(),
+          started_at: z.string(),
+          finished_at: z.string().nullable(),
+          phases: z.array(z.object({ name: z.string(), status: z.string(), summary: z.string() })),
+          moves: z.number(),
+          pending_proposals: z.object({ organize: z.number(), merges: z.number() }),
+          top_proposals: z.array(z.string()),
+          health: z.array(z.object({ name: z.string(), count: z.number(), ok: z.boolean() })),
+          errors: z.array(z.string()),
+          cost_usd: z.number(),
+        })
+        .nullable(),
     },
     annotations: READ_ONLY,
     handler: () => {
@@ -147,4 +166,3 @@ function librarianLine(sweep: SweepSummary | null): string {
   const pending = sweep.pending_proposals.organize + sweep.pending_proposals.merges;
   return `last sweep ${sweep.run_id} (${sweep.status}, ${sweep.finished_at ?? sweep.started_at}): ${sweep.moves} moves, ${pending} proposals pending, ${sweep.health.filter((check) => !check.ok).length} health findings, ${sweep.errors.length} errors`;
 }
-

@@ -13,15 +13,27 @@ import { dateArg, folderArg, folderList, noteText, readIndexed, resolvePath } fr
 /** Characters of note text `include_text` attaches to each hit. */
 const INCLUDED_TEXT_CHARS = 4000;
 
-const alternativesArg = z.array(z.string().max(10_000)).max(MAX_ALTERNATIVES).optional().describe(
-  `up to ${MAX_ALTERNATIVES} other wordings of the same need, searched with the same filters and fused with the query. `
-  + 'For a natural-language question, add two or three short keyword-style rephrasings in the words the vault likely uses '
-  + '(its jargon, note titles, synonyms): "how do I stop sync from deleting files" → ["sync deleted files", "restore version history"]');
+const alternativesArg = z
+  .array(z.string().max(10_000))
+  .max(MAX_ALTERNATIVES)
+  .optional()
+  .describe(
+    `up to ${MAX_ALTERNATIVES} other wordings of the same need, searched with the same filters and fused with the query. ` +
+      'For a natural-language question, add two or three short keyword-style rephrasings in the words the vault likely uses ' +
+      '(its jargon, note titles, synonyms): "how do I stop sync from deleting files" → ["sync deleted files", "restore version history"]',
+  );
 
 const hitSchema = z.object({
-  path: z.string(), title: z.string(), score: z.number(), excerpt: z.string(), section: z.string(),
-  lines: z.tuple([z.number(), z.number()]).nullable(), tags: z.array(z.string()), modified: z.string(),
-  lanes: z.record(z.string(), z.unknown()), text: z.string().optional(),
+  path: z.string(),
+  title: z.string(),
+  score: z.number(),
+  excerpt: z.string(),
+  section: z.string(),
+  lines: z.tuple([z.number(), z.number()]).nullable(),
+  tags: z.array(z.string()),
+  modified: z.string(),
+  lanes: z.record(z.string(), z.unknown()),
+  text: z.string().optional(),
 });
 
 export function searchTools({ engine }: ToolContext): Tool[] {
@@ -31,7 +43,8 @@ export function searchTools({ engine }: ToolContext): Tool[] {
 function searchBrain(engine: VaultEngine): Tool {
   return defineTool('search_brain', {
     title: 'Search the vault',
-    description: 'Find notes by words and meaning. Returns ranked hits with path, title, score, the best-matching section with its 1-based line range and an excerpt, tags, modified time, and per-lane ranks (keyword, semantic with the vector source, name). The response says which mode ran and why, and reports scoped_out when a filter hid a better match. Asking a question in natural language? Pass `alternatives`: two or three keyword-style rephrasings in the vault\'s own words; each hit\'s lanes.wordings says which wording found it.',
+    description:
+      "Find notes by words and meaning. Returns ranked hits with path, title, score, the best-matching section with its 1-based line range and an excerpt, tags, modified time, and per-lane ranks (keyword, semantic with the vector source, name). The response says which mode ran and why, and reports scoped_out when a filter hid a better match. Asking a question in natural language? Pass `alternatives`: two or three keyword-style rephrasings in the vault's own words; each hit's lanes.wordings says which wording found it.",
     inputSchema: {
       query: z.string().min(1).max(10_000).describe('what to look for, in words'),
       limit: z.number().int().min(1).max(100).default(10).describe('how many hits (1–100)'),
@@ -44,12 +57,17 @@ function searchBrain(engine: VaultEngine): Tool {
       modified_before: dateArg('only notes modified on or before'),
       mode: z.enum(['hybrid', 'keyword', 'semantic']).default('hybrid').describe('hybrid fuses keyword and vector lanes when it can, else answers by keyword and says why'),
       min_score: z.number().optional().describe('drop keyword hits scoring below this'),
-      include_text: z.boolean().default(false).describe('attach each hit\'s note text (first 4,000 characters)'),
+      include_text: z.boolean().default(false).describe("attach each hit's note text (first 4,000 characters)"),
       alternatives: alternativesArg,
     },
     outputSchema: {
-      query: z.string(), mode: z.string(), mode_reason: z.string(), results: z.array(hitSchema), total_matches: z.number(),
-      scoped_out: z.record(z.string(), z.unknown()).optional(), notices: z.array(z.string()),
+      query: z.string(),
+      mode: z.string(),
+      mode_reason: z.string(),
+      results: z.array(hitSchema),
+      total_matches: z.number(),
+      scoped_out: z.record(z.string(), z.unknown()).optional(),
+      notices: z.array(z.string()),
     },
     annotations: READ_ONLY,
     handler: async (args) => {
@@ -63,7 +81,11 @@ function searchBrain(engine: VaultEngine): Tool {
         ...dateBound('modifiedBefore', args.modified_before, true),
       };
       const response = await runSearch(engine, {
-        query: args.query, limit: args.limit, filters, mode: args.mode, alternatives: args.alternatives ?? [],
+        query: args.query,
+        limit: args.limit,
+        filters,
+        mode: args.mode,
+        alternatives: args.alternatives ?? [],
         ...(args.min_score === undefined ? {} : { minScore: args.min_score }),
       });
       const results = args.include_text ? response.results.map((hit) => ({ ...hit, text: noteText(engine, hit.path, INCLUDED_TEXT_CHARS) })) : response.results;
@@ -77,7 +99,8 @@ type BundleHit = { path: string; title: string; section: string; lines: [number,
 function contextBundle(engine: VaultEngine): Tool {
   return defineTool('context_bundle', {
     title: 'Context for a question',
-    description: 'Everything useful for answering from the vault, sized to a token budget: the best hits for a query (or a note given by path) with their sections, then related notes. Give either query or path; with a query, `alternatives` (rephrasings in the vault\'s words) widen what it finds.',
+    description:
+      "Everything useful for answering from the vault, sized to a token budget: the best hits for a query (or a note given by path) with their sections, then related notes. Give either query or path; with a query, `alternatives` (rephrasings in the vault's words) widen what it finds.",
     inputSchema: {
       query: z.string().min(1).max(10_000).optional().describe('the question or topic'),
       path: z.string().optional().describe('a note to gather context around'),
@@ -85,7 +108,11 @@ function contextBundle(engine: VaultEngine): Tool {
       alternatives: alternativesArg,
     },
     outputSchema: {
-      query: z.string(), mode: z.string(), mode_reason: z.string(), budget_tokens: z.number(), used_tokens: z.number(),
+      query: z.string(),
+      mode: z.string(),
+      mode_reason: z.string(),
+      budget_tokens: z.number(),
+      used_tokens: z.number(),
       hits: z.array(z.object({ path: z.string(), title: z.string(), section: z.string(), lines: z.tuple([z.number(), z.number()]).nullable(), text: z.string() })),
       related: z.array(z.object({ path: z.string(), title: z.string(), why: z.string() })),
       entities: z.array(z.object({ name: z.string(), type: z.string(), note_path: z.string(), mentioned_in: z.array(z.string()) })),
@@ -105,8 +132,25 @@ function contextBundle(engine: VaultEngine): Tool {
       }
       const response = await runSearch(engine, { query, limit: 10, alternatives: args.alternatives ?? [] });
       const { hits, used, truncated } = withinBudget(engine, response.results, anchor, args.max_tokens * 4);
-      const related = relatedNotes(engine, hits.map((hit) => hit.path), 10);
-      return ok({ query, mode: response.mode, mode_reason: response.mode_reason, budget_tokens: args.max_tokens, used_tokens: Math.ceil(used / 4), hits, related, entities: hitEntities(engine, hits.map((hit) => hit.path)), truncated });
+      const related = relatedNotes(
+        engine,
+        hits.map((hit) => hit.path),
+        10,
+      );
+      return ok({
+        query,
+        mode: response.mode,
+        mode_reason: response.mode_reason,
+        budget_tokens: args.max_tokens,
+        used_tokens: Math.ceil(used / 4),
+        hits,
+        related,
+        entities: hitEntities(
+          engine,
+          hits.map((hit) => hit.path),
+        ),
+        truncated,
+      });
     },
   });
 }
@@ -147,19 +191,26 @@ function sectionText(engine: VaultEngine, hit: SearchHit): string {
   const read = readIndexed(engine, hit.path);
   if (!read.ok) return hit.excerpt;
   if (!hit.lines) return read.text.slice(0, 2000);
-  return read.text.split('\n').slice(hit.lines[0] - 1, hit.lines[1]).join('\n');
+  return read.text
+    .split('\n')
+    .slice(hit.lines[0] - 1, hit.lines[1])
+    .join('\n');
 }
 
 /** Notes linked from or to the given ones, that are not among them. */
 function relatedNotes(engine: VaultEngine, paths: readonly string[], limit: number): { path: string; title: string; why: string }[] {
   if (paths.length === 0) return [];
   const given = JSON.stringify(paths);
-  const rows = engine.db.prepare(`
+  const rows = engine.db
+    .prepare(
+      `
     SELECT t.path, t.title, 'linked from ' || s.path AS why FROM links l JOIN notes s ON s.id = l.note_id JOIN notes t ON t.path = l.resolved_path
       WHERE s.path IN (SELECT value FROM json_each(@given)) AND t.path NOT IN (SELECT value FROM json_each(@given))
     UNION ALL
     SELECT s.path, s.title, 'links to ' || l.resolved_path AS why FROM links l JOIN notes s ON s.id = l.note_id
-      WHERE l.resolved_path IN (SELECT value FROM json_each(@given)) AND s.path NOT IN (SELECT value FROM json_each(@given))`).all({ given }) as { path: string; title: string; why: string }[];
+      WHERE l.resolved_path IN (SELECT value FROM json_each(@given)) AND s.path NOT IN (SELECT value FROM json_each(@given))`,
+    )
+    .all({ given }) as { path: string; title: string; why: string }[];
   const seen = new Set<string>();
   return rows.filter((row) => !seen.has(row.path) && seen.add(row.path)).slice(0, limit);
 }
@@ -167,8 +218,12 @@ function relatedNotes(engine: VaultEngine, paths: readonly string[], limit: numb
 /** The graph's entities mentioned by the given notes (empty until the graph is built). */
 function hitEntities(engine: VaultEngine, paths: readonly string[]): { name: string; type: string; note_path: string; mentioned_in: string[] }[] {
   if (paths.length === 0) return [];
-  const rows = engine.db.prepare(`SELECT e.name, e.type, e.note_path, n.path FROM mentions m JOIN entities e ON e.id = m.entity_id JOIN notes n ON n.id = m.note_id
-    WHERE n.path IN (SELECT value FROM json_each(@paths)) ORDER BY e.name`).all({ paths: JSON.stringify(paths) }) as { name: string; type: string; note_path: string; path: string }[];
+  const rows = engine.db
+    .prepare(
+      `SELECT e.name, e.type, e.note_path, n.path FROM mentions m JOIN entities e ON e.id = m.entity_id JOIN notes n ON n.id = m.note_id
+    WHERE n.path IN (SELECT value FROM json_each(@paths)) ORDER BY e.name`,
+    )
+    .all({ paths: JSON.stringify(paths) }) as { name: string; type: string; note_path: string; path: string }[];
   const byEntity = new Map<string, { name: string; type: string; note_path: string; mentioned_in: string[] }>();
   for (const row of rows) {
     const entry = byEntity.get(row.note_path) ?? { name: row.name, type: row.type, note_path: row.note_path, mentioned_in: [] };

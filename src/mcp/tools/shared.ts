@@ -7,7 +7,10 @@ import { readNoteFile, resolveNotePath } from '../../vault/index.js';
 import type { IndexedReceipt, VaultEngine } from '../engine.js';
 import { ok, type ToolResult } from '../results.js';
 
-export const folderArg = z.union([z.string(), z.array(z.string())]).optional().describe('folder path(s): whole segments, case-insensitive, any depth (e.g. "Claude/Sessions")');
+export const folderArg = z
+  .union([z.string(), z.array(z.string())])
+  .optional()
+  .describe('folder path(s): whole segments, case-insensitive, any depth (e.g. "Claude/Sessions")');
 export const dateArg = (what: string) => z.string().optional().describe(`${what}: YYYY-MM-DD or an ISO time`);
 
 /** A `folder` argument as a list. */

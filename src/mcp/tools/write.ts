@@ -35,11 +35,21 @@ function logSession(engine: VaultEngine): Tool {
       if (!name.ok) return fail(name.reason);
       const root = engine.agentRoot;
       const path = freeNotePath(`${root}/Sessions`, name.name, (candidate) => engine.writer().exists(candidate));
-      const frontmatter = ['---', `created: ${new Date().toISOString()}`, `agent: ${yamlString(args.agent)}`,
-        ...(args.project ? [`project: ${yamlString(args.project)}`] : []), `tags: [${['session', ...args.tags].map(yamlString).join(', ')}]`, '---'];
+      const frontmatter = [
+        '---',
+        `created: ${new Date().toISOString()}`,
+        `agent: ${yamlString(args.agent)}`,
+        ...(args.project ? [`project: ${yamlString(args.project)}`] : []),
+        `tags: [${['session', ...args.tags].map(yamlString).join(', ')}]`,
+        '---',
+      ];
       const receipt = await engine.write({ by: agent('log_session'), path, create: true, next: () => `${frontmatter.join('\n')}\n# ${args.title.trim()}\n\n${args.body.trim()}\n` });
       const link = path.slice(0, -3);
-      const index = await engine.write({ by: agent('log_session'), path: `${root}/Index.md`, next: (current) => `${current ?? '# Index\n\n'}${current && !current.endsWith('\n') ? '\n' : ''}- ${today()} [[${link}|${args.title.trim()}]]${args.project ? ` (${oneLine(args.project)})` : ''}\n` });
+      const index = await engine.write({
+        by: agent('log_session'),
+        path: `${root}/Index.md`,
+        next: (current) => `${current ?? '# Index\n\n'}${current && !current.endsWith('\n') ? '\n' : ''}- ${today()} [[${link}|${args.title.trim()}]]${args.project ? ` (${oneLine(args.project)})` : ''}\n`,
+      });
       return done({ ...receipt, indexWarning: receipt.indexWarning ?? index.indexWarning }, { index_journal_id: index.journalId });
     },
   });
@@ -66,7 +76,7 @@ function upsertConcept(engine: VaultEngine): Tool {
     title: 'Create or extend a concept',
     description: `Writes ${engine.agentRoot}/Concepts/<name>.md: creates it, or — when a concept of that name exists (case-insensitive) — appends the text under "## Update YYYY-MM-DD". Reports similar notes, so you can extend one instead of duplicating it.`,
     inputSchema: {
-      name: z.string().max(200).describe('the concept\'s name; it becomes the file name'),
+      name: z.string().max(200).describe("the concept's name; it becomes the file name"),
       body: z.string().min(1).max(200_000).describe('what the vault should know about it, in markdown'),
     },
     outputSchema: { ...receiptSchema, similar: z.array(z.object({ path: z.string(), title: z.string() })) },
@@ -76,13 +86,16 @@ function upsertConcept(engine: VaultEngine): Tool {
       if (!name.ok) return fail(name.reason);
       const folder = `${engine.agentRoot}/Concepts`;
       const existing = engine.knownPaths().find((path) => path.toLowerCase() === `${folder}/${name.name}.md`.toLowerCase()) ?? `${folder}/${name.name}.md`;
-      const similar = engine.search().search({ query: args.name, limit: 5, mode: 'keyword' }).results
-        .filter((hit) => hit.path !== existing).map((hit) => ({ path: hit.path, title: hit.title }));
+      const similar = engine
+        .search()
+        .search({ query: args.name, limit: 5, mode: 'keyword' })
+        .results.filter((hit) => hit.path !== existing)
+        .map((hit) => ({ path: hit.path, title: hit.title }));
       const receipt = await engine.write({
-        by: agent('upsert_concept'), path: existing,
-        next: (current) => current === null
-          ? `---\ncreated: ${new Date().toISOString()}\ntype: concept\n---\n# ${name.name}\n\n${args.body.trim()}\n`
-          : `${current}${current.endsWith('\n') ? '' : '\n'}\n## Update ${today()}\n\n${args.body.trim()}\n`,
+        by: agent('upsert_concept'),
+        path: existing,
+        next: (current) =>
+          current === null ? `---\ncreated: ${new Date().toISOString()}\ntype: concept\n---\n# ${name.name}\n\n${args.body.trim()}\n` : `${current}${current.endsWith('\n') ? '' : '\n'}\n## Update ${today()}\n\n${args.body.trim()}\n`,
       });
       return done(receipt, { similar });
     },
