@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3';
 import { sep } from 'node:path';
 import { noteName, readNoteText } from '../vault/index.js';
 import { DEFAULTS as BM25_DEFAULTS, type Bm25Params } from './bm25l.js';
-import { findEvidence, passageEvidence, scorePassages, type EvidenceBlock, type PassageScore } from './evidence.js';
+import { findEvidence, passageEvidence, scorePassages, type Evidence, type EvidenceBlock, type PassageScore } from './evidence.js';
 import type { FieldWeights } from './fields.js';
 import { compileFilter, folderSegments, type CompiledFilter, type NoteMeta, type SearchFilters } from './filters.js';
 import { DEFAULT_FIELD_WEIGHTS, LexicalIndex, type TermExplanation } from './lexical-index.js';
@@ -50,6 +50,37 @@ const PASSAGE_DEPTH = 30;
 const PASSAGE_WEIGHT = 1;
 
 /** A note read for its passage score: kept for its evidence, so it is read once per search. */
+/**
+ * Where a result's excerpt comes from: the keyword lane's passage (or, without one, the query
+ * terms' best section), the block a semantic match came from, or a line (the substring lane).
+ */
+type EvidenceAnchor = { kind: 'keyword'; terms: readonly string[]; passage: Passage | null } | { kind: 'block'; key: string; terms: readonly string[] } | { kind: 'line'; line: number };
+
+type NamedNotes = Map<number, { match: 'title' | 'alias'; spellings: Set<string> }>;
+
+/** A search request as read: the query, its analysis, filter and names (`VaultSearch.readQuery`). */
+interface ReadQuery {
+  query: string;
+  limit: number;
+  filter: CompiledFilter;
+  notices: string[];
+  analyzed: ReturnType<typeof analyzeQuery>;
+  known: string[];
+  named: NamedNotes;
+  tiers: Map<number, number>;
+  boosts: { scores: Map<number, number>; terms: Map<number, readonly string[]> };
+}
+
+/** What `resultOf` needs from the search that ranked the note. */
+interface ResultContext {
+  mode: SearchMode;
+  read: ReadQuery;
+  keyword: RankOutcome;
+  semantic: readonly VectorHit[];
+  passages: ReadonlyMap<number, Passage>;
+  explain: boolean;
+}
+
 interface Passage {
   text: string;
   blocks: StoredBlock[];
@@ -204,6 +235,43 @@ export class VaultSearch {
   }
 
   search(request: SearchRequest): SearchResponse {
+    const read = this.readQuery(request);
+    const { mode, reason } = this.modeOf(request);
+    const response: SearchResponse = {
+      query: request.query,
+      mode,
+      mode_reason: reason,
+      results: [],
+      total_matches: 0,
+      notices: read.notices,
+      ...(request.explain ? { analysis: { terms: read.known, ignored: read.analyzed.ignored, language: read.analyzed.language } } : {}),
+    };
+    const ranked = rankDocuments(this.index, this.metas, read.known, {
+      limit: Math.max(read.limit, mode === 'keyword' ? PASSAGE_DEPTH : LANE_DEPTH),
+      filter: read.filter,
+      named: read.tiers,
+      boost: read.boosts.scores,
+      ...(request.minScore === undefined ? {} : { minScore: request.minScore }),
+    });
+    const passages = new Map<number, Passage>();
+    const keyword = mode === 'semantic' ? ranked : this.rerankByPassages(ranked, read.known, read.analyzed.wordOf, read.tiers, passages, mode === 'keyword' ? read.limit : Math.max(read.limit, LANE_DEPTH));
+    const semantic = mode === 'keyword' ? [] : this.semanticLane(request, mode === 'semantic' ? Math.max(read.limit, LANE_DEPTH) : LANE_DEPTH, read.filter);
+    if ((mode === 'semantic' ? 0 : keyword.hits.length) + semantic.length > 0) {
+      const ordered = this.order(mode, keyword, semantic, read.tiers);
+      response.total_matches = mode === 'keyword' ? keyword.matches : ordered.length;
+      response.results = ordered.slice(0, read.limit).map(({ doc, score }) => this.resultOf(doc, score, { mode, read, keyword, semantic, passages, explain: request.explain === true }));
+    } else if (keyword.hidden.count === 0 && read.query.trim() !== '') {
+      response.results = this.substringLane(read.query, read.limit, read.filter);
+      response.total_matches = response.results.length;
+      if (response.results.length > 0) read.notices.push('no keyword match; these notes contain the query text as written');
+    }
+    const scopedOut = mode === 'semantic' ? null : scopedOutOf(keyword, this.metas);
+    if (scopedOut) response.scoped_out = scopedOut;
+    return response;
+  }
+
+  /** The request read: the query (cut to the limit), its analysis, the filter, the names it matches, and the notices so far. */
+  private readQuery(request: SearchRequest): ReadQuery {
     const notices: string[] = [];
     let query = request.query;
     if (query.length > LIMITS.maxQueryChars) {
@@ -218,95 +286,54 @@ export class VaultSearch {
     const analyzed = analyzeQuery(query, this.tokenize);
     const known = this.index.knownTerms(analyzed.content);
     if (analyzed.all.length === 0 && query.trim() !== '') notices.push('the query has no searchable words (only stop words or punctuation)');
-    const named = this.names.get(analyzed.all.join(' ')) ?? new Map<number, { match: 'title' | 'alias'; spellings: Set<string> }>();
-    const boosts = this.nameBoosts(known);
+    const named: NamedNotes = this.names.get(analyzed.all.join(' ')) ?? new Map();
     const spelled = foldName(query);
     const tiers = new Map([...named].map(([doc, name]) => [doc, name.spellings.has(spelled) ? 2 : 1]));
+    return { query, limit, filter, notices, analyzed, known, named, tiers, boosts: this.nameBoosts(known) };
+  }
 
+  /** The lanes a request gets, and why: semantic needs a query vector and note vectors. */
+  private modeOf(request: SearchRequest): { mode: SearchMode; reason: string } {
     const wanted = request.mode ?? 'hybrid';
     const noSemantic = this.semanticUnavailable(request);
-    const mode: SearchMode = wanted === 'keyword' || noSemantic !== null ? 'keyword' : wanted;
-    const response: SearchResponse = {
-      query: request.query,
-      mode,
-      mode_reason:
-        wanted === 'keyword'
-          ? 'keyword mode was asked for'
-          : noSemantic !== null
-            ? `keyword only: ${noSemantic}`
-            : mode === 'semantic'
-              ? `semantic only: ${this.describeVectors()}`
-              : `keyword and semantic lanes fused by reciprocal rank (k = ${this.fusion.k}); ${this.describeVectors()}`,
-      results: [],
-      total_matches: 0,
-      notices,
-      ...(request.explain ? { analysis: { terms: known, ignored: analyzed.ignored, language: analyzed.language } } : {}),
-    };
+    if (wanted === 'keyword') return { mode: 'keyword', reason: 'keyword mode was asked for' };
+    if (noSemantic !== null) return { mode: 'keyword', reason: `keyword only: ${noSemantic}` };
+    if (wanted === 'semantic') return { mode: 'semantic', reason: `semantic only: ${this.describeVectors()}` };
+    return { mode: 'hybrid', reason: `keyword and semantic lanes fused by reciprocal rank (k = ${this.fusion.k}); ${this.describeVectors()}` };
+  }
 
-    const ranked = rankDocuments(this.index, this.metas, known, {
-      limit: Math.max(limit, mode === 'keyword' ? PASSAGE_DEPTH : LANE_DEPTH),
-      filter,
-      named: tiers,
-      boost: boosts.scores,
-      ...(request.minScore === undefined ? {} : { minScore: request.minScore }),
-    });
-    const passages = new Map<number, Passage>();
-    const keyword = mode === 'semantic' ? ranked : this.rerankByPassages(ranked, known, analyzed.wordOf, tiers, passages, mode === 'keyword' ? limit : Math.max(limit, LANE_DEPTH));
-    const semantic = mode === 'keyword' ? [] : this.semanticLane(request, mode === 'semantic' ? Math.max(limit, LANE_DEPTH) : LANE_DEPTH, filter);
+  /** The final order: the keyword lane as ranked, or both lanes fused by RRF with named notes first. */
+  private order(mode: SearchMode, keyword: RankOutcome, semantic: readonly VectorHit[], tiers: ReadonlyMap<number, number>): { doc: number; score: number }[] {
+    if (mode === 'keyword') return keyword.hits.map((hit) => ({ doc: hit.doc, score: hit.score }));
     const lanes = { keyword: mode === 'semantic' ? [] : keyword.hits.map((hit) => hit.doc), semantic: semantic.map((hit) => hit.doc) };
+    return fuseRrf(lanes, this.fusion).sort((a, b) => (tiers.get(b.doc) ?? 0) - (tiers.get(a.doc) ?? 0) || b.score - a.score || a.doc - b.doc);
+  }
 
-    if (lanes.keyword.length + lanes.semantic.length > 0) {
-      const keywordHits = new Map(keyword.hits.map((hit, i) => [hit.doc, { rank: i + 1, score: hit.score }]));
-      const semanticHits = new Map(semantic.map((hit, i) => [hit.doc, { rank: i + 1, hit }]));
-      const ordered =
-        mode === 'keyword' ? keyword.hits.map((hit) => ({ doc: hit.doc, score: hit.score })) : fuseRrf(lanes, this.fusion).sort((a, b) => (tiers.get(b.doc) ?? 0) - (tiers.get(a.doc) ?? 0) || b.score - a.score || a.doc - b.doc);
-      response.total_matches = mode === 'keyword' ? keyword.matches : ordered.length;
-      response.results = ordered.slice(0, limit).map(({ doc, score }) => {
-        const name = named.get(doc);
-        const k = keywordHits.get(doc);
-        const v = semanticHits.get(doc);
-        const result = this.hit(
-          doc,
-          score,
-          known,
-          passages.get(doc) ?? null,
-          {
-            ...(k && mode !== 'semantic' ? { keyword: { rank: k.rank, score: round(k.score) } } : {}),
-            ...(v ? { semantic: { rank: v.rank, score: round(v.hit.score), source: v.hit.source, block: v.hit.blockKey === '' ? null : v.hit.blockKey } } : {}),
-            ...(name ? { name: { match: name.match } } : {}),
-          },
-          k || !v || v.hit.blockKey === '' ? 0 : -1,
-          v?.hit.blockKey,
-        );
-        if (request.explain && k) {
-          result.explain = this.index.explain(doc, known).map((part) => ({ ...part, idf: round(part.idf), score: round(part.score) }));
-          const covered = boosts.terms.get(doc);
-          const passage = passages.get(doc)?.score;
-          result.boosts = [
-            ...(covered ? [{ kind: 'name' as const, terms: covered, score: round(boosts.scores.get(doc)!) }] : []),
-            ...(passage && passage.score > 0 ? [{ kind: 'passage' as const, terms: [passage.block?.headingPath.join(' > ') ?? ''], score: round(PASSAGE_WEIGHT * passage.score), proximity: round(PASSAGE_WEIGHT * passage.proximity) }] : []),
-          ];
-        }
-        return result;
-      });
-    } else if (keyword.hidden.count === 0 && query.trim() !== '') {
-      response.results = this.substringLane(query, limit, filter);
-      response.total_matches = response.results.length;
-      if (response.results.length > 0) notices.push('no keyword match; these notes contain the query text as written');
+  /** One result: its lanes, its evidence (the keyword passage, else the semantic block) and, asked for, how its score was made. */
+  private resultOf(doc: number, score: number, at: ResultContext): SearchHit {
+    const { mode, read, passages } = at;
+    // In semantic mode the keyword ranking still anchors the excerpt of a note it also found; it is not a lane.
+    const k = at.keyword.hits.findIndex((hit) => hit.doc === doc);
+    const v = at.semantic.findIndex((hit) => hit.doc === doc);
+    const vector = v === -1 ? undefined : at.semantic[v]!;
+    const name = read.named.get(doc);
+    const lanes: SearchHit['lanes'] = {
+      ...(k !== -1 && mode !== 'semantic' ? { keyword: { rank: k + 1, score: round(at.keyword.hits[k]!.score) } } : {}),
+      ...(vector ? { semantic: { rank: v + 1, score: round(vector.score), source: vector.source, block: vector.blockKey === '' ? null : vector.blockKey } } : {}),
+      ...(name ? { name: { match: name.match } } : {}),
+    };
+    const anchor: EvidenceAnchor = k !== -1 || !vector || vector.blockKey === '' ? { kind: 'keyword', terms: read.known, passage: passages.get(doc) ?? null } : { kind: 'block', key: vector.blockKey, terms: read.known };
+    const result = this.hit(doc, score, lanes, anchor);
+    if (at.explain && k !== -1) {
+      result.explain = this.index.explain(doc, read.known).map((part) => ({ ...part, idf: round(part.idf), score: round(part.score) }));
+      const shared = read.boosts.terms.get(doc);
+      const passage = passages.get(doc)?.score;
+      result.boosts = [
+        ...(shared ? [{ kind: 'name' as const, terms: shared, score: round(read.boosts.scores.get(doc)!) }] : []),
+        ...(passage && passage.score > 0 ? [{ kind: 'passage' as const, terms: [passage.block?.headingPath.join(' > ') ?? ''], score: round(PASSAGE_WEIGHT * passage.score), proximity: round(PASSAGE_WEIGHT * passage.proximity) }] : []),
+      ];
     }
-
-    const best = keyword.hidden.best;
-    const top = keyword.hits[0];
-    if (mode !== 'semantic' && best && (!top || best.score > top.score)) {
-      const path = this.metas[best.doc]!.path;
-      response.scoped_out = {
-        count: keyword.hidden.count,
-        best: { path, score: round(best.score) },
-        better_match_outside_folder: best.reason === 'folder' || best.reason === 'excluded_folder',
-        hint: `${keyword.hidden.count} matching note${keyword.hidden.count === 1 ? ' is' : 's are'} outside the filters; the best, ${path}, outranks everything returned — widen or drop the ${best.reason.replace('_', ' ')} filter to see it`,
-      };
-    }
-    return response;
+    return result;
   }
 
   /**
@@ -323,7 +350,14 @@ export class VaultSearch {
     const filter = compileFilter(filters);
     return this.vectors
       .nearest(anchor.vector, limit, (other) => other !== doc && (!filter.active || filter.test(this.metas[other]!) === null))
-      .map((hit, i) => this.hit(hit.doc, hit.score, [], null, { semantic: { rank: i + 1, score: round(hit.score), source: hit.source, block: hit.blockKey === '' ? null : hit.blockKey } }, hit.blockKey === '' ? 0 : -1, hit.blockKey));
+      .map((hit, i) =>
+        this.hit(
+          hit.doc,
+          hit.score,
+          { semantic: { rank: i + 1, score: round(hit.score), source: hit.source, block: hit.blockKey === '' ? null : hit.blockKey } },
+          hit.blockKey === '' ? { kind: 'keyword', terms: [], passage: null } : { kind: 'block', key: hit.blockKey, terms: [] },
+        ),
+      );
   }
 
   /**
@@ -435,24 +469,13 @@ export class VaultSearch {
     return blocks;
   }
 
-  /**
-   * A result with its evidence: `line` > 0 anchors the excerpt on that line (substring lane);
-   * -1 with `blockKey` uses the block a semantic match came from; otherwise the keyword evidence.
-   */
-  private hit(doc: number, score: number, terms: readonly string[], passage: Passage | null, lanes: SearchHit['lanes'], line = 0, blockKey?: string): SearchHit {
+  /** A result with its evidence, found where `anchor` says (see `EvidenceAnchor`). */
+  private hit(doc: number, score: number, lanes: SearchHit['lanes'], anchor: EvidenceAnchor): SearchHit {
     const meta = this.metas[doc]!;
-    const read = passage && line === 0 ? ({ ok: true, text: passage.text } as const) : readNoteText(this.absolute(meta.path));
+    const passage = anchor.kind === 'keyword' ? anchor.passage : null;
+    const read = passage ? ({ ok: true, text: passage.text } as const) : readNoteText(this.absolute(meta.path));
     const blocks = this.blocksOf(doc);
-    const block = line === -1 ? blocks.find((candidate) => candidate.key === blockKey) : undefined;
-    const evidence = !read.ok
-      ? { excerpt: '', section: '', lines: null }
-      : block
-        ? lineEvidence(read.text, blocks, firstTextLine(read.text, block))
-        : line > 0
-          ? lineEvidence(read.text, blocks, line)
-          : passage
-            ? passageEvidence(read.text, passage.score, blocks)
-            : findEvidence(read.text, blocks, terms, (term) => this.index.idf(term), this.tokenize);
+    const evidence = !read.ok ? { excerpt: '', section: '', lines: null } : this.evidenceOf(read.text, blocks, anchor);
     return {
       path: meta.path,
       title: meta.title,
@@ -466,6 +489,19 @@ export class VaultSearch {
     };
   }
 
+  private evidenceOf(text: string, blocks: readonly StoredBlock[], anchor: EvidenceAnchor): Evidence {
+    switch (anchor.kind) {
+      case 'line':
+        return lineEvidence(text, blocks, anchor.line);
+      case 'block': {
+        const block = blocks.find((candidate) => candidate.key === anchor.key);
+        return block ? lineEvidence(text, blocks, firstTextLine(text, block)) : findEvidence(text, blocks, anchor.terms, (term) => this.index.idf(term), this.tokenize);
+      }
+      case 'keyword':
+        return anchor.passage ? passageEvidence(text, anchor.passage.score, blocks) : findEvidence(text, blocks, anchor.terms, (term) => this.index.idf(term), this.tokenize);
+    }
+  }
+
   /** Reads the notes inside the filter and ranks those containing the query text. */
   private substringLane(query: string, limit: number, filter: ReturnType<typeof compileFilter>): SearchHit[] {
     const metas = this.metas;
@@ -477,7 +513,7 @@ export class VaultSearch {
         if (read.ok) yield { doc, title: metas[doc]!.title, text: read.text };
       }
     }
-    return rankSubstring(query, candidates(), limit).map((hit, i) => this.hit(hit.doc, hit.score, [], null, { substring: { rank: i + 1, score: round(hit.score) } }, Math.max(hit.line, 1)));
+    return rankSubstring(query, candidates(), limit).map((hit, i) => this.hit(hit.doc, hit.score, { substring: { rank: i + 1, score: round(hit.score) } }, { kind: 'line', line: Math.max(hit.line, 1) }));
   }
 }
 
@@ -585,4 +621,18 @@ class StoredBlock implements EvidenceBlock {
   get headingPath(): string[] {
     return (this.parsed ??= JSON.parse(this.headingJson) as string[]);
   }
+}
+
+/** The best match the filters hid, when it outranks everything returned: `scoped_out`. */
+function scopedOutOf(keyword: RankOutcome, metas: readonly NoteMeta[]): SearchResponse['scoped_out'] | null {
+  const best = keyword.hidden.best;
+  const top = keyword.hits[0];
+  if (!best || (top && best.score <= top.score)) return null;
+  const path = metas[best.doc]!.path;
+  return {
+    count: keyword.hidden.count,
+    best: { path, score: round(best.score) },
+    better_match_outside_folder: best.reason === 'folder' || best.reason === 'excluded_folder',
+    hint: `${keyword.hidden.count} matching note${keyword.hidden.count === 1 ? ' is' : 's are'} outside the filters; the best, ${path}, outranks everything returned — widen or drop the ${best.reason.replace('_', ' ')} filter to see it`,
+  };
 }
