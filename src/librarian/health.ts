@@ -30,87 +30,91 @@ export interface HealthOptions {
 
 const ATTACHMENT = /\.(png|jpe?g|gif|svg|webp|bmp|pdf|mp[34]|m4a|wav|ogg|webm|mov|zip|canvas|excalidraw|base)$/i;
 
+type CheckResult = Omit<HealthCheck, 'name' | 'ok'>;
+
+/** The checks, in report order: each reads the state (and the vault) and names up to `n` examples. */
+const CHECKS: [string, (db: Database.Database, options: HealthOptions, n: number) => CheckResult][] = [
+  [
+    'stale vectors',
+    (db, options, n) => {
+      const rows = db.prepare(`SELECT n.path FROM vectors v JOIN notes n ON n.id = v.note_id WHERE v.model = ? AND v.block_key = '' AND v.content_hash != n.hash`).pluck().all(options.model) as string[];
+      return { count: rows.length, examples: rows.slice(0, n) };
+    },
+  ],
+  [
+    'notes without vectors',
+    (db, options) => {
+      const missing = db.prepare(`SELECT count(*) FROM notes n WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.note_id = n.id AND v.model = ? AND v.block_key = '' AND v.content_hash = n.hash)`).pluck().get(options.model) as number;
+      const why = options.embedderUnavailable ? ': they cannot be embedded until the model is installed (`engram model pull` or `engram model install PATH`)' : '';
+      return { count: missing, examples: missing > 0 ? [`${missing} notes have no current ${options.model} vector${why}`] : [] };
+    },
+  ],
+  [
+    'model agreement',
+    (db, options) => ({
+      count: options.modelMismatch ? 1 : 0,
+      examples: options.modelMismatch ? [options.modelMismatch] : [],
+    }),
+  ],
+  ['embedder', (_db, options) => ({ count: options.embedderUnavailable ? 1 : 0, examples: options.embedderUnavailable ? [options.embedderUnavailable] : [] })],
+  [
+    'broken links',
+    (db, options, n) => {
+      const rows = db.prepare(`SELECT n.path, l.target FROM links l JOIN notes n ON n.id = l.note_id WHERE l.resolved_path IS NULL AND l.target != '' ORDER BY n.path, l.ord`).all() as { path: string; target: string }[];
+      const notes = rows.filter((row) => !ATTACHMENT.test(row.target));
+      return { count: notes.length, examples: notes.slice(0, n).map((row) => `${row.path} → [[${row.target}]]`) };
+    },
+  ],
+  [
+    'duplicate titles',
+    (db, options, n) => {
+      // Entity notes share their source notes' names by design; the human's notes are what matter.
+      const rows = db.prepare(`SELECT title, count(*) AS c FROM notes WHERE title != '' AND substr(path, 1, length(@agent)) != @agent GROUP BY lower(title) HAVING c > 1 ORDER BY c DESC, title`).all({ agent: `${options.agentRoot}/` }) as {
+        title: string;
+        c: number;
+      }[];
+      return { count: rows.length, examples: rows.slice(0, n).map((row) => `"${row.title}" × ${row.c}`) };
+    },
+  ],
+  [
+    'notes missing on disk',
+    (db, options, n) => {
+      const paths = db.prepare('SELECT path FROM notes ORDER BY path').pluck().all() as string[];
+      const missing = paths.filter((path) => !existsSync(join(options.root, path)));
+      return { count: missing.length, examples: missing.slice(0, n) };
+    },
+  ],
+  [
+    'graph cache',
+    (db, options, n) => {
+      // Every live entity must have its note indexed; an entity note with no entity is a leftover.
+      const noNote = db.prepare(`SELECT e.note_path FROM entities e WHERE e.merged_into IS NULL AND NOT EXISTS (SELECT 1 FROM notes n WHERE n.path = e.note_path)`).pluck().all() as string[];
+      const graph = `${options.agentRoot}/Graph/`;
+      const noEntity = db.prepare(`SELECT n.path FROM notes n WHERE substr(n.path, 1, length(?)) = ? AND NOT EXISTS (SELECT 1 FROM entities e WHERE e.note_path = n.path)`).pluck().all(graph, graph) as string[];
+      const examples = [...noNote.slice(0, n).map((path) => `entity without its note: ${path}`), ...noEntity.slice(0, n).map((path) => `entity note not in the cache: ${path}`)].slice(0, n);
+      return { count: noNote.length + noEntity.length, examples };
+    },
+  ],
+  [
+    'orphan entities',
+    (db, options, n) => {
+      const rows = db
+        .prepare(
+          `SELECT e.name FROM entities e WHERE e.merged_into IS NULL AND NOT EXISTS (SELECT 1 FROM mentions m WHERE m.entity_id = e.id)
+      AND NOT EXISTS (SELECT 1 FROM relations r WHERE r.from_id = e.id OR r.to_id = e.id) ORDER BY e.name`,
+        )
+        .pluck()
+        .all() as string[];
+      return { count: rows.length, examples: rows.slice(0, n) };
+    },
+  ],
+];
+
 export function runHealthChecks(db: Database.Database, options: HealthOptions): HealthCheck[] {
   const n = options.examples ?? 5;
-  const checks: [string, () => Omit<HealthCheck, 'name' | 'ok'> & { ok?: boolean }][] = [
-    [
-      'stale vectors',
-      () => {
-        const rows = db.prepare(`SELECT n.path FROM vectors v JOIN notes n ON n.id = v.note_id WHERE v.model = ? AND v.block_key = '' AND v.content_hash != n.hash`).pluck().all(options.model) as string[];
-        return { count: rows.length, examples: rows.slice(0, n) };
-      },
-    ],
-    [
-      'notes without vectors',
-      () => {
-        const missing = db.prepare(`SELECT count(*) FROM notes n WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.note_id = n.id AND v.model = ? AND v.block_key = '' AND v.content_hash = n.hash)`).pluck().get(options.model) as number;
-        const why = options.embedderUnavailable ? ': they cannot be embedded until the model is installed (`engram model pull` or `engram model install PATH`)' : '';
-        return { count: missing, examples: missing > 0 ? [`${missing} notes have no current ${options.model} vector${why}`] : [] };
-      },
-    ],
-    [
-      'model agreement',
-      () => ({
-        count: options.modelMismatch ? 1 : 0,
-        examples: options.modelMismatch ? [options.modelMismatch] : [],
-      }),
-    ],
-    ['embedder', () => ({ count: options.embedderUnavailable ? 1 : 0, examples: options.embedderUnavailable ? [options.embedderUnavailable] : [] })],
-    [
-      'broken links',
-      () => {
-        const rows = db.prepare(`SELECT n.path, l.target FROM links l JOIN notes n ON n.id = l.note_id WHERE l.resolved_path IS NULL AND l.target != '' ORDER BY n.path, l.ord`).all() as { path: string; target: string }[];
-        const notes = rows.filter((row) => !ATTACHMENT.test(row.target));
-        return { count: notes.length, examples: notes.slice(0, n).map((row) => `${row.path} → [[${row.target}]]`) };
-      },
-    ],
-    [
-      'duplicate titles',
-      () => {
-        // Entity notes share their source notes' names by design; the human's notes are what matter.
-        const rows = db.prepare(`SELECT title, count(*) AS c FROM notes WHERE title != '' AND substr(path, 1, length(@agent)) != @agent GROUP BY lower(title) HAVING c > 1 ORDER BY c DESC, title`).all({ agent: `${options.agentRoot}/` }) as {
-          title: string;
-          c: number;
-        }[];
-        return { count: rows.length, examples: rows.slice(0, n).map((row) => `"${row.title}" × ${row.c}`) };
-      },
-    ],
-    [
-      'notes missing on disk',
-      () => {
-        const paths = db.prepare('SELECT path FROM notes ORDER BY path').pluck().all() as string[];
-        const missing = paths.filter((path) => !existsSync(join(options.root, path)));
-        return { count: missing.length, examples: missing.slice(0, n) };
-      },
-    ],
-    [
-      'graph cache',
-      () => {
-        // Every live entity must have its note indexed; an entity note with no entity is a leftover.
-        const noNote = db.prepare(`SELECT e.note_path FROM entities e WHERE e.merged_into IS NULL AND NOT EXISTS (SELECT 1 FROM notes n WHERE n.path = e.note_path)`).pluck().all() as string[];
-        const graph = `${options.agentRoot}/Graph/`;
-        const noEntity = db.prepare(`SELECT n.path FROM notes n WHERE substr(n.path, 1, length(?)) = ? AND NOT EXISTS (SELECT 1 FROM entities e WHERE e.note_path = n.path)`).pluck().all(graph, graph) as string[];
-        const examples = [...noNote.slice(0, n).map((path) => `entity without its note: ${path}`), ...noEntity.slice(0, n).map((path) => `entity note not in the cache: ${path}`)].slice(0, n);
-        return { count: noNote.length + noEntity.length, examples };
-      },
-    ],
-    [
-      'orphan entities',
-      () => {
-        const rows = db
-          .prepare(
-            `SELECT e.name FROM entities e WHERE e.merged_into IS NULL AND NOT EXISTS (SELECT 1 FROM mentions m WHERE m.entity_id = e.id)
-        AND NOT EXISTS (SELECT 1 FROM relations r WHERE r.from_id = e.id OR r.to_id = e.id) ORDER BY e.name`,
-          )
-          .pluck()
-          .all() as string[];
-        return { count: rows.length, examples: rows.slice(0, n) };
-      },
-    ],
-  ];
-  return checks.map(([name, check]) => {
+  return CHECKS.map(([name, check]) => {
     try {
-      const result = check();
+      const result = check(db, options, n);
       // Coverage and orphans are information, not faults — unless no vector can be made at all.
       const informational = (name === 'notes without vectors' && options.embedderUnavailable === null) || name === 'orphan entities';
       return { name, count: result.count, examples: result.examples, ok: informational || result.count === 0 };
