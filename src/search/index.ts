@@ -11,7 +11,7 @@ export { rankDocuments, type RankOutcome, type RankedDocument } from './rank.js'
 export { findEvidence, scorePassages, passageEvidence, PASSAGE_DEFAULTS, type Evidence, type EvidenceBlock, type PassageScore } from './evidence.js';
 export { rankSubstring } from './substring.js';
 export { VaultSearch, matchedText, LIMITS as SEARCH_LIMITS, DEFAULT_MODEL, type SearchRequest, type SearchResponse, type SearchHit, type ScopedOut, type SearchEngineOptions, type SearchMode } from './vault-search.js';
-export { VectorIndex, type VectorEntry, type VectorHit, type VectorSource } from './vector-index.js';
+export { VectorIndex, type VectorEntry, type VectorHit, type VectorScope, type VectorSource } from './vector-index.js';
 export { fuseRrf, DEFAULTS as FUSION_DEFAULTS, type FusionOptions, type FusedDocument } from './fusion.js';
 export { searchVault, planWordings, fuseWordings, MAX_ALTERNATIVES, type PipelineRequest, type QueryVectorSource } from './pipeline.js';
 export { analyzeQuery, functionWordLanguage, type AnalyzedQuery } from './query.js';

@@ -15,7 +15,7 @@ import { loadTermStats, vaultTokenizer } from './lexical-store.js';
 import { rankDocuments, type RankOutcome } from './rank.js';
 import { rankSubstring, type SubstringCandidate } from './substring.js';
 import { DEFAULTS as FUSION_DEFAULTS, fuseRrf, type FusionOptions } from './fusion.js';
-import { VectorIndex, type VectorHit, type VectorSource } from './vector-index.js';
+import { VectorIndex, type VectorHit, type VectorScope, type VectorSource } from './vector-index.js';
 import { type Tokenizer, type TokenizerOptions } from './tokenizer.js';
 import { NameIndex } from './names.js';
 import { analyzeQuery } from './query.js';
@@ -98,6 +98,8 @@ export interface SearchRequest {
   minScore?: number;
   /** Drop semantic-lane hits whose cosine similarity is below this, in any mode (default: `minScore` in semantic mode, else none). */
   minSimilarity?: number;
+  /** Which vectors the semantic lane compares: notes' own, their sections', or both (default). */
+  scope?: VectorScope;
   /** Attach each hit's per-term score parts. */
   explain?: boolean;
   /** `hybrid` (default) fuses keyword and semantic lanes when a query vector and note vectors exist. */
@@ -419,7 +421,7 @@ export class VaultSearch {
    */
   private semanticLane(request: SearchRequest, depth: number, filter: CompiledFilter): VectorHit[] {
     const floor = request.minSimilarity ?? (request.mode === 'semantic' ? request.minScore : undefined);
-    const hits = this.vectors.nearest(request.queryVector!, depth, (doc) => !filter.active || filter.test(this.metas[doc]!) === null);
+    const hits = this.vectors.nearest(request.queryVector!, depth, (doc) => !filter.active || filter.test(this.metas[doc]!) === null, request.scope ?? 'all');
     return floor === undefined ? hits : hits.filter((hit) => hit.score >= floor);
   }
 

@@ -162,13 +162,17 @@ export class VectorIndex {
     return new Set(this.owners);
   }
 
-  /** The k notes whose best vector is most similar to `query`, best first; ties by document order. */
-  nearest(query: Float32Array, k: number, allow?: (doc: number) => boolean): VectorHit[] {
-    const { dims, data, owners, best, bestRow, touched } = this;
+  /**
+   * The k notes whose best vector is most similar to `query`, best first; ties by document order.
+   * `scope` limits which vectors count: a note's own (`notes`), its sections' (`blocks`), or both.
+   */
+  nearest(query: Float32Array, k: number, allow?: (doc: number) => boolean, scope: VectorScope = 'all'): VectorHit[] {
+    const { dims, data, owners, best, bestRow, touched, blockKeys } = this;
     if (query.length !== dims) throw new Error(`query vector of ${query.length} dims in a ${dims}-dim index`);
     let count = 0;
     const scores = this.kernel?.score(query, this.size) ?? null;
     for (let row = 0; row < this.size; row++) {
+      if (scope !== 'all' && (blockKeys[row] === '') !== (scope === 'notes')) continue;
       const doc = owners[row]!;
       const dot = scores !== null ? scores[row]! : dotAt(data, row * dims, query, dims);
       if (best[doc] === -Infinity) touched[count++] = doc;
@@ -224,6 +228,9 @@ export class VectorIndex {
     return hits;
   }
 }
+
+/** Which vectors a semantic search compares: notes' own, their sections', or both. */
+export type VectorScope = 'all' | 'notes' | 'blocks';
 
 /** True when (scoreA, docA) ranks below (scoreB, docB): lower score, or equal score and later document. */
 function worse(scoreA: number, docA: number, scoreB: number, docB: number): boolean {

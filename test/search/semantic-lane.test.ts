@@ -103,3 +103,18 @@ test('related notes take a folder filter', (t) => {
   );
   assert.deepEqual(engine.related('Notes/N000.md', 10, { folders: ['Nowhere'] }), []);
 });
+
+test("scope: the semantic lane compares notes' own vectors, their sections', or both", (t) => {
+  const { engine } = engineWith(t, 3);
+  const query = unit(0, 0.1, 1); // the Crumb section's own direction
+  const search = (scope: 'all' | 'notes' | 'blocks') => engine.search({ query: 'anything', mode: 'semantic', queryVector: query, limit: 10, scope }).results;
+  assert.equal(search('all')[0]!.lanes.semantic!.block, '#Sourdough#Crumb', 'both: the section is the closer vector');
+  assert.equal(search('notes')[0]!.path, 'Cooking/Bread.md');
+  assert.equal(search('notes')[0]!.lanes.semantic!.block, null, "notes: only the note's own vector counts");
+  assert.ok(search('notes').length > 1);
+  assert.deepEqual(
+    search('blocks').map((hit) => [hit.path, hit.lanes.semantic!.block]),
+    [['Cooking/Bread.md', '#Sourdough#Crumb']],
+    'blocks: only notes with section vectors, by their sections',
+  );
+});

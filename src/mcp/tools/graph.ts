@@ -2,10 +2,11 @@
  * Graph tools: extract the backlog, look entities up, walk from a note to related notes, count.
  */
 import { z } from 'zod';
-import { consolidate, ENTITY_TYPES, GraphStore, graphStats, relatedNotes, runGraphIndex, selectAdjudicator, selectExtractor } from '../../graph/index.js';
+import { consolidate, ENTITY_TYPES, GraphStore, graphStats, relatedNotes, runGraphIndex, selectAdjudicator, selectExtractor, type RelatedNote } from '../../graph/index.js';
 import type { VaultEngine } from '../engine.js';
 import { fail, ok } from '../results.js';
 import { defineTool, READ_ONLY, type Tool, type ToolContext } from './define.js';
+import { folderArg, folderKeys, folderList, insideFolders } from './shared.js';
 
 export function graphTools({ engine }: ToolContext): Tool[] {
   return [indexBrainTool(engine), findEntityTool(engine), relatedNotesTool(engine), graphStatsTool(engine), consolidateGraphTool(engine)];
@@ -83,22 +84,71 @@ function findEntityTool(engine: VaultEngine): Tool {
 function relatedNotesTool(engine: VaultEngine): Tool {
   return defineTool('related_notes', {
     title: 'Related notes',
-    description: 'Notes connected to a note through the entities they share (hops 1) or through related entities (hops 2), ranked with hub entities damped by how many notes mention them; each result shows the chain that connects it.',
+    description:
+      'Notes related to a note. by "graph" (default): through the entities they share (hops 1) or through related entities (hops 2), hub entities damped by how many notes mention them, each result with the chain that connects it. by "vectors": nearest by meaning, from the note\'s own and its sections\' vectors (as `engram related`). by "all": both, fused by reciprocal rank. Each result lists the signals that found it.',
     inputSchema: {
       path: z.string().describe('vault-relative path of the note'),
-      hops: z.number().int().min(1).max(2).default(1).describe('1: shared entities; 2: also entities related to them'),
+      by: z.enum(['graph', 'vectors', 'all']).default('graph').describe('which signals relate notes: shared entities, vectors, or both'),
+      hops: z.number().int().min(1).max(2).default(1).describe('graph: 1 shared entities; 2 also entities related to them'),
+      folder: folderArg,
       limit: z.number().int().min(1).max(100).default(10).describe('most notes returned'),
     },
-    outputSchema: { path: z.string(), related: z.array(z.object({ path: z.string(), title: z.string(), score: z.number(), chains: z.array(z.string()) })) },
+    outputSchema: {
+      path: z.string(),
+      related: z.array(z.object({ path: z.string(), title: z.string(), score: z.number(), chains: z.array(z.string()), signals: z.array(z.enum(['graph', 'vectors'])), section: z.string().optional() })),
+      notices: z.array(z.string()),
+    },
     annotations: READ_ONLY,
     handler: (args) => {
       const resolved = engine.resolve(args.path);
       if (!resolved.ok) return fail(resolved.reason);
-      const related = relatedNotes(engine.db, resolved.path, { hops: args.hops as 1 | 2, limit: args.limit });
-      if (related === null) return fail(`${resolved.path} is not indexed yet; try again after indexing`, 'NOT_FOUND');
-      return ok({ path: resolved.path, related }, related.length === 0 ? `no related notes for ${resolved.path} yet (run index_brain to extract entities)` : undefined);
+      const folders = folderKeys(args.folder);
+      const notices: string[] = [];
+      const graph = args.by === 'vectors' ? [] : graphRelated(engine, resolved.path, args.hops as 1 | 2, folders);
+      if (graph === null) return fail(`${resolved.path} is not indexed yet; try again after indexing`, 'NOT_FOUND');
+      const vectors = args.by === 'graph' ? [] : engine.search().related(resolved.path, args.by === 'all' ? Math.max(args.limit, 50) : args.limit, { folders: folderList(args.folder) });
+      if (vectors === null) {
+        const why = engine.search().vectors.size === 0 ? engine.search().semanticUnavailable({ query: '' }) : 'it is embedded in the background after indexing';
+        notices.push(`${resolved.path} has no vector yet (${why}); related by vectors is empty`);
+      }
+      const related = combineRelated(
+        graph,
+        (vectors ?? []).map((hit) => ({ path: hit.path, title: hit.title, score: hit.score, section: hit.section })),
+        args.by,
+        args.limit,
+      );
+      const empty = related.length === 0 ? `no related notes for ${resolved.path} yet${args.by === 'graph' ? ' (run index_brain to extract entities, or try by "vectors")' : ''}` : undefined;
+      return ok({ path: resolved.path, related, notices }, [empty, ...notices].filter(Boolean).join('; ') || undefined);
     },
   });
+}
+
+type Related = { path: string; title: string; score: number; chains: string[]; signals: ('graph' | 'vectors')[]; section?: string };
+
+/** Notes sharing entities with the note, inside the folders; null when the note is not indexed. */
+function graphRelated(engine: VaultEngine, path: string, hops: 1 | 2, folders: readonly string[]): RelatedNote[] | null {
+  const related = relatedNotes(engine.db, path, { hops, limit: 500 });
+  return related === null ? null : related.filter((note) => insideFolders(note.path, folders));
+}
+
+/** One list from the two signals: either as ranked, or both fused by reciprocal rank (k = 60). */
+function combineRelated(graph: readonly RelatedNote[], vectors: readonly { path: string; title: string; score: number; section: string }[], by: 'graph' | 'vectors' | 'all', limit: number): Related[] {
+  if (by === 'graph') return graph.slice(0, limit).map((note) => ({ ...note, signals: ['graph'] }));
+  const fromVectors = (hit: (typeof vectors)[number]): Related => ({ path: hit.path, title: hit.title, score: hit.score, chains: [], signals: ['vectors'], ...(hit.section ? { section: hit.section } : {}) });
+  if (by === 'vectors') return vectors.slice(0, limit).map(fromVectors);
+  const fused = new Map<string, Related>();
+  const add = (entry: Related, rank: number) => {
+    const seen = fused.get(entry.path);
+    const share = 1 / (60 + rank + 1);
+    if (!seen) fused.set(entry.path, { ...entry, score: share });
+    else fused.set(entry.path, { ...seen, ...(entry.section ? { section: entry.section } : {}), chains: [...seen.chains, ...entry.chains], signals: [...seen.signals, ...entry.signals], score: seen.score + share });
+  };
+  graph.forEach((note, rank) => add({ ...note, signals: ['graph'] }, rank));
+  vectors.forEach((hit, rank) => add(fromVectors(hit), rank));
+  return [...fused.values()]
+    .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1))
+    .slice(0, limit)
+    .map((entry) => ({ ...entry, score: Math.round(entry.score * 1e4) / 1e4 }));
 }
 
 function graphStatsTool(engine: VaultEngine): Tool {

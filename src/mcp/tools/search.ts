@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { EngramError } from '../../errors.js';
-import { MAX_ALTERNATIVES, parseDateBound, searchVault, type PipelineRequest, type SearchHit, type SearchResponse } from '../../search/index.js';
+import { MAX_ALTERNATIVES, matchedText, parseDateBound, searchVault, type PipelineRequest, type SearchHit, type SearchResponse } from '../../search/index.js';
 import type { VaultEngine } from '../engine.js';
 import { fail, ok } from '../results.js';
 import { defineTool, READ_ONLY, type Tool, type ToolContext } from './define.js';
@@ -56,8 +56,10 @@ function searchBrain(engine: VaultEngine): Tool {
       modified_after: dateArg('only notes modified on or after'),
       modified_before: dateArg('only notes modified on or before'),
       mode: z.enum(['hybrid', 'keyword', 'semantic']).default('hybrid').describe('hybrid fuses keyword and vector lanes when it can, else answers by keyword and says why'),
-      min_score: z.number().optional().describe('drop keyword hits scoring below this'),
-      include_text: z.boolean().default(false).describe("attach each hit's note text (first 4,000 characters)"),
+      min_score: z.number().optional().describe('drop keyword hits scoring below this (in mode "semantic": hits whose cosine is below this)'),
+      min_similarity: z.number().min(-1).max(1).optional().describe('drop semantic-lane hits whose cosine is below this, in any mode'),
+      scope: z.enum(['all', 'notes', 'blocks']).default('all').describe("which vectors the semantic lane compares: notes' own, their sections', or both"),
+      include_text: z.boolean().default(false).describe("attach each hit's text: the matched section for a section-level semantic hit, else the note's first 4,000 characters"),
       alternatives: alternativesArg,
     },
     outputSchema: {
@@ -86,12 +88,20 @@ function searchBrain(engine: VaultEngine): Tool {
         filters,
         mode: args.mode,
         alternatives: args.alternatives ?? [],
+        scope: args.scope,
         ...(args.min_score === undefined ? {} : { minScore: args.min_score }),
+        ...(args.min_similarity === undefined ? {} : { minSimilarity: args.min_similarity }),
       });
-      const results = args.include_text ? response.results.map((hit) => ({ ...hit, text: noteText(engine, hit.path, INCLUDED_TEXT_CHARS) })) : response.results;
+      const results = args.include_text ? response.results.map((hit) => ({ ...hit, text: includedText(engine, hit) })) : response.results;
       return ok({ ...response, results } as unknown as Record<string, unknown>, describeHits({ ...response, results }));
     },
   });
+}
+
+/** The text `include_text` attaches: the block a semantic hit matched, else the note's head. */
+function includedText(engine: VaultEngine, hit: SearchHit): string {
+  const read = readIndexed(engine, hit.path);
+  return read.ok ? matchedText(read.text, hit, INCLUDED_TEXT_CHARS) : '';
 }
 
 type BundleHit = { path: string; title: string; section: string; lines: [number, number] | null; text: string };
