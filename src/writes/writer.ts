@@ -17,7 +17,7 @@ import { agent, classifyUndo, classifyWrite, journalActor, journalLabel, type Ac
 import { lineDiff, validateText, type MoveReceipt, type MoveRequest, type Preview, type WriteOutcome, type WriteReceipt, type WriteRequest } from './requests.js';
 import { VaultFs, type VaultFsOptions } from './vault-fs.js';
 
-export const DEFAULTS = {
+export const WRITE_DEFAULTS = {
   /** Largest note a single write may produce. */
   maxBytes: 1024 * 1024,
   /** How long a preview token stays valid. */
@@ -101,7 +101,7 @@ export class VaultWriter {
     if (current === null) this.checkNewName(request.by, path);
     const after = this.render(current, request.next);
     const token = randomBytes(16).toString('hex');
-    const expires = this.now() + DEFAULTS.previewMs;
+    const expires = this.now() + WRITE_DEFAULTS.previewMs;
     this.options.db
       .prepare('INSERT INTO previews (token, tool, path, before_hash, after_bytes, expires_ms) VALUES (?, ?, ?, ?, ?, ?)')
       .run(token, journalLabel(request.by), path, current === null ? null : hashContent(current.bytes), after, expires);
@@ -165,7 +165,7 @@ export class VaultWriter {
     const current = this.readCurrent(row.path);
     if (current === null || hashContent(current.bytes) !== row.after_hash) throw this.changedSince(row.path, journalId);
     const token = randomBytes(16).toString('hex');
-    const expires = this.now() + DEFAULTS.previewMs;
+    const expires = this.now() + WRITE_DEFAULTS.previewMs;
     this.options.db.prepare('INSERT INTO previews (token, tool, path, before_hash, after_bytes, expires_ms) VALUES (?, ?, ?, ?, ?, ?)').run(token, `undo_write#${journalId}`, row.path, row.after_hash, row.before_bytes, expires);
     return { token, path: row.path, diff: lineDiff(current.text, row.before_bytes.toString('utf8')), expires: new Date(expires).toISOString() };
   }
@@ -460,7 +460,7 @@ export class VaultWriter {
     validateText(text);
     const out = bom + (crlf ? text.replace(/\r?\n/g, '\r\n') : text);
     const bytes = Buffer.from(out, 'utf8');
-    if (bytes.length > DEFAULTS.maxBytes) throw new EngramError('INVALID_INPUT', `the note would be ${bytes.length} bytes; the limit for one write is ${DEFAULTS.maxBytes} — split the content`);
+    if (bytes.length > WRITE_DEFAULTS.maxBytes) throw new EngramError('INVALID_INPUT', `the note would be ${bytes.length} bytes; the limit for one write is ${WRITE_DEFAULTS.maxBytes} — split the content`);
     return bytes;
   }
 
@@ -525,7 +525,7 @@ export class VaultWriter {
     } catch {
       // a symlink or a non-file in its place: the trail starts afresh (the write replaces it)
     }
-    this.files.write(path, Buffer.from(AUDIT_HEADER + [line, ...old].slice(0, DEFAULTS.auditLines).join('\n') + '\n', 'utf8'));
+    this.files.write(path, Buffer.from(AUDIT_HEADER + [line, ...old].slice(0, WRITE_DEFAULTS.auditLines).join('\n') + '\n', 'utf8'));
   }
 
   private withLock<T>(run: () => T): T {
@@ -538,7 +538,7 @@ export class VaultWriter {
   }
 
   private waitForLock(): Lock {
-    const deadline = Date.now() + DEFAULTS.lockWaitMs;
+    const deadline = Date.now() + WRITE_DEFAULTS.lockWaitMs;
     const pause = new Int32Array(new SharedArrayBuffer(4));
     for (;;) {
       try {

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { DEFAULTS, locateModel, openEmbedder, trimToTokenBudget, type Embedder } from '../../src/embed/index.js';
+import { EMBEDDER_DEFAULTS, locateModel, openEmbedder, trimToTokenBudget, type Embedder } from '../../src/embed/index.js';
 import { embedTexts, loadExtractor, tokenCounter } from '../../src/embed/inference.js';
 import { REPO } from '../helpers/cli.js';
 import { writeTinyModel } from '../helpers/tiny-model.js';
@@ -150,7 +150,7 @@ test('the worker is quiet: nothing from a verbose load reaches stdout; the log h
 
 test('absent model with downloads off: { ok: false } with a plain reason, no throw, no worker', async () => {
   const empty = join(base, 'empty-models');
-  const opened = await openEmbedder({ model: DEFAULTS.model, modelDir: empty, allowDownload: false });
+  const opened = await openEmbedder({ model: EMBEDDER_DEFAULTS.model, modelDir: empty, allowDownload: false });
   assert.equal(opened.ok, false);
   assert.equal(!opened.ok && opened.reason, `model TaylorAI/bge-micro-v2 is not in ${empty} and downloads are off`);
 
