@@ -69,7 +69,7 @@ export async function openEmbedder(options: EmbedderOptions): Promise<EmbedderOp
   const maxTokens = options.maxTokens ?? EMBEDDER_DEFAULTS.maxTokens;
   if (!Number.isInteger(batchSize) || batchSize < 1) return { ok: false, reason: `batch size must be a whole number ≥ 1, not ${batchSize}` };
   if (!Number.isInteger(maxTokens) || maxTokens < 3) return { ok: false, reason: `max tokens must be a whole number ≥ 3, not ${maxTokens}` };
-  const location = locateModel(options.model, options.modelDir, options.dtype ?? 'auto', options.allowDownload);
+  const location = locateModel(options.model, options.modelDir, options.dtype ?? 'auto', { allowDownload: options.allowDownload });
   if (!location.ok) return location;
 
   const settings: WorkerSettings = {

@@ -162,7 +162,7 @@ type Changes = Pick<IndexReport, 'added' | 'modified' | 'moved' | 'deleted' | 't
 /** Plans `listed` (on disk) against `indexed` (in the database) and applies the plan in batches. */
 function applyChanges(db: Database.Database, store: NoteStore, listed: readonly DiskEntry[], indexed: readonly IndexedFile[], full: boolean, options: IndexOptions, skipped: Skipped[]): Changes {
   const maxNoteBytes = options.maxNoteBytes ?? INDEXER_DEFAULTS.maxNoteBytes;
-  const stat = planStatChanges(listed, indexed, full);
+  const stat = planStatChanges(listed, indexed, { full });
 
   // Read and hash what stat says may have changed. Text is kept within a budget for parsing.
   const read: ReadFile[] = [];
@@ -182,7 +182,7 @@ function applyChanges(db: Database.Database, store: NoteStore, listed: readonly 
     if (keep) cached += outcome.text.length * 2;
     read.push({ ...entry, size: outcome.size, hash: outcome.hash, text: keep ? outcome.text : null, warning: outcome.warning });
   });
-  const plan = planChanges(read, gone, indexed, full);
+  const plan = planChanges(read, gone, indexed, { full });
 
   const operations: Operation[] = [
     ...plan.deleted.map((file): Operation => ({ op: 'delete', file })),

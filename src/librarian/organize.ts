@@ -87,7 +87,7 @@ export function planOrganize(db: Database.Database, options: OrganizeOptions): O
     if (optedOut(row.frontmatter)) return { kind: 'skip', path: row.path, reason: 'organize: false in its frontmatter' };
     if (row.vector === null) return { kind: 'skip', path: row.path, reason: 'no vector yet (it is filed once embedded)' };
     if (labeled.length === 0 || row.vector.length / 4 !== dims) return { kind: 'skip', path: row.path, reason: 'no filed notes with vectors to vote' };
-    const votes = vote(unit(vectorFromBlob(row.vector)), matrix, dims, labeled, k);
+    const votes = vote(unit(vectorFromBlob(row.vector)), { matrix, dims, labeled }, { k });
     if (votes === null) return { kind: 'skip', path: row.path, reason: 'no similar filed notes' };
     const { target, share, neighbours } = votes;
     if (declined.has(`${row.path}\u0000${target}`)) return { kind: 'skip', path: row.path, reason: `you declined filing it into ${target}/ before (an undone move or a rejected proposal)` };
@@ -100,12 +100,27 @@ export function planOrganize(db: Database.Database, options: OrganizeOptions): O
   return { candidates: candidates.length, filings };
 }
 
+export interface FiledVectors {
+  matrix: Float32Array;
+  dims: number;
+  labeled: readonly { path: string }[];
+}
+
+/** Neighbours in the vote, and the share of their mass a folder needs (ORGANIZE_DEFAULTS otherwise). */
+export interface VoteTuning {
+  k?: number;
+  threshold?: number;
+}
+
 /**
  * The k nearest filed notes vote with their cosine for their folder and every folder above it;
  * the deepest folder holding at least the threshold share wins, else the single best folder is
- * what a proposal names. Pure.
+ * what a proposal names. `filed` holds the filed notes' unit vectors, `dims` numbers each, row i
+ * for `labeled[i]`. Pure.
  */
-export function vote(query: Float32Array, matrix: Float32Array, dims: number, labeled: readonly { path: string }[], k: number, threshold = ORGANIZE_DEFAULTS.threshold): { target: string; share: number; neighbours: string[] } | null {
+export function vote(query: Float32Array, filed: FiledVectors, tuning: VoteTuning = {}): { target: string; share: number; neighbours: string[] } | null {
+  const { matrix, dims, labeled } = filed;
+  const { k = ORGANIZE_DEFAULTS.k, threshold = ORGANIZE_DEFAULTS.threshold } = tuning;
   const top: { i: number; score: number }[] = [];
   for (let i = 0; i < labeled.length; i++) {
     let dot = 0;

@@ -88,7 +88,7 @@ export class VaultWriter {
     const verdict = classifyWrite(path, request.by, { agentRoot: this.options.agentRoot });
     if (verdict.kind === 'refused') throw new EngramError(verdict.code, verdict.reason);
     if (verdict.kind === 'confirm') throw new EngramError('CONFIRMATION_REQUIRED', `${verdict.reason}; call the tool with preview first, show the human the diff, and apply with the token if they agree`);
-    return this.withLock(() => this.commit(request.by, path, request.next, request.create === true, null));
+    return this.withLock(() => this.commit(request.by, path, request.next, { create: request.create === true }));
   }
 
   /** The diff a write outside the agent folder would make, and a token to apply exactly that. */
@@ -140,7 +140,7 @@ export class VaultWriter {
       if (expect.next !== undefined && !this.render(current, expect.next).equals(row.after_bytes)) {
         throw new EngramError('INVALID_INPUT', `the content given differs from what this token previewed for ${row.path}; nothing was written — apply the previewed change with the token alone, or preview the new content`);
       }
-      const receipt = this.commit(journalActor(tool) ?? agent(tool), row.path, () => row.after_bytes.toString('utf8'), false, row.after_bytes);
+      const receipt = this.commit(journalActor(tool) ?? agent(tool), row.path, () => row.after_bytes.toString('utf8'), { exact: row.after_bytes });
       this.options.db.prepare('UPDATE previews SET used_ms = ? WHERE token = ?').run(this.now(), token);
       if (undoOf) this.options.db.prepare('UPDATE journal SET undone_at = ? WHERE id = ? AND undone_at IS NULL').run(new Date(this.now()).toISOString(), Number(undoOf[1]));
       return receipt;
@@ -190,7 +190,7 @@ export class VaultWriter {
         this.audit(`- ${new Date(this.now()).toISOString().slice(0, 16).replace('T', ' ')} · #${id} undo_write · ${row.path} · ${row.after_hash.slice(0, 8)} → deleted · ${this.options.runId}`);
         receipt = { journalId: id, path: row.path, created: false, beforeHash: row.after_hash, afterHash: 'deleted', touched: [row.path, this.auditPath()] };
       } else {
-        receipt = this.commit(agent('undo_write'), row.path, () => row.before_bytes!.toString('utf8'), false, row.before_bytes);
+        receipt = this.commit(agent('undo_write'), row.path, () => row.before_bytes!.toString('utf8'), { exact: row.before_bytes });
       }
       this.options.db.prepare('UPDATE journal SET undone_at = ? WHERE id = ?').run(new Date(this.now()).toISOString(), journalId);
       return receipt;
@@ -464,7 +464,8 @@ export class VaultWriter {
     return bytes;
   }
 
-  private commit(by: Actor, path: string, next: (current: string | null) => string, create: boolean, exact: Buffer | null): WriteReceipt {
+  /** `create` refuses an existing note; `exact` writes those bytes instead of rendering `next` (a redo or an undo). */
+  private commit(by: Actor, path: string, next: (current: string | null) => string, { create = false, exact = null }: { create?: boolean; exact?: Buffer | null } = {}): WriteReceipt {
     const tool = journalLabel(by);
     const current = this.readCurrent(path);
     if (create && current !== null) throw new EngramError('CONFLICT', `${path} exists already; choose another title or ask to overwrite it`);

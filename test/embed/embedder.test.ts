@@ -184,12 +184,12 @@ test('close(): pending and later calls reject, a second close is harmless', asyn
 });
 
 test('dtype auto: quantized weights when present (what the plugin runs), else fp32', () => {
-  const plain = locateModel('test/tiny-bert', modelDir, 'auto', false);
+  const plain = locateModel('test/tiny-bert', modelDir, 'auto', { allowDownload: false });
   assert.deepEqual(plain, { ok: true, folder: tiny, dtype: 'fp32', local: true });
   const quantized = writeTinyModel(join(base, 'q', 'org', 'q8'), { quantizedCopy: true, dims: 32 });
-  assert.deepEqual(locateModel('org/q8', join(base, 'q'), 'auto', false), { ok: true, folder: quantized, dtype: 'q8', local: true });
-  assert.deepEqual(locateModel('org/absent', join(base, 'q'), 'auto', true), { ok: true, folder: join(base, 'q', 'org', 'absent'), dtype: 'q8', local: false });
-  assert.equal(locateModel('test/tiny-bert', modelDir, 'q8', false).ok, false);
+  assert.deepEqual(locateModel('org/q8', join(base, 'q'), 'auto', { allowDownload: false }), { ok: true, folder: quantized, dtype: 'q8', local: true });
+  assert.deepEqual(locateModel('org/absent', join(base, 'q'), 'auto', { allowDownload: true }), { ok: true, folder: join(base, 'q', 'org', 'absent'), dtype: 'q8', local: false });
+  assert.equal(locateModel('test/tiny-bert', modelDir, 'q8', { allowDownload: false }).ok, false);
 });
 
 test('the tiny model helper is deterministic and honours its options', async (t) => {

@@ -25,7 +25,7 @@ export function sliceLimit(options: Judging): number {
   return options.consolidateSlice ?? (judged(options) ? SWEEP_DEFAULTS.consolidateSlice : Number.MAX_SAFE_INTEGER);
 }
 
-export function consolidatePlan(slice: number[], candidates: Candidate[], isJudged: boolean): ConsolidatePlan {
+export function consolidatePlan(slice: number[], candidates: Candidate[], { isJudged }: { isJudged: boolean }): ConsolidatePlan {
   const estimate = isJudged ? candidates.length * SWEEP_DEFAULTS.adjudicationUsd : 0;
   return {
     summary: `${slice.length} changed entities to check, ${candidates.length} candidate pairs${isJudged ? ' to adjudicate' : ' for a human to review'}`,
@@ -51,7 +51,7 @@ export const consolidatePhase: Phase<ConsolidatePlan> = {
   plan(ctx) {
     const slice = changedEntities(ctx.db, sliceLimit(ctx.options));
     const candidates = slice.length === 0 ? [] : findMergeCandidates(ctx.db, { only: new Set(slice), vectorModel: ctx.model });
-    return consolidatePlan(slice, candidates, judged(ctx.options));
+    return consolidatePlan(slice, candidates, { isJudged: judged(ctx.options) });
   },
   async act({ slice, candidates }, ctx): Promise<Acted> {
     if (slice.length === 0) return { summary: 'nothing changed since the last check', counts: { entities: 0, proposed: 0 }, costUsd: 0 };
