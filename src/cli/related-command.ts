@@ -33,7 +33,7 @@ export const relatedCommand: Command = {
         throw new EngramError('NOT_FOUND', `"${path}" has no ${env.model} vector yet; run \`engram index\` with the model installed (engram status shows why it is missing)`);
       }
       const response = { query: path, mode: 'semantic' as const, mode_reason: `nearest notes to ${path} by ${env.model} vectors`, results: hits, total_matches: hits.length, notices: [] };
-      io.out(args.values.json ? JSON.stringify(response, null, 2) : describeResponse(response, false));
+      io.out(args.values.json ? JSON.stringify(response, null, 2) : describeResponse(response));
       return 0;
     } finally {
       session.close();

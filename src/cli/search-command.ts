@@ -39,8 +39,8 @@ export const searchCommand: Command = {
       tags: (values.tag as string[] | undefined) ?? [],
       tagMode: values['all-tags'] ? ('all' as const) : ('any' as const),
       types: (values.type as string[] | undefined) ?? [],
-      ...dateOption('modifiedAfter', '--modified-after', values['modified-after'] as string | undefined, false),
-      ...dateOption('modifiedBefore', '--modified-before', values['modified-before'] as string | undefined, true),
+      ...dateOption('modifiedAfter', '--modified-after', values['modified-after'] as string | undefined),
+      ...dateOption('modifiedBefore', '--modified-before', values['modified-before'] as string | undefined),
     };
     const minScore = values['min-score'] === undefined ? undefined : Number(values['min-score']);
     if (minScore !== undefined && !Number.isFinite(minScore)) throw new UsageError('--min-score must be a number');
@@ -69,7 +69,7 @@ export const searchCommand: Command = {
         (text) => embedQuery(text, env, io),
       );
       response.notices.unshift(...notices);
-      io.out(values.json ? JSON.stringify(response, null, 2) : describeResponse(response, values.explain === true));
+      io.out(values.json ? JSON.stringify(response, null, 2) : describeResponse(response, { explain: values.explain === true }));
       return 0;
     } finally {
       session.close();
@@ -77,7 +77,7 @@ export const searchCommand: Command = {
   },
 };
 
-export function describeResponse(response: SearchResponse, explain: boolean): string {
+export function describeResponse(response: SearchResponse, { explain = false }: { explain?: boolean } = {}): string {
   const lines: string[] = [];
   for (const notice of response.notices) lines.push(`note: ${notice}`);
   if (explain && response.analysis) {
@@ -114,9 +114,10 @@ function integerOption(name: string, raw: string, min: number, max: number): num
   return value;
 }
 
-function dateOption(key: 'modifiedAfter' | 'modifiedBefore', name: string, raw: string | undefined, endOfDay: boolean): Record<string, number> {
+/** An upper bound (`--modified-before`) on a bare date takes the whole day. */
+function dateOption(key: 'modifiedAfter' | 'modifiedBefore', name: string, raw: string | undefined): Record<string, number> {
   if (raw === undefined) return {};
-  const ms = parseDateBound(raw, endOfDay);
+  const ms = parseDateBound(raw, { endOfDay: key === 'modifiedBefore' });
   if (ms === null) throw new UsageError(`${name} must be a date like 2026-03-14 or an ISO time, not "${raw}"`);
   return { [key]: ms };
 }

@@ -11,7 +11,7 @@ import { INPUT_DEFAULTS } from './embed-input.js';
 import { locateModel, type DtypeChoice } from './model-files.js';
 import type { WorkerReply, WorkerRequest, WorkerSettings } from './protocol.js';
 
-export const DEFAULTS = {
+export const EMBEDDER_DEFAULTS = {
   /** The model Smart Connections uses by default, so local vectors share its space. */
   model: 'TaylorAI/bge-micro-v2',
   ...INPUT_DEFAULTS,
@@ -65,11 +65,11 @@ const FAILED: ErrorCode = 'EMBEDDER_FAILED';
 
 /** Starts the worker and loads the model. Never throws: an absent or broken model is `{ ok: false, reason }`. */
 export async function openEmbedder(options: EmbedderOptions): Promise<EmbedderOpen> {
-  const batchSize = options.batchSize ?? DEFAULTS.batchSize;
-  const maxTokens = options.maxTokens ?? DEFAULTS.maxTokens;
+  const batchSize = options.batchSize ?? EMBEDDER_DEFAULTS.batchSize;
+  const maxTokens = options.maxTokens ?? EMBEDDER_DEFAULTS.maxTokens;
   if (!Number.isInteger(batchSize) || batchSize < 1) return { ok: false, reason: `batch size must be a whole number ≥ 1, not ${batchSize}` };
   if (!Number.isInteger(maxTokens) || maxTokens < 3) return { ok: false, reason: `max tokens must be a whole number ≥ 3, not ${maxTokens}` };
-  const location = locateModel(options.model, options.modelDir, options.dtype ?? 'auto', options.allowDownload);
+  const location = locateModel(options.model, options.modelDir, options.dtype ?? 'auto', { allowDownload: options.allowDownload });
   if (!location.ok) return location;
 
   const settings: WorkerSettings = {

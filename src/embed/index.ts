@@ -1,5 +1,5 @@
 /** Embed: the local embedder (transformers.js in a worker thread) and the plugin-identical input prep. */
-export { DEFAULTS, openEmbedder, type Embedder, type EmbedderOpen, type EmbedderOptions } from './embedder.js';
+export { EMBEDDER_DEFAULTS, openEmbedder, type Embedder, type EmbedderOpen, type EmbedderOptions } from './embedder.js';
 export { INPUT_DEFAULTS, INPUT_PREP_VERSION, sourceEmbedInput, blockEmbedInput, blockBreadcrumbs, trimToTokenBudget } from './embed-input.js';
 export { locateModel, modelFolder, type DtypeChoice, type ModelLocation } from './model-files.js';
 export type { ModelDtype } from './protocol.js';

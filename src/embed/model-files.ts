@@ -18,7 +18,7 @@ export function modelFolder(model: string, modelDir: string): string {
   return isAbsolute(model) ? model : join(modelDir, ...model.split('/'));
 }
 
-export function locateModel(model: string, modelDir: string, dtype: DtypeChoice, allowDownload: boolean): ModelLocation {
+export function locateModel(model: string, modelDir: string, dtype: DtypeChoice, { allowDownload }: { allowDownload: boolean }): ModelLocation {
   const folder = modelFolder(model, modelDir);
   const has = (file: string) => existsSync(join(folder, file));
   const chosen: ModelDtype = dtype !== 'auto' ? dtype : has(WEIGHTS.q8) || !has(WEIGHTS.fp32) ? 'q8' : 'fp32';

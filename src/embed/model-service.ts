@@ -130,7 +130,7 @@ export async function pullModel(settings: ModelSettings, options: { dtype: Model
  * to load and have not changed since.
  */
 export function modelUnavailable(env: ModelSettings): string | null {
-  const location = locateModel(env.model, env.modelDir, 'auto', !env.offline);
+  const location = locateModel(env.model, env.modelDir, 'auto', { allowDownload: !env.offline });
   const folder = modelFolder(env.model, env.modelDir);
   const failure = env.home ? activeFailure(env.home, env.model, env.modelDir, folder) : null;
   if (location.ok && location.local) {
@@ -148,7 +148,7 @@ export function modelUnavailable(env: ModelSettings): string | null {
 export function rememberOpenFailure(env: ModelSettings, reason: string): void {
   if (!env.home) return;
   const folder = modelFolder(env.model, env.modelDir);
-  const local = locateModel(env.model, env.modelDir, 'auto', false).ok;
+  const local = locateModel(env.model, env.modelDir, 'auto', { allowDownload: false }).ok;
   rememberFailure(env.home, env.model, env.modelDir, { kind: local ? 'load' : 'download', error: reason, fingerprint: local ? folderFingerprint(folder) : '' });
 }
 

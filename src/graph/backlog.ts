@@ -20,7 +20,7 @@ import { GraphStore } from './store.js';
 import { cosine, entityVectors } from './entity-vectors.js';
 import { needsRebuild, rebuildGraphCache, type RebuildReport } from './rebuild.js';
 
-export const DEFAULTS = {
+export const GRAPH_DEFAULTS = {
   batchSize: 50,
   concurrency: 4,
   /** Permanent failures (bad request, refused) are tried this often, then left for a human. */
@@ -81,7 +81,15 @@ const PENDING_SQL = `FROM notes n LEFT JOIN extractions x ON x.note_id = n.id
          OR (x.status = 'transient') OR (x.status = 'failed' AND x.attempts < @maxAttempts))`;
 
 function pendingParams(extractor: Pick<Extractor, 'backend' | 'model' | 'promptVersion'>, agentRoot: string) {
-  return { graph: `${agentRoot}/Graph/`, audit: `${agentRoot}/Audit.md`, report: `${agentRoot}/Librarian.md`, backend: extractor.backend, model: extractor.model, prompt: extractor.promptVersion, maxAttempts: DEFAULTS.maxPermanentAttempts };
+  return {
+    graph: `${agentRoot}/Graph/`,
+    audit: `${agentRoot}/Audit.md`,
+    report: `${agentRoot}/Librarian.md`,
+    backend: extractor.backend,
+    model: extractor.model,
+    prompt: extractor.promptVersion,
+    maxAttempts: GRAPH_DEFAULTS.maxPermanentAttempts,
+  };
 }
 
 /** The extraction backlog's size without touching it: notes waiting and their total size in bytes. */
@@ -117,7 +125,7 @@ interface Run {
 
 export async function runGraphIndex(options: GraphIndexOptions): Promise<GraphIndexReport> {
   const run = startRun(options);
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? DEFAULTS.concurrency) }, () => worker(run)));
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? GRAPH_DEFAULTS.concurrency) }, () => worker(run)));
   const { report } = run;
   report.remaining = run.pending.length - run.cursor.index;
   writeEntityNotes(run.store, options.writer, report);
@@ -133,7 +141,7 @@ function startRun(options: GraphIndexOptions): Run {
   // An empty cache beside existing entity notes (a new state directory): read the graph back
   // from the notes rather than paying to extract every note again.
   const rebuilt = needsRebuild(db, options.agentRoot) ? rebuildGraphCache(db, { root: options.root, agentRoot: options.agentRoot, extractor, now }) : undefined;
-  const privateTags = options.privateTags ?? DEFAULTS.privateTags;
+  const privateTags = options.privateTags ?? GRAPH_DEFAULTS.privateTags;
   const pending = db.prepare(`SELECT n.id, n.path, n.title, n.hash, coalesce(x.attempts, 0) AS attempts, x.status ${PENDING_SQL} ORDER BY n.id`).all(pendingParams(extractor, options.agentRoot)) as Pending[];
   const report: GraphIndexReport = {
     processed: 0,
@@ -299,7 +307,7 @@ function recheckPrivacy(db: Database.Database, store: GraphStore, root: string, 
 /**
  * The existing entities a note's prompt carries, so the extractor reuses them instead of minting
  * duplicates: those whose name or alias occurs in the note (whole words), then — with a vector
- * model — the entities nearest the note's own vector. At most `DEFAULTS.maxKnown`.
+ * model — the entities nearest the note's own vector. At most `GRAPH_DEFAULTS.maxKnown`.
  */
 function grounding(db: Database.Database, vectorModel: string | undefined): (noteId: number, folded: string) => ExtractionInput['known'] {
   type Known = { id: number; name: string; type: ExtractionInput['known'][number]['type'] };
@@ -320,7 +328,7 @@ function grounding(db: Database.Database, vectorModel: string | undefined): (not
     const text = ` ${words(folded)} `;
     const present = new Set(text.split(' '));
     for (const [key, entity] of byName) {
-      if (chosen.size >= DEFAULTS.maxKnown) break;
+      if (chosen.size >= GRAPH_DEFAULTS.maxKnown) break;
       // A cheap first-word check before the substring search keeps this linear in practice.
       const space = key.indexOf(' ');
       if (!present.has(space < 0 ? key : key.slice(0, space))) continue;
@@ -333,8 +341,8 @@ function grounding(db: Database.Database, vectorModel: string | undefined): (not
         .filter((entity) => entity.unit.length === mine.length && !chosen.has(entity.id))
         .map((entity) => ({ entity, score: cosine(entity.unit, mine) }))
         .sort((a, b) => b.score - a.score)
-        .slice(0, DEFAULTS.nearestKnown);
-      for (const { entity } of nearest) if (chosen.size < DEFAULTS.maxKnown) chosen.set(entity.id, entity);
+        .slice(0, GRAPH_DEFAULTS.nearestKnown);
+      for (const { entity } of nearest) if (chosen.size < GRAPH_DEFAULTS.maxKnown) chosen.set(entity.id, entity);
     }
     return [...chosen.values()].map((entity) => ({ name: entity.name, type: entity.type, aliases: aliasesOf.all(entity.id) as string[] }));
   };

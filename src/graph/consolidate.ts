@@ -14,7 +14,7 @@ import type { VaultWriter } from '../writes/index.js';
 import { writeEntityNotes } from './backlog.js';
 import { cosine, entityVectors, type EntityVector } from './entity-vectors.js';
 
-export const DEFAULTS = {
+export const CONSOLIDATE_DEFAULTS = {
   /** Candidate pairs examined per call (bounded: no prompt or loop that grows with the graph). */
   maxCandidates: 50,
   /** Names shorter than this never match by edit distance (`Bo` and `Ba` are different people). */
@@ -83,7 +83,7 @@ export function findMergeCandidates(db: Database.Database, options: CandidateOpt
   });
   const known = db.prepare("SELECT 1 FROM proposals WHERE kind = 'merge' AND ((winner_id = ? AND loser_id = ?) OR (winner_id = ? AND loser_id = ?))").pluck();
   const candidates: Candidate[] = [];
-  const limit = options.limit ?? DEFAULTS.maxCandidates;
+  const limit = options.limit ?? CONSOLIDATE_DEFAULTS.maxCandidates;
   const aliasMap = new Map<number, string[]>();
   for (const row of db.prepare('SELECT a.entity_id AS id, a.norm FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE e.merged_into IS NULL').all() as { id: number; norm: string }[]) {
     const list = aliasMap.get(row.id);
@@ -255,14 +255,14 @@ function vectorPairs(db: Database.Database, model: string, limit: number, accept
   }
   const pairs: { a: number; b: number; cosine: number }[] = [];
   for (const list of byType.values()) {
-    const bounded = list.sort((x, y) => y.notes.size - x.notes.size || x.id - y.id).slice(0, DEFAULTS.maxVectorEntities);
+    const bounded = list.sort((x, y) => y.notes.size - x.notes.size || x.id - y.id).slice(0, CONSOLIDATE_DEFAULTS.maxVectorEntities);
     for (let i = 0; i < bounded.length; i++) {
       for (let j = i + 1; j < bounded.length; j++) {
         const x = bounded[i]!;
         const y = bounded[j]!;
         if (x.unit.length !== y.unit.length) continue;
         const dot = cosine(x.unit, y.unit);
-        if (dot < DEFAULTS.minVectorCosine) continue;
+        if (dot < CONSOLIDATE_DEFAULTS.minVectorCosine) continue;
         let together = false;
         for (const note of x.notes)
           if (y.notes.has(note)) {
@@ -313,8 +313,8 @@ function namePairs(entities: readonly { id: number; norm: string; type: string }
     add(`${prefix}n${entity.norm}`, index);
     for (const alias of aliasesOf(entity.id)) add(`${prefix}n${alias}`, index);
     add(`${prefix}w${entity.norm.split(' ').sort().join(' ')}`, index);
-    if (entity.norm.length >= DEFAULTS.minFuzzyChars) {
-      for (const variant of deletions(entity.norm, entity.norm.length >= DEFAULTS.twoEditChars ? 2 : 1)) add(`${prefix}d${variant}`, index);
+    if (entity.norm.length >= CONSOLIDATE_DEFAULTS.minFuzzyChars) {
+      for (const variant of deletions(entity.norm, entity.norm.length >= CONSOLIDATE_DEFAULTS.twoEditChars ? 2 : 1)) add(`${prefix}d${variant}`, index);
     }
   });
   const pairs = new Map<number, [number, number]>();
@@ -360,8 +360,8 @@ function similarity(a: { name: string; norm: string }, b: { name: string; norm: 
   // One slip in a short name, two in a long one: `ranking`/`running` and `person`/`personal`
   // are different words, `Ana Silva`/`Anna Silva` one slip.
   const short = Math.min(a.norm.length, b.norm.length);
-  const allowed = short >= DEFAULTS.twoEditChars ? 2 : 1;
-  if (short >= DEFAULTS.minFuzzyChars) {
+  const allowed = short >= CONSOLIDATE_DEFAULTS.twoEditChars ? 2 : 1;
+  if (short >= CONSOLIDATE_DEFAULTS.minFuzzyChars) {
     const distance = editDistance(a.norm, b.norm, allowed);
     if (distance <= allowed) return `names ${distance} letter${distance === 1 ? '' : 's'} apart`;
   }

@@ -3,7 +3,7 @@ export * from './model.js';
 export { createStructuralExtractor, type LinkedNote } from './extract-structural.js';
 export { GraphStore, fileName as entityFileName, type EntityRow } from './store.js';
 export { renderEntityNote, type EntityNote } from './entity-notes.js';
-export { runGraphIndex, pendingExtractions, writeEntityNotes, DEFAULTS as GRAPH_DEFAULTS, type GraphIndexOptions, type GraphIndexReport } from './backlog.js';
+export { runGraphIndex, pendingExtractions, writeEntityNotes, GRAPH_DEFAULTS, type GraphIndexOptions, type GraphIndexReport } from './backlog.js';
 export { relatedNotes, graphStats, type RelatedNote, type GraphStats } from './related.js';
 export { selectAdjudicator, selectExtractor, structuralExtractor, type ExtractorSettings } from './select.js';
 export { createAnthropicExtractor, ANTHROPIC_DEFAULTS, type AnthropicExtractorOptions } from './extract-anthropic.js';
@@ -16,7 +16,7 @@ export {
   listProposals,
   applyMerge,
   undoMerge,
-  DEFAULTS as CONSOLIDATE_DEFAULTS,
+  CONSOLIDATE_DEFAULTS,
   type Adjudicator,
   type Candidate,
   type CandidateEntity,

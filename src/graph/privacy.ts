@@ -7,7 +7,7 @@
  */
 import { parseDocument } from 'yaml';
 
-export const DEFAULTS = {
+export const PRIVACY_DEFAULTS = {
   /** Tags that make a note private, with their nested forms (`private/health`). */
   privateTags: ['private'] as readonly string[],
   /** Frontmatter keys (any case) whose value lists tags. */
@@ -30,7 +30,7 @@ export interface PrivacyOptions {
 
 /** Decides whether a note may leave the machine. Total: never throws. */
 export function notePrivacy(text: string, options: PrivacyOptions = {}): PrivacyVerdict {
-  const privateTags = (options.privateTags ?? DEFAULTS.privateTags).map((tag) => tag.toLowerCase());
+  const privateTags = (options.privateTags ?? PRIVACY_DEFAULTS.privateTags).map((tag) => tag.toLowerCase());
   const isPrivateTag = (raw: string): boolean => {
     const tag = raw.trim().replace(/^#+/, '').replace(/\/+$/, '').normalize('NFC').toLowerCase();
     return privateTags.some((p) => tag === p || tag.startsWith(`${p}/`));
@@ -86,13 +86,13 @@ function scanFrontmatter(source: string, isPrivateTag: (tag: string) => boolean)
     owned.set(key, entry);
   }
   for (const [key, { key: spelled, words }] of owned) {
-    if (DEFAULTS.tagKeys.includes(key)) {
+    if (PRIVACY_DEFAULTS.tagKeys.includes(key)) {
       const hit = words.find(isPrivateTag);
       if (hit) return `frontmatter ${spelled}: ${hit}`;
     }
-    if (DEFAULTS.flagKeys.includes(key) && words.some((word) => /^(?:true|yes|y|on|1)$/i.test(word))) return `frontmatter ${spelled}: ${words.join(' ')}`;
-    if (DEFAULTS.levelKeys.includes(key)) {
-      const hit = words.find((word) => DEFAULTS.privateLevels.includes(word.toLowerCase()));
+    if (PRIVACY_DEFAULTS.flagKeys.includes(key) && words.some((word) => /^(?:true|yes|y|on|1)$/i.test(word))) return `frontmatter ${spelled}: ${words.join(' ')}`;
+    if (PRIVACY_DEFAULTS.levelKeys.includes(key)) {
+      const hit = words.find((word) => PRIVACY_DEFAULTS.privateLevels.includes(word.toLowerCase()));
       if (hit) return `frontmatter ${spelled}: ${hit}`;
     }
   }
@@ -120,13 +120,13 @@ function walkFrontmatter(data: Record<string, unknown>, isPrivateTag: (tag: stri
   for (const [spelled, value] of Object.entries(data)) {
     const key = spelled.toLowerCase();
     const words = wordsOf(value);
-    if (DEFAULTS.tagKeys.includes(key)) {
+    if (PRIVACY_DEFAULTS.tagKeys.includes(key)) {
       const hit = words.find(isPrivateTag);
       if (hit) return `frontmatter ${spelled}: ${hit}`;
     }
-    if (DEFAULTS.flagKeys.includes(key) && (value === true || value === 1 || words.some((word) => /^(?:true|yes|y|on|1)$/i.test(word)))) return `frontmatter ${spelled}: ${String(value)}`;
-    if (DEFAULTS.levelKeys.includes(key)) {
-      const hit = words.find((word) => DEFAULTS.privateLevels.includes(word.toLowerCase()));
+    if (PRIVACY_DEFAULTS.flagKeys.includes(key) && (value === true || value === 1 || words.some((word) => /^(?:true|yes|y|on|1)$/i.test(word)))) return `frontmatter ${spelled}: ${String(value)}`;
+    if (PRIVACY_DEFAULTS.levelKeys.includes(key)) {
+      const hit = words.find((word) => PRIVACY_DEFAULTS.privateLevels.includes(word.toLowerCase()));
       if (hit) return `frontmatter ${spelled}: ${hit}`;
     }
     if (value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Date)) {

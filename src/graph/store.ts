@@ -23,7 +23,7 @@ export class GraphStore {
     private readonly agentRoot: string,
   ) {}
 
-  private sql(text: string, pluck = false): Database.Statement {
+  private sql(text: string, { pluck = false }: { pluck?: boolean } = {}): Database.Statement {
     const key = `${pluck ? 'p' : 'r'}${text}`;
     let statement = this.statements.get(key);
     if (!statement) {
@@ -62,8 +62,8 @@ export class GraphStore {
   private upsertEntity(name: string, type: EntityType, aliases: readonly string[], now: string): number {
     const norm = normalizeName(name);
     const existing =
-      (this.sql('SELECT id FROM entities WHERE norm = ? AND type = ?', true).get(norm, type) as number | undefined) ??
-      (this.sql('SELECT e.id FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE a.norm = ? AND e.type = ?', true).get(norm, type) as number | undefined);
+      (this.sql('SELECT id FROM entities WHERE norm = ? AND type = ?', { pluck: true }).get(norm, type) as number | undefined) ??
+      (this.sql('SELECT e.id FROM entity_aliases a JOIN entities e ON e.id = a.entity_id WHERE a.norm = ? AND e.type = ?', { pluck: true }).get(norm, type) as number | undefined);
     // A merged entity's name still resolves — to the entity it was merged into.
     const winner = existing === undefined ? undefined : this.winnerOf(existing);
     if (winner !== undefined && winner !== existing) return this.upsertEntity(this.nameOf(winner), type, [...aliases, name], now);
@@ -113,7 +113,7 @@ export class GraphStore {
   private winnerOf(id: number): number {
     let current = id;
     for (let hops = 0; hops < 16; hops++) {
-      const next = this.sql('SELECT merged_into FROM entities WHERE id = ?', true).get(current) as number | null | undefined;
+      const next = this.sql('SELECT merged_into FROM entities WHERE id = ?', { pluck: true }).get(current) as number | null | undefined;
       if (next === null || next === undefined) return current;
       current = next;
     }
@@ -121,12 +121,12 @@ export class GraphStore {
   }
 
   private nameOf(id: number): string {
-    return this.sql('SELECT name FROM entities WHERE id = ?', true).get(id) as string;
+    return this.sql('SELECT name FROM entities WHERE id = ?', { pluck: true }).get(id) as string;
   }
 
   /** Entities whose notes must be (re)written. */
   dirty(): number[] {
-    return this.sql('SELECT id FROM entities WHERE dirty = 1 ORDER BY id', true).all() as number[];
+    return this.sql('SELECT id FROM entities WHERE dirty = 1 ORDER BY id', { pluck: true }).all() as number[];
   }
 
   clean(id: number): void {
@@ -145,7 +145,7 @@ export class GraphStore {
       merged_into: number | null;
     };
     const mergedInto = entity.merged_into === null ? null : (this.sql('SELECT name, note_path FROM entities WHERE id = ?').get(entity.merged_into) as { name: string; note_path: string });
-    const aliases = this.sql('SELECT alias FROM entity_aliases WHERE entity_id = ? ORDER BY alias', true).all(id) as string[];
+    const aliases = this.sql('SELECT alias FROM entity_aliases WHERE entity_id = ? ORDER BY alias', { pluck: true }).all(id) as string[];
     const mentions = this.sql(`SELECT n.path, n.title, m.evidence FROM mentions m JOIN notes n ON n.id = m.note_id WHERE m.entity_id = ? ORDER BY n.path`).all(id) as { path: string; title: string; evidence: string }[];
     const relations = this.sql(
       `

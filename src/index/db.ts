@@ -78,7 +78,7 @@ export function openStateSnapshot(stateDir: string): { db: Database.Database; cl
   }
 }
 
-export const DEFAULTS = {
+export const DB_DEFAULTS = {
   /**
    * How long a write waits for another process's write transaction (an index batch, a sweep)
    * before failing with "database is locked". Long: a loaded machine can hold a batch for
@@ -89,7 +89,7 @@ export const DEFAULTS = {
 
 function prepare(db: Database.Database): Database.Database {
   try {
-    db.pragma(`busy_timeout = ${DEFAULTS.busyTimeoutMs}`);
+    db.pragma(`busy_timeout = ${DB_DEFAULTS.busyTimeoutMs}`);
     immediateTransactions(db);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');

@@ -12,7 +12,7 @@ import { resolvePendingLinks } from './link-resolution.js';
 import { NoteStore, type StoredFile } from './note-store.js';
 import { planChanges, planStatChanges, type IndexedFile } from './plan-changes.js';
 
-export const DEFAULTS = {
+export const INDEXER_DEFAULTS = {
   /** Notes written per transaction: large enough to amortize commits, small enough to lose little to a kill. */
   batchSize: 500,
   /** Note text kept in memory between hashing and parsing; beyond it, files are read a second time. */
@@ -161,8 +161,8 @@ type Changes = Pick<IndexReport, 'added' | 'modified' | 'moved' | 'deleted' | 't
 
 /** Plans `listed` (on disk) against `indexed` (in the database) and applies the plan in batches. */
 function applyChanges(db: Database.Database, store: NoteStore, listed: readonly DiskEntry[], indexed: readonly IndexedFile[], full: boolean, options: IndexOptions, skipped: Skipped[]): Changes {
-  const maxNoteBytes = options.maxNoteBytes ?? DEFAULTS.maxNoteBytes;
-  const stat = planStatChanges(listed, indexed, full);
+  const maxNoteBytes = options.maxNoteBytes ?? INDEXER_DEFAULTS.maxNoteBytes;
+  const stat = planStatChanges(listed, indexed, { full });
 
   // Read and hash what stat says may have changed. Text is kept within a budget for parsing.
   const read: ReadFile[] = [];
@@ -178,11 +178,11 @@ function applyChanges(db: Database.Database, store: NoteStore, listed: readonly 
       if (known) gone.push(known); // unreadable now: drop what we had rather than serve stale text
       return;
     }
-    const keep = cached + outcome.text.length * 2 <= DEFAULTS.readCacheBytes;
+    const keep = cached + outcome.text.length * 2 <= INDEXER_DEFAULTS.readCacheBytes;
     if (keep) cached += outcome.text.length * 2;
     read.push({ ...entry, size: outcome.size, hash: outcome.hash, text: keep ? outcome.text : null, warning: outcome.warning });
   });
-  const plan = planChanges(read, gone, indexed, full);
+  const plan = planChanges(read, gone, indexed, { full });
 
   const operations: Operation[] = [
     ...plan.deleted.map((file): Operation => ({ op: 'delete', file })),
@@ -191,7 +191,7 @@ function applyChanges(db: Database.Database, store: NoteStore, listed: readonly 
     ...plan.added.map((file): Operation => ({ op: 'add', file })),
     ...plan.touched.map(({ file, id }): Operation => ({ op: 'touch', id, file })),
   ];
-  const batchSize = Math.max(1, options.batchSize ?? DEFAULTS.batchSize);
+  const batchSize = Math.max(1, options.batchSize ?? INDEXER_DEFAULTS.batchSize);
   for (let start = 0; start < operations.length; start += batchSize) {
     const batch = operations.slice(start, start + batchSize).map((operation) => withText(operation, options.root, maxNoteBytes, skipped));
     db.transaction(() => {

@@ -8,7 +8,7 @@ import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { EngramError, systemErrorCode } from '../errors.js';
 
-export const DEFAULTS = {
+export const LOCK_DEFAULTS = {
   /** A lock held longer than this is presumed abandoned (a hung or killed process on another host). */
   staleMs: 6 * 60 * 60 * 1000,
 } as const;
@@ -49,7 +49,7 @@ export function acquireLock(stateDir: string, name: string, options: LockOptions
         if (systemErrorCode(error) !== 'EEXIST') throw error;
       }
       const holder = readLock(path);
-      if (holder && !isStale(holder, options.staleMs ?? DEFAULTS.staleMs, now())) {
+      if (holder && !isStale(holder, options.staleMs ?? LOCK_DEFAULTS.staleMs, now())) {
         throw new EngramError('LOCKED', `${holder.purpose} is already running (pid ${holder.pid} on ${holder.host}, since ${holder.startedAt}); wait for it to finish`);
       }
       // Stale or unreadable: move it out of the way atomically; losing this race is fine, the

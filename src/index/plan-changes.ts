@@ -30,7 +30,7 @@ export interface StatPlan<L extends ListedFile> {
   gone: IndexedFile[];
 }
 
-export function planStatChanges<L extends ListedFile>(listed: readonly L[], indexed: readonly IndexedFile[], full = false): StatPlan<L> {
+export function planStatChanges<L extends ListedFile>(listed: readonly L[], indexed: readonly IndexedFile[], { full = false }: { full?: boolean } = {}): StatPlan<L> {
   const byKey = new Map<string, IndexedFile>();
   for (const file of indexed) byKey.set(file.key, file);
   const unchanged: L[] = [];
@@ -62,7 +62,7 @@ export interface ChangePlan<H extends HashedFile> {
  * `gone` are the indexed files missing from disk (including any that vanished while being read).
  * A gone file and a new file with the same hash pair up as a move, in key order.
  */
-export function planChanges<H extends HashedFile>(read: readonly H[], gone: readonly IndexedFile[], indexed: readonly IndexedFile[], full = false): ChangePlan<H> {
+export function planChanges<H extends HashedFile>(read: readonly H[], gone: readonly IndexedFile[], indexed: readonly IndexedFile[], { full = false }: { full?: boolean } = {}): ChangePlan<H> {
   const byKey = new Map<string, IndexedFile>();
   for (const file of indexed) byKey.set(file.key, file);
   const plan: ChangePlan<H> = { added: [], modified: [], moved: [], touched: [], rebuilt: [], deleted: [] };

@@ -1,6 +1,6 @@
 /** The Librarian: the caretaker sweep (plan → act per phase), the organizer, health checks, the report, undo. */
-export { runSweep, PHASES, BACKLOG_PHASES, DEFAULTS as SWEEP_DEFAULTS, type SweepOptions, type SweepReport, type PhaseName, type PhaseReport } from './sweep.js';
-export { planOrganize, vote, moveNote, recordProposals, listOrganizeProposals, decideProposals, DEFAULTS as ORGANIZE_DEFAULTS, type Filing, type OrganizePlan, type OrganizeProposal, type MoveContext } from './organize.js';
+export { runSweep, PHASES, BACKLOG_PHASES, SWEEP_DEFAULTS, type SweepOptions, type SweepReport, type PhaseName, type PhaseReport } from './sweep.js';
+export { planOrganize, vote, moveNote, recordProposals, listOrganizeProposals, decideProposals, ORGANIZE_DEFAULTS, type Filing, type OrganizePlan, type OrganizeProposal, type MoveContext } from './organize.js';
 export { runHealthChecks, type HealthCheck } from './health.js';
 export { renderSection, mergeReport } from './report.js';
 export { undoRun, resyncGraph, resyncGraphIfTouched, type UndoRunReport } from './undo.js';

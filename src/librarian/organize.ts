@@ -12,7 +12,7 @@ import { lexicalExtension } from '../search/index.js';
 import { baseName, folderOf, linkWorlds, rewriteLinksForMove } from '../vault/index.js';
 import { ORGANIZER, type VaultWriter } from '../writes/index.js';
 
-export const DEFAULTS = {
+export const ORGANIZE_DEFAULTS = {
   /** Neighbours in the vote. */
   k: 10,
   /** Share of the neighbours' cosine mass a folder needs for a move. */
@@ -64,7 +64,7 @@ export function planOrganize(db: Database.Database, options: OrganizeOptions): O
     const lower = row.path.toLowerCase();
     if (lower.startsWith(inbox)) return !lower.endsWith('/readme.md'); // the folder's own description stays
 
-    return options.looseRoot === true && !row.path.includes('/') && !DEFAULTS.keepAtRoot.includes(lower);
+    return options.looseRoot === true && !row.path.includes('/') && !ORGANIZE_DEFAULTS.keepAtRoot.includes(lower);
   };
   const candidates = rows.filter(isCandidate);
   // Labels: notes filed in the human's folders (the agent folder and the root are not a taxonomy).
@@ -80,14 +80,14 @@ export function planOrganize(db: Database.Database, options: OrganizeOptions): O
     ...(db.prepare('SELECT from_path, to_path FROM moves WHERE undone_at IS NOT NULL').all() as { from_path: string; to_path: string }[]).map((move) => `${move.from_path}\u0000${folderOf(move.to_path)}`),
     ...(db.prepare("SELECT path, target FROM organize_proposals WHERE status = 'rejected'").all() as { path: string; target: string }[]).map((proposal) => `${proposal.path}\u0000${proposal.target}`),
   ]);
-  const k = options.k ?? DEFAULTS.k;
-  const threshold = options.threshold ?? DEFAULTS.threshold;
+  const k = options.k ?? ORGANIZE_DEFAULTS.k;
+  const threshold = options.threshold ?? ORGANIZE_DEFAULTS.threshold;
 
   const filings: Filing[] = candidates.map((row): Filing => {
     if (optedOut(row.frontmatter)) return { kind: 'skip', path: row.path, reason: 'organize: false in its frontmatter' };
     if (row.vector === null) return { kind: 'skip', path: row.path, reason: 'no vector yet (it is filed once embedded)' };
     if (labeled.length === 0 || row.vector.length / 4 !== dims) return { kind: 'skip', path: row.path, reason: 'no filed notes with vectors to vote' };
-    const votes = vote(unit(vectorFromBlob(row.vector)), matrix, dims, labeled, k);
+    const votes = vote(unit(vectorFromBlob(row.vector)), { matrix, dims, labeled }, { k });
     if (votes === null) return { kind: 'skip', path: row.path, reason: 'no similar filed notes' };
     const { target, share, neighbours } = votes;
     if (declined.has(`${row.path}\u0000${target}`)) return { kind: 'skip', path: row.path, reason: `you declined filing it into ${target}/ before (an undone move or a rejected proposal)` };
@@ -100,12 +100,27 @@ export function planOrganize(db: Database.Database, options: OrganizeOptions): O
   return { candidates: candidates.length, filings };
 }
 
+export interface FiledVectors {
+  matrix: Float32Array;
+  dims: number;
+  labeled: readonly { path: string }[];
+}
+
+/** Neighbours in the vote, and the share of their mass a folder needs (ORGANIZE_DEFAULTS otherwise). */
+export interface VoteTuning {
+  k?: number;
+  threshold?: number;
+}
+
 /**
  * The k nearest filed notes vote with their cosine for their folder and every folder above it;
  * the deepest folder holding at least the threshold share wins, else the single best folder is
- * what a proposal names. Pure.
+ * what a proposal names. `filed` holds the filed notes' unit vectors, `dims` numbers each, row i
+ * for `labeled[i]`. Pure.
  */
-export function vote(query: Float32Array, matrix: Float32Array, dims: number, labeled: readonly { path: string }[], k: number, threshold = DEFAULTS.threshold): { target: string; share: number; neighbours: string[] } | null {
+export function vote(query: Float32Array, filed: FiledVectors, tuning: VoteTuning = {}): { target: string; share: number; neighbours: string[] } | null {
+  const { matrix, dims, labeled } = filed;
+  const { k = ORGANIZE_DEFAULTS.k, threshold = ORGANIZE_DEFAULTS.threshold } = tuning;
   const top: { i: number; score: number }[] = [];
   for (let i = 0; i < labeled.length; i++) {
     let dot = 0;

@@ -4,7 +4,7 @@
  */
 import type { SweepReport } from './sweep.js';
 
-export const DEFAULTS = {
+export const LIBRARIAN_REPORT_DEFAULTS = {
   keepSections: 30,
   header: '# Librarian\n\nCaretaker sweep reports, newest first. Each names its run id: `engram undo RUN_ID` (or the `undo_run` tool) reverts every change of that sweep; `engram undo move:N` one move.\n',
 } as const;
@@ -56,7 +56,7 @@ export function renderSection(report: SweepReport): string {
 }
 
 /** The report note with `section` on top and at most `keep` sections in all. */
-export function mergeReport(current: string | null, section: string, keep: number = DEFAULTS.keepSections): string {
+export function mergeReport(current: string | null, section: string, keep: number = LIBRARIAN_REPORT_DEFAULTS.keepSections): string {
   const old = current ?? '';
   const first = old.search(SECTION);
   const sections =
@@ -66,7 +66,7 @@ export function mergeReport(current: string | null, section: string, keep: numbe
           .slice(first)
           .split(/\n(?=## Sweep )/)
           .map((part) => part.trimEnd() + '\n');
-  return [DEFAULTS.header, section, ...sections.slice(0, keep - 1)].join('\n');
+  return [LIBRARIAN_REPORT_DEFAULTS.header, section, ...sections.slice(0, keep - 1)].join('\n');
 }
 
 function link(path: string): string {

@@ -19,7 +19,7 @@ import { organizePhase } from './phases/organize.js';
 import { isSkipped, message, PHASES, type Phase, type PhaseReport, type SweepContext, type SweepOptions, type SweepReport } from './phases/phase.js';
 import { fillProposals, reportPhase } from './phases/report.js';
 
-export { BACKLOG_PHASES, DEFAULTS, PHASES, type PhaseName, type PhaseReport, type SweepOptions, type SweepReport } from './phases/phase.js';
+export { BACKLOG_PHASES, SWEEP_DEFAULTS, PHASES, type PhaseName, type PhaseReport, type SweepOptions, type SweepReport } from './phases/phase.js';
 
 /** The phases in the order they run (`PHASES` names them, for options and the CLI). */
 const SWEEP: readonly Phase[] = [indexPhase, embedPhase, extractPhase, cleanupPhase, organizePhase, consolidatePhase, healthPhase, reportPhase];

@@ -83,7 +83,7 @@ export function manualSteps(pin: PluginPin): string {
 /** Downloads and installs one pinned release. Throws an EngramError that says what to do instead. */
 export async function installPlugin(vault: string, pin: PluginPin, options: { baseUrl: string; timeoutMs?: number }): Promise<void> {
   const url = (file: string) => `${options.baseUrl.replace(/\/+$/, '')}/${pin.repo}/releases/download/${pin.version}/${file}`;
-  const get = async (file: string, optional: boolean): Promise<Buffer | null> => {
+  const get = async (file: string, { optional }: { optional: boolean }): Promise<Buffer | null> => {
     let response: Response;
     try {
       response = await fetch(url(file), { signal: AbortSignal.timeout(options.timeoutMs ?? 20_000), redirect: 'follow' });
@@ -99,7 +99,7 @@ export async function installPlugin(vault: string, pin: PluginPin, options: { ba
       throw new EngramError('NETWORK', `could not download ${pin.id} ${pin.version} (${error instanceof Error ? error.message : String(error)} while reading ${file}); ${manualSteps(pin)}`);
     }
   };
-  const manifestBytes = (await get('manifest.json', false))!;
+  const manifestBytes = (await get('manifest.json', { optional: false }))!;
   let manifest: { id?: unknown; version?: unknown };
   try {
     manifest = JSON.parse(manifestBytes.toString('utf8')) as typeof manifest;
@@ -109,11 +109,11 @@ export async function installPlugin(vault: string, pin: PluginPin, options: { ba
   if (manifest.id !== pin.id || manifest.version !== pin.version) {
     throw new EngramError('CONFLICT', `${pin.repo} ${pin.version} is "${String(manifest.id)}" ${String(manifest.version)}, not the pinned "${pin.id}" ${pin.version}; fix conventions/plugins.json — nothing was installed`);
   }
-  const main = (await get('main.js', false))!;
+  const main = (await get('main.js', { optional: false }))!;
   if (pin.sha256 && createHash('sha256').update(main).digest('hex') !== pin.sha256.toLowerCase()) {
     throw new EngramError('CONFLICT', `${pin.id} ${pin.version}: main.js does not match its pinned sha256; nothing was installed (the release changed, or the download was tampered with)`);
   }
-  const styles = await get('styles.css', true);
+  const styles = await get('styles.css', { optional: true });
   const dir = join(vault, '.obsidian', 'plugins', pin.id);
   mkdirSync(dir, { recursive: true });
   writeFileAtomic(join(dir, 'main.js'), main);

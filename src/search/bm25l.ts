@@ -26,7 +26,7 @@ export interface Bm25Params {
   idf: 'bm25l' | 'lucene';
 }
 
-export const DEFAULTS: Bm25Params = { k1: 1.2, b: 0.75, delta: 0, idf: 'bm25l' };
+export const BM25_DEFAULTS: Bm25Params = { k1: 1.2, b: 0.75, delta: 0, idf: 'bm25l' };
 
 export function inverseDocumentFrequency(documents: number, documentFrequency: number, kind: Bm25Params['idf']): number {
   return kind === 'bm25l' ? Math.log((documents + 1) / (documentFrequency + 0.5)) : Math.log(1 + (documents - documentFrequency + 0.5) / (documentFrequency + 0.5));

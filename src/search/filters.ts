@@ -91,7 +91,7 @@ function containsRun(haystack: readonly string[], needle: readonly string[]): bo
  * bound and its last millisecond for an upper one; anything else is parsed as an ISO time.
  * Null when the text is not a date.
  */
-export function parseDateBound(value: string, endOfDay: boolean): number | null {
+export function parseDateBound(value: string, { endOfDay }: { endOfDay: boolean }): number | null {
   const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
   const ms = Date.parse(dateOnly ? `${value}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z` : value);
   return Number.isNaN(ms) ? null : ms;

@@ -12,7 +12,7 @@ export interface FusionOptions {
   weights: Record<string, number>;
 }
 
-export const DEFAULTS: FusionOptions = { k: 60, weights: { keyword: 1, semantic: 1 } };
+export const FUSION_DEFAULTS: FusionOptions = { k: 60, weights: { keyword: 1, semantic: 1 } };
 
 export interface FusedDocument {
   doc: number;
@@ -22,7 +22,7 @@ export interface FusedDocument {
 }
 
 /** `lanes` maps a lane name to its ranked documents (best first). */
-export function fuseRrf(lanes: Record<string, readonly number[]>, options: FusionOptions = DEFAULTS): FusedDocument[] {
+export function fuseRrf(lanes: Record<string, readonly number[]>, options: FusionOptions = FUSION_DEFAULTS): FusedDocument[] {
   const fused = new Map<number, FusedDocument>();
   for (const [lane, docs] of Object.entries(lanes)) {
     const weight = options.weights[lane] ?? 1;

@@ -1,6 +1,6 @@
 /** Search: tokenizer, BM25L keyword lane, filters, evidence, the substring lane. */
-export { createTokenizer, unionTokenizer, scanWords, foldToken, tokenizerSignature, ENGLISH_STOP_WORDS, DEFAULTS as TOKENIZER_DEFAULTS, type Tokenizer, type TokenizerOptions } from './tokenizer.js';
-export { DEFAULTS as BM25_DEFAULTS, termScore, inverseDocumentFrequency, type Bm25Params } from './bm25l.js';
+export { createTokenizer, unionTokenizer, scanWords, foldToken, tokenizerSignature, ENGLISH_STOP_WORDS, TOKENIZER_DEFAULTS, type Tokenizer, type TokenizerOptions } from './tokenizer.js';
+export { BM25_DEFAULTS, termScore, inverseDocumentFrequency, type Bm25Params } from './bm25l.js';
 export { FIELDS, noteFieldTexts, type FieldName, type FieldTexts, type FieldWeights } from './fields.js';
 export { TermCounter, countDocuments, encodeTermStats, decodeTermStats, type TermStats } from './term-stats.js';
 export { LexicalIndex, DEFAULT_FIELD_WEIGHTS, type IndexedDocument, type ScoredDocument, type TermExplanation } from './lexical-index.js';
@@ -12,7 +12,7 @@ export { findEvidence, scorePassages, passageEvidence, PASSAGE_DEFAULTS, type Ev
 export { rankSubstring } from './substring.js';
 export { VaultSearch, matchedText, LIMITS as SEARCH_LIMITS, DEFAULT_MODEL, type SearchRequest, type SearchResponse, type SearchHit, type ScopedOut, type SearchEngineOptions, type SearchMode } from './vault-search.js';
 export { VectorIndex, type VectorEntry, type VectorHit, type VectorScope, type VectorSource } from './vector-index.js';
-export { fuseRrf, DEFAULTS as FUSION_DEFAULTS, type FusionOptions, type FusedDocument } from './fusion.js';
+export { fuseRrf, FUSION_DEFAULTS, type FusionOptions, type FusedDocument } from './fusion.js';
 export { searchVault, planWordings, fuseWordings, MAX_ALTERNATIVES, type PipelineRequest, type QueryVectorSource } from './pipeline.js';
 export { analyzeQuery, functionWordLanguage, type AnalyzedQuery } from './query.js';
 export { NameIndex, type SharedName } from './names.js';

@@ -5,7 +5,7 @@
  * so nothing pads a result list.
  */
 import { FIELDS, type FieldWeights } from './fields.js';
-import { DEFAULTS as BM25_DEFAULTS, inverseDocumentFrequency, termScore, type Bm25Params } from './bm25l.js';
+import { BM25_DEFAULTS, inverseDocumentFrequency, termScore, type Bm25Params } from './bm25l.js';
 import type { TermStats } from './term-stats.js';
 
 export const DEFAULT_FIELD_WEIGHTS: FieldWeights = { title: 3, aliases: 3, headings: 1.5, tags: 2, body: 1 };

@@ -6,7 +6,7 @@
  * layer does not depend on the embedder.
  */
 import { EngramError } from '../errors.js';
-import { DEFAULTS as FUSION_DEFAULTS, fuseRrf } from './fusion.js';
+import { FUSION_DEFAULTS, fuseRrf } from './fusion.js';
 import { LIMITS, type SearchHit, type SearchRequest, type SearchResponse, type VaultSearch } from './vault-search.js';
 
 /** Makes a query vector with the configured model, or says why it cannot. */

@@ -59,7 +59,7 @@ export interface TokenizerOptions {
   compounds: boolean;
 }
 
-export const DEFAULTS: TokenizerOptions = { language: 'en', stem: true, stopWords: ENGLISH_STOP_WORDS, compounds: true };
+export const TOKENIZER_DEFAULTS: TokenizerOptions = { language: 'en', stem: true, stopWords: ENGLISH_STOP_WORDS, compounds: true };
 
 export interface Tokenizer {
   /** The tokens of a text, appended to `out`. */
@@ -282,8 +282,8 @@ function emitWords(run: string, out: string[]): void {
 
 /** The options with their defaults; the stop list defaults to the language's own. */
 function resolve(options: Partial<TokenizerOptions>): TokenizerOptions {
-  const language = options.language ?? DEFAULTS.language;
-  return { ...DEFAULTS, stopWords: language === 'en' ? ENGLISH_STOP_WORDS : stopWordsOf(language), ...options, language };
+  const language = options.language ?? TOKENIZER_DEFAULTS.language;
+  return { ...TOKENIZER_DEFAULTS, stopWords: language === 'en' ? ENGLISH_STOP_WORDS : stopWordsOf(language), ...options, language };
 }
 
 /**
@@ -330,7 +330,7 @@ export function unionTokenizer(tokenizers: readonly Tokenizer[]): Tokenizer {
 
 /** A short stable signature of the options: stored tokens are rebuilt when it changes. */
 export function tokenizerSignature(options: Partial<TokenizerOptions> = {}): string {
-  const settings = { ...DEFAULTS, ...options };
+  const settings = { ...TOKENIZER_DEFAULTS, ...options };
   // v3: a language per note (its stemmer and stop list), CJK words next to bigrams.
   return JSON.stringify({ v: 3, language: options.language ?? 'per note', stem: settings.stem, compounds: settings.compounds, stop: options.stopWords ? [...settings.stopWords].sort() : 'language' });
 }

@@ -104,13 +104,13 @@ export function parseLegacyAjson(text: string): { entries: AjsonEntry[]; damaged
   return { entries, damaged };
 }
 
-export const DEFAULTS = {
+export const AJSON_DEFAULTS = {
   /** Bytes read per system call while streaming a log; lines may be longer (372 KB seen). */
   chunkBytes: 1024 * 1024,
 } as const;
 
 /** Calls `onLine` for every line of a UTF-8 file (without its `\n`), reading it in chunks. */
-export function forEachLine(path: string, onLine: (line: string) => void, chunkBytes: number = DEFAULTS.chunkBytes): void {
+export function forEachLine(path: string, onLine: (line: string) => void, chunkBytes: number = AJSON_DEFAULTS.chunkBytes): void {
   const fd = openSync(path, 'r');
   try {
     const decoder = new StringDecoder('utf8');

@@ -12,7 +12,7 @@ import { systemErrorCode } from '../errors.js';
 import { murmurHash32Alphanumeric } from './murmur.js';
 import type { HashKind } from './records.js';
 
-export const DEFAULTS = {
+export const NOTE_FILES_DEFAULTS = {
   /** Notes larger than this are not read to check freshness; their vectors count as stale. */
   maxNoteBytes: 32 * 1024 * 1024,
 } as const;
@@ -61,7 +61,7 @@ export class NoteFiles {
 export type NoteText = { ok: true; text: string } | { ok: false; reason: string };
 
 /** The note's text as the plugin reads it (UTF-8), or why it could not be read. */
-export function readNoteText(absPath: string, maxBytes: number = DEFAULTS.maxNoteBytes): NoteText {
+export function readNoteText(absPath: string, maxBytes: number = NOTE_FILES_DEFAULTS.maxNoteBytes): NoteText {
   let bytes: Buffer;
   try {
     bytes = readFileSync(absPath);

@@ -82,7 +82,7 @@ export interface SmartEnvRead {
   vectors: ScVector[];
 }
 
-export const DEFAULTS = {
+export const SMART_ENV_DEFAULTS = {
   dataDir: '.smart-env',
   maxAttempts: 3,
 } as const;
@@ -103,7 +103,7 @@ interface Context {
 
 export function readSmartEnv(options: SmartEnvOptions): SmartEnvRead {
   const context = prepare(options);
-  const attempts = Math.max(1, Math.floor(options.maxAttempts ?? DEFAULTS.maxAttempts));
+  const attempts = Math.max(1, Math.floor(options.maxAttempts ?? SMART_ENV_DEFAULTS.maxAttempts));
   for (let attempt = 1; attempt <= attempts; attempt++) {
     const before = snapshotInputs(context.dataDir);
     const outcome = readOnce(context, attempt);
@@ -117,12 +117,12 @@ export function readSmartEnv(options: SmartEnvOptions): SmartEnvRead {
   }
   throw new EngramError(
     'SMART_ENV_UNSTABLE',
-    `Smart Connections data in ${options.dataDir ?? DEFAULTS.dataDir} kept changing while being read (${attempts} attempts); ` + 'wait until Smart Connections has finished embedding, compacting or syncing, then try again',
+    `Smart Connections data in ${options.dataDir ?? SMART_ENV_DEFAULTS.dataDir} kept changing while being read (${attempts} attempts); ` + 'wait until Smart Connections has finished embedding, compacting or syncing, then try again',
   );
 }
 
 function prepare(options: SmartEnvOptions): Context {
-  const relativeDir = (options.dataDir ?? DEFAULTS.dataDir).replace(/\\/g, '/');
+  const relativeDir = (options.dataDir ?? SMART_ENV_DEFAULTS.dataDir).replace(/\\/g, '/');
   const dataDir = resolve(options.vaultRoot, relativeDir);
   const inside = relative(options.vaultRoot, dataDir);
   if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) {
@@ -178,7 +178,7 @@ function readOnce(context: Context, attempt: number): { read: SmartEnvRead; unst
       warnings.push('A Smart Connections file vanished while being read (the plugin was rewriting it); its vectors were not used this time.');
       return { read: { report, vectors: [] }, unstable: true };
     }
-    warnings.push(`Smart Connections data in ${options.dataDir ?? DEFAULTS.dataDir} cannot be read (${code}); check its permissions. Notes will be embedded locally.`);
+    warnings.push(`Smart Connections data in ${options.dataDir ?? SMART_ENV_DEFAULTS.dataDir} cannot be read (${code}); check its permissions. Notes will be embedded locally.`);
     return { read: { report, vectors: [] }, unstable: false };
   }
 }

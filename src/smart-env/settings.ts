@@ -15,7 +15,7 @@ export interface SmartEnvSettings {
   legacyModelKey: string | null;
 }
 
-export const DEFAULTS = {
+export const SMART_SETTINGS_DEFAULTS = {
   /** A settings file larger than this is not read (a real one is a few KB). */
   maxSettingsBytes: 4 * 1024 * 1024,
 } as const;
@@ -32,7 +32,7 @@ export function readSettings(path: string, warnings: string[]): SmartEnvSettings
     if (code !== 'ENOENT') warnings.push(`Smart Connections settings (smart_env.json) cannot be read (${code ?? 'error'}); the active model is unknown.`);
     return { ...NO_SETTINGS };
   }
-  if (raw.length > DEFAULTS.maxSettingsBytes) {
+  if (raw.length > SMART_SETTINGS_DEFAULTS.maxSettingsBytes) {
     warnings.push('Smart Connections settings (smart_env.json) are unusually large and were not read; the active model is unknown.');
     return { ...NO_SETTINGS };
   }

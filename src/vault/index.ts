@@ -1,7 +1,7 @@
 /** The vault: walking it, reading and parsing notes, resolving links. Nothing here writes. */
 export { parseNote, type Note } from './parse-note.js';
 export { walkVault, statVaultPath, type PathStat, type DiskEntry, type Skipped, type WalkOptions, type WalkResult } from './walk.js';
-export { readNoteFile, readNoteText, hashContent, DEFAULTS as READ_DEFAULTS, type ReadOutcome } from './read-note.js';
+export { readNoteFile, readNoteText, hashContent, READ_DEFAULTS, type ReadOutcome } from './read-note.js';
 export { ASCII_WORD_CHAR, isWordChar, countWords } from './words.js';
 export { rewriteLinksForMove, linkWorlds, type NoteMove, type LinkWorlds } from './link-rewrite.js';
 export { LinkResolver, linkTargetName, fileTargetName, type Link, type LinkKind, type ResolvedLink } from './links.js';

@@ -18,7 +18,7 @@ import { isAbsolute, join, relative, sep } from 'node:path';
 import { systemErrorCode } from '../errors.js';
 import { foldPath, hasDotSegment, isNotePath, pathKey } from './paths.js';
 
-export const DEFAULTS = {
+export const NOTE_PATH_DEFAULTS = {
   /** Longest input accepted, in UTF-16 code units; longer inputs are refused before any work. */
   maxPathLength: 1024,
   /** Layers of percent-encoding peeled to look for hidden `..` or dot segments (`%25252e` is three). */
@@ -87,8 +87,8 @@ function parseNoteInput(input: unknown): { ok: true; spellings: string[][] } | R
     return refuse(`A note path must be a string, not ${got}; ${RELATIVE}.`);
   }
   if (input.trim() === '') return refuse(`The note path is empty; ${RELATIVE}.`);
-  if (input.length > DEFAULTS.maxPathLength) {
-    return refuse(`The note path is ${input.length} characters long, over the limit of ${DEFAULTS.maxPathLength}; pass a shorter path relative to the vault.`);
+  if (input.length > NOTE_PATH_DEFAULTS.maxPathLength) {
+    return refuse(`The note path is ${input.length} characters long, over the limit of ${NOTE_PATH_DEFAULTS.maxPathLength}; pass a shorter path relative to the vault.`);
   }
   const layers = decodeLayers(input);
   // The gravest problem of any layer is named: `..%2fx.md` is traversal more than a dot name.
@@ -128,7 +128,7 @@ function findProblem(layer: string): Problem | null {
 /** The input and each distinct percent-decoded layer below it, literal first. */
 function decodeLayers(input: string): string[] {
   const layers = [input];
-  for (let depth = 0; depth < DEFAULTS.maxDecodeDepth; depth++) {
+  for (let depth = 0; depth < NOTE_PATH_DEFAULTS.maxDecodeDepth; depth++) {
     const next = percentDecode(layers[layers.length - 1]!);
     if (next === layers[layers.length - 1]) break;
     layers.push(next);
@@ -325,10 +325,10 @@ function matchKnown(known: KnownIndex, spelled: string): KnownMatch {
 function ambiguousReason(asked: string, candidates: string[]): string {
   const sorted = [...candidates].sort();
   const named = sorted
-    .slice(0, DEFAULTS.maxCandidatesNamed)
+    .slice(0, NOTE_PATH_DEFAULTS.maxCandidatesNamed)
     .map((path) => `"${path}"`)
     .join(', ');
-  const more = sorted.length > DEFAULTS.maxCandidatesNamed ? ` and ${sorted.length - DEFAULTS.maxCandidatesNamed} more` : '';
+  const more = sorted.length > NOTE_PATH_DEFAULTS.maxCandidatesNamed ? ` and ${sorted.length - NOTE_PATH_DEFAULTS.maxCandidatesNamed} more` : '';
   return `"${asked}" matches several notes that differ only in case or Unicode form (${named}${more}); pass the exact spelling of one of them.`;
 }
 

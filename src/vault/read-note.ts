@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, constants, lstatSync, openSync, readFileSync } from 'node:fs';
 import { systemErrorCode } from '../errors.js';
 
-export const DEFAULTS = {
+export const READ_DEFAULTS = {
   /** Notes larger than this are skipped (a 50 MB log pasted into a vault is not a note). */
   maxNoteBytes: 10 * 1024 * 1024,
   /** How much of the file is searched for a NUL byte to call it binary. */
@@ -19,7 +19,7 @@ export type ReadOutcome = { ok: true; text: string; hash: string; size: number; 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 const lenientUtf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
 
-export function readNoteFile(absPath: string, maxNoteBytes: number = DEFAULTS.maxNoteBytes): ReadOutcome {
+export function readNoteFile(absPath: string, maxNoteBytes: number = READ_DEFAULTS.maxNoteBytes): ReadOutcome {
   let bytes: Buffer;
   try {
     // A note replaced by a symlink since it was indexed is not followed (it could lead anywhere).
@@ -33,7 +33,7 @@ export function readNoteFile(absPath: string, maxNoteBytes: number = DEFAULTS.ma
   if (bytes.length > maxNoteBytes) {
     return { ok: false, vanished: false, reason: `larger than the ${formatBytes(maxNoteBytes)} note limit (${formatBytes(bytes.length)})` };
   }
-  const nul = bytes.subarray(0, DEFAULTS.binarySniffBytes).indexOf(0);
+  const nul = bytes.subarray(0, READ_DEFAULTS.binarySniffBytes).indexOf(0);
   if (nul !== -1) return { ok: false, vanished: false, reason: `binary content (NUL byte at offset ${nul}), not a markdown note` };
   const hash = hashContent(bytes);
   try {
@@ -47,7 +47,7 @@ export function readNoteFile(absPath: string, maxNoteBytes: number = DEFAULTS.ma
  * A note's text for reading only (search evidence, excerpts): the same checks as
  * `readNoteFile`, without hashing the content, which only change detection needs.
  */
-export function readNoteText(absPath: string, maxNoteBytes: number = DEFAULTS.maxNoteBytes): { ok: true; text: string } | { ok: false; reason: string } {
+export function readNoteText(absPath: string, maxNoteBytes: number = READ_DEFAULTS.maxNoteBytes): { ok: true; text: string } | { ok: false; reason: string } {
   let bytes: Buffer;
   let fd: number | null = null;
   try {
@@ -61,7 +61,7 @@ export function readNoteText(absPath: string, maxNoteBytes: number = DEFAULTS.ma
   } finally {
     if (fd !== null) closeSync(fd);
   }
-  if (bytes.length > maxNoteBytes || bytes.subarray(0, DEFAULTS.binarySniffBytes).indexOf(0) !== -1) return { ok: false, reason: 'not a readable note' };
+  if (bytes.length > maxNoteBytes || bytes.subarray(0, READ_DEFAULTS.binarySniffBytes).indexOf(0) !== -1) return { ok: false, reason: 'not a readable note' };
   return { ok: true, text: lenientUtf8.decode(bytes) };
 }
 

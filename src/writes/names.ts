@@ -7,7 +7,7 @@ const FORBIDDEN = /[*"\\/<>:|?#^[\]\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-
 /** Device names Windows reserves, with or without an extension. */
 const RESERVED = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])(\..*)?$/i;
 
-export const DEFAULTS = {
+export const NOTE_NAME_DEFAULTS = {
   /** Longest file name (without `.md`) we create, in characters. */
   maxNameChars: 120,
   /** …and in UTF-8 bytes: file systems limit names to 255 bytes, and ` 99.md` must still fit. */
@@ -28,8 +28,8 @@ export function safeNoteName(title: string): NameResult {
     return { ok: false, reason: `the title contains "${shown}", which note names cannot hold (* " \\ / < > : | ? # ^ [ ] and control characters); rephrase it` };
   }
   if (RESERVED.test(name)) return { ok: false, reason: `"${name}" is a name Windows reserves for devices; choose another title` };
-  if (Array.from(name).length > DEFAULTS.maxNameChars) return { ok: false, reason: `the title is ${Array.from(name).length} characters; keep it under ${DEFAULTS.maxNameChars}` };
-  if (Buffer.byteLength(name) > DEFAULTS.maxNameBytes) return { ok: false, reason: `the title takes ${Buffer.byteLength(name)} bytes as a file name; shorten it (at most ${DEFAULTS.maxNameBytes})` };
+  if (Array.from(name).length > NOTE_NAME_DEFAULTS.maxNameChars) return { ok: false, reason: `the title is ${Array.from(name).length} characters; keep it under ${NOTE_NAME_DEFAULTS.maxNameChars}` };
+  if (Buffer.byteLength(name) > NOTE_NAME_DEFAULTS.maxNameBytes) return { ok: false, reason: `the title takes ${Buffer.byteLength(name)} bytes as a file name; shorten it (at most ${NOTE_NAME_DEFAULTS.maxNameBytes})` };
   // A percent-escape could decode to a separator or a dot segment in a tool that decodes paths.
   if (/%[0-9a-f]{2}/i.test(name)) return { ok: false, reason: 'the title contains a percent-escape such as %2F; write the character itself or rephrase' };
   if (/[. ]$/.test(name)) return { ok: false, reason: 'the title ends with a dot or space, which Windows drops; remove it' };

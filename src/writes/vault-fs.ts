@@ -51,12 +51,16 @@ export function canPinFolders(): boolean {
 
 /** An open folder of the vault, and how to name a file inside it. */
 class Folder {
+  private readonly pinned: boolean;
+
   constructor(
     readonly fd: number,
     readonly absolute: string,
     readonly relative: string,
-    private readonly pinned: boolean,
-  ) {}
+    { pinned }: { pinned: boolean },
+  ) {
+    this.pinned = pinned;
+  }
 
   at(name: string): string {
     return this.pinned ? `/proc/self/fd/${this.fd}/${name}` : join(this.absolute, name);
@@ -110,7 +114,7 @@ export class VaultFs {
   /** The note's bytes, or null when it (or its folder) does not exist. Refuses a symlink. */
   read(path: string): Buffer | null {
     const { folder, name } = split(path);
-    return this.inFolder(folder, false, (dir) => {
+    return this.inFolder(folder, { create: false }, (dir) => {
       if (dir === null) return null;
       let fd: number;
       try {
@@ -133,13 +137,13 @@ export class VaultFs {
   /** Replaces (or creates) the note atomically, creating missing folders one level at a time. */
   write(path: string, bytes: Uint8Array): void {
     const { folder, name } = split(path);
-    this.inFolder(folder, true, (dir) => writeIn(dir!, name, bytes, path));
+    this.inFolder(folder, { create: true }, (dir) => writeIn(dir!, name, bytes, path));
   }
 
   /** Removes the note. */
   remove(path: string): void {
     const { folder, name } = split(path);
-    this.inFolder(folder, false, (dir) => {
+    this.inFolder(folder, { create: false }, (dir) => {
       if (dir === null) throw new EngramError('NOT_FOUND', `${path} is gone; nothing to remove`);
       unlinkSync(dir.at(name));
     });
@@ -149,7 +153,7 @@ export class VaultFs {
   removeEmptyFolder(folder: string): boolean {
     const { folder: parent, name } = split(folder);
     try {
-      return this.inFolder(parent, false, (dir) => {
+      return this.inFolder(parent, { create: false }, (dir) => {
         if (dir === null) return false;
         rmdirSync(dir.at(name)); // a symlink is not a folder: ENOTDIR, never followed
         return true;
@@ -165,7 +169,7 @@ export class VaultFs {
    */
   sweepTemps(folder: string, now: number, olderThanMs: number): number {
     try {
-      return this.inFolder(folder, false, (dir) => {
+      return this.inFolder(folder, { create: false }, (dir) => {
         if (dir === null) return 0;
         let removed = 0;
         for (const name of readdirSync(dir.at('.'))) {
@@ -188,21 +192,21 @@ export class VaultFs {
   }
 
   /** Opens `folder` (vault-relative, '' for the root) level by level without following links. */
-  private inFolder<T>(folder: string, create: boolean, run: (dir: Folder | null) => T): T {
+  private inFolder<T>(folder: string, { create }: { create: boolean }, run: (dir: Folder | null) => T): T {
     let fd = openSync(this.realRoot, O_RDONLY | O_DIRECTORY);
     let absolute = this.realRoot;
     const done: string[] = [];
     try {
       for (const segment of folder === '' ? [] : folder.split('/')) {
-        const next = this.openLevel(new Folder(fd, absolute, done.join('/'), this.pinned), segment, create, folder);
+        const next = this.openLevel(new Folder(fd, absolute, done.join('/'), { pinned: this.pinned }), segment, create, folder);
         if (next === null) return run(null);
         closeSync(fd);
         fd = next;
         absolute = join(absolute, segment);
         done.push(segment);
-        if (!this.pinned && !new Folder(fd, absolute, '', false).inPlace()) throw moved(done.join('/'));
+        if (!this.pinned && !new Folder(fd, absolute, '', { pinned: false }).inPlace()) throw moved(done.join('/'));
       }
-      return run(new Folder(fd, absolute, folder, this.pinned));
+      return run(new Folder(fd, absolute, folder, { pinned: this.pinned }));
     } finally {
       closeSync(fd);
     }

@@ -17,7 +17,7 @@ import { agent, classifyUndo, classifyWrite, journalActor, journalLabel, type Ac
 import { lineDiff, validateText, type MoveReceipt, type MoveRequest, type Preview, type WriteOutcome, type WriteReceipt, type WriteRequest } from './requests.js';
 import { VaultFs, type VaultFsOptions } from './vault-fs.js';
 
-export const DEFAULTS = {
+export const WRITE_DEFAULTS = {
   /** Largest note a single write may produce. */
   maxBytes: 1024 * 1024,
   /** How long a preview token stays valid. */
@@ -88,7 +88,7 @@ export class VaultWriter {
     const verdict = classifyWrite(path, request.by, { agentRoot: this.options.agentRoot });
     if (verdict.kind === 'refused') throw new EngramError(verdict.code, verdict.reason);
     if (verdict.kind === 'confirm') throw new EngramError('CONFIRMATION_REQUIRED', `${verdict.reason}; call the tool with preview first, show the human the diff, and apply with the token if they agree`);
-    return this.withLock(() => this.commit(request.by, path, request.next, request.create === true, null));
+    return this.withLock(() => this.commit(request.by, path, request.next, { create: request.create === true }));
   }
 
   /** The diff a write outside the agent folder would make, and a token to apply exactly that. */
@@ -101,7 +101,7 @@ export class VaultWriter {
     if (current === null) this.checkNewName(request.by, path);
     const after = this.render(current, request.next);
     const token = randomBytes(16).toString('hex');
-    const expires = this.now() + DEFAULTS.previewMs;
+    const expires = this.now() + WRITE_DEFAULTS.previewMs;
     this.options.db
       .prepare('INSERT INTO previews (token, tool, path, before_hash, after_bytes, expires_ms) VALUES (?, ?, ?, ?, ?, ?)')
       .run(token, journalLabel(request.by), path, current === null ? null : hashContent(current.bytes), after, expires);
@@ -140,7 +140,7 @@ export class VaultWriter {
       if (expect.next !== undefined && !this.render(current, expect.next).equals(row.after_bytes)) {
         throw new EngramError('INVALID_INPUT', `the content given differs from what this token previewed for ${row.path}; nothing was written — apply the previewed change with the token alone, or preview the new content`);
       }
-      const receipt = this.commit(journalActor(tool) ?? agent(tool), row.path, () => row.after_bytes.toString('utf8'), false, row.after_bytes);
+      const receipt = this.commit(journalActor(tool) ?? agent(tool), row.path, () => row.after_bytes.toString('utf8'), { exact: row.after_bytes });
       this.options.db.prepare('UPDATE previews SET used_ms = ? WHERE token = ?').run(this.now(), token);
       if (undoOf) this.options.db.prepare('UPDATE journal SET undone_at = ? WHERE id = ? AND undone_at IS NULL').run(new Date(this.now()).toISOString(), Number(undoOf[1]));
       return receipt;
@@ -165,7 +165,7 @@ export class VaultWriter {
     const current = this.readCurrent(row.path);
     if (current === null || hashContent(current.bytes) !== row.after_hash) throw this.changedSince(row.path, journalId);
     const token = randomBytes(16).toString('hex');
-    const expires = this.now() + DEFAULTS.previewMs;
+    const expires = this.now() + WRITE_DEFAULTS.previewMs;
     this.options.db.prepare('INSERT INTO previews (token, tool, path, before_hash, after_bytes, expires_ms) VALUES (?, ?, ?, ?, ?, ?)').run(token, `undo_write#${journalId}`, row.path, row.after_hash, row.before_bytes, expires);
     return { token, path: row.path, diff: lineDiff(current.text, row.before_bytes.toString('utf8')), expires: new Date(expires).toISOString() };
   }
@@ -190,7 +190,7 @@ export class VaultWriter {
         this.audit(`- ${new Date(this.now()).toISOString().slice(0, 16).replace('T', ' ')} · #${id} undo_write · ${row.path} · ${row.after_hash.slice(0, 8)} → deleted · ${this.options.runId}`);
         receipt = { journalId: id, path: row.path, created: false, beforeHash: row.after_hash, afterHash: 'deleted', touched: [row.path, this.auditPath()] };
       } else {
-        receipt = this.commit(agent('undo_write'), row.path, () => row.before_bytes!.toString('utf8'), false, row.before_bytes);
+        receipt = this.commit(agent('undo_write'), row.path, () => row.before_bytes!.toString('utf8'), { exact: row.before_bytes });
       }
       this.options.db.prepare('UPDATE journal SET undone_at = ? WHERE id = ?').run(new Date(this.now()).toISOString(), journalId);
       return receipt;
@@ -460,11 +460,12 @@ export class VaultWriter {
     validateText(text);
     const out = bom + (crlf ? text.replace(/\r?\n/g, '\r\n') : text);
     const bytes = Buffer.from(out, 'utf8');
-    if (bytes.length > DEFAULTS.maxBytes) throw new EngramError('INVALID_INPUT', `the note would be ${bytes.length} bytes; the limit for one write is ${DEFAULTS.maxBytes} — split the content`);
+    if (bytes.length > WRITE_DEFAULTS.maxBytes) throw new EngramError('INVALID_INPUT', `the note would be ${bytes.length} bytes; the limit for one write is ${WRITE_DEFAULTS.maxBytes} — split the content`);
     return bytes;
   }
 
-  private commit(by: Actor, path: string, next: (current: string | null) => string, create: boolean, exact: Buffer | null): WriteReceipt {
+  /** `create` refuses an existing note; `exact` writes those bytes instead of rendering `next` (a redo or an undo). */
+  private commit(by: Actor, path: string, next: (current: string | null) => string, { create = false, exact = null }: { create?: boolean; exact?: Buffer | null } = {}): WriteReceipt {
     const tool = journalLabel(by);
     const current = this.readCurrent(path);
     if (create && current !== null) throw new EngramError('CONFLICT', `${path} exists already; choose another title or ask to overwrite it`);
@@ -525,7 +526,7 @@ export class VaultWriter {
     } catch {
       // a symlink or a non-file in its place: the trail starts afresh (the write replaces it)
     }
-    this.files.write(path, Buffer.from(AUDIT_HEADER + [line, ...old].slice(0, DEFAULTS.auditLines).join('\n') + '\n', 'utf8'));
+    this.files.write(path, Buffer.from(AUDIT_HEADER + [line, ...old].slice(0, WRITE_DEFAULTS.auditLines).join('\n') + '\n', 'utf8'));
   }
 
   private withLock<T>(run: () => T): T {
@@ -538,7 +539,7 @@ export class VaultWriter {
   }
 
   private waitForLock(): Lock {
-    const deadline = Date.now() + DEFAULTS.lockWaitMs;
+    const deadline = Date.now() + WRITE_DEFAULTS.lockWaitMs;
     const pause = new Int32Array(new SharedArrayBuffer(4));
     for (;;) {
       try {

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { DEFAULTS, locateModel, openEmbedder, trimToTokenBudget, type Embedder } from '../../src/embed/index.js';
+import { EMBEDDER_DEFAULTS, locateModel, openEmbedder, trimToTokenBudget, type Embedder } from '../../src/embed/index.js';
 import { embedTexts, loadExtractor, tokenCounter } from '../../src/embed/inference.js';
 import { REPO } from '../helpers/cli.js';
 import { writeTinyModel } from '../helpers/tiny-model.js';
@@ -150,7 +150,7 @@ test('the worker is quiet: nothing from a verbose load reaches stdout; the log h
 
 test('absent model with downloads off: { ok: false } with a plain reason, no throw, no worker', async () => {
   const empty = join(base, 'empty-models');
-  const opened = await openEmbedder({ model: DEFAULTS.model, modelDir: empty, allowDownload: false });
+  const opened = await openEmbedder({ model: EMBEDDER_DEFAULTS.model, modelDir: empty, allowDownload: false });
   assert.equal(opened.ok, false);
   assert.equal(!opened.ok && opened.reason, `model TaylorAI/bge-micro-v2 is not in ${empty} and downloads are off`);
 
@@ -184,12 +184,12 @@ test('close(): pending and later calls reject, a second close is harmless', asyn
 });
 
 test('dtype auto: quantized weights when present (what the plugin runs), else fp32', () => {
-  const plain = locateModel('test/tiny-bert', modelDir, 'auto', false);
+  const plain = locateModel('test/tiny-bert', modelDir, 'auto', { allowDownload: false });
   assert.deepEqual(plain, { ok: true, folder: tiny, dtype: 'fp32', local: true });
   const quantized = writeTinyModel(join(base, 'q', 'org', 'q8'), { quantizedCopy: true, dims: 32 });
-  assert.deepEqual(locateModel('org/q8', join(base, 'q'), 'auto', false), { ok: true, folder: quantized, dtype: 'q8', local: true });
-  assert.deepEqual(locateModel('org/absent', join(base, 'q'), 'auto', true), { ok: true, folder: join(base, 'q', 'org', 'absent'), dtype: 'q8', local: false });
-  assert.equal(locateModel('test/tiny-bert', modelDir, 'q8', false).ok, false);
+  assert.deepEqual(locateModel('org/q8', join(base, 'q'), 'auto', { allowDownload: false }), { ok: true, folder: quantized, dtype: 'q8', local: true });
+  assert.deepEqual(locateModel('org/absent', join(base, 'q'), 'auto', { allowDownload: true }), { ok: true, folder: join(base, 'q', 'org', 'absent'), dtype: 'q8', local: false });
+  assert.equal(locateModel('test/tiny-bert', modelDir, 'q8', { allowDownload: false }).ok, false);
 });
 
 test('the tiny model helper is deterministic and honours its options', async (t) => {

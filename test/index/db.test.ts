@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { EngramError } from '../../src/errors.js';
 import { DB_FILE, MIGRATIONS, migrate, openStateDb, readStatus, runIndex } from '../../src/index/index.js';
 import Database from 'better-sqlite3';
-import { DEFAULTS as DB_DEFAULTS } from '../../src/index/db.js';
+import { DB_DEFAULTS } from '../../src/index/db.js';
 import { makeVault } from '../helpers/vault.js';
 
 test('migrations are recorded in order and applied once', () => {

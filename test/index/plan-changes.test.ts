@@ -22,7 +22,7 @@ test('unchanged mtime and size skip reading; changes, additions and removals are
     ['c.md'],
   );
   assert.deepEqual(
-    planStatChanges(listed, indexed, true).toRead.map((f) => f.key),
+    planStatChanges(listed, indexed, { full: true }).toRead.map((f) => f.key),
     ['a.md', 'b.md', 'd.md'],
   );
 });

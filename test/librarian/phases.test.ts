@@ -80,10 +80,10 @@ test('organize plan: filings counted by kind, and handed to the act whole', () =
 test('consolidate plan: a judging model costs per candidate and bounds the slice; a human reviews every changed entity for free', () => {
   const entity = { id: 1, name: 'Walrus', mentions: 1, aliases: [], evidence: [] };
   const candidates: Candidate[] = Array.from({ length: 3 }, () => ({ winner: entity, loser: { ...entity, id: 2 }, type: 'topic', reason: 'same name' }));
-  const judgedPlan = consolidatePlan([1, 2, 3, 4], candidates, true);
+  const judgedPlan = consolidatePlan([1, 2, 3, 4], candidates, { isJudged: true });
   assert.equal(judgedPlan.estimatedCostUsd, 3 * 0.006);
   assert.equal(judgedPlan.summary, '4 changed entities to check, 3 candidate pairs to adjudicate');
-  const human = consolidatePlan([1, 2, 3, 4], candidates, false);
+  const human = consolidatePlan([1, 2, 3, 4], candidates, { isJudged: false });
   assert.equal(human.estimatedCostUsd, 0);
   assert.equal(human.summary, '4 changed entities to check, 3 candidate pairs for a human to review');
   assert.equal(sliceLimit({ adjudicates: true }), 200);

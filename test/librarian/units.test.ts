@@ -24,23 +24,25 @@ test('vote: neighbours vote for their folder and every folder above; the deepest
   ]);
   const query = new Float32Array([1, 0]);
   // Zoo holds about 2/3 of the mass, Projects all of it: the deepest folder over 0.7 is Projects.
-  const result = vote(query, matrix, 2, labeled, 10)!;
+  const result = vote(query, { matrix, dims: 2, labeled }, { k: 10 })!;
   assert.equal(result.target, 'Projects');
   assert.ok(result.share > 0.99);
   // With k = 2 only the two Zoo notes vote.
-  assert.equal(vote(query, matrix, 2, labeled, 2)!.target, 'Projects/Zoo');
+  assert.equal(vote(query, { matrix, dims: 2, labeled }, { k: 2 })!.target, 'Projects/Zoo');
   // Neighbours with cosine ≤ 0 do not vote; none left means no vote.
-  assert.equal(vote(new Float32Array([-1, 0]), matrixOf([[1, 0]]), 2, [{ path: 'A/x.md' }], 10), null);
+  assert.equal(vote(new Float32Array([-1, 0]), { matrix: matrixOf([[1, 0]]), dims: 2, labeled: [{ path: 'A/x.md' }] }, { k: 10 }), null);
   // No folder reaches the threshold: the best single folder is what a proposal names, with its share.
   const split = vote(
     new Float32Array([1, 1]),
-    matrixOf([
-      [1, 0],
-      [0, 1],
-    ]),
-    2,
-    [{ path: 'A/x.md' }, { path: 'B/y.md' }],
-    10,
+    {
+      matrix: matrixOf([
+        [1, 0],
+        [0, 1],
+      ]),
+      dims: 2,
+      labeled: [{ path: 'A/x.md' }, { path: 'B/y.md' }],
+    },
+    { k: 10 },
   )!;
   assert.ok(split.share < 0.7);
   assert.ok(split.target === 'A' || split.target === 'B');

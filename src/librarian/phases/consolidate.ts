@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { findMergeCandidates, listProposals, proposeMerges, type Candidate } from '../../graph/index.js';
-import { DEFAULTS, type Acted, type Phase, type Plan, type SweepOptions } from './phase.js';
+import { SWEEP_DEFAULTS, type Acted, type Phase, type Plan, type SweepOptions } from './phase.js';
 
 export interface ConsolidatePlan extends Plan {
   /** The changed entities this sweep checks. */
@@ -22,11 +22,11 @@ export function judged(options: Judging): boolean {
 
 /** Changed entities checked per sweep: the configured slice, else 200 when a model judges (paid calls), else all. */
 export function sliceLimit(options: Judging): number {
-  return options.consolidateSlice ?? (judged(options) ? DEFAULTS.consolidateSlice : Number.MAX_SAFE_INTEGER);
+  return options.consolidateSlice ?? (judged(options) ? SWEEP_DEFAULTS.consolidateSlice : Number.MAX_SAFE_INTEGER);
 }
 
-export function consolidatePlan(slice: number[], candidates: Candidate[], isJudged: boolean): ConsolidatePlan {
-  const estimate = isJudged ? candidates.length * DEFAULTS.adjudicationUsd : 0;
+export function consolidatePlan(slice: number[], candidates: Candidate[], { isJudged }: { isJudged: boolean }): ConsolidatePlan {
+  const estimate = isJudged ? candidates.length * SWEEP_DEFAULTS.adjudicationUsd : 0;
   return {
     summary: `${slice.length} changed entities to check, ${candidates.length} candidate pairs${isJudged ? ' to adjudicate' : ' for a human to review'}`,
     counts: { entities: slice.length, candidates: candidates.length },
@@ -51,7 +51,7 @@ export const consolidatePhase: Phase<ConsolidatePlan> = {
   plan(ctx) {
     const slice = changedEntities(ctx.db, sliceLimit(ctx.options));
     const candidates = slice.length === 0 ? [] : findMergeCandidates(ctx.db, { only: new Set(slice), vectorModel: ctx.model });
-    return consolidatePlan(slice, candidates, judged(ctx.options));
+    return consolidatePlan(slice, candidates, { isJudged: judged(ctx.options) });
   },
   async act({ slice, candidates }, ctx): Promise<Acted> {
     if (slice.length === 0) return { summary: 'nothing changed since the last check', counts: { entities: 0, proposed: 0 }, costUsd: 0 };

@@ -1,6 +1,6 @@
 /** Embedding backlog: notes without a vector for the configured model, embedded locally within a time budget. */
 import { countBacklog, modelUnavailable, refreshVectors } from '../../embed/index.js';
-import { DEFAULTS, type Phase, type Plan } from './phase.js';
+import { SWEEP_DEFAULTS, type Phase, type Plan } from './phase.js';
 
 /** `unavailable`: why notes cannot be embedded here, or null. */
 export function embedPlan(waiting: number, model: string, unavailable: string | null): Plan {
@@ -15,7 +15,7 @@ export const embedPhase: Phase = {
   },
   async act(_plan, ctx) {
     const { options } = ctx;
-    const refresh = await refreshVectors(ctx.db, ctx.root, options.vectors, options.log, { embed: options.embed !== false, progress: false, budgetMs: options.embedBudgetMs ?? DEFAULTS.embedBudgetMs });
+    const refresh = await refreshVectors(ctx.db, ctx.root, options.vectors, options.log, { embed: options.embed !== false, progress: false, budgetMs: options.embedBudgetMs ?? SWEEP_DEFAULTS.embedBudgetMs });
     const embedded = refresh.backlog?.notes ?? 0;
     const remaining = refresh.backlog?.remaining ?? countBacklog(ctx.db, ctx.model);
     const why = refresh.embedder.reason ? ` — not embedding: ${refresh.embedder.reason}` : '';

@@ -3,7 +3,7 @@
  * sweep's budget (notes, estimated spend, tokens). Entity notes it writes are indexed right away.
  */
 import { describeRedactions, pendingExtractions, runGraphIndex, type Extractor, type GraphIndexReport } from '../../graph/index.js';
-import { DEFAULTS, reindex, type Acted, type Phase, type Plan, type Skipped, type SweepOptions } from './phase.js';
+import { SWEEP_DEFAULTS, reindex, type Acted, type Phase, type Plan, type Skipped, type SweepOptions } from './phase.js';
 
 export interface ExtractPlan extends Plan {
   extractor: Extractor;
@@ -20,7 +20,7 @@ type Budget = Pick<SweepOptions, 'maxExtractNotes' | 'maxExtractCostUsd'>;
  */
 export function noteCap(budget: Budget, backend: Extractor['backend']): number {
   if (budget.maxExtractNotes !== undefined) return budget.maxExtractNotes;
-  return backend === 'structural' ? Number.MAX_SAFE_INTEGER : DEFAULTS.maxExtractNotes;
+  return backend === 'structural' ? Number.MAX_SAFE_INTEGER : SWEEP_DEFAULTS.maxExtractNotes;
 }
 
 /** The notes, tokens and spend this sweep's extraction would take, from what waits (`pending`: notes and their bytes). */
@@ -29,10 +29,10 @@ export function extractPlan(extractor: Extractor | null, pending: { notes: numbe
   const maxNotes = noteCap(budget, extractor.backend);
   const notes = Math.min(pending.notes, maxNotes);
   const share = pending.notes === 0 ? 0 : notes / pending.notes;
-  const inputTokens = Math.round((pending.bytes * share) / 4 + notes * DEFAULTS.extractPromptTokens);
-  const outputTokens = notes * DEFAULTS.extractOutputTokens;
+  const inputTokens = Math.round((pending.bytes * share) / 4 + notes * SWEEP_DEFAULTS.extractPromptTokens);
+  const outputTokens = notes * SWEEP_DEFAULTS.extractOutputTokens;
   const paid = extractor.backend === 'anthropic';
-  const estimate = paid ? Math.min(budget.maxExtractCostUsd ?? DEFAULTS.maxExtractCostUsd, (inputTokens * DEFAULTS.inputPerMTok + outputTokens * DEFAULTS.outputPerMTok) / 1e6) : 0;
+  const estimate = paid ? Math.min(budget.maxExtractCostUsd ?? SWEEP_DEFAULTS.maxExtractCostUsd, (inputTokens * SWEEP_DEFAULTS.inputPerMTok + outputTokens * SWEEP_DEFAULTS.outputPerMTok) / 1e6) : 0;
   const tokens = extractor.backend === 'structural' ? '' : `, about ${inputTokens} input and ${outputTokens} output tokens`;
   return {
     summary: `${extractor.backend}: ${notes} of ${pending.notes} waiting notes this sweep${tokens}`,
@@ -71,7 +71,7 @@ export const extractPhase: Phase<ExtractPlan> = {
       agentRoot: ctx.agentRoot,
       vectorModel: ctx.model,
       maxNotes: plan.maxNotes,
-      maxCostUsd: options.maxExtractCostUsd ?? DEFAULTS.maxExtractCostUsd,
+      maxCostUsd: options.maxExtractCostUsd ?? SWEEP_DEFAULTS.maxExtractCostUsd,
       ...(options.maxExtractTokens === undefined ? {} : { maxTokens: options.maxExtractTokens }),
     });
     reindex(ctx, run.written);

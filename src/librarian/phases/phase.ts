@@ -12,7 +12,7 @@ import type { VaultWriter } from '../../writes/index.js';
 import type { HealthCheck } from '../health.js';
 import type { OrganizeProposal } from '../organize.js';
 
-export const DEFAULTS = {
+export const SWEEP_DEFAULTS = {
   /** Notes an LLM extractor handles per sweep at most (the local structural one has no cap). */
   maxExtractNotes: 200,
   /** Extraction spend per sweep at most (USD, estimated). */

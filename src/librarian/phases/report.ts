@@ -4,10 +4,10 @@ import { listProposals, type Proposal } from '../../graph/index.js';
 import { LIBRARIAN } from '../../writes/index.js';
 import { listOrganizeProposals, type OrganizeProposal } from '../organize.js';
 import { mergeReport, renderSection } from '../report.js';
-import { DEFAULTS, reindex, type Phase, type SweepReport } from './phase.js';
+import { SWEEP_DEFAULTS, reindex, type Phase, type SweepReport } from './phase.js';
 
 /** The first `n` proposals, filing ones first, and how many more there are. */
-export function listedProposals(organize: OrganizeProposal[], merges: Proposal[], n: number = DEFAULTS.listedProposals): SweepReport['proposals'] {
+export function listedProposals(organize: OrganizeProposal[], merges: Proposal[], n: number = SWEEP_DEFAULTS.listedProposals): SweepReport['proposals'] {
   const listed = { organize: organize.slice(0, n), merges: merges.slice(0, Math.max(0, n - Math.min(n, organize.length))), more: 0 };
   listed.more = organize.length + merges.length - listed.organize.length - listed.merges.length;
   return listed;

@@ -49,7 +49,7 @@ function appendNote(context: ToolContext): Tool {
         if (current === null) throw new EngramError('NOT_FOUND', `${args.path} does not exist; create it with write_note`);
         return insertText(current, content, args.position, args.heading);
       };
-      return previewOrApply(context, 'append_note', args, args.content ? next : null, false);
+      return previewOrApply(context, 'append_note', args, args.content ? next : null, { create: false });
     },
   });
 }
@@ -70,7 +70,7 @@ function writeNote(context: ToolContext): Tool {
     handler: async (args) => {
       if (!args.token && args.content === undefined) return fail("give the note's content");
       const content = args.content;
-      return previewOrApply(context, 'write_note', args, content === undefined ? null : () => content, !args.overwrite);
+      return previewOrApply(context, 'write_note', args, content === undefined ? null : () => content, { create: !args.overwrite });
     },
   });
 }
@@ -98,7 +98,7 @@ function undoWrite(context: ToolContext): Tool {
 }
 
 /** `next` is null when the call carries no content (a token alone). */
-async function previewOrApply(context: ToolContext, tool: string, args: { path?: string; token?: string }, next: ((current: string | null) => string) | null, create: boolean): Promise<ToolResult> {
+async function previewOrApply(context: ToolContext, tool: string, args: { path?: string; token?: string }, next: ((current: string | null) => string) | null, { create }: { create: boolean }): Promise<ToolResult> {
   const { engine } = context;
   if (args.token) return applyToken(context, args.token, { tool, ...(args.path ? { path: args.path } : {}), ...(next ? { next } : {}) });
   if (!args.path || !next) return fail('give a path (and content), or the token of a preview to apply it');

@@ -29,7 +29,7 @@ function recallBundleTool(engine: VaultEngine): Tool {
     outputSchema: { mode: z.string(), since: z.string(), project: z.string().nullable(), sections: z.record(z.string(), z.object({ status: z.string(), items: z.array(z.record(z.string(), z.unknown())) })) },
     annotations: READ_ONLY,
     handler: (args) => {
-      const sinceMs = args.since === undefined ? Date.now() - 7 * 86_400_000 : parseDateBound(args.since, false);
+      const sinceMs = args.since === undefined ? Date.now() - 7 * 86_400_000 : parseDateBound(args.since, { endOfDay: false });
       if (sinceMs === null) return fail(`"${args.since}" is not a date; use YYYY-MM-DD`);
       if (args.mode === 'resume' && !args.project) return fail("resume needs a project: give the project's name");
       return ok({ ...recallBundle(engine.db, { agentRoot: engine.agentRoot, mode: args.mode, project: args.project ?? null, sinceMs, limit: args.limit }) });
@@ -130,7 +130,7 @@ function listRecent(engine: VaultEngine): Tool {
     outputSchema: { notes: z.array(z.object({ path: z.string(), title: z.string(), modified: z.string(), tags: z.array(z.string()) })) },
     annotations: READ_ONLY,
     handler: (args) => {
-      const since = args.since === undefined ? 0 : parseDateBound(args.since, false);
+      const since = args.since === undefined ? 0 : parseDateBound(args.since, { endOfDay: false });
       if (since === null) return fail(`"${args.since}" is not a date; use YYYY-MM-DD`);
       const folders = folderKeys(args.folder);
       const rows = engine.db.prepare(`SELECT n.path, n.title, n.mtime_ms, (SELECT group_concat(tag, ' ') FROM tags WHERE note_id = n.id) AS tags FROM notes n WHERE n.mtime_ms >= ? ORDER BY n.mtime_ms DESC, n.path`).all(since) as {

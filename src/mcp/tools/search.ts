@@ -79,8 +79,8 @@ function searchBrain(engine: VaultEngine): Tool {
         tags: args.tags ?? [],
         tagMode: args.tag_mode,
         types: args.types ?? [],
-        ...dateBound('modifiedAfter', args.modified_after, false),
-        ...dateBound('modifiedBefore', args.modified_before, true),
+        ...dateBound('modifiedAfter', args.modified_after),
+        ...dateBound('modifiedBefore', args.modified_before),
       };
       const response = await runSearch(engine, {
         query: args.query,
@@ -253,9 +253,10 @@ function describeHits(response: SearchResponse): string {
   return lines.join('\n');
 }
 
-function dateBound(key: 'modifiedAfter' | 'modifiedBefore', value: string | undefined, endOfDay: boolean): Record<string, number> {
+/** An upper bound (`modifiedBefore`) on a bare date takes the whole day. */
+function dateBound(key: 'modifiedAfter' | 'modifiedBefore', value: string | undefined): Record<string, number> {
   if (value === undefined) return {};
-  const ms = parseDateBound(value, endOfDay);
+  const ms = parseDateBound(value, { endOfDay: key === 'modifiedBefore' });
   if (ms === null) throw new EngramError('INVALID_INPUT', `${key === 'modifiedAfter' ? 'modified_after' : 'modified_before'} must be a date like 2026-03-14, not "${value}"`);
   return { [key]: ms };
 }
