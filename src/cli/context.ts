@@ -5,6 +5,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { FUSION_DEFAULTS, type FusionOptions } from '../search/index.js';
 import { openVaultSession, type VaultSession } from '../session/index.js';
 
 export interface CliEnv {
@@ -15,6 +16,8 @@ export interface CliEnv {
   model: string;
   /** Where model files live (ENGRAM_MODEL_DIR). */
   modelDir: string;
+  /** ENGRAM_FUSION_K and ENGRAM_FUSION_WEIGHTS (`keyword=1,semantic=0.5`): how hybrid search fuses its lanes. */
+  fusion: FusionOptions;
   /** ENGRAM_OFFLINE=1 forbids downloading a missing model. */
   offline: boolean;
   /** HF_ENDPOINT, the Hugging Face convention for a mirror: where a missing model is downloaded from (default https://huggingface.co). */
@@ -77,6 +80,7 @@ export function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
       .filter((folder) => folder !== ''),
     model: env.ENGRAM_EMBED_MODEL || 'TaylorAI/bge-micro-v2',
     modelDir: env.ENGRAM_MODEL_DIR || join(homedir(), '.cache', 'engram', 'models'),
+    fusion: fusionOptions(env.ENGRAM_FUSION_K || undefined, env.ENGRAM_FUSION_WEIGHTS || undefined),
     offline: env.ENGRAM_OFFLINE === '1' || env.ENGRAM_OFFLINE === 'true',
     modelBaseUrl: env.HF_ENDPOINT || 'https://huggingface.co',
     httpToken: env.ENGRAM_HTTP_TOKEN || undefined,
@@ -112,6 +116,26 @@ export function positiveNumber(raw: unknown, name: string): number | undefined {
   return value;
 }
 
+/**
+ * RRF's k and the lanes' weights: `ENGRAM_FUSION_WEIGHTS=keyword=1,semantic=0.5` (either lane,
+ * each a number ≥ 0; the one not named keeps 1). The defaults (k 60, weights 1) are what the dev
+ * sets were measured with; change them only with eval numbers.
+ */
+export function fusionOptions(k: string | undefined, weights: string | undefined): FusionOptions {
+  const fused: FusionOptions = { k: positiveNumber(k, 'ENGRAM_FUSION_K') ?? FUSION_DEFAULTS.k, weights: { ...FUSION_DEFAULTS.weights } };
+  for (const part of (weights ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')) {
+    const match = /^(keyword|semantic)\s*[=:]\s*(\S+)$/.exec(part);
+    const value = match ? Number(match[2]) : NaN;
+    if (!match || !(value >= 0)) throw new UsageError(`ENGRAM_FUSION_WEIGHTS must look like keyword=1,semantic=0.5 (lanes keyword and semantic, weights ≥ 0), not "${weights}"`);
+    fused.weights[match[1]!] = value;
+  }
+  if (fused.weights.keyword === 0 && fused.weights.semantic === 0) throw new UsageError('ENGRAM_FUSION_WEIGHTS gives both lanes weight 0; give at least one a positive weight');
+  return fused;
+}
+
 /** A variable that must be a whole number ≥ 1; undefined when not given. */
 function wholeNumber(raw: string | undefined, name: string): number | undefined {
   const value = positiveNumber(raw, name);
@@ -125,7 +149,7 @@ export function openSession(flag: string | undefined, env: CliEnv): VaultSession
   if (given === undefined || given === '') {
     throw new UsageError('no vault given: pass --vault PATH or set ENGRAM_VAULT to your vault folder');
   }
-  return openVaultSession({ vault: given, home: env.home, exclude: env.exclude, model: env.model, agentRoot: env.agentRoot });
+  return openVaultSession({ vault: given, home: env.home, exclude: env.exclude, model: env.model, agentRoot: env.agentRoot, fusion: env.fusion });
 }
 
 /** `--http PORT` as a port number, or null when absent; anything else is bad usage. */

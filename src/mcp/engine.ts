@@ -13,7 +13,7 @@ import { relative, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import { embedBacklog, openConfiguredEmbedder, type Embedder, type LogSink, type VectorSettings } from '../embed/index.js';
 import { extensionMetaKey, indexPaths, planIndex, PARSER_VERSION } from '../index/index.js';
-import { lexicalExtension, VaultSearch } from '../search/index.js';
+import { lexicalExtension, VaultSearch, type FusionOptions } from '../search/index.js';
 import type { VaultWriter, WriteReceipt, WriteRequest } from '../writes/index.js';
 import { sessionOver, type VaultSession } from '../session/index.js';
 import type { ExtractorSettings } from '../graph/index.js';
@@ -38,6 +38,8 @@ export interface EngineOptions {
   debounceMs?: number;
   /** The session the vault was opened with (its lock and writers); by default one over `db`. */
   session?: VaultSession;
+  /** How hybrid search fuses its lanes; else the session's, else the search default. */
+  fusion?: FusionOptions;
 }
 
 /** A write's receipt, and why it is not searchable yet when indexing it failed (the write stands). */
@@ -119,7 +121,8 @@ export class VaultEngine {
   search(): VaultSearch {
     this.noticeOtherWriters();
     if (this.engine === null || this.engineGeneration !== this.generation) {
-      this.engine = VaultSearch.open(this.db, this.vault, { model: this.settings.model });
+      const fusion = this.options.fusion ?? this.session.settings.fusion;
+      this.engine = VaultSearch.open(this.db, this.vault, { model: this.settings.model, ...(fusion ? { fusion } : {}) });
       this.engineGeneration = this.generation;
     }
     return this.engine;

@@ -301,7 +301,10 @@ export class VaultSearch {
     if (wanted === 'keyword') return { mode: 'keyword', reason: 'keyword mode was asked for' };
     if (noSemantic !== null) return { mode: 'keyword', reason: `keyword only: ${noSemantic}` };
     if (wanted === 'semantic') return { mode: 'semantic', reason: `semantic only: ${this.describeVectors()}` };
-    return { mode: 'hybrid', reason: `keyword and semantic lanes fused by reciprocal rank (k = ${this.fusion.k}); ${this.describeVectors()}` };
+    return {
+      mode: 'hybrid',
+      reason: `keyword and semantic lanes fused by reciprocal rank (k = ${this.fusion.k}; weights keyword ${this.fusion.weights.keyword ?? 1}, semantic ${this.fusion.weights.semantic ?? 1}); ${this.describeVectors()}`,
+    };
   }
 
   /** The final order: the keyword lane as ranked, or both lanes fused by RRF with named notes first. */

@@ -10,7 +10,7 @@ import type Database from 'better-sqlite3';
 import { resolve } from 'node:path';
 import { EngramError } from '../errors.js';
 import { acquireLock, ensureStateDir, indexPaths, openStateDb, resolveVaultRoot, runIndex, type IndexOptions, type IndexProgress, type IndexReport, type Lock, type StateDb } from '../index/index.js';
-import { lexicalExtension, VaultSearch, type SearchEngineOptions } from '../search/index.js';
+import { lexicalExtension, VaultSearch, type FusionOptions, type SearchEngineOptions } from '../search/index.js';
 import { VaultWriter } from '../writes/index.js';
 
 /** The defaults a session applies to everything it does. */
@@ -21,6 +21,8 @@ export interface SessionSettings {
   model: string;
   /** The agent-territory folder (its `Audit.md` records every write). */
   agentRoot: string;
+  /** How hybrid search fuses its lanes (ENGRAM_FUSION_K, ENGRAM_FUSION_WEIGHTS); the search default when absent. */
+  fusion?: FusionOptions;
 }
 
 /** Where a writer writes: the vault, its state, the agent territory. */
@@ -115,7 +117,7 @@ export class VaultSession {
   }
 
   /** The search engine over the index as it is now (the session's model unless options say otherwise). */
-  search(options: SearchEngineOptions = { model: this.settings.model }): VaultSearch {
+  search(options: SearchEngineOptions = { model: this.settings.model, ...(this.settings.fusion ? { fusion: this.settings.fusion } : {}) }): VaultSearch {
     return VaultSearch.open(this.db, this.vault, options);
   }
 
@@ -140,7 +142,7 @@ export function openVaultSession(options: { vault: string; home: string } & Sess
   const vault = resolveVaultRoot(resolve(options.vault));
   const stateDir = ensureStateDir(resolve(options.home), vault);
   const state = openStateDb(stateDir);
-  return new VaultSession({ vault, stateDir, db: state.db }, { exclude: options.exclude, model: options.model, agentRoot: options.agentRoot }, state);
+  return new VaultSession({ vault, stateDir, db: state.db }, { exclude: options.exclude, model: options.model, agentRoot: options.agentRoot, ...(options.fusion ? { fusion: options.fusion } : {}) }, state);
 }
 
 /** A session over a database someone else opened (and closes). */

@@ -129,6 +129,16 @@ test('hybrid search: fuses lanes, reports each lane, finds a note by meaning alo
   assert.equal(semantic.results[0]!.path, 'Notes/Random.md');
   assert.ok(semantic.results.every((r) => !r.lanes.keyword));
 
+  // Lane weights are configurable and said in mode_reason: Random matches "money" by keyword and
+  // is semantic 2+; Invoices is found by its vector alone. Equal weights favour the note both
+  // lanes found; weighting the keyword lane 0 leaves the vectors' order.
+  const moneyIn = (search: VaultSearch) => search.search({ query: 'money', queryVector: unit(1, 0, 0, 0) });
+  assert.match(moneyIn(engine).mode_reason, /k = 60; weights keyword 1, semantic 1/);
+  assert.equal(moneyIn(engine).results[0]!.path, 'Notes/Random.md');
+  const vectorsOnly = VaultSearch.open(db, vault.root, { fusion: { k: 60, weights: { keyword: 0, semantic: 1 } } });
+  assert.match(moneyIn(vectorsOnly).mode_reason, /weights keyword 0, semantic 1/);
+  assert.equal(moneyIn(vectorsOnly).results[0]!.path, 'Finance/Invoices.md');
+
   // A stale vector (its note changed since) is never served.
   vault.write('Finance/Invoices.md', '# Invoices\nPaid the plumber.\n');
   runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
