@@ -22,7 +22,7 @@ import {
 } from '../eval/index.js';
 import { BM25_DEFAULTS, DEFAULT_FIELD_WEIGHTS, type Bm25Params, type FieldWeights, type NoteMeta } from '../search/index.js';
 import type { Command, CommandContext } from './command.js';
-import { openConfiguredEmbedder } from '../embed/index.js';
+import { openConfiguredEmbedder, queryInput } from '../embed/index.js';
 import { openSession } from './context.js';
 import type { VaultSession } from '../session/index.js';
 
@@ -180,7 +180,7 @@ async function embedQueries(queries: readonly GoldenQuery[], env: CommandContext
   const opened = await openConfiguredEmbedder(env, io);
   if ('reason' in opened) return { vectors, vectorReason: opened.reason };
   try {
-    const embedded = await opened.embedder.embed(queries.map((query) => query.query));
+    const embedded = await opened.embedder.embed(queries.map((query) => queryInput(env.model, query.query)));
     queries.forEach((query, i) => {
       const vector = embedded[i];
       if (vector) vectors.set(query.id, vector);

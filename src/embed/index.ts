@@ -6,5 +6,5 @@ export type { ModelDtype } from './protocol.js';
 export { importSmartVectors, embedBacklog, countBacklog, BACKLOG_DEFAULTS, type ImportedVector, type BacklogOptions, type BacklogReport } from './backlog.js';
 export { refreshVectors, embedQuery, openConfiguredEmbedder, vectorStatus, readSmartConnections, type VectorRefresh, type VectorStatus, type VectorSettings, type LogSink } from './vector-service.js';
 export { modelStatus, installModel, pullModel, modelUnavailable, MODEL_REMEDY, type ModelSettings, type ModelStatus } from './model-service.js';
-export { KNOWN_MODELS, MODEL_FILES } from './model-catalog.js';
+export { KNOWN_MODELS, MODEL_FILES, queryInput } from './model-catalog.js';
 export { PROBE_SENTENCE, type ModelManifest } from './model-install.js';

@@ -17,11 +17,17 @@ export interface KnownModel {
   about: string;
   /** sha256 and size per file path, where known. */
   pins: Record<string, PinnedFile>;
+  /**
+   * Prepended to a search query before it is embedded, for models trained with one (E5: "query: ").
+   * Notes are embedded without a prefix, exactly as Smart Connections embeds them, so both
+   * sources' vectors stay in one space; the query prefix only moves the query, as the model expects.
+   */
+  queryPrefix?: string;
 }
 
 export const KNOWN_MODELS: Record<string, KnownModel> = {
   'TaylorAI/bge-micro-v2': { dims: 384, about: "Smart Connections' default (English)", pins: {} },
-  'Xenova/multilingual-e5-small': { dims: 384, about: "Smart Connections' multilingual choice", pins: {} },
+  'Xenova/multilingual-e5-small': { dims: 384, about: "Smart Connections' multilingual choice", pins: {}, queryPrefix: 'query: ' },
 };
 
 /** What transformers.js reads for a BERT feature-extraction model (it fails without any of them). */
@@ -32,3 +38,8 @@ export const WEIGHTS: Record<ModelDtype, string> = { fp32: 'onnx/model.onnx', q8
 
 /** Every file a model folder may hold that Engram copies, checks and lists. */
 export const MODEL_FILES: readonly string[] = [...REQUIRED_FILES, ...OPTIONAL_FILES, WEIGHTS.q8, WEIGHTS.fp32];
+
+/** A search query as the model wants it embedded: with its query prefix, when it has one. */
+export function queryInput(model: string, query: string): string {
+  return (KNOWN_MODELS[model]?.queryPrefix ?? '') + query;
+}

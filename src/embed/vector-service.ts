@@ -8,6 +8,7 @@ import { EngramError } from '../errors.js';
 import { isIndexedByDefault, readSmartEnv, type ScReport, type SmartEnvRead } from '../smart-env/index.js';
 import { embedBacklog, importSmartVectors, type BacklogReport } from './backlog.js';
 import { openEmbedder, type Embedder } from './embedder.js';
+import { queryInput } from './model-catalog.js';
 import { forgetOpenFailure, MODEL_REMEDY, modelUnavailable, rememberOpenFailure } from './model-service.js';
 
 /** What the vector functions need to know of the environment. */
@@ -126,7 +127,7 @@ export async function embedQuery(query: string, env: VectorSettings, io: LogSink
   const opened = await openConfiguredEmbedder(env, io);
   if ('reason' in opened) return opened;
   try {
-    const [vector] = await opened.embedder.embed([query]);
+    const [vector] = await opened.embedder.embed([queryInput(env.model, query)]);
     return vector ? { vector } : { reason: 'the embedder returned no vector for the query' };
   } finally {
     await opened.embedder.close();

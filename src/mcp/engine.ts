@@ -11,7 +11,7 @@ import type Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { relative, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
-import { embedBacklog, openConfiguredEmbedder, type Embedder, type LogSink, type VectorSettings } from '../embed/index.js';
+import { embedBacklog, openConfiguredEmbedder, queryInput, type Embedder, type LogSink, type VectorSettings } from '../embed/index.js';
 import { extensionMetaKey, indexPaths, planIndex, PARSER_VERSION } from '../index/index.js';
 import { lexicalExtension, VaultSearch, type FusionOptions } from '../search/index.js';
 import type { VaultWriter, WriteReceipt, WriteRequest } from '../writes/index.js';
@@ -143,7 +143,7 @@ export class VaultEngine {
     this.embedder ??= openConfiguredEmbedder(this.settings, this.options.log);
     const opened = await this.embedder;
     if ('reason' in opened) return opened;
-    const [vector] = await opened.embedder.embed([text]);
+    const [vector] = await opened.embedder.embed([queryInput(this.settings.model, text)]);
     return vector ? { vector } : { reason: 'the embedder returned no vector' };
   }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { blockBreadcrumbs, blockEmbedInput, INPUT_DEFAULTS, sourceEmbedInput, trimToTokenBudget } from '../../src/embed/index.js';
+import { blockBreadcrumbs, blockEmbedInput, INPUT_DEFAULTS, queryInput, sourceEmbedInput, trimToTokenBudget } from '../../src/embed/index.js';
 
 test('source input: path crumbs, ":\\n", content', () => {
   assert.equal(sourceEmbedInput('Projects/Atlas/Plan.md', 'Ship it.'), 'Projects > Atlas > Plan:\nShip it.');
@@ -97,4 +97,10 @@ test('token budget, property: the result is a prefix within budget, cut at a spa
       assert.ok(out === '' || text[out.length] === ' ' || !text.slice(0, out.length).includes(' '), 'ends at a word boundary');
     }
   }
+});
+
+test('a query gets its model\'s query prefix (E5: "query: "); notes and other models stay as written', () => {
+  assert.equal(queryInput('Xenova/multilingual-e5-small', 'onde fica Kraków?'), 'query: onde fica Kraków?');
+  assert.equal(queryInput('TaylorAI/bge-micro-v2', 'where is Kraków?'), 'where is Kraków?');
+  assert.equal(queryInput('someone/unknown-model', 'x'), 'x');
 });
