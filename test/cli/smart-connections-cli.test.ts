@@ -7,6 +7,10 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { openEmbedder, sourceEmbedInput } from '../../src/embed/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { connectServer, createServer, VaultEngine } from '../../src/mcp/index.js';
+import { openVaultSession } from '../../src/session/index.js';
 import { runCli } from '../helpers/cli.js';
 import { writeTinyModel } from '../helpers/tiny-model.js';
 import { makeVault } from '../helpers/vault.js';
@@ -17,6 +21,35 @@ const NOTES: Record<string, string> = {
   'Budget.md': '# Budget\nThe budget covers the plumber bill and the invoice.\n',
   'Garden.md': '# Garden\nTomatoes and basil in the garden.\n',
 };
+
+/** related_notes by vectors through the real MCP client, over the vault's own state. */
+async function relatedOverMcp(t: Parameters<typeof makeVault>[0], env: Record<string, string>, path: string): Promise<string[]> {
+  const session = openVaultSession({ vault: env.ENGRAM_VAULT!, home: env.ENGRAM_HOME!, exclude: [], model: 'TaylorAI/bge-micro-v2', agentRoot: 'Claude' });
+  const engine = new VaultEngine({
+    vault: session.vault,
+    stateDir: session.stateDir,
+    db: session.db,
+    session,
+    settings: { model: 'TaylorAI/bge-micro-v2', modelDir: env.ENGRAM_MODEL_DIR!, offline: true, exclude: [] },
+    log: { err: () => {} },
+    indexCommand: null,
+    watch: false,
+  });
+  engine.start();
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const server = createServer(engine);
+  await connectServer(server, serverTransport);
+  const client = new Client({ name: 'test', version: '0' });
+  await client.connect(clientTransport);
+  t.after(async () => {
+    await client.close();
+    await server.close();
+    await engine.close();
+    session.close();
+  });
+  const result = (await client.callTool({ name: 'related_notes', arguments: { path, by: 'vectors' } })) as unknown as { structuredContent: { related: { path: string }[] } };
+  return result.structuredContent.related.map((note) => note.path);
+}
 
 async function setup(t: Parameters<typeof makeVault>[0], agree: boolean) {
   const vault = makeVault(t, NOTES);
@@ -55,7 +88,8 @@ test('Smart Connections vectors are reused, reported, and agree with the local m
   const related = await runCli(['related', 'Invoices.md', '--json'], env);
   assert.equal(related.code, 0, related.stderr);
   const neighbours = JSON.parse(related.stdout).results.map((hit: { path: string }) => hit.path);
-  assert.deepEqual(neighbours.sort(), ['Budget.md', 'Garden.md'], 'every other note, never itself');
+  assert.deepEqual([...neighbours].sort(), ['Budget.md', 'Garden.md'], 'every other note, never itself');
+  assert.deepEqual(await relatedOverMcp(t, env, 'Invoices.md'), neighbours, 'related_notes by vectors over MCP ranks as engram related');
 
   const verify = await runCli(['verify', '--json'], env);
   assert.equal(verify.code, 0, verify.stderr);
