@@ -31,7 +31,7 @@ const PROBE_CHARS = 3;
  * Where the query's terms occur in a note, as (line, term index) pairs in line order, written
  * into `lines` and `terms` (reused: evidence runs for every hit of every search, and its
  * per-hit arrays were most of a search's allocation). Tokenizing every line of every hit was
- * most of a search's server time, so one case-insensitive, zero-width pattern walks the note
+ * most of a search's server time, so one case-insensitive pattern walks the note
  * for the query terms' first characters (stems start like the words they come from) and for
  * non-ASCII characters (whose folded form no probe can see); only the whitespace-delimited
  * chunk around each place is tokenized — tokens never span whitespace, so those are the chunks
@@ -48,7 +48,8 @@ function findMatches(text: string, places: RegExp, termOf: ReadonlyMap<string, n
   for (let next = 0; ;) {
     places.lastIndex = next;
     if (!places.test(text)) break;
-    const at = places.lastIndex;
+    // The match's last character: inside the chunk, as probes hold no whitespace.
+    const at = places.lastIndex - 1;
     let start = at;
     while (start > 0 && !isBreak(text.charCodeAt(start - 1))) start--;
     let end = at + 1;
@@ -83,7 +84,8 @@ function placesPattern(probes: readonly string[]): RegExp {
   const key = probes.join('\u0000');
   if (placesFor.key !== key) {
     const alternatives = [...probes.map((probe) => probe.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), '[^\\x00-\\x7f]'];
-    placesFor = { key, pattern: new RegExp(`(?=${alternatives.join('|')})`, 'gi') };
+    // Consuming, not a zero-width lookahead: V8 scans for a plain alternation 2.5× faster.
+    placesFor = { key, pattern: new RegExp(alternatives.join('|'), 'gi') };
   }
   return placesFor.pattern;
 }
