@@ -7,11 +7,10 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { openEmbedder, sourceEmbedInput } from '../../src/embed/index.js';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { connectServer, createServer, VaultEngine } from '../../src/mcp/index.js';
+import { VaultEngine } from '../../src/mcp/index.js';
 import { openVaultSession } from '../../src/session/index.js';
 import { runCli } from '../helpers/cli.js';
+import { connectClient } from '../helpers/mcp.js';
 import { writeTinyModel } from '../helpers/tiny-model.js';
 import { makeVault } from '../helpers/vault.js';
 import { line, sourceRecord, unitVector, writeSmartEnv } from '../smart-env/fixture.js';
@@ -35,20 +34,9 @@ async function relatedOverMcp(t: Parameters<typeof makeVault>[0], env: Record<st
     indexCommand: null,
     watch: false,
   });
-  engine.start();
-  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
-  const server = createServer(engine);
-  await connectServer(server, serverTransport);
-  const client = new Client({ name: 'test', version: '0' });
-  await client.connect(clientTransport);
-  t.after(async () => {
-    await client.close();
-    await server.close();
-    await engine.close();
-    session.close();
-  });
-  const result = (await client.callTool({ name: 'related_notes', arguments: { path, by: 'vectors' } })) as unknown as { structuredContent: { related: { path: string }[] } };
-  return result.structuredContent.related.map((note) => note.path);
+  const { call } = await connectClient(t, engine, () => session.close());
+  const result = await call('related_notes', { path, by: 'vectors' });
+  return (result.structuredContent!.related as { path: string }[]).map((note) => note.path);
 }
 
 async function setup(t: Parameters<typeof makeVault>[0], agree: boolean) {

@@ -35,6 +35,12 @@ export async function connectFixture(
     watch: options.watch ?? false,
     debounceMs: 50,
   });
+  const { client, call } = await connectClient(t, engine, () => state.db.close());
+  return { vault, engine, client, call };
+}
+
+/** Starts an engine and reaches it with the real SDK client in memory; closes all (then `close`) after the test. */
+export async function connectClient(t: TestContext, engine: VaultEngine, close: () => void = () => {}): Promise<Pick<McpFixture, 'client' | 'call'>> {
   engine.start();
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   const server = createServer(engine);
@@ -45,10 +51,10 @@ export async function connectFixture(
     await client.close();
     await server.close();
     await engine.close();
-    state.db.close();
+    close();
   });
   const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as Awaited<ReturnType<McpFixture['call']>>;
-  return { vault, engine, client, call };
+  return { client, call };
 }
 
 export const MCP_VAULT: Record<string, string> = {

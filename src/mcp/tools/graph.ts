@@ -7,6 +7,7 @@ import type { VaultEngine } from '../engine.js';
 import { fail, ok } from '../results.js';
 import { defineTool, READ_ONLY, type Tool, type ToolContext } from './define.js';
 import { folderArg, folderKeys, folderList, insideFolders } from './shared.js';
+import { fuseRrf } from '../../search/index.js';
 
 export function graphTools({ engine }: ToolContext): Tool[] {
   return [indexBrainTool(engine), findEntityTool(engine), relatedNotesTool(engine), graphStatsTool(engine), consolidateGraphTool(engine)];
@@ -131,24 +132,28 @@ function graphRelated(engine: VaultEngine, path: string, hops: 1 | 2, folders: r
   return related === null ? null : related.filter((note) => insideFolders(note.path, folders));
 }
 
-/** One list from the two signals: either as ranked, or both fused by reciprocal rank (k = 60). */
+/** One list from the two signals: either as ranked, or both fused by reciprocal rank (`fuseRrf`). */
 function combineRelated(graph: readonly RelatedNote[], vectors: readonly { path: string; title: string; score: number; section: string }[], by: 'graph' | 'vectors' | 'all', limit: number): Related[] {
   if (by === 'graph') return graph.slice(0, limit).map((note) => ({ ...note, signals: ['graph'] }));
   const fromVectors = (hit: (typeof vectors)[number]): Related => ({ path: hit.path, title: hit.title, score: hit.score, chains: [], signals: ['vectors'], ...(hit.section ? { section: hit.section } : {}) });
   if (by === 'vectors') return vectors.slice(0, limit).map(fromVectors);
-  const fused = new Map<string, Related>();
-  const add = (entry: Related, rank: number) => {
-    const seen = fused.get(entry.path);
-    const share = 1 / (60 + rank + 1);
-    if (!seen) fused.set(entry.path, { ...entry, score: share });
-    else fused.set(entry.path, { ...seen, ...(entry.section ? { section: entry.section } : {}), chains: [...seen.chains, ...entry.chains], signals: [...seen.signals, ...entry.signals], score: seen.score + share });
+  // One entry per note, found by either signal; the search's RRF ranks them (k = 60).
+  const entries: Related[] = [];
+  const at = new Map<string, number>();
+  const idOf = (entry: Related): number => {
+    const known = at.get(entry.path);
+    if (known === undefined) {
+      at.set(entry.path, entries.length);
+      return entries.push({ ...entry }) - 1;
+    }
+    const seen = entries[known]!;
+    entries[known] = { ...seen, ...(entry.section ? { section: entry.section } : {}), chains: [...seen.chains, ...entry.chains], signals: [...seen.signals, ...entry.signals] };
+    return known;
   };
-  graph.forEach((note, rank) => add({ ...note, signals: ['graph'] }, rank));
-  vectors.forEach((hit, rank) => add(fromVectors(hit), rank));
-  return [...fused.values()]
-    .sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1))
+  const lanes = { graph: graph.map((note) => idOf({ ...note, signals: ['graph'] })), vectors: vectors.map((hit) => idOf(fromVectors(hit))) };
+  return fuseRrf(lanes)
     .slice(0, limit)
-    .map((entry) => ({ ...entry, score: Math.round(entry.score * 1e4) / 1e4 }));
+    .map(({ doc, score }) => ({ ...entries[doc]!, score: Math.round(score * 1e4) / 1e4 }));
 }
 
 function graphStatsTool(engine: VaultEngine): Tool {
