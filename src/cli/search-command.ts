@@ -81,8 +81,10 @@ export function describeResponse(response: SearchResponse, { explain = false }: 
   const lines: string[] = [];
   for (const notice of response.notices) lines.push(`note: ${notice}`);
   if (explain && response.analysis) {
-    const { terms, ignored, language } = response.analysis;
-    lines.push(`query terms: ${terms.join(' ') || '(none the index knows)'}${ignored.length ? `; left out as ${language ?? ''} question/function words: ${ignored.join(' ')}` : ''}`);
+    const { terms, ignored, language, corrected } = response.analysis;
+    lines.push(
+      `query terms: ${terms.join(' ') || '(none the index knows)'}${ignored.length ? `; left out as ${language ?? ''} question/function words: ${ignored.join(' ')}` : ''}${corrected.length ? `; spelling: ${corrected.map(({ from, to }) => `${from} → ${to}`).join(', ')}` : ''}`,
+    );
   }
   if (response.results.length === 0) lines.push(`no results for "${response.query}" (${response.mode})`);
   response.results.forEach((hit, i) => {

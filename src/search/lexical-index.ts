@@ -118,6 +118,11 @@ export class LexicalIndex {
     return [...new Set(queryTerms)].filter((term) => this.terms.has(term));
   }
 
+  /** Every term some document contains. */
+  vocabulary(): IterableIterator<string> {
+    return this.terms.keys();
+  }
+
   documentFrequency(term: string): number {
     const t = this.terms.get(term);
     return t === undefined ? 0 : this.offsets[t + 1]! - this.offsets[t]!;

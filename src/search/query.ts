@@ -58,6 +58,13 @@ const FUNCTION_WORDS: ReadonlyMap<string, ReadonlySet<string>> = new Map(Object.
  * words (Spanish `son` and `era`, Italian `dove`, Dutch `van`), so mixing them would drop
  * English content.
  */
+/** Whether some language's list holds the word as a question or function word. */
+export function isFunctionWord(word: string): boolean {
+  const folded = foldToken(word);
+  for (const list of FUNCTION_WORDS.values()) if (list.has(folded)) return true;
+  return false;
+}
+
 export function functionWordLanguage(words: readonly string[]): string | null {
   let best: string | null = null;
   let bestCount = 0;
@@ -80,6 +87,8 @@ export interface AnalyzedQuery {
   language: string | null;
   /** Token → the query word it came from (its first): parts of one word (`2026-05-01`) are not "near" each other. */
   wordOf: Map<string, number>;
+  /** The query's words as written, indexed as in `wordOf`. */
+  words: string[];
 }
 
 /**
@@ -121,7 +130,7 @@ export function analyzeQuery(query: string, tokenize: Tokenizer): AnalyzedQuery 
       into.push(token);
     }
   }
-  if (content.length === 0) return { all, content: all.slice(), ignored: [], language, wordOf };
+  if (content.length === 0) return { all, content: all.slice(), ignored: [], language, wordOf, words };
   const kept = new Set(content);
-  return { all, content, ignored: [...new Set(ignored)].filter((token) => !kept.has(token)), language, wordOf };
+  return { all, content, ignored: [...new Set(ignored)].filter((token) => !kept.has(token)), language, wordOf, words };
 }

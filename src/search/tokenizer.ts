@@ -68,6 +68,8 @@ export interface Tokenizer {
   expand(word: string): readonly string[];
   /** The same, uncached: for callers that cache words themselves (term counting). */
   tokensOf(word: string): readonly string[];
+  /** Whether the word is a stop word (of any language, for a union): no note's terms can hold it. */
+  isStopWord(word: string): boolean;
 }
 
 // Script extensions, not scripts: the katakana prolonged-sound mark `ー` is Common by script
@@ -122,7 +124,7 @@ export function createTokenizer(options: Partial<TokenizerOptions> = {}): Tokeni
     });
     return out;
   };
-  return Object.assign(tokenize, { expand, tokensOf: compute });
+  return Object.assign(tokenize, { expand, tokensOf: compute, isStopWord: (word: string) => stop.has(foldToken(word)) });
 }
 
 /**
@@ -325,7 +327,11 @@ export function unionTokenizer(tokenizers: readonly Tokenizer[]): Tokenizer {
     });
     return out;
   };
-  return Object.assign(tokenize, { expand: (word: string) => table.lookup(word, 0, word.length, compute), tokensOf: compute });
+  return Object.assign(tokenize, {
+    expand: (word: string) => table.lookup(word, 0, word.length, compute),
+    tokensOf: compute,
+    isStopWord: (word: string) => tokenizers.some((tokenizer) => tokenizer.isStopWord(word)),
+  });
 }
 
 /** A short stable signature of the options: stored tokens are rebuilt when it changes. */

@@ -18,7 +18,8 @@ import { FUSION_DEFAULTS, fuseRrf, type FusionOptions } from './fusion.js';
 import { VectorIndex, type VectorHit, type VectorScope, type VectorSource } from './vector-index.js';
 import { type Tokenizer, type TokenizerOptions } from './tokenizer.js';
 import { NameIndex } from './names.js';
-import { analyzeQuery } from './query.js';
+import { analyzeQuery, type AnalyzedQuery } from './query.js';
+import { correctQuery, SpellingIndex, type WordCorrection } from './spelling.js';
 
 export const LIMITS = {
   /** Results a caller may ask for; eval asks up to 100 (recall@100). */
@@ -64,8 +65,10 @@ interface ReadQuery {
   limit: number;
   filter: CompiledFilter;
   notices: string[];
-  analyzed: ReturnType<typeof analyzeQuery>;
+  analyzed: AnalyzedQuery;
   known: string[];
+  /** Misspelt words searched as their nearest indexed term. */
+  corrected: WordCorrection[];
   named: NamedNotes;
   tiers: Map<number, number>;
   boosts: { scores: Map<number, number>; terms: Map<number, readonly string[]> };
@@ -154,8 +157,8 @@ export interface SearchResponse {
   total_matches: number;
   scoped_out?: ScopedOut;
   notices: string[];
-  /** With explain: the query's ranked terms, the question and function words left out, and their language. */
-  analysis?: { terms: string[]; ignored: string[]; language: string | null };
+  /** With explain: the query's ranked terms, the question and function words left out, their language, and misspelt words searched as their nearest indexed term. */
+  analysis?: { terms: string[]; ignored: string[]; language: string | null; corrected: { word: string; from: string; to: string }[] };
 }
 
 interface NoteRow {
@@ -179,6 +182,8 @@ export class VaultSearch {
   private readonly names = new Map<string, Map<number, { match: 'title' | 'alias'; spellings: Set<string> }>>();
   /** Names (title, file name, aliases) by their content tokens, for coverage by a longer query. */
   private readonly covering: NameIndex;
+  /** Indexed terms by spelling, made on the first misspelt query. */
+  private spelling: SpellingIndex | null = null;
 
   private constructor(
     private readonly db: Database.Database,
@@ -246,7 +251,7 @@ export class VaultSearch {
       results: [],
       total_matches: 0,
       notices: read.notices,
-      ...(request.explain ? { analysis: { terms: read.known, ignored: read.analyzed.ignored, language: read.analyzed.language } } : {}),
+      ...(request.explain ? { analysis: { terms: read.known, ignored: read.analyzed.ignored, language: read.analyzed.language, corrected: read.corrected.map(({ word, from, to }) => ({ word, from, to })) } } : {}),
     };
     const ranked = rankDocuments(this.index, this.metas, read.known, {
       limit: Math.max(read.limit, mode === 'keyword' ? PASSAGE_DEPTH : LANE_DEPTH),
@@ -287,11 +292,29 @@ export class VaultSearch {
     }
     const analyzed = analyzeQuery(query, this.tokenize);
     const known = this.index.knownTerms(analyzed.content);
+    const corrected = this.correctSpelling(analyzed, known);
+    for (const { word, to } of corrected) notices.push(`no note contains "${word}"; searched the nearest indexed word ("${to}") instead`);
     if (analyzed.all.length === 0 && query.trim() !== '') notices.push('the query has no searchable words (only stop words or punctuation)');
     const named: NamedNotes = this.names.get(analyzed.all.join(' ')) ?? new Map();
     const spelled = foldName(query);
     const tiers = new Map([...named].map(([doc, name]) => [doc, name.spellings.has(spelled) ? 2 : 1]));
-    return { query, limit, filter, notices, analyzed, known, named, tiers, boosts: this.nameBoosts(known) };
+    return { query, limit, filter, notices, analyzed, known, corrected, named, tiers, boosts: this.nameBoosts(known) };
+  }
+
+  /**
+   * Misspelt query words (no note contains any of their terms) searched as the nearest indexed
+   * term: added to `known`, in the word's place for proximity (`correctQuery`).
+   */
+  private correctSpelling(analyzed: AnalyzedQuery, known: string[]): WordCorrection[] {
+    if (known.length === new Set(analyzed.content).size) return [];
+    this.spelling ??= new SpellingIndex(this.index.vocabulary(), (term) => this.index.documentFrequency(term), this.index.documentCount);
+    const corrected = correctQuery(analyzed, { isKnown: (term) => this.index.documentFrequency(term) > 0, isStopWord: (word) => this.tokenize.isStopWord(word) }, this.spelling);
+    for (const { from, to } of corrected) {
+      if (known.includes(to)) continue;
+      known.push(to);
+      analyzed.wordOf.set(to, analyzed.wordOf.get(from)!);
+    }
+    return corrected;
   }
 
   /** The lanes a request gets, and why: semantic needs a query vector and note vectors. */

@@ -13,7 +13,7 @@ import { openStateDb, runIndex } from '../../src/index/index.js';
 import { lexicalExtension, VaultSearch } from '../../src/search/index.js';
 import { REPO } from '../helpers/cli.js';
 
-const KEYWORD_CATEGORIES = ['keyword', 'title', 'alias', 'tag', 'folder', 'degenerate', 'long-note-trap', 'non-english'];
+const KEYWORD_CATEGORIES = ['keyword', 'title', 'alias', 'tag', 'folder', 'degenerate', 'long-note-trap', 'non-english', 'typo'];
 
 const FLOORS: Floor[] = [
   ...KEYWORD_CATEGORIES.flatMap((category): Floor[] => [

@@ -128,6 +128,7 @@ test('a search made while evidence is being found (by the tokenizer) leaves the 
     const reentrant = Object.assign((words: string, out?: string[]) => (search(), tokenize(words, out)), {
       expand: (word: string) => (search(), tokenize.expand(word)),
       tokensOf: tokenize.tokensOf,
+      isStopWord: tokenize.isStopWord,
     });
     assert.deepEqual(
       findEvidence(text, blocks, tokenize('atlas hello'), () => 1, reentrant),

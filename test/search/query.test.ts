@@ -23,7 +23,7 @@ test('a query of only function words keeps them; statements and claims keep thei
   assert.deepEqual(analyzeQuery('vitamin D does not prevent falls', tokenize).content, tokenize('vitamin D does not prevent falls'));
   // Only the detected language's list applies: Spanish `son` and `era` are English content.
   assert.deepEqual(analyzeQuery('who was the son of the era?', tokenize).content, ['son', 'era']);
-  assert.deepEqual(analyzeQuery('', tokenize), { all: [], content: [], ignored: [], language: null, wordOf: new Map() });
+  assert.deepEqual(analyzeQuery('', tokenize), { all: [], content: [], ignored: [], language: null, wordOf: new Map(), words: [] });
 });
 
 test("NameIndex: a covered name earns its words' full weight, a partly shared name its share", () => {
@@ -66,7 +66,7 @@ test('a question finds the note named for it above notes that repeat its functio
   const engine = VaultSearch.open(db, vault.root);
   const response = engine.search({ query: 'how do I embed a file', explain: true });
   assert.equal(response.results[0]!.path, 'Embed files.md');
-  assert.deepEqual(response.analysis, { terms: ['emb', 'file'], ignored: ['how', 'do', 'i'], language: 'en' });
+  assert.deepEqual(response.analysis, { terms: ['emb', 'file'], ignored: ['how', 'do', 'i'], language: 'en', corrected: [] });
   assert.deepEqual(
     response.results[0]!.boosts?.filter((boost) => boost.kind === 'name').map((boost) => boost.terms.join(' ')),
     ['emb file'],

@@ -187,3 +187,19 @@ test('passages: a focused section beats a long note with the same words scattere
   const proximity = (path: string) => pipeline.find((hit) => hit.path === path)!.boosts!.find((boost) => boost.kind === 'passage') as { proximity: number };
   assert.ok(proximity('Together.md').proximity > proximity('Apart.md').proximity);
 });
+
+test('a misspelt word is searched as the nearest indexed word, saying so; known words are never corrected', (t) => {
+  const vault = makeVault(t, FILES);
+  const engine = engineFor(vault).refresh();
+  const typo = engine.search({ query: 'Tantivy cutovr', explain: true });
+  assert.equal(typo.results[0]!.path, 'Claude/Sessions/2026-03-12 Review.md');
+  assert.deepEqual(typo.analysis!.corrected, [{ word: 'cutovr', from: 'cutovr', to: 'cutov' }]);
+  assert.deepEqual(typo.notices, ['no note contains "cutovr"; searched the nearest indexed word ("cutov") instead']);
+  assert.ok(typo.analysis!.terms.includes('cutov'));
+  // Only the misspelt word: without the correction nothing would match.
+  assert.equal(engine.search({ query: 'Tantivvy' }).results[0]!.path, 'Claude/Sessions/2026-03-12 Review.md');
+  const spelled = engine.search({ query: 'Tantivy cutover', explain: true });
+  assert.deepEqual(spelled.analysis!.corrected, []);
+  assert.deepEqual(spelled.notices, []);
+  assert.deepEqual(engine.search({ query: 'zzqx wxyzzy' }).results, [], 'nothing near: no results, no guess');
+});

@@ -1,0 +1,181 @@
+/**
+ * Spelling correction for query words no note contains: `fesetival` → `festival`, `obsidan` →
+ * `obsidian`, `Canvs` → `Canvas`. A term the vault knows is never touched, so a query whose
+ * words all occur ranks exactly as without this; a misspelt word, which would match nothing,
+ * is searched as the indexed term nearest in edit distance (the most frequent of the nearest).
+ *
+ * Terms are the tokenizer's (stemmed) forms on both sides. Candidates come from padded
+ * trigrams (`^fe`, `fes`, … `iv$`): one edit changes at most four of a word's trigrams (three
+ * for an insertion, deletion or substitution, four for swapping two neighbours), so a term
+ * within k edits shares at least `grams − 4k` of them (the q-gram lemma), and only those
+ * are checked with a bounded Damerau–Levenshtein (optimal string alignment) distance. The
+ * trigram table is built on the first misspelt query, not at start-up.
+ */
+import { isFunctionWord } from './query.js';
+
+export interface SpellingCorrection {
+  /** The query term no note contains. */
+  from: string;
+  /** The indexed term searched instead. */
+  to: string;
+  edits: number;
+}
+
+export const SPELLING_DEFAULTS = {
+  /** Shorter terms are never corrected: at three letters almost every edit is another word. */
+  minLength: 4,
+  /** Terms this long or longer may be two edits away; shorter ones one. */
+  twoEditsFrom: 8,
+  /**
+   * A term in more than this share of the notes is never a correction: it would rank nothing
+   * (`canvs` is one edit from `can` as from `canvas`, and `can` is in nine notes of ten).
+   */
+  maxShare: 0.5,
+};
+
+/** Letters only (any script): numbers, codes and dates are not misspellings. */
+const CORRECTABLE = /^\p{L}+$/u;
+
+export class SpellingIndex {
+  private grams: Map<string, Int32Array> | null = null;
+  /** Per term (index into `terms`): how many of the query's trigrams it shares; reused. */
+  private shared: Uint16Array | null = null;
+  private readonly terms: string[];
+
+  /**
+   * @param terms every indexed term
+   * @param frequencyOf how many notes contain a term: among equally near terms, the commonest wins
+   * @param documentCount how many notes there are
+   */
+  constructor(
+    terms: Iterable<string>,
+    private readonly frequencyOf: (term: string) => number,
+    documentCount: number,
+    private readonly options: typeof SPELLING_DEFAULTS = SPELLING_DEFAULTS,
+  ) {
+    // A stem may be a letter shorter than the misspelt one (`loging` → `log`).
+    const maxFrequency = documentCount * options.maxShare;
+    this.terms = [...terms].filter((term) => term.length >= options.minLength - 1 && CORRECTABLE.test(term) && frequencyOf(term) <= maxFrequency);
+  }
+
+  /** The indexed term nearest to `term`, or null when none is close enough (or `term` is not a word). */
+  correct(term: string): SpellingCorrection | null {
+    if (term.length < this.options.minLength || !CORRECTABLE.test(term)) return null;
+    const maxEdits = term.length >= this.options.twoEditsFrom ? 2 : 1;
+    const grams = trigrams(term);
+    const table = this.table();
+    const shared = this.shared!;
+    const touched: number[] = [];
+    for (const gram of new Set(grams)) {
+      const holders = table.get(gram);
+      if (holders === undefined) continue;
+      for (const t of holders) if (shared[t]!++ === 0) touched.push(t);
+    }
+    const needed = grams.length - 4 * maxEdits;
+    let best: SpellingCorrection | null = null;
+    let bestFrequency = 0;
+    for (const t of touched) {
+      const count = shared[t]!;
+      shared[t] = 0;
+      const candidate = this.terms[t]!;
+      if (count < needed || Math.abs(candidate.length - term.length) > maxEdits) continue;
+      const edits = boundedDistance(term, candidate, best === null ? maxEdits : best.edits);
+      if (edits > maxEdits || edits === 0) continue;
+      const frequency = this.frequencyOf(candidate);
+      if (best === null || edits < best.edits || (edits === best.edits && (frequency > bestFrequency || (frequency === bestFrequency && candidate < best.to)))) {
+        best = { from: term, to: candidate, edits };
+        bestFrequency = frequency;
+      }
+    }
+    return best;
+  }
+
+  /** Trigram → the terms holding it, built once. */
+  private table(): Map<string, Int32Array> {
+    if (this.grams !== null) return this.grams;
+    const lists = new Map<string, number[]>();
+    this.terms.forEach((term, t) => {
+      for (const gram of new Set(trigrams(term))) {
+        const list = lists.get(gram);
+        if (list) list.push(t);
+        else lists.set(gram, [t]);
+      }
+    });
+    this.grams = new Map([...lists].map(([gram, list]) => [gram, Int32Array.from(list)]));
+    this.shared = new Uint16Array(this.terms.length);
+    return this.grams;
+  }
+}
+
+/** The padded trigrams of a term, in order (`cat` → `^ca`, `cat`, `at$`). */
+function trigrams(term: string): string[] {
+  const padded = `^${term}$`;
+  const out: string[] = [];
+  for (let i = 0; i + 3 <= padded.length; i++) out.push(padded.slice(i, i + 3));
+  return out;
+}
+
+/**
+ * Optimal-string-alignment distance (insertions, deletions, substitutions and adjacent
+ * transpositions each cost one), or `limit + 1` as soon as it must exceed `limit`.
+ */
+export function boundedDistance(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  const width = b.length + 1;
+  let before = new Array<number>(width).fill(0);
+  let previous = Array.from({ length: width }, (_, j) => j);
+  let current = new Array<number>(width).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    current[0] = i;
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2]! + 1);
+      current[j] = value;
+      if (value < rowMin) rowMin = value;
+    }
+    if (rowMin > limit) return limit + 1;
+    [before, previous, current] = [previous, current, before];
+  }
+  return Math.min(previous[b.length]!, limit + 1);
+}
+
+/** A query word no note contains, and the indexed term searched in its place. */
+export interface WordCorrection extends SpellingCorrection {
+  /** The word as the query wrote it. */
+  word: string;
+}
+
+/**
+ * The corrections a query needs: for each query word none of whose content terms the vault
+ * knows, its best-corrected term (fewest edits, then the commonest). A word with any known
+ * term is left alone (a compound's known part, or one language's stem in a vault of several),
+ * and so is a word some language of the vault stops or reads as a function word: `that` is in
+ * no English note's terms because English drops it, not because it is misspelt.
+ */
+export function correctQuery(
+  query: { content: readonly string[]; wordOf: ReadonlyMap<string, number>; words: readonly string[] },
+  vault: { isKnown: (term: string) => boolean; isStopWord: (word: string) => boolean },
+  spelling: Pick<SpellingIndex, 'correct'>,
+): WordCorrection[] {
+  const byWord = new Map<number, string[]>();
+  for (const term of new Set(query.content)) {
+    const word = query.wordOf.get(term) ?? -1;
+    const terms = byWord.get(word);
+    if (terms) terms.push(term);
+    else byWord.set(word, [term]);
+  }
+  const out: WordCorrection[] = [];
+  for (const [word, terms] of byWord) {
+    const written = query.words[word];
+    if (written === undefined || terms.some(vault.isKnown) || vault.isStopWord(written) || isFunctionWord(written)) continue;
+    let best: SpellingCorrection | null = null;
+    for (const term of terms) {
+      const correction = spelling.correct(term);
+      if (correction !== null && (best === null || correction.edits < best.edits)) best = correction;
+    }
+    if (best !== null) out.push({ ...best, word: written });
+  }
+  return out;
+}

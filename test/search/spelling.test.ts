@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { boundedDistance, correctQuery, SpellingIndex } from '../../src/search/spelling.js';
+
+test('edit distance: insertions, deletions, substitutions and neighbour swaps cost one; past the limit it stops', () => {
+  assert.equal(boundedDistance('festiv', 'festiv', 2), 0);
+  assert.equal(boundedDistance('fesetiv', 'festiv', 2), 1);
+  assert.equal(boundedDistance('grpah', 'graph', 2), 1);
+  assert.equal(boundedDistance('canv', 'canva', 2), 1);
+  assert.equal(boundedDistance('kitten', 'sitting', 3), 3);
+  assert.equal(boundedDistance('kitten', 'sitting', 1), 2, 'limit + 1 once the limit is passed');
+  assert.equal(boundedDistance('ab', 'abcdef', 2), 3, 'lengths too far apart');
+});
+
+function index(frequencies: Record<string, number>, documentCount = 100): SpellingIndex {
+  return new SpellingIndex(Object.keys(frequencies), (term) => frequencies[term] ?? 0, documentCount);
+}
+
+test('a misspelt term becomes the nearest indexed term, the commonest of the nearest', () => {
+  const spelling = index({ festiv: 5, graph: 20, grape: 3, canva: 8, can: 90, log: 30, lose: 7, bookmark: 4 });
+  assert.deepEqual(spelling.correct('fesetiv'), { from: 'fesetiv', to: 'festiv', edits: 1 });
+  assert.equal(spelling.correct('grpah')?.to, 'graph', 'a swap is one edit');
+  assert.equal(spelling.correct('canv')?.to, 'canva', 'a term in most notes is never a correction');
+  assert.equal(spelling.correct('loge')?.to, 'log', 'equally near: the commoner (and a stem one letter shorter)');
+  assert.equal(spelling.correct('bokmakr')?.to, undefined, 'two edits away from a seven-letter term: too far');
+  assert.equal(spelling.correct('bookmakrs')?.to, 'bookmark', 'two edits allowed from eight letters');
+});
+
+test('short terms, numbers and far terms are never corrected', () => {
+  const spelling = index({ graph: 20, 2026: 9, ab12: 3 });
+  assert.equal(spelling.correct('grp'), null, 'three letters');
+  assert.equal(spelling.correct('2027'), null, 'a number');
+  assert.equal(spelling.correct('ab13'), null, 'not letters');
+  assert.equal(spelling.correct('zzzzzz'), null, 'nothing near');
+  assert.equal(index({}).correct('graph'), null, 'an empty vault');
+});
+
+test('a query corrects only words none of whose terms the vault knows, and never stop or function words', () => {
+  const spelling = index({ festiv: 5, pride: 3, what: 40, whet: 4, sync: 9, obsidian: 30 });
+  const known = new Set(['pride', 'sync', 'obsidian']);
+  const vault = { isKnown: (term: string) => known.has(term), isStopWord: (word: string) => word === 'that' };
+  const query = (words: string[], content: string[]) => ({ words, content, wordOf: new Map(content.map((term) => [term, words.findIndex((word) => word.toLowerCase().startsWith(term.slice(0, 3)))])) });
+  assert.deepEqual(correctQuery(query(['pride', 'fesetival'], ['pride', 'fesetiv']), vault, spelling), [{ word: 'fesetival', from: 'fesetiv', to: 'festiv', edits: 1 }]);
+  assert.deepEqual(correctQuery(query(['Obsidian', 'Sync'], ['obsidian', 'sync']), vault, spelling), [], 'all known: nothing to do');
+  assert.deepEqual(correctQuery(query(['that'], ['that']), vault, spelling), [], 'a stop word of some language');
+  assert.deepEqual(correctQuery(query(['where'], ['wher']), vault, spelling), [], 'a function word of some language');
+});
