@@ -15,9 +15,11 @@ export const librarianCommand: Command = {
   options: {
     'dry-run': { type: 'boolean', description: 'print what the sweep would do and its estimated cost; change nothing' },
     phases: { type: 'string', value: 'LIST', description: `only these phases, comma-separated (${PHASES.join(',')})` },
+    'apply-ticked': { type: 'boolean', description: 'only decide the proposals ticked ([x]) or cancelled ([-]) in Claude/Librarian.md (the approvals phase)' },
   },
   async run(args, { env, io }) {
-    const phases = parsePhases(args.values.phases);
+    if (args.values['apply-ticked'] === true && args.values.phases !== undefined) throw new UsageError('--apply-ticked is the approvals phase alone; drop --phases, or name approvals in it');
+    const phases = args.values['apply-ticked'] === true ? (['approvals'] as PhaseName[]) : parsePhases(args.values.phases);
     const dryRun = args.values['dry-run'] === true;
     const log = { err: (text: string) => io.err(text) };
     if (dryRun) {

@@ -2,6 +2,7 @@
  * The report the human reads in Obsidian: one dated section per sweep at the top of
  * `Claude/Librarian.md`, newest first, the last 30 kept. Pure: a sweep report in, markdown out.
  */
+import { filingSubject, mergeSubject, proposalLine, TICK_HINT } from './approvals.js';
 import type { SweepReport } from './sweep.js';
 
 export const LIBRARIAN_REPORT_DEFAULTS = {
@@ -16,6 +17,8 @@ export function renderSection(report: SweepReport): string {
   const lines = [`## Sweep ${at} UTC${report.dryRun ? ' (dry run)' : ''}`, '', `run \`${report.runId}\` · ${(report.durationMs / 1000).toFixed(1)} s`, ''];
   for (const phase of report.phases) {
     if (phase.name === 'health' || phase.name === 'report') continue;
+    // Most sweeps find nothing ticked: no line for that.
+    if (phase.name === 'approvals' && phase.status !== 'failed' && !phase.counts.ticked) continue;
     const cost = phase.costUsd > 0 ? ` · $${phase.costUsd.toFixed(4)}` : phase.estimatedCostUsd > 0 ? ` · est. $${phase.estimatedCostUsd.toFixed(4)}` : '';
     lines.push(`- **${phase.name}**: ${phase.status === 'failed' ? `FAILED — ${phase.error}` : phase.summary}${cost}`);
   }
@@ -31,12 +34,12 @@ export function renderSection(report: SweepReport): string {
     }
   }
   if (report.proposals.organize.length + report.proposals.merges.length > 0) {
-    lines.push('', '### Proposals', '');
+    lines.push('', '### Proposals', '', TICK_HINT, '');
     for (const p of report.proposals.organize) {
-      lines.push(`- filing #${p.id}: ${link(p.path)} → \`${p.target}/\` (share ${p.share.toFixed(2)}; ${p.reason}) — accept with \`organize_vault\` apply [${p.id}]`);
+      lines.push(proposalLine({ kind: 'filing', id: p.id, subject: filingSubject(p.path, p.target) }, `share ${p.share.toFixed(2)}; ${p.reason}; or \`organize_vault\` apply [${p.id}]`));
     }
     for (const p of report.proposals.merges) {
-      lines.push(`- merge #${p.id} (${p.type}): "${p.loser}" → "${p.winner}" (${p.reason}; ${p.verdict}) — \`engram graph consolidate --apply ${p.id}\``);
+      lines.push(proposalLine({ kind: 'merge', id: p.id, subject: mergeSubject(p.loser, p.winner) }, `${p.type}; ${p.reason}; ${p.verdict}; or \`engram graph consolidate --apply ${p.id}\``));
     }
     if (report.proposals.more > 0) lines.push(`- … and ${report.proposals.more} more pending (see \`organize_vault\` and \`engram graph consolidate\`)`);
   }

@@ -1,5 +1,5 @@
 /**
- * One Librarian sweep: index backlog → embedding backlog → extraction backlog (budgeted) →
+ * One Librarian sweep: proposals ticked in Librarian.md → index backlog → embedding backlog → extraction backlog (budgeted) →
  * cleanup → organize → consolidation proposals (a bounded slice) → health → report. Each phase
  * (one file each under `phases/`) is a `plan()` that only reads (what it would do and what it
  * would cost) and an `act()` given that plan. A dry run stops after the plans: no write to the
@@ -9,6 +9,7 @@
  * The caller holds the index lock and, for a dry run, passes a session over a snapshot of the state database.
  */
 import { countBacklog } from '../embed/index.js';
+import { approvalsPhase } from './phases/approvals.js';
 import { cleanupPhase } from './phases/cleanup.js';
 import { consolidatePhase } from './phases/consolidate.js';
 import { embedPhase } from './phases/embed.js';
@@ -22,7 +23,7 @@ import { fillProposals, reportPhase } from './phases/report.js';
 export { BACKLOG_PHASES, SWEEP_DEFAULTS, PHASES, type PhaseName, type PhaseReport, type SweepOptions, type SweepReport } from './phases/phase.js';
 
 /** The phases in the order they run (`PHASES` names them, for options and the CLI). */
-const SWEEP: readonly Phase[] = [indexPhase, embedPhase, extractPhase, cleanupPhase, organizePhase, consolidatePhase, healthPhase, reportPhase];
+const SWEEP: readonly Phase[] = [approvalsPhase, indexPhase, embedPhase, extractPhase, cleanupPhase, organizePhase, consolidatePhase, healthPhase, reportPhase];
 
 export async function runSweep(options: SweepOptions): Promise<SweepReport> {
   const ctx = startSweep(options);

@@ -37,10 +37,10 @@ export const SWEEP_DEFAULTS = {
   listedProposals: 20,
 } as const;
 
-export const PHASES = ['index', 'embed', 'extract', 'cleanup', 'organize', 'consolidate', 'health', 'report'] as const;
+export const PHASES = ['approvals', 'index', 'embed', 'extract', 'cleanup', 'organize', 'consolidate', 'health', 'report'] as const;
 export type PhaseName = (typeof PHASES)[number];
-/** The daemon's frequent drain: keep the backlogs empty, leave filing and review to the nightly sweep. */
-export const BACKLOG_PHASES: readonly PhaseName[] = ['index', 'embed', 'extract'];
+/** The daemon's frequent drain: decide what the human ticked, keep the backlogs empty; filing and review wait for the nightly sweep. */
+export const BACKLOG_PHASES: readonly PhaseName[] = ['approvals', 'index', 'embed', 'extract'];
 
 export interface SweepOptions {
   /** The vault, its state database, the agent territory, the excluded folders, and index refreshes. */
