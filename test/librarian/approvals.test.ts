@@ -143,3 +143,27 @@ test('[-] rejects a filing: nothing moves, the proposal is rejected; --apply-tic
   assert.equal(both.code, 2);
   assert.match(both.stderr, /--apply-ticked is the approvals phase alone/);
 });
+
+test('a ticked merge is applied exactly as `engram graph consolidate --apply` would', async (t) => {
+  const vault = makeVault(t, {
+    'People/Ana Silva.md': '---\ntype: person\n---\n# Ana Silva\nEngineer.\n',
+    'Meetings/Sync.md': '---\nattendees: ["[[Ana Silva]]"]\n---\n# Sync\nWith [[Ana Silva]].\n',
+    'Meetings/Retro.md': '---\nattendees: [Anna Silva]\n---\n# Retro\nA retro.\n',
+  });
+  const env = { ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root, ENGRAM_MODEL_DIR: join(vault.home, '..', 'no-models'), ENGRAM_EXTRACTOR: 'structural', ENGRAM_OFFLINE: '1' };
+  const sweep = await runCli(['librarian', '--json'], env);
+  const merge = JSON.parse(sweep.stdout).proposals.merges[0];
+  assert.deepEqual([merge.loser, merge.winner], ['Anna Silva', 'Ana Silva'], sweep.stderr);
+  const report = join(vault.root, 'Claude/Librarian.md');
+  const line = `- [ ] merge #${merge.id}: "Anna Silva" → "Ana Silva"`;
+  const text = readFileSync(report, 'utf8');
+  assert.ok(text.includes(line), text);
+  writeFileSync(report, text.replace(line, line.replace('[ ]', '[x]')));
+  const run = await runCli(['librarian', '--apply-ticked', '--json'], env);
+  assert.equal(run.code, 0, run.stderr + run.stdout);
+  assert.equal(JSON.parse(run.stdout).phases[0].counts.applied, 1);
+  assert.match(readFileSync(report, 'utf8'), new RegExp(`^- \\[x\\] merge #${merge.id}: .* — \\*\\*applied \\(\`engram undo merge:${merge.id}\` reverts it\\)\\*\\*`, 'm'));
+  const stats = await runCli(['graph', 'consolidate', '--json'], env);
+  assert.deepEqual(JSON.parse(stats.stdout).pending, [], 'nothing left to decide');
+  assert.match(readFileSync(join(vault.root, 'Claude/Graph/People/Anna Silva.md'), 'utf8'), /Ana Silva/, 'the loser is a stub pointing at the winner');
+});
