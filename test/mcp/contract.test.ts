@@ -47,7 +47,7 @@ const CLI: Record<string, string[]> = {
   graph: ['apply', 'max-cost', 'max-notes', 'undo'],
   serve: ['http', 'no-index', 'no-watch'],
   daemon: ['http', 'no-index', 'sweep-now'],
-  librarian: ['dry-run', 'phases'],
+  librarian: ['apply-ticked', 'dry-run', 'phases'],
   undo: [],
   eval: ['b', 'baseline', 'beir', 'delta', 'golden', 'k1', 'known-items', 'locomo', 'min-mrr', 'min-ndcg10', 'min-recall10', 'min-success10', 'min-success5', 'mode', 'no-history', 'split', 'title-weight'],
   verify: ['sample', 'seed'],
