@@ -28,4 +28,4 @@ export { createAnthropicAdjudicator, type AnthropicAdjudicatorOptions } from './
 export { needsRebuild, parseEntityNote, rebuildGraphCache, type RebuildReport } from './rebuild.js';
 export { redactText, redactValue, describeRedactions, SECRET_KINDS, type SecretKind, type RedactionCounts } from './redact.js';
 export { notePrivacy, type PrivacyVerdict } from './privacy.js';
-export { readExtractionPause, describePause, releaseFailed, failedExtractions, failureKind, type ExtractionPause } from './pause.js';
+export { readExtractionPause, recordExtractionPause, describePause, releaseFailed, failedExtractions, failureKind, type ExtractionPause } from './pause.js';
