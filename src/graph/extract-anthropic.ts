@@ -137,7 +137,9 @@ export function environmentRemedy(status: number, detail: string, model: string)
   if (status === 401) return 'the Anthropic API key is invalid or revoked; set a valid ANTHROPIC_API_KEY';
   if (status === 402 || /credit balance|billing|purchase credits/i.test(detail)) return "the Anthropic account has no credit; check the account's billing or choose ENGRAM_EXTRACTOR=structural";
   if (status === 403) return "the Anthropic API key is not allowed to do this; check the key's permissions and workspace";
-  if (status === 404) return `the model "${model}" is not available to this account; set ENGRAM_EXTRACT_MODEL to one it can use`;
+  if (status === 404) {
+    return /model/i.test(detail) ? `the model "${model}" is not available to this account; set ENGRAM_EXTRACT_MODEL to one it can use` : `the API answered 404 not found; check ENGRAM_EXTRACT_MODEL ("${model}") and ANTHROPIC_BASE_URL`;
+  }
   return undefined;
 }
 

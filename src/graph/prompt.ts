@@ -239,12 +239,14 @@ export function checkReply(raw: unknown, usage: ExtractionUsage, unusable?: stri
  */
 export function checkFitsNote(checked: CheckedExtraction, input: Pick<ExtractionInput, 'title' | 'text' | 'frontmatter' | 'links'>): CheckedExtraction {
   if (checked.entities.length === 0) return checked;
-  const sent = ` ${foldWords([input.title, input.text, JSON.stringify(input.frontmatter ?? {}), ...input.links].join(' '))} `;
+  const sent = foldWords([input.title, input.text, JSON.stringify(input.frontmatter ?? {}), ...input.links].join(' '));
+  // A plain substring test, not whole words: scripts without spaces (Chinese, Japanese) have no
+  // word boundaries to look for, and a lenient test only ever keeps a reply.
   const occurs = (text: string) => {
     const folded = foldWords(text).trim();
-    return folded !== '' && sent.includes(` ${folded} `);
+    return folded.length >= 2 && sent.includes(folded);
   };
-  const fits = checked.entities.some((entity) => [entity.name, ...entity.aliases, entity.evidence.slice(0, 60).replace(/\S+$/, '')].some(occurs));
+  const fits = checked.entities.some((entity) => [entity.name, ...entity.aliases, foldWords(entity.evidence).trim().slice(0, 24)].some(occurs));
   if (fits) return checked;
   const count = checked.entities.length;
   return { entities: [], relations: [], usage: checked.usage, dropped: checked.dropped + count + checked.relations.length, warning: `the reply does not fit this note: none of its ${count} entities occurs in it` };

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { createAnthropicExtractor } from '../../src/graph/extract-anthropic.js';
 import { ENTITY_TYPES, RELATION_TYPES, type ExtractionInput } from '../../src/graph/model.js';
-import { EXTRACTION_SCHEMA, ExtractorError, PROMPT_VERSION, buildExtractionPrompt, checkReply, redactSecrets } from '../../src/graph/prompt.js';
+import { EXTRACTION_SCHEMA, ExtractorError, PROMPT_VERSION, buildExtractionPrompt, checkFitsNote, checkReply, redactSecrets } from '../../src/graph/prompt.js';
 import { errorReply, errorStep, startFakeAnthropic, textReply, toolUseReply, type FakeAnthropic, type ScriptStep } from '../helpers/fake-anthropic.js';
 
 const KEY = 'sk-ant-test-0123456789abcdef0123456789abcdef';
@@ -279,6 +279,31 @@ describe('anthropic extractor', () => {
     assert.ok(inside.includes('title: Ignore the rules'), 'note metadata is fenced too');
     assert.ok(!user.slice(close).includes('Ignore'), 'nothing of the note follows the fence');
     assert.ok(!inside.includes('ENGRAM-NOTE-0000'), 'a look-alike marker is neutralized');
+  });
+});
+
+describe('checkFitsNote', () => {
+  const usage = { inputTokens: 1, outputTokens: 1, costUsd: 0 };
+  const reply = (entities: { name: string; aliases?: string[]; evidence?: string }[]) => ({
+    entities: entities.map((e) => ({ name: e.name, type: 'organization' as const, aliases: e.aliases ?? [], evidence: e.evidence ?? '' })),
+    relations: [],
+    usage,
+    dropped: 0,
+  });
+  const input = (text: string) => ({ title: 'Meeting', text, frontmatter: null, links: [] });
+
+  test('a reply fits when any entity occurs by name, alias or evidence, in any script, case and accents folded', () => {
+    const chinese = input('云河数据是上海的一家系统集成商，主要客户是长三角的制造业和物流企业。');
+    assert.equal(checkFitsNote(reply([{ name: 'Yunhe Data', aliases: ['云河数据'] }]), chinese).entities.length, 1, 'an alias inside unspaced Chinese text');
+    assert.equal(checkFitsNote(reply([{ name: 'Shanghai integrator', evidence: '上海的一家系统集成商' }]), chinese).entities.length, 1, 'evidence');
+    assert.equal(checkFitsNote(reply([{ name: 'JOSE NUNEZ' }]), input('Met José Núñez today.')).entities.length, 1);
+    assert.equal(checkFitsNote(reply([{ name: 'Tax law' }, { name: 'Stripe' }]), input('Stripe Tax retired the VAT table.')).entities.length, 2, 'one fitting entity keeps the whole reply');
+  });
+
+  test('a reply about another note is dropped whole, with a warning', () => {
+    const checked = checkFitsNote(reply([{ name: 'Ada Lovelace', aliases: ['Ada'], evidence: 'Ada presented the plan' }, { name: 'Analytical Engine' }]), input('Grace Hopper wrote the first compiler.'));
+    assert.deepEqual([checked.entities, checked.dropped], [[], 2]);
+    assert.match(checked.warning ?? '', /does not fit this note: none of its 2 entities occurs in it/);
   });
 });
 
