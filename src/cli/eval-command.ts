@@ -37,7 +37,8 @@ const FLOOR_OPTIONS = {
 
 export const evalCommand: Command = {
   name: 'eval',
-  summary: 'Measure search quality: a golden query set over a vault (--golden), LoCoMo conversation logs (--locomo), or a BEIR-format dataset for the keyword lane (--beir); --baseline fts5 adds SQLite FTS5 side by side. --graph GOLD measures extraction quality instead.',
+  summary:
+    'Measure search quality: a golden query set over a vault (--golden), LoCoMo conversation logs (--locomo), or a BEIR-format dataset for the keyword lane (--beir); --baseline fts5 adds SQLite FTS5 side by side. --graph GOLD measures extraction quality instead.',
   options: {
     golden: { type: 'string', value: 'FILE', description: 'golden queries (YAML or JSON) whose paths are relative to --vault' },
     'known-items': { type: 'boolean', description: 'every note title and alias of --vault as a query for its own note' },

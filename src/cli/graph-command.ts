@@ -1,4 +1,18 @@
-import { consolidate, describeRedactions, failedExtractions, GRAPH_DEFAULTS, GraphStore, graphStats, releaseFailed, runGraphIndex, selectAdjudicator, selectExtractor, type ConsolidateReport, type Extractor, type GraphIndexReport } from '../graph/index.js';
+import {
+  consolidate,
+  describeRedactions,
+  failedExtractions,
+  GRAPH_DEFAULTS,
+  GraphStore,
+  graphStats,
+  releaseFailed,
+  runGraphIndex,
+  selectAdjudicator,
+  selectExtractor,
+  type ConsolidateReport,
+  type Extractor,
+  type GraphIndexReport,
+} from '../graph/index.js';
 import type { VaultSession } from '../session/index.js';
 import { UsageError } from '../errors.js';
 import type { Command } from './command.js';

@@ -58,7 +58,8 @@ function inputs(session: VaultSession, notes: readonly GoldNote[]): { gold: Gold
   const tags = db.prepare('SELECT tag FROM tags WHERE note_id = ?').pluck();
   const links = db.prepare("SELECT DISTINCT resolved_path FROM links WHERE note_id = ? AND resolved_kind = 'note' AND resolved_path IS NOT NULL").pluck();
   const missing = notes.filter((note) => row.get(note.path) === undefined).map((note) => note.path);
-  if (missing.length > 0) throw new EngramError('INVALID_INPUT', `the graph gold file names notes that are not in the vault (${missing.slice(0, 3).join('; ')}${missing.length > 3 ? `; and ${missing.length - 3} more` : ''}); fix the paths or the --vault`);
+  if (missing.length > 0)
+    throw new EngramError('INVALID_INPUT', `the graph gold file names notes that are not in the vault (${missing.slice(0, 3).join('; ')}${missing.length > 3 ? `; and ${missing.length - 3} more` : ''}); fix the paths or the --vault`);
   return notes.map((gold) => {
     const { id, title } = row.get(gold.path) as { id: number; title: string };
     const read = readNoteFile(join(session.vault, gold.path));

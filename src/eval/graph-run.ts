@@ -25,7 +25,11 @@ export const GRAPH_EVAL_DEFAULTS = {
   concurrency: 4,
 } as const;
 
-export async function runGraphEval(notes: readonly { gold: GoldNote; input: ExtractionInput }[], extractor: Extractor, options: { concurrency?: number; now?: () => number; onSend?: (input: ExtractionInput) => void } = {}): Promise<GraphEvalReport> {
+export async function runGraphEval(
+  notes: readonly { gold: GoldNote; input: ExtractionInput }[],
+  extractor: Extractor,
+  options: { concurrency?: number; now?: () => number; onSend?: (input: ExtractionInput) => void } = {},
+): Promise<GraphEvalReport> {
   const now = options.now ?? (() => performance.now());
   const started = now();
   const counts: NoteCounts[] = [];

@@ -130,10 +130,7 @@ export function countNote(gold: GoldNote, predicted: { entities: readonly Extrac
   };
   const typed = match(true);
   const byType = Object.fromEntries(
-    ENTITY_TYPES.map((type) => [
-      type,
-      { gold: gold.entities.filter((e) => e.type === type).length, predicted: predicted.entities.filter((e) => e.type === type).length, matched: typed.filter(([p]) => p.type === type).length },
-    ]),
+    ENTITY_TYPES.map((type) => [type, { gold: gold.entities.filter((e) => e.type === type).length, predicted: predicted.entities.filter((e) => e.type === type).length, matched: typed.filter(([p]) => p.type === type).length }]),
   ) as Record<EntityType, Counts>;
   // A relation's ends are read as the gold entity they name (through aliases), else as written.
   const canonical = (name: string) => {

@@ -45,7 +45,10 @@ export interface AnthropicExtractorOptions {
 
 export function createAnthropicExtractor(options: AnthropicExtractorOptions): CheckedExtractor {
   if (options.apiKey.trim() === '') {
-    throw new ExtractorError('anthropic', 'the anthropic extractor has no API key; set one (ANTHROPIC_API_KEY) or choose the claude-cli or structural backend', { kind: 'environment', remedy: 'the anthropic extractor has no API key; set ANTHROPIC_API_KEY' });
+    throw new ExtractorError('anthropic', 'the anthropic extractor has no API key; set one (ANTHROPIC_API_KEY) or choose the claude-cli or structural backend', {
+      kind: 'environment',
+      remedy: 'the anthropic extractor has no API key; set ANTHROPIC_API_KEY',
+    });
   }
   const maxRetries = options.maxRetries ?? ANTHROPIC_DEFAULTS.maxRetries;
   const timeoutMs = options.timeoutMs ?? ANTHROPIC_DEFAULTS.timeoutMs;

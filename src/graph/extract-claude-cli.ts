@@ -134,7 +134,9 @@ function readRun(run: CliRun, path: string, command: string, timeoutMs: number, 
   const head = `claude-cli extraction of "${path}" failed`;
   if (run.spawnError) {
     const missing = run.spawnError.code === 'ENOENT';
-    const remedy = missing ? `the claude CLI ("${command}") is not installed or not on the PATH; install Claude Code (npm i -g @anthropic-ai/claude-code)` : `the claude CLI ("${command}") could not start (${run.spawnError.code ?? run.spawnError.message}); check it runs: claude -p hello`;
+    const remedy = missing
+      ? `the claude CLI ("${command}") is not installed or not on the PATH; install Claude Code (npm i -g @anthropic-ai/claude-code)`
+      : `the claude CLI ("${command}") could not start (${run.spawnError.code ?? run.spawnError.message}); check it runs: claude -p hello`;
     throw new ExtractorError('claude-cli', `${head}: ${remedy}. ${PAUSED}`, { kind: 'environment', remedy, cause: run.spawnError });
   }
   if (run.timedOut) {
@@ -190,7 +192,7 @@ export function classifyCliFailure(text: string, apiStatus: number | undefined, 
   if (/usage limit|limit reached|quota exceeded/i.test(text)) return env("the claude CLI's account has reached its usage limit; extraction resumes once it resets");
   if (apiStatus === 403 || /permission_error|forbidden/i.test(text)) return env("the claude CLI's account is not allowed to do this; check its plan and permissions");
   if (apiStatus === 404 || /not_found_error|model.{0,80}(not found|not available|does not exist|invalid)|(invalid|unknown) model/i.test(text)) {
-    return env(`the model ${model === undefined ? "the claude CLI defaults to" : `"${model}"`} is not available to its account; set ENGRAM_EXTRACT_MODEL to one it can use`);
+    return env(`the model ${model === undefined ? 'the claude CLI defaults to' : `"${model}"`} is not available to its account; set ENGRAM_EXTRACT_MODEL to one it can use`);
   }
   if (/unknown option|unrecognized option|unknown argument|unexpected argument|error: option/i.test(text)) return env('the claude CLI is too old for the flags Engram passes; update it (npm i -g @anthropic-ai/claude-code)');
   if ((apiStatus !== undefined && (apiStatus === 408 || apiStatus === 409 || apiStatus === 429 || apiStatus >= 500)) || looksTransient(text)) return { kind: 'transient' };

@@ -71,8 +71,11 @@ export function releaseFailed(db: Database.Database): number {
 
 /** Notes whose extraction failed, newest first, with the reason and whether they wait for a human (`parked`). */
 export function failedExtractions(db: Database.Database, maxAttempts: number, limit = 50): { path: string; error: string; attempts: number; parked: boolean; at: string }[] {
-  const rows = db
-    .prepare("SELECT n.path, coalesce(x.error, '') AS error, x.attempts, x.at FROM extractions x JOIN notes n ON n.id = x.note_id WHERE x.status = 'failed' ORDER BY x.at DESC, n.path LIMIT ?")
-    .all(limit) as { path: string; error: string; attempts: number; at: string }[];
+  const rows = db.prepare("SELECT n.path, coalesce(x.error, '') AS error, x.attempts, x.at FROM extractions x JOIN notes n ON n.id = x.note_id WHERE x.status = 'failed' ORDER BY x.at DESC, n.path LIMIT ?").all(limit) as {
+    path: string;
+    error: string;
+    attempts: number;
+    at: string;
+  }[];
   return rows.map((row) => ({ ...row, parked: row.attempts >= maxAttempts }));
 }

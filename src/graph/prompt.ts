@@ -254,7 +254,11 @@ export function checkFitsNote(checked: CheckedExtraction, input: Pick<Extraction
 
 /** Letters and digits only, lower case, diacritics folded, single-spaced. */
 function foldWords(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ');
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ');
 }
 
 function replyShapeProblem(raw: unknown): string | undefined {

@@ -186,9 +186,14 @@ test('the committed eval vault: structural entity notes whose every link resolve
 
 test('engram graph index with a refused key: one call, one line, exit 1, nothing charged; a note refused for itself is listed by stats and freed by --retry-failed', async (t) => {
   const vault = makeVault(t, VAULT);
-  const good = toolUseReply({ entities: [{ name: 'Tessellate', type: 'organization', aliases: [], evidence: 'Tessellate' }, { name: 'Lena', type: 'person', aliases: [], evidence: 'Lena' }], relations: [] });
-  const tooBig: ScriptStep = (body, request) =>
-    /^path: People\/Lena\.md$/m.test(String(body.messages?.[0]?.content ?? '')) ? errorReply(413, 'request_too_large', 'Request exceeds the maximum size') : good(body, request);
+  const good = toolUseReply({
+    entities: [
+      { name: 'Tessellate', type: 'organization', aliases: [], evidence: 'Tessellate' },
+      { name: 'Lena', type: 'person', aliases: [], evidence: 'Lena' },
+    ],
+    relations: [],
+  });
+  const tooBig: ScriptStep = (body, request) => (/^path: People\/Lena\.md$/m.test(String(body.messages?.[0]?.content ?? '')) ? errorReply(413, 'request_too_large', 'Request exceeds the maximum size') : good(body, request));
   const refused = await startFakeAnthropic([errorStep(401, 'authentication_error', 'invalid x-api-key')]);
   const working = await startFakeAnthropic(Array.from({ length: 20 }, () => tooBig));
   t.after(() => Promise.all([refused.close(), working.close()]));

@@ -54,7 +54,7 @@ describe('graph scoring', () => {
     assert.equal(score.byType.person.recall, 0.25);
   });
 
-  test('the gold file is checked: known types and relations, relations between the note\'s entities', () => {
+  test("the gold file is checked: known types and relations, relations between the note's entities", () => {
     assert.throws(() => validateGraphGold({ notes: [{ path: 'a.md', entities: [{ name: 'X', type: 'place' }] }] }), /a\.md entities\[0\] \(X\) has type place, not one of person/);
     assert.throws(() => validateGraphGold({ notes: [{ path: 'a.md', entities: [{ name: 'X', type: 'topic' }], relations: [{ from: 'X', relation: 'uses', to: 'Y' }] }] }), /names "Y", which is not among the note's entities/);
     assert.throws(() => validateGraphGold({ notes: [] }), /non-empty `notes:` list/);
@@ -95,9 +95,7 @@ describe('engram eval --graph', () => {
     const canned: ScriptStep = (body, request) => {
       const path = /^path: (.*)$/m.exec(String(body.messages?.[0]?.content ?? ''))?.[1] ?? '';
       const note = byPath.get(path);
-      const reply = note
-        ? { entities: note.entities.map((e) => ({ ...e, evidence: e.name })), relations: note.relations.map((r) => ({ ...r, evidence: '' })) }
-        : { entities: [], relations: [] };
+      const reply = note ? { entities: note.entities.map((e) => ({ ...e, evidence: e.name })), relations: note.relations.map((r) => ({ ...r, evidence: '' })) } : { entities: [], relations: [] };
       return toolUseReply(reply, { input_tokens: 1000, output_tokens: 200 })(body, request);
     };
     const server = await startFakeAnthropic(gold.notes.map(() => canned));

@@ -83,10 +83,17 @@ test('a failure half way: notes done before it are kept, the rest wait, the in-f
 test('note and transient failures: the note is charged (or retried) as before, the run goes on; --retry-failed frees parked notes', async (t) => {
   const { db, run } = setup(t);
   const refused = (input: ExtractionInput) =>
-    input.path.endsWith('0.md') ? new ExtractorError('claude-cli', 'claude-cli extraction of "x" failed: Prompt is too long.', { kind: 'note' }) : input.path.endsWith('1.md') ? new ExtractorError('claude-cli', 'overloaded', { kind: 'transient' }) : WALRUS;
+    input.path.endsWith('0.md')
+      ? new ExtractorError('claude-cli', 'claude-cli extraction of "x" failed: Prompt is too long.', { kind: 'note' })
+      : input.path.endsWith('1.md')
+        ? new ExtractorError('claude-cli', 'overloaded', { kind: 'transient' })
+        : WALRUS;
   for (let i = 0; i < GRAPH_DEFAULTS.maxPermanentAttempts; i++) await run(scripted(refused));
   const failed = failedExtractions(db, GRAPH_DEFAULTS.maxPermanentAttempts);
-  assert.deepEqual(failed.map((note) => [note.path, note.attempts, note.parked, note.error]), [['Notes/Walrus 0.md', 3, true, 'claude-cli extraction of "x" failed: Prompt is too long.']]);
+  assert.deepEqual(
+    failed.map((note) => [note.path, note.attempts, note.parked, note.error]),
+    [['Notes/Walrus 0.md', 3, true, 'claude-cli extraction of "x" failed: Prompt is too long.']],
+  );
   assert.equal(readExtractionPause(db), null);
   const parkedRun = scripted(() => WALRUS);
   await run(parkedRun);
@@ -105,13 +112,27 @@ test('migration 011 releases notes parked by a logged-out CLI or a refused key, 
     MIGRATIONS.filter((migration) => migration.name < '011'),
   );
   const insertNote = db.prepare("INSERT INTO notes (path, path_key, name_key, title, aliases, hash, mtime_ms, size, word_count, line_count) VALUES (?, ?, ?, ?, '[]', 'h', 0, 1, 1, 1)");
-  const insertFailure = db.prepare("INSERT INTO extractions (note_id, note_hash, backend, model, prompt_version, status, attempts, input_tokens, output_tokens, cost_usd, error, at) VALUES (?, 'h', ?, 'm', 'p', 'failed', 3, 0, 0, 0, ?, 'now')");
+  const insertFailure = db.prepare(
+    "INSERT INTO extractions (note_id, note_hash, backend, model, prompt_version, status, attempts, input_tokens, output_tokens, cost_usd, error, at) VALUES (?, 'h', ?, 'm', 'p', 'failed', 3, 0, 0, 0, ?, 'now')",
+  );
   const rows: [string, string, string][] = [
-    ['a.md', 'claude-cli', 'claude-cli extraction of "a.md" failed: the CLI exited with 1 (success). It said: Not logged in · Please run /login. This is permanent until fixed: check the CLI works on its own (`claude -p hello`) and is logged in; retrying will not help.'],
-    ['b.md', 'anthropic', 'anthropic extraction of "b.md" failed: the API refused the request (HTTP 401 authentication_error: invalid x-api-key). This is permanent: fix the API key (ANTHROPIC_API_KEY) or its permissions; retrying will not help.'],
+    [
+      'a.md',
+      'claude-cli',
+      'claude-cli extraction of "a.md" failed: the CLI exited with 1 (success). It said: Not logged in · Please run /login. This is permanent until fixed: check the CLI works on its own (`claude -p hello`) and is logged in; retrying will not help.',
+    ],
+    [
+      'b.md',
+      'anthropic',
+      'anthropic extraction of "b.md" failed: the API refused the request (HTTP 401 authentication_error: invalid x-api-key). This is permanent: fix the API key (ANTHROPIC_API_KEY) or its permissions; retrying will not help.',
+    ],
     ['c.md', 'anthropic', 'anthropic extraction of "c.md" failed: the API refused the request (HTTP 404 not_found_error: model: claude-nope). This is permanent: fix the model name; retrying will not help.'],
     ['d.md', 'claude-cli', 'claude-cli extraction of "d.md" failed: "claude" was not found on the PATH. This is permanent: install Claude Code'],
-    ['e.md', 'anthropic', 'anthropic extraction of "e.md" failed: the API refused the request (HTTP 400 invalid_request_error: messages: text content blocks must be non-empty). This is permanent: fix the model name or request settings; retrying will not help.'],
+    [
+      'e.md',
+      'anthropic',
+      'anthropic extraction of "e.md" failed: the API refused the request (HTTP 400 invalid_request_error: messages: text content blocks must be non-empty). This is permanent: fix the model name or request settings; retrying will not help.',
+    ],
   ];
   for (const [path, backend, error] of rows) insertFailure.run(insertNote.run(path, path, path, path).lastInsertRowid, backend, error);
   assert.deepEqual(migrate(db), ['011-release-environment-failures']);
