@@ -246,10 +246,16 @@ export function checkFitsNote(checked: CheckedExtraction, input: Pick<Extraction
     const folded = foldWords(text).trim();
     return folded.length >= 2 && sent.includes(folded);
   };
-  const fits = checked.entities.some((entity) => [entity.name, ...entity.aliases, foldWords(entity.evidence).trim().slice(0, 24)].some(occurs));
+  const fits = checked.entities.some((entity) => [entity.name, ...entity.aliases, evidenceHead(entity.evidence)].some(occurs));
   if (fits) return checked;
   const count = checked.entities.length;
   return { entities: [], relations: [], usage: checked.usage, dropped: checked.dropped + count + checked.relations.length, warning: `the reply does not fit this note: none of its ${count} entities occurs in it` };
+}
+
+/** The start of an evidence quote: its first 24 characters folded, without a word the cut may have split (text without spaces is kept whole). */
+function evidenceHead(evidence: string): string {
+  const head = foldWords(evidence).trim().slice(0, 24);
+  return head.includes(' ') ? head.replace(/ \S*$/, '') : head;
 }
 
 /** Letters and digits only, lower case, diacritics folded, single-spaced. */
