@@ -117,7 +117,7 @@ export function countNote(gold: GoldNote, predicted: { entities: readonly Extrac
   const keysOf = (entity: { name: string; aliases: readonly string[] }) => new Set([entity.name, ...entity.aliases].map(normalizeName));
   const goldKeys = gold.entities.map(keysOf);
   const same = (p: ExtractedEntity, g: number) => goldKeys[g]!.has(normalizeName(p.name)) || keysOf(p).has(normalizeName(gold.entities[g]!.name));
-  const match = (typed: boolean) => {
+  const match = ({ typed }: { typed: boolean }) => {
     const taken = new Set<number>();
     const pairs: [ExtractedEntity, GoldEntity][] = [];
     for (const p of predicted.entities) {
@@ -128,7 +128,7 @@ export function countNote(gold: GoldNote, predicted: { entities: readonly Extrac
     }
     return pairs;
   };
-  const typed = match(true);
+  const typed = match({ typed: true });
   const byType = Object.fromEntries(
     ENTITY_TYPES.map((type) => [type, { gold: gold.entities.filter((e) => e.type === type).length, predicted: predicted.entities.filter((e) => e.type === type).length, matched: typed.filter(([p]) => p.type === type).length }]),
   ) as Record<EntityType, Counts>;
@@ -146,7 +146,7 @@ export function countNote(gold: GoldNote, predicted: { entities: readonly Extrac
   return {
     entities: { ...total, matched: typed.length },
     byType,
-    names: { ...total, matched: match(false).length },
+    names: { ...total, matched: match({ typed: false }).length },
     relations: { gold: goldRelations.length, predicted: predictedRelations.length, matched: labelled },
     relationsAnyLabel: { gold: goldRelations.length, predicted: predictedRelations.length, matched: anyLabel },
   };
