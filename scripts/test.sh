@@ -22,7 +22,7 @@ case "$subset" in
     # Pure and in-process suites: no model, no spawned processes, no kill or race loops.
     for file in test/{search,vault,writes,index,session,smart-env,eval}/*.test.ts test/architecture.test.ts test/mcp/contract.test.ts; do
       case "$file" in
-        test/index/kill.test.ts|test/search/hybrid.test.ts|test/eval/golden.test.ts|test/eval/eval-cli.test.ts) ;;
+        test/index/kill.test.ts|test/search/hybrid.test.ts|test/eval/golden.test.ts|test/eval/eval-cli.test.ts|test/eval/graph-eval.test.ts) ;;
         *) files+=("$file") ;;
       esac
     done ;;

@@ -24,6 +24,7 @@ import { BM25_DEFAULTS, DEFAULT_FIELD_WEIGHTS, type Bm25Params, type FieldWeight
 import type { Command, CommandContext } from './command.js';
 import { openConfiguredEmbedder, queryInput } from '../embed/index.js';
 import { openSession } from './context.js';
+import { graphEval } from './graph-eval.js';
 import type { VaultSession } from '../session/index.js';
 
 const FLOOR_OPTIONS = {
@@ -36,7 +37,8 @@ const FLOOR_OPTIONS = {
 
 export const evalCommand: Command = {
   name: 'eval',
-  summary: 'Measure search quality: a golden query set over a vault (--golden), LoCoMo conversation logs (--locomo), or a BEIR-format dataset for the keyword lane (--beir); --baseline fts5 adds SQLite FTS5 side by side.',
+  summary:
+    'Measure search quality: a golden query set over a vault (--golden), LoCoMo conversation logs (--locomo), or a BEIR-format dataset for the keyword lane (--beir); --baseline fts5 adds SQLite FTS5 side by side. --graph GOLD measures extraction quality instead.',
   options: {
     golden: { type: 'string', value: 'FILE', description: 'golden queries (YAML or JSON) whose paths are relative to --vault' },
     'known-items': { type: 'boolean', description: 'every note title and alias of --vault as a query for its own note' },
@@ -54,10 +56,15 @@ export const evalCommand: Command = {
     'title-weight': { type: 'string', value: 'X', description: `title field weight (default ${DEFAULT_FIELD_WEIGHTS.title})` },
     'no-history': { type: 'boolean', description: 'do not append this run to the eval history' },
     baseline: { type: 'string', value: 'ENGINE', description: 'also run fts5 (SQLite FTS5, porter unicode61, bm25() with the same field weights) on the same documents and queries, side by side' },
+    graph: { type: 'string', value: 'GOLD', description: 'extraction quality: the configured extractor (ENGRAM_EXTRACTOR) over the notes of a graph gold file; precision, recall and F1 for entities (by type) and relations, cost and time' },
+    'min-entity-f1': { type: 'string', value: 'X', description: '--graph: exit 1 when entity F1 (name and type) is below X' },
+    'min-relation-f1': { type: 'string', value: 'X', description: '--graph: exit 1 when relation F1 is below X' },
     mode: { type: 'string', value: 'MODE', description: 'hybrid (default: fused when the model and vectors are there, else keyword) or keyword' },
   },
-  async run(args, { env, io }) {
+  async run(args, context) {
+    const { env, io } = context;
     const values = args.values;
+    if (values.graph !== undefined) return graphEval(String(values.graph), values, context);
     const tuning: Tuning = {
       params: { ...BM25_DEFAULTS, ...defined({ k1: nonNegative(values, 'k1'), b: nonNegative(values, 'b'), delta: nonNegative(values, 'delta') }) },
       weights: { ...DEFAULT_FIELD_WEIGHTS, ...defined({ title: nonNegative(values, 'title-weight') }) },

@@ -1,4 +1,18 @@
-import { consolidate, describeRedactions, GraphStore, graphStats, runGraphIndex, selectAdjudicator, selectExtractor, type ConsolidateReport, type Extractor, type GraphIndexReport } from '../graph/index.js';
+import {
+  consolidate,
+  describeRedactions,
+  failedExtractions,
+  GRAPH_DEFAULTS,
+  GraphStore,
+  graphStats,
+  releaseFailed,
+  runGraphIndex,
+  selectAdjudicator,
+  selectExtractor,
+  type ConsolidateReport,
+  type Extractor,
+  type GraphIndexReport,
+} from '../graph/index.js';
 import type { VaultSession } from '../session/index.js';
 import { UsageError } from '../errors.js';
 import type { Command } from './command.js';
@@ -13,6 +27,7 @@ export const graphCommand: Command = {
   options: {
     'max-notes': { type: 'string', value: 'N', description: 'index: extract at most N notes this run (the rest stays in the backlog)' },
     'max-cost': { type: 'string', value: 'USD', description: 'index: stop starting notes once this much is spent (estimated)' },
+    'retry-failed': { type: 'boolean', description: 'index: forget failed attempts first, so notes left for a human (see engram graph stats) are tried again' },
     apply: { type: 'string', value: 'IDS', description: 'consolidate: merge these pending proposals (comma-separated ids)' },
     undo: { type: 'string', value: 'IDS', description: 'consolidate: reverse these applied merges (comma-separated ids)' },
   },
@@ -24,7 +39,7 @@ export const graphCommand: Command = {
     const session = openSession(args.values.vault as string | undefined, env);
     try {
       if (action === 'stats') {
-        const stats = graphStats(session.db);
+        const stats = { ...graphStats(session.db), failed: failedExtractions(session.db, GRAPH_DEFAULTS.maxPermanentAttempts) };
         io.out(args.values.json ? JSON.stringify(stats, null, 2) : describeStats(stats));
         return 0;
       }
@@ -44,6 +59,7 @@ export const graphCommand: Command = {
       return await session.exclusive('an index run', async () => {
         session.indexNow();
         const extractor = selectExtractor(env, session.db);
+        if (args.values['retry-failed'] && extractor !== null) io.err(`graph: ${releaseFailed(session.db)} failed notes will be tried again`);
         if (extractor === null) {
           io.out('graph: no extractor (ENGRAM_EXTRACTOR=none); nothing to do');
           return 0;
@@ -52,7 +68,8 @@ export const graphCommand: Command = {
           if (!args.values.json && total >= 20 && done % 20 === 0) io.err(`extracted ${done}/${total} notes`);
         });
         io.out(args.values.json ? JSON.stringify({ extractor: extractor.backend, model: extractor.model, ...report }, null, 2) : describeReport(extractor, report));
-        return report.failed > 0 && report.processed === 0 ? 1 : 0;
+        if (report.paused && !args.values.json) io.err(`graph: extraction paused — ${report.paused.reason}`);
+        return report.paused || (report.failed > 0 && report.processed === 0) ? 1 : 0;
       });
     } finally {
       session.close();
@@ -121,10 +138,11 @@ function describeReport(extractor: Extractor, report: GraphIndexReport): string 
   if (redacted !== '') lines.push(`secrets redacted before sending: ${redacted}`);
   if (report.inputTokens + report.outputTokens > 0) lines.push(`tokens ${report.inputTokens} in, ${report.outputTokens} out; about $${report.costUsd.toFixed(4)}`);
   for (const error of report.errors) lines.push(`error: ${error}`);
+  if (report.paused) lines.push(`paused: ${report.paused.reason} — ${report.remaining} notes wait, none was charged; run engram graph index again once it is fixed`);
   return lines.join('\n');
 }
 
-function describeStats(stats: ReturnType<typeof graphStats>): string {
+function describeStats(stats: ReturnType<typeof graphStats> & { failed: ReturnType<typeof failedExtractions> }): string {
   const types =
     Object.entries(stats.entities)
       .map(([type, n]) => `${n} ${type}`)
@@ -134,5 +152,16 @@ function describeStats(stats: ReturnType<typeof graphStats>): string {
     `relations    ${stats.relations}; mentions ${stats.mentions}; orphans ${stats.orphans}`,
     `extracted    ${stats.extracted_notes} notes (${stats.failed_notes} failed), last ${stats.last_extraction ?? 'never'}`,
     `cost         $${stats.cost_usd.toFixed(4)} (${stats.tokens.input} tokens in, ${stats.tokens.output} out)`,
+    ...failedLines(stats.failed),
   ].join('\n');
+}
+
+/** Notes whose extraction failed for their own reasons, with the reason; the parked ones wait for `--retry-failed`. */
+function failedLines(failed: ReturnType<typeof failedExtractions>): string[] {
+  if (failed.length === 0) return [];
+  const parked = failed.filter((note) => note.parked).length;
+  const lines = [`failed       ${failed.length} notes${parked > 0 ? `, ${parked} left for a human (retry with engram graph index --retry-failed)` : ''}:`];
+  for (const note of failed.slice(0, 20)) lines.push(`  ${note.path} (${note.attempts} attempt${note.attempts === 1 ? '' : 's'}${note.parked ? ', parked' : ''}): ${note.error}`);
+  if (failed.length > 20) lines.push(`  … ${failed.length - 20} more (engram graph stats --json)`);
+  return lines;
 }

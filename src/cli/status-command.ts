@@ -2,7 +2,7 @@ import { readStatus, type StatusDoc } from '../index/index.js';
 import type { Command } from './command.js';
 import { openSession } from './context.js';
 import { vectorStatus, type VectorStatus } from '../embed/index.js';
-import { lastSweep, type SweepSummary } from '../librarian/index.js';
+import { extractionPaused, lastSweep, type SweepSummary } from '../librarian/index.js';
 import { readDaemonStatus, type DaemonStatus } from '../daemon.js';
 
 export const statusCommand: Command = {
@@ -14,7 +14,7 @@ export const statusCommand: Command = {
     try {
       const base = readStatus(session.db, { vault: session.vault, stateDir: session.stateDir });
       const vectors = vectorStatus(session.db, session.vault, env);
-      const doc = { ...base, vectors, librarian: lastSweep(session.db), daemon: readDaemonStatus(session.stateDir), warnings: [...base.warnings, ...vectors.warnings] };
+      const doc = { ...base, vectors, librarian: lastSweep(session.db), extraction_paused: extractionPaused(session.db), daemon: readDaemonStatus(session.stateDir), warnings: [...base.warnings, ...vectors.warnings] };
       io.out(args.values.json ? JSON.stringify(doc, null, 2) : describeStatus(doc));
       return 0;
     } finally {
@@ -23,7 +23,7 @@ export const statusCommand: Command = {
   },
 };
 
-export function describeStatus(doc: StatusDoc & { vectors?: VectorStatus; librarian?: SweepSummary | null; daemon?: DaemonStatus | null }): string {
+export function describeStatus(doc: StatusDoc & { vectors?: VectorStatus; librarian?: SweepSummary | null; extraction_paused?: string | null; daemon?: DaemonStatus | null }): string {
   const lines = [
     `vault        ${doc.vault}`,
     `state        ${doc.state_dir}`,
@@ -53,6 +53,7 @@ export function describeStatus(doc: StatusDoc & { vectors?: VectorStatus; librar
         : `librarian    last sweep ${sweep.run_id} ${sweep.status} at ${sweep.finished_at ?? sweep.started_at}; ${sweep.moves} moves, ${sweep.pending_proposals.organize + sweep.pending_proposals.merges} proposals pending, ${sweep.errors.length} errors`,
     );
   }
+  if (doc.extraction_paused) lines.push(`graph        ${doc.extraction_paused}`);
   if (doc.daemon !== undefined) {
     const daemon = doc.daemon;
     lines.push(

@@ -7,12 +7,12 @@
  */
 import type Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { EngramError } from '../errors.js';
 import { parseNote, readNoteFile } from '../vault/index.js';
 import { GRAPH, type VaultWriter } from '../writes/index.js';
 import { renderEntityNote } from './entity-notes.js';
 import { normalizeName, type ExtractionInput, type Extractor } from './model.js';
 import { ExtractorError, redactExtractionInput } from './prompt.js';
+import { clearExtractionPause, failureKind, readExtractionPause, recordExtractionPause, type ExtractionPause } from './pause.js';
 import { notePrivacy } from './privacy.js';
 import { addCounts, type RedactionCounts } from './redact.js';
 import { vectorFromBlob } from '../index/index.js';
@@ -72,6 +72,8 @@ export interface GraphIndexReport {
   retractedPrivate: number;
   /** Set when the cache was empty and was read back from the entity notes first. */
   rebuilt?: RebuildReport;
+  /** Set when the extractor's environment failed (login, key, credit, CLI, model): the run stopped there and no note was charged. */
+  paused?: ExtractionPause;
 }
 
 /** Notes the extractor has not yet handled in their current form (Engram's own output — entity notes, audit trail, report — never). */
@@ -119,15 +121,21 @@ interface Run {
   report: GraphIndexReport;
   ground: ReturnType<typeof grounding>;
   sql: { tags: Database.Statement; links: Database.Statement; record: Database.Statement; egress: Database.Statement };
-  /** Next note to take; notes finished; notes started (counted when a worker takes a note, before any await). */
-  cursor: { index: number; done: number; started: number };
+  /** Next note to take; notes finished; notes started (counted when a worker takes a note, before any await); notes taken but left pending by an environment failure. */
+  cursor: { index: number; done: number; started: number; deferred: number };
+  /** The first environment failure: no note starts after it. */
+  stop?: { reason: string; message: string };
 }
 
 export async function runGraphIndex(options: GraphIndexOptions): Promise<GraphIndexReport> {
   const run = startRun(options);
+  // The first note goes alone: when the extractor cannot work at all (logged out, no key), that
+  // costs one call, not one per worker.
+  await worker(run, 1);
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? GRAPH_DEFAULTS.concurrency) }, () => worker(run)));
   const { report } = run;
-  report.remaining = run.pending.length - run.cursor.index;
+  report.remaining = run.pending.length - run.cursor.index + run.cursor.deferred;
+  settlePause(run);
   writeEntityNotes(run.store, options.writer, report);
   report.entities = options.db.prepare('SELECT count(*) FROM entities').pluck().get() as number;
   return report;
@@ -170,21 +178,22 @@ function startRun(options: GraphIndexOptions): Run {
   const sendsText = extractor.backend === 'anthropic' || extractor.backend === 'claude-cli';
   report.retractedPrivate = recheckPrivacy(db, store, options.root, privateTags, new Date(now()).toISOString());
   const ground = grounding(db, options.vectorModel);
-  return { options, store, now, privateTags, sendsText, pending, report, ground, sql, cursor: { index: 0, done: 0, started: 0 } };
+  return { options, store, now, privateTags, sendsText, pending, report, ground, sql, cursor: { index: 0, done: 0, started: 0, deferred: 0 } };
 }
 
 /** Whether the run may start another note: notes, spend and tokens within their budgets. */
 function mayStart(run: Run): boolean {
   const { options, report, cursor } = run;
+  if (run.stop) return false;
   if (cursor.index >= run.pending.length || cursor.started >= (options.maxNotes ?? Infinity)) return false;
   if (options.maxCostUsd !== undefined && report.costUsd >= options.maxCostUsd) return false;
   return !(options.maxTokens !== undefined && report.inputTokens + report.outputTokens >= options.maxTokens);
 }
 
-/** Takes notes until the backlog or a budget runs out; several run at once, sharing the cursor. */
-async function worker(run: Run): Promise<void> {
+/** Takes notes until the backlog or a budget runs out (or `limit` notes were started); several run at once, sharing the cursor. */
+async function worker(run: Run, limit = Infinity): Promise<void> {
   const { options, cursor } = run;
-  while (mayStart(run)) {
+  while (mayStart(run) && cursor.started < limit) {
     const note = run.pending[cursor.index++];
     if (note === undefined) return;
     const noteTags = run.sql.tags.all(note.id) as string[];
@@ -264,8 +273,29 @@ async function extractNote(run: Run, note: Pending, text: string, noteTags: stri
     report.costUsd += extraction.usage.costUsd;
   } catch (error) {
     const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
-    recordFailure(run, note, isTransient(error) ? 'transient' : 'failed', message);
+    const kind = failureKind(error);
+    if (kind === 'environment') {
+      // Not the note's fault: nothing is recorded against it, and no further note starts.
+      run.cursor.deferred++;
+      run.stop ??= { reason: error instanceof ExtractorError && error.remedy !== undefined ? error.remedy : message, message };
+      return;
+    }
+    recordFailure(run, note, kind === 'transient' ? 'transient' : 'failed', message);
   }
+}
+
+/**
+ * Keeps the run's verdict on the environment in the state: a stop records (or refreshes) the
+ * pause; a run that extracted a note, or runs another backend, lifts it.
+ */
+function settlePause(run: Run): void {
+  const { db, extractor } = run.options;
+  if (run.stop) {
+    run.report.paused = recordExtractionPause(db, { backend: extractor.backend, model: extractor.model, reason: run.stop.reason, message: run.stop.message, at: new Date(run.now()).toISOString() });
+    return;
+  }
+  const previous = readExtractionPause(db);
+  if (previous && (run.report.processed > 0 || previous.backend !== extractor.backend)) clearExtractionPause(db);
 }
 
 /** A failed attempt: a transient one is retried on a later run, a permanent one up to `maxPermanentAttempts` times. */
@@ -366,13 +396,4 @@ export function writeEntityNotes(store: GraphStore, writer: VaultWriter, report:
       if (report.errors.length < 10) report.errors.push(`${described.entity.note_path}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-}
-
-/** Rate limits, overload, server errors and timeouts pass; a bad key or request does not. */
-function isTransient(error: unknown): boolean {
-  if (error instanceof ExtractorError) return error.transient;
-  if (error instanceof EngramError) return error.code === 'TRANSIENT' || error.code === 'NETWORK';
-  const status = typeof error === 'object' && error !== null && 'status' in error ? Number((error as { status: unknown }).status) : NaN;
-  if (status === 429 || status === 529 || status >= 500) return true;
-  return error instanceof Error && /timeout|timed out|ECONNRESET|ECONNREFUSED|socket hang up/i.test(error.message);
 }

@@ -7,7 +7,7 @@
  */
 import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk';
 import type { ExtractionInput, ExtractionUsage } from './model.js';
-import { EXTRACTION_SCHEMA, EXTRACTION_TOOL, ExtractorError, PROMPT_VERSION, buildExtractionPrompt, checkReply, redactSecrets, tokensOf, type CheckedExtraction, type CheckedExtractor } from './prompt.js';
+import { EXTRACTION_SCHEMA, EXTRACTION_TOOL, ExtractorError, checkFitsNote, PROMPT_VERSION, buildExtractionPrompt, checkReply, redactSecrets, tokensOf, type CheckedExtraction, type CheckedExtractor } from './prompt.js';
 
 export const ANTHROPIC_DEFAULTS = {
   /** The public endpoint. Always passed to the SDK, so it never falls back to a base URL from the environment. */
@@ -45,7 +45,10 @@ export interface AnthropicExtractorOptions {
 
 export function createAnthropicExtractor(options: AnthropicExtractorOptions): CheckedExtractor {
   if (options.apiKey.trim() === '') {
-    throw new ExtractorError('anthropic', 'the anthropic extractor has no API key; set one (ANTHROPIC_API_KEY) or choose the claude-cli or structural backend', { transient: false });
+    throw new ExtractorError('anthropic', 'the anthropic extractor has no API key; set one (ANTHROPIC_API_KEY) or choose the claude-cli or structural backend', {
+      kind: 'environment',
+      remedy: 'the anthropic extractor has no API key; set ANTHROPIC_API_KEY',
+    });
   }
   const maxRetries = options.maxRetries ?? ANTHROPIC_DEFAULTS.maxRetries;
   const timeoutMs = options.timeoutMs ?? ANTHROPIC_DEFAULTS.timeoutMs;
@@ -75,9 +78,9 @@ export function createAnthropicExtractor(options: AnthropicExtractorOptions): Ch
           tool_choice: { type: 'tool', name: EXTRACTION_TOOL },
         });
       } catch (error) {
-        throw describeFailure(error, input.path, { maxRetries, timeoutMs });
+        throw describeFailure(error, input.path, { maxRetries, timeoutMs, model: options.model });
       }
-      return readReply(message, pricing);
+      return checkFitsNote(readReply(message, pricing), input);
     },
   };
 }
@@ -101,29 +104,46 @@ export function usageOf(raw: Partial<Anthropic.Usage> | undefined, pricing: { in
 
 const RETRY_LATER = 'This is transient: the note stays pending; retry later (or lower the extraction concurrency).';
 
-/** Turns whatever the SDK threw into an `ExtractorError` with the fact and the remedy. */
-function describeFailure(error: unknown, path: string, limits: { maxRetries: number; timeoutMs: number }): ExtractorError {
+/** Turns whatever the SDK threw into an `ExtractorError`: the fact, the remedy, and its kind (note, transient, environment). */
+function describeFailure(error: unknown, path: string, limits: { maxRetries: number; timeoutMs: number; model: string }): ExtractorError {
   const head = `anthropic extraction of "${path}" failed`;
   const attempts = `${limits.maxRetries + 1} attempt${limits.maxRetries === 0 ? '' : 's'}`;
   if (error instanceof APIConnectionTimeoutError) {
-    return new ExtractorError('anthropic', `${head}: timed out after ${limits.timeoutMs} ms per attempt (${attempts}). ${RETRY_LATER}`, { transient: true, cause: error });
+    return new ExtractorError('anthropic', `${head}: timed out after ${limits.timeoutMs} ms per attempt (${attempts}). ${RETRY_LATER}`, { kind: 'transient', cause: error });
   }
   if (error instanceof APIConnectionError) {
-    return new ExtractorError('anthropic', `${head}: could not reach the API (${redactSecrets(error.message)}) after ${attempts}. ${RETRY_LATER} Check the network or baseURL if it persists.`, { transient: true, cause: error });
+    return new ExtractorError('anthropic', `${head}: could not reach the API (${redactSecrets(error.message)}) after ${attempts}. ${RETRY_LATER} Check the network or baseURL if it persists.`, { kind: 'transient', cause: error });
   }
   if (error instanceof APIError && typeof error.status === 'number') {
     const status = error.status;
     const detail = apiErrorDetail(error);
     if (status === 408 || status === 409 || status === 429 || status >= 500) {
       const what = status === 429 ? 'rate limited' : status === 529 ? 'the API is overloaded' : 'the API failed';
-      return new ExtractorError('anthropic', `${head}: ${what} (HTTP ${status}${detail}) after ${attempts}. ${RETRY_LATER}`, { transient: true, status, cause: error });
+      return new ExtractorError('anthropic', `${head}: ${what} (HTTP ${status}${detail}) after ${attempts}. ${RETRY_LATER}`, { kind: 'transient', status, cause: error });
     }
-    const remedy =
-      status === 401 || status === 403 ? 'fix the API key (ANTHROPIC_API_KEY) or its permissions' : status === 404 ? 'fix the model name' : status === 402 ? "check the account's billing" : 'fix the model name or request settings';
-    return new ExtractorError('anthropic', `${head}: the API refused the request (HTTP ${status}${detail}). This is permanent: ${remedy}; retrying will not help.`, { transient: false, status, cause: error });
+    const remedy = environmentRemedy(status, detail, limits.model);
+    if (remedy !== undefined) {
+      return new ExtractorError('anthropic', `${head}: the API refused the request (HTTP ${status}${detail}): ${remedy}. Extraction is paused until this is fixed; no note is charged.`, { kind: 'environment', remedy, status, cause: error });
+    }
+    return new ExtractorError('anthropic', `${head}: the API refused this note's request (HTTP ${status}${detail}). The note is tried again on the next runs, then left for a human.`, { kind: 'note', status, cause: error });
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new ExtractorError('anthropic', `${head}: ${redactSecrets(message.split('\n')[0] ?? '')}. This is permanent until the setup is fixed; retrying will not help.`, { transient: false, cause: error });
+  return new ExtractorError('anthropic', `${head}: ${redactSecrets(message.split('\n')[0] ?? '')}. The note is tried again on the next runs, then left for a human.`, { kind: 'note', cause: error });
+}
+
+/**
+ * The account or the setup, not the note: a bad or revoked key (401), a key without permission
+ * (403), no credit (402, or a 400 that says so), a model this account cannot use (404). Every
+ * note would fail the same way, so these stop the run.
+ */
+export function environmentRemedy(status: number, detail: string, model: string): string | undefined {
+  if (status === 401) return 'the Anthropic API key is invalid or revoked; set a valid ANTHROPIC_API_KEY';
+  if (status === 402 || /credit balance|billing|purchase credits/i.test(detail)) return "the Anthropic account has no credit; check the account's billing or choose ENGRAM_EXTRACTOR=structural";
+  if (status === 403) return "the Anthropic API key is not allowed to do this; check the key's permissions and workspace";
+  if (status === 404) {
+    return /model/i.test(detail) ? `the model "${model}" is not available to this account; set ENGRAM_EXTRACT_MODEL to one it can use` : `the API answered 404 not found; check ENGRAM_EXTRACT_MODEL ("${model}") and ANTHROPIC_BASE_URL`;
+  }
+  return undefined;
 }
 
 /** ` invalid_request_error: model: foo not found`, from the error body, short and secrets-free. */

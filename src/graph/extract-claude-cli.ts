@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import type { ExtractionInput, ExtractionUsage } from './model.js';
-import { ExtractorError, PROMPT_VERSION, buildExtractionPrompt, countOf, tokensOf, checkReply, redactSecrets, type CheckedExtraction, type CheckedExtractor } from './prompt.js';
+import { ExtractorError, PROMPT_VERSION, checkFitsNote, buildExtractionPrompt, countOf, tokensOf, checkReply, redactSecrets, type CheckedExtraction, type CheckedExtractor } from './prompt.js';
 
 export const CLAUDE_CLI_DEFAULTS = {
   command: 'claude',
@@ -56,7 +56,7 @@ export function createClaudeCliExtractor(options: ClaudeCliExtractorOptions = {}
       const args = ['-p', '--output-format', 'json', '--tools', '', '--max-turns', '1', '--system-prompt', system];
       if (options.model !== undefined) args.push('--model', options.model);
       const run = await runCli(command, args, user, { timeoutMs, env: options.env });
-      return readRun(run, input.path, command, timeoutMs);
+      return checkFitsNote(readRun(run, input.path, command, timeoutMs, options.model), input);
     },
   };
 }
@@ -118,53 +118,103 @@ function runCli(command: string, args: string[], stdin: string, options: { timeo
   });
 }
 
+/** The fields of Claude Code's `--output-format json` result that Engram reads; others are ignored. */
 interface CliEnvelope {
+  type?: unknown;
   result?: unknown;
   is_error?: unknown;
   subtype?: unknown;
+  /** The HTTP status of the API error behind a failed run, when the CLI says. */
+  api_error_status?: unknown;
   total_cost_usd?: unknown;
   usage?: Record<string, unknown>;
 }
 
-function readRun(run: CliRun, path: string, command: string, timeoutMs: number): CheckedExtraction {
+function readRun(run: CliRun, path: string, command: string, timeoutMs: number, model: string | undefined): CheckedExtraction {
   const head = `claude-cli extraction of "${path}" failed`;
   if (run.spawnError) {
     const missing = run.spawnError.code === 'ENOENT';
-    const fact = missing ? `"${command}" was not found on the PATH` : `"${command}" could not start (${run.spawnError.code ?? run.spawnError.message})`;
-    throw new ExtractorError('claude-cli', `${head}: ${fact}. This is permanent: install Claude Code (npm i -g @anthropic-ai/claude-code) or set the command; retrying will not help.`, { transient: false, cause: run.spawnError });
+    const remedy = missing
+      ? `the claude CLI ("${command}") is not installed or not on the PATH; install Claude Code (npm i -g @anthropic-ai/claude-code)`
+      : `the claude CLI ("${command}") could not start (${run.spawnError.code ?? run.spawnError.message}); check it runs: claude -p hello`;
+    throw new ExtractorError('claude-cli', `${head}: ${remedy}. ${PAUSED}`, { kind: 'environment', remedy, cause: run.spawnError });
   }
   if (run.timedOut) {
-    throw new ExtractorError('claude-cli', `${head}: the CLI took longer than ${timeoutMs} ms and was killed.${stderrSummary(run.stderr)} This is transient: the note stays pending; retry later.`, { transient: true });
+    throw new ExtractorError('claude-cli', `${head}: the CLI took longer than ${timeoutMs} ms and was killed.${stderrSummary(run.stderr)} This is transient: the note stays pending; retry later.`, { kind: 'transient' });
   }
   if (run.overflow) {
-    throw new ExtractorError('claude-cli', `${head}: the CLI printed more than ${CLAUDE_CLI_DEFAULTS.maxStdoutBytes} bytes and was killed. This is permanent: check that "${command}" is Claude Code.`, { transient: false });
+    throw new ExtractorError('claude-cli', `${head}: the CLI printed more than ${CLAUDE_CLI_DEFAULTS.maxStdoutBytes} bytes and was killed. ${NOTE_AGAIN}`, { kind: 'note' });
   }
   const envelope = parseEnvelope(run.stdout);
-  const failed = run.code !== 0 || envelope?.is_error === true;
-  if (failed) {
-    const said = envelope && typeof envelope.result === 'string' ? envelope.result : '';
-    const summary = `${said === '' ? '' : ` It said: ${firstLines(said, 2)}.`}${stderrSummary(run.stderr)}`;
-    const status = run.code === null ? `was killed by ${run.signal ?? 'a signal'}` : `exited with ${run.code}`;
-    const transient = looksTransient(`${said}\n${run.stderr}`) || (run.code === null && run.signal !== null);
-    const remedy = transient ? 'This is transient: the note stays pending; retry later.' : 'This is permanent until fixed: check the CLI works on its own (`claude -p hello`) and is logged in; retrying will not help.';
-    throw new ExtractorError('claude-cli', `${head}: the CLI ${status}${envelope?.subtype ? ` (${String(envelope.subtype)})` : ''}.${summary} ${remedy}`, { transient });
+  if (run.code !== 0 || envelope?.is_error === true) throw failure(run, envelope, head, model);
+  if (!envelope || typeof envelope.result !== 'string') {
+    // Exit 0 without a result: not something a note can cause; the CLI is not Claude Code, or a
+    // version whose output Engram does not read.
+    const what = run.stdout.trim() === '' ? 'printed nothing' : envelope ? 'printed JSON without a result text' : 'did not print a JSON result';
+    const remedy = `the claude CLI ${what}; update Claude Code (npm i -g @anthropic-ai/claude-code) and check: claude -p --output-format json hello`;
+    throw new ExtractorError('claude-cli', `${head}: ${remedy}. ${PAUSED}`, { kind: 'environment', remedy });
   }
-  if (!envelope) return checkReply(undefined, emptyUsage(), 'the CLI did not print its JSON envelope (is --output-format json supported?)');
   const usage = usageOf(envelope);
-  if (typeof envelope.result !== 'string') return checkReply(undefined, usage, 'the CLI envelope has no result text');
   const reply = parseJsonReply(envelope.result);
   if (reply === undefined) return checkReply(undefined, usage, "the model's reply holds no JSON object");
   return checkReply(reply, usage);
 }
 
+const PAUSED = 'Extraction is paused until this is fixed; no note is charged.';
+const NOTE_AGAIN = 'The note is tried again on the next runs, then left for a human.';
+
+/** A failed run (non-zero exit or `is_error`): what the CLI said, classified. Never shows the `success` subtype the CLI prints on some failures. */
+function failure(run: CliRun, envelope: CliEnvelope | undefined, head: string, model: string | undefined): ExtractorError {
+  const said = envelope && typeof envelope.result === 'string' ? envelope.result : '';
+  const apiStatus = typeof envelope?.api_error_status === 'number' ? envelope.api_error_status : undefined;
+  const subtype = typeof envelope?.subtype === 'string' && envelope.subtype !== 'success' ? ` (${envelope.subtype})` : '';
+  const status = run.code === null ? `was killed by ${run.signal ?? 'a signal'}` : run.code === 0 ? 'reported an error' : `exited with ${run.code}`;
+  const summary = `${said === '' ? '' : ` It said: ${firstLines(said, 2)}.`}${stderrSummary(run.stderr)}`;
+  const verdict = run.code === null && run.signal !== null && apiStatus === undefined ? { kind: 'transient' as const } : classifyCliFailure(`${said}\n${run.stderr}`, apiStatus, model);
+  const fact = `${head}: the CLI ${status}${subtype}${apiStatus === undefined ? '' : ` (HTTP ${apiStatus})`}.${summary}`;
+  if (verdict.kind === 'environment') return new ExtractorError('claude-cli', `${fact} ${capitalize(verdict.remedy)}. ${PAUSED}`, { kind: 'environment', remedy: verdict.remedy, ...(apiStatus === undefined ? {} : { status: apiStatus }) });
+  const next = verdict.kind === 'transient' ? 'This is transient: the note stays pending; retry later.' : NOTE_AGAIN;
+  return new ExtractorError('claude-cli', `${fact} ${next}`, { kind: verdict.kind, ...(apiStatus === undefined ? {} : { status: apiStatus }) });
+}
+
+/**
+ * What a failed CLI run means, from the API status it reports and what it said. The account and
+ * the CLI itself (login, key, credit, usage limit, model, flags) are the environment: the run
+ * stops. Overload, rate limits and network trouble pass. Anything else is put down to the note.
+ */
+export function classifyCliFailure(text: string, apiStatus: number | undefined, model: string | undefined): { kind: 'note' | 'transient' } | { kind: 'environment'; remedy: string } {
+  const env = (remedy: string) => ({ kind: 'environment' as const, remedy });
+  if (/not logged in|please run \/login|run `?\/login/i.test(text)) return env('the claude CLI is not logged in; run claude /login');
+  if (apiStatus === 401 || /invalid api key|invalid x-api-key|authentication_error|oauth token (has )?(expired|revoked)|unauthorized/i.test(text)) {
+    return env("the claude CLI's login or API key was refused; run claude /login (or fix the ANTHROPIC_API_KEY it sees)");
+  }
+  if (apiStatus === 402 || /credit balance|billing|purchase credits/i.test(text)) return env("the claude CLI's account has no credit; check its billing or choose ENGRAM_EXTRACTOR=structural");
+  if (/usage limit|limit reached|quota exceeded/i.test(text)) return env("the claude CLI's account has reached its usage limit; extraction resumes once it resets");
+  if (apiStatus === 403 || /permission_error|forbidden/i.test(text)) return env("the claude CLI's account is not allowed to do this; check its plan and permissions");
+  if (apiStatus === 404 || /not_found_error|model.{0,80}(not found|not available|does not exist|invalid)|(invalid|unknown) model/i.test(text)) {
+    return env(`the model ${model === undefined ? 'the claude CLI defaults to' : `"${model}"`} is not available to its account; set ENGRAM_EXTRACT_MODEL to one it can use`);
+  }
+  if (/unknown option|unrecognized option|unknown argument|unexpected argument|error: option/i.test(text)) return env('the claude CLI is too old for the flags Engram passes; update it (npm i -g @anthropic-ai/claude-code)');
+  if ((apiStatus !== undefined && (apiStatus === 408 || apiStatus === 409 || apiStatus === 429 || apiStatus >= 500)) || looksTransient(text)) return { kind: 'transient' };
+  return { kind: 'note' };
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** The result envelope: the whole output, its last line (a warning may come first), or the `result` entry of an array of messages (`--verbose`). */
 function parseEnvelope(stdout: string): CliEnvelope | undefined {
   const text = stdout.trim();
   for (const candidate of [text, text.slice(text.lastIndexOf('\n{') + 1)]) {
     try {
       const value: unknown = JSON.parse(candidate);
-      if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as CliEnvelope;
+      if (Array.isArray(value)) {
+        const result = value.filter((item): item is CliEnvelope => typeof item === 'object' && item !== null && (item as CliEnvelope).type === 'result').pop();
+        if (result) return result;
+      } else if (typeof value === 'object' && value !== null) return value as CliEnvelope;
     } catch {
-      // Not JSON as a whole; a CLI warning may precede the envelope, so try the last line too.
+      // Not JSON as a whole; try the last line.
     }
   }
   return undefined;
@@ -198,10 +248,6 @@ function usageOf(envelope: CliEnvelope): ExtractionUsage {
     // The CLI's own estimate; on a subscription it is notional, but it is the same yardstick as the API's.
     costUsd: countOf(envelope.total_cost_usd),
   };
-}
-
-function emptyUsage(): ExtractionUsage {
-  return { inputTokens: 0, outputTokens: 0, costUsd: 0 };
 }
 
 /** Overload, rate limits, server errors and network trouble pass; a bad login or flag does not. */

@@ -8,7 +8,7 @@ export { relatedNotes, graphStats, type RelatedNote, type GraphStats } from './r
 export { selectAdjudicator, selectExtractor, structuralExtractor, type ExtractorSettings } from './select.js';
 export { createAnthropicExtractor, ANTHROPIC_DEFAULTS, type AnthropicExtractorOptions } from './extract-anthropic.js';
 export { createClaudeCliExtractor, type ClaudeCliExtractorOptions } from './extract-claude-cli.js';
-export { ExtractorError, PROMPT_VERSION, buildExtractionPrompt, EXTRACTION_SCHEMA } from './prompt.js';
+export { ExtractorError, PROMPT_VERSION, buildExtractionPrompt, EXTRACTION_SCHEMA, redactExtractionInput, type FailureKind } from './prompt.js';
 export {
   consolidate,
   proposeMerges,
@@ -28,3 +28,4 @@ export { createAnthropicAdjudicator, type AnthropicAdjudicatorOptions } from './
 export { needsRebuild, parseEntityNote, rebuildGraphCache, type RebuildReport } from './rebuild.js';
 export { redactText, redactValue, describeRedactions, SECRET_KINDS, type SecretKind, type RedactionCounts } from './redact.js';
 export { notePrivacy, type PrivacyVerdict } from './privacy.js';
+export { readExtractionPause, recordExtractionPause, describePause, releaseFailed, failedExtractions, failureKind, type ExtractionPause } from './pause.js';

@@ -231,6 +231,42 @@ export function checkReply(raw: unknown, usage: ExtractionUsage, unusable?: stri
   return { ...extraction, usage, dropped };
 }
 
+/**
+ * A reply about some other note (a model that answered from another context, a CLI that
+ * replayed an old answer): when not one of its entities — name, alias or evidence — occurs in
+ * the note that was sent, the whole reply is dropped. Judged per reply, not per entity: a model
+ * may rightly name a domain the note never spells out, but not every entity of a note.
+ */
+export function checkFitsNote(checked: CheckedExtraction, input: Pick<ExtractionInput, 'title' | 'text' | 'frontmatter' | 'links'>): CheckedExtraction {
+  if (checked.entities.length === 0) return checked;
+  const sent = foldWords([input.title, input.text, JSON.stringify(input.frontmatter ?? {}), ...input.links].join(' '));
+  // A plain substring test, not whole words: scripts without spaces (Chinese, Japanese) have no
+  // word boundaries to look for, and a lenient test only ever keeps a reply.
+  const occurs = (text: string) => {
+    const folded = foldWords(text).trim();
+    return folded.length >= 2 && sent.includes(folded);
+  };
+  const fits = checked.entities.some((entity) => [entity.name, ...entity.aliases, evidenceHead(entity.evidence)].some(occurs));
+  if (fits) return checked;
+  const count = checked.entities.length;
+  return { entities: [], relations: [], usage: checked.usage, dropped: checked.dropped + count + checked.relations.length, warning: `the reply does not fit this note: none of its ${count} entities occurs in it` };
+}
+
+/** The start of an evidence quote: its first 24 characters folded, without a word the cut may have split (text without spaces is kept whole). */
+function evidenceHead(evidence: string): string {
+  const head = foldWords(evidence).trim().slice(0, 24);
+  return head.includes(' ') ? head.replace(/ \S*$/, '') : head;
+}
+
+/** Letters and digits only, lower case, diacritics folded, single-spaced. */
+function foldWords(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ');
+}
+
 function replyShapeProblem(raw: unknown): string | undefined {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return 'the reply is not a JSON object';
   const value = raw as Record<string, unknown>;
@@ -241,21 +277,38 @@ function replyShapeProblem(raw: unknown): string | undefined {
 }
 
 /**
- * An extractor backend failed for the whole note. `transient` failures (rate limits, overload,
- * server errors, timeouts) pass: leave the note pending and retry later — their code is
- * `TRANSIENT`, so any edge can tell without reading the message. Permanent ones (a bad key, an
- * unknown model, a missing CLI) are `EXTRACTOR_FAILED`: the user fixes the configuration first.
+ * How an extraction failed, which decides what the backlog does next:
+ * - `note`: this note's request or reply was unusable (a request the API refuses for its size or
+ *   content). An attempt is counted against the note; after a few the note waits for a human.
+ * - `transient`: rate limits, overload, server errors, timeouts, a dropped connection. The note
+ *   stays pending and is tried on a later run; no attempt is counted.
+ * - `environment`: the setup, not the note (not logged in, a missing or invalid key, no credit, a
+ *   missing or too old CLI, a model the account cannot use). The run stops at the first one and
+ *   no note is charged: every note would fail the same way until the user fixes it.
+ */
+export type FailureKind = 'note' | 'transient' | 'environment';
+
+/**
+ * An extractor backend failed for the whole note. Transient failures have the code `TRANSIENT`,
+ * so any edge can tell without reading the message; the others `EXTRACTOR_FAILED`. An
+ * environment failure also carries `remedy`: one short line for reports ("the claude CLI is not
+ * logged in; run claude /login").
  */
 export class ExtractorError extends EngramError {
   readonly backend: 'anthropic' | 'claude-cli';
   /** HTTP status, when the failure was an API reply. */
   readonly status: number | undefined;
+  readonly kind: FailureKind;
+  /** For an environment failure: what is wrong and what to do, in one line without the note's path. */
+  readonly remedy: string | undefined;
 
-  constructor(backend: 'anthropic' | 'claude-cli', message: string, details: { transient: boolean; status?: number; cause?: unknown }) {
-    super(details.transient ? 'TRANSIENT' : 'EXTRACTOR_FAILED', message, { cause: details.cause });
+  constructor(backend: 'anthropic' | 'claude-cli', message: string, details: { kind: FailureKind; remedy?: string; status?: number; cause?: unknown }) {
+    super(details.kind === 'transient' ? 'TRANSIENT' : 'EXTRACTOR_FAILED', message, { cause: details.cause });
     this.name = 'ExtractorError';
     this.backend = backend;
     this.status = details.status;
+    this.kind = details.kind;
+    this.remedy = details.kind === 'environment' ? (details.remedy ?? message) : undefined;
   }
 
   get transient(): boolean {

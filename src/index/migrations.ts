@@ -336,6 +336,19 @@ export const MIGRATIONS: readonly Migration[] = [
       db.exec('ALTER TABLE egress ADD COLUMN redacted TEXT');
     },
   },
+  {
+    name: '011-release-environment-failures',
+    up(db) {
+      // Extraction once counted a logged-out CLI, a bad key or a missing model against each note
+      // it tried, and parked the notes after a few runs. Those failures were the setup's, not the
+      // notes': forget them, so the notes are pending again. The patterns are the messages the
+      // earlier extractors wrote (a whole CLI run failing, an API refusal for the account).
+      const environment = /\(HTTP (401|402|403|404)\b|no API key|credit balance|not logged in|\/login|invalid api key|was not found on the PATH|could not start|the CLI exited with|the CLI was killed|did not print its JSON envelope/i;
+      const rows = db.prepare("SELECT note_id, error FROM extractions WHERE status = 'failed'").all() as { note_id: number; error: string | null }[];
+      const release = db.prepare('DELETE FROM extractions WHERE note_id = ?');
+      for (const row of rows) if (environment.test(row.error ?? '')) release.run(row.note_id);
+    },
+  },
 ];
 
 /** Applies the migrations not yet recorded, in order. Returns the names applied. */

@@ -4,6 +4,6 @@ export { planOrganize, vote, moveNote, recordProposals, listOrganizeProposals, d
 export { runHealthChecks, type HealthCheck } from './health.js';
 export { renderSection, mergeReport } from './report.js';
 export { undoRun, resyncGraph, resyncGraphIfTouched, type UndoRunReport } from './undo.js';
-export { lastSweep, type SweepSummary } from './status.js';
+export { extractionPaused, lastSweep, type SweepSummary } from './status.js';
 export { sweepOptions, newRunId, type LibrarianSettings } from './setup.js';
 export { recallBundle, briefing, type RecallBundle, type RecallOptions, type RecallSection } from './recall.js';

@@ -1,5 +1,6 @@
 /** The last sweep in brief, for `librarian_status`, `onboard` and `engram status`: counts and top-N, never per-entity lists. */
 import type Database from 'better-sqlite3';
+import { describePause, readExtractionPause } from '../graph/index.js';
 import type { SweepReport } from './sweep.js';
 
 export interface SweepSummary {
@@ -15,6 +16,14 @@ export interface SweepSummary {
   health: { name: string; count: number; ok: boolean }[];
   errors: string[];
   cost_usd: number;
+  /** Set while extraction is paused by its environment (login, key, credit, CLI, model): what is wrong and what to do. */
+  extraction_paused: string | null;
+}
+
+/** The extraction pause in one line, or null: kept in the state until a run extracts again. */
+export function extractionPaused(db: Database.Database): string | null {
+  const pause = readExtractionPause(db);
+  return pause ? describePause(pause) : null;
 }
 
 export function lastSweep(db: Database.Database, kind: 'sweep' | 'any' = 'sweep'): SweepSummary | null {
@@ -41,5 +50,6 @@ export function lastSweep(db: Database.Database, kind: 'sweep' | 'any' = 'sweep'
     health: (report?.health ?? []).map((check) => ({ name: check.name, count: check.count, ok: check.ok })),
     errors: (report?.errors ?? []).slice(0, 5),
     cost_usd: (report?.phases ?? []).reduce((sum, phase) => sum + phase.costUsd, 0),
+    extraction_paused: extractionPaused(db),
   };
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import Database from 'better-sqlite3';
 import { REPO, runCli, spawnCliAsync } from '../helpers/cli.js';
-import { startFakeAnthropic, toolUseReply } from '../helpers/fake-anthropic.js';
+import { errorReply, errorStep, startFakeAnthropic, toolUseReply, type ScriptStep } from '../helpers/fake-anthropic.js';
 import { makeVault } from '../helpers/vault.js';
 
 const VAULT = {
@@ -182,4 +182,41 @@ test('the committed eval vault: structural entity notes whose every link resolve
     'ranked',
   );
   assert.ok(related.every((entry) => entry.chains.length > 0 && entry.chains[0]!.includes('—mentions→')));
+});
+
+test('engram graph index with a refused key: one call, one line, exit 1, nothing charged; a note refused for itself is listed by stats and freed by --retry-failed', async (t) => {
+  const vault = makeVault(t, VAULT);
+  const good = toolUseReply({
+    entities: [
+      { name: 'Tessellate', type: 'organization', aliases: [], evidence: 'Tessellate' },
+      { name: 'Lena', type: 'person', aliases: [], evidence: 'Lena' },
+    ],
+    relations: [],
+  });
+  const tooBig: ScriptStep = (body, request) => (/^path: People\/Lena\.md$/m.test(String(body.messages?.[0]?.content ?? '')) ? errorReply(413, 'request_too_large', 'Request exceeds the maximum size') : good(body, request));
+  const refused = await startFakeAnthropic([errorStep(401, 'authentication_error', 'invalid x-api-key')]);
+  const working = await startFakeAnthropic(Array.from({ length: 20 }, () => tooBig));
+  t.after(() => Promise.all([refused.close(), working.close()]));
+  const env = (url: string) => ({ ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root, ENGRAM_EXTRACTOR: 'anthropic', ANTHROPIC_API_KEY: 'test-key', ANTHROPIC_BASE_URL: url, ENGRAM_EXTRACT_MODEL: 'claude-haiku-test' });
+
+  const paused = await runCli(['graph', 'index'], env(refused.url));
+  assert.equal(paused.code, 1);
+  assert.equal(refused.requests.length, 1);
+  assert.match(paused.stdout, /^paused: the Anthropic API key is invalid or revoked; set a valid ANTHROPIC_API_KEY — 2 notes wait, none was charged/m);
+  assert.doesNotMatch(paused.stdout, /^error:/m, 'no per-note errors');
+  assert.match(paused.stderr, /^graph: extraction paused — the Anthropic API key is invalid/m);
+  assert.match((await runCli(['status'], env(refused.url))).stdout, /^graph +extraction paused since .* — the Anthropic API key is invalid/m);
+
+  assert.equal((await runCli(['graph', 'index'], env(working.url))).code, 0, 'Atlas extracted, Lena refused');
+  for (let run = 0; run < 2; run++) assert.equal((await runCli(['graph', 'index'], env(working.url))).code, 1, 'only the failing note was tried');
+  assert.doesNotMatch((await runCli(['status'], env(working.url))).stdout, /extraction paused/);
+  const stats = await runCli(['graph', 'stats'], env(working.url));
+  assert.match(stats.stdout, /^failed {7}1 notes, 1 left for a human \(retry with engram graph index --retry-failed\):$/m);
+  assert.match(stats.stdout, /^ {2}People\/Lena\.md \(3 attempts, parked\): anthropic extraction of "People\/Lena\.md" failed: the API refused this note's request \(HTTP 413 request_too_large/m);
+  const before = working.requests.length;
+  await runCli(['graph', 'index'], env(working.url));
+  assert.equal(working.requests.length, before, 'a parked note is not sent again');
+  const retried = await runCli(['graph', 'index', '--retry-failed'], env(working.url));
+  assert.match(retried.stderr, /^graph: 1 failed notes will be tried again$/m);
+  assert.equal(working.requests.length, before + 1);
 });

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { createAnthropicExtractor } from '../../src/graph/extract-anthropic.js';
 import { ENTITY_TYPES, RELATION_TYPES, type ExtractionInput } from '../../src/graph/model.js';
-import { EXTRACTION_SCHEMA, ExtractorError, PROMPT_VERSION, buildExtractionPrompt, checkReply, redactSecrets } from '../../src/graph/prompt.js';
-import { errorStep, startFakeAnthropic, textReply, toolUseReply, type FakeAnthropic, type ScriptStep } from '../helpers/fake-anthropic.js';
+import { EXTRACTION_SCHEMA, ExtractorError, PROMPT_VERSION, buildExtractionPrompt, checkFitsNote, checkReply, redactSecrets } from '../../src/graph/prompt.js';
+import { errorReply, errorStep, startFakeAnthropic, textReply, toolUseReply, type FakeAnthropic, type ScriptStep } from '../helpers/fake-anthropic.js';
 
 const KEY = 'sk-ant-test-0123456789abcdef0123456789abcdef';
 
@@ -167,40 +167,93 @@ describe('anthropic extractor', () => {
     assert.equal(server.requests.length, 2, 'a timeout is retried');
   });
 
-  test('401: a permanent error, not retried, that names the remedy and not the key', async () => {
+  test('401: an environment failure, not retried, that names the remedy and not the key', async () => {
     const server = await fake([errorStep(401, 'authentication_error', 'invalid x-api-key')]);
     const extractor = createAnthropicExtractor({ apiKey: KEY, baseURL: server.url, model: 'm', maxRetries: 3 });
     await assert.rejects(extractor.extract(note('x')), (error: unknown) => {
       assert.ok(error instanceof ExtractorError);
       assert.equal(error.code, 'EXTRACTOR_FAILED');
-      assert.equal(error.transient, false);
+      assert.equal(error.kind, 'environment');
       assert.equal(error.status, 401);
-      assert.match(error.message, /HTTP 401 authentication_error: invalid x-api-key\)\. This is permanent: fix the API key/);
+      assert.equal(error.remedy, 'the Anthropic API key is invalid or revoked; set a valid ANTHROPIC_API_KEY');
+      assert.match(error.message, /HTTP 401 authentication_error: invalid x-api-key\): the Anthropic API key is invalid/);
       assert.ok(!error.message.includes(KEY));
       return true;
     });
     assert.equal(server.requests.length, 1);
   });
 
-  test('400 unknown model: permanent; a refused connection: transient', async () => {
-    const server = await fake([errorStep(400, 'invalid_request_error', 'model: claude-nope not found')]);
+  const refusals: [status: number, type: string, text: string, kind: 'note' | 'environment', remedy: RegExp][] = [
+    [403, 'permission_error', 'Your API key does not have permission to use the specified resource.', 'environment', /not allowed to do this; check the key's permissions/],
+    [404, 'not_found_error', 'model: claude-nope', 'environment', /the model "claude-nope" is not available to this account; set ENGRAM_EXTRACT_MODEL/],
+    [400, 'invalid_request_error', 'Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.', 'environment', /no credit/],
+    [400, 'invalid_request_error', 'messages: text content blocks must be non-empty', 'note', /refused this note's request.*tried again on the next runs/],
+    [413, 'request_too_large', 'Request exceeds the maximum allowed number of bytes.', 'note', /refused this note's request/],
+  ];
+  for (const [status, type, text, kind, remedy] of refusals) {
+    test(`${status} ${type}: ${kind}, not retried`, async () => {
+      const server = await fake([errorStep(status, type, text)]);
+      await assert.rejects(createAnthropicExtractor({ apiKey: KEY, baseURL: server.url, model: 'claude-nope', maxRetries: 3 }).extract(note('x')), (error: unknown) => {
+        assert.ok(error instanceof ExtractorError);
+        assert.equal(error.kind, kind);
+        assert.equal(error.code, 'EXTRACTOR_FAILED');
+        assert.equal(error.status, status);
+        assert.match(error.message, remedy);
+        return true;
+      });
+      assert.equal(server.requests.length, 1);
+    });
+  }
+
+  test('429 with retry-after: retried as told, then transient; without it: transient', async () => {
+    const limited = () => ({ ...errorReply(429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit'), headers: { 'retry-after': '0' } });
+    const server = await fake([limited, limited]);
+    await assert.rejects(createAnthropicExtractor({ apiKey: KEY, baseURL: server.url, model: 'm', maxRetries: 1 }).extract(note('x')), (error: unknown) => {
+      assert.ok(error instanceof ExtractorError);
+      assert.equal(error.kind, 'transient');
+      assert.equal(error.code, 'TRANSIENT');
+      assert.match(error.message, /rate limited \(HTTP 429 rate_limit_error.*after 2 attempts/);
+      return true;
+    });
+    assert.equal(server.requests.length, 2, 'the retry came');
+
+    const bare = await fake([() => ({ ...errorReply(429, 'rate_limit_error', 'slow down'), headers: {} })]);
+    await assert.rejects(createAnthropicExtractor({ apiKey: KEY, baseURL: bare.url, model: 'm', maxRetries: 0 }).extract(note('x')), (error: unknown) => error instanceof ExtractorError && error.kind === 'transient' && error.status === 429);
+  });
+
+  test('529 overloaded, a refused connection, a dropped connection: transient', async () => {
+    const overloaded = await fake([errorStep(529, 'overloaded_error', 'Overloaded')]);
     await assert.rejects(
-      createAnthropicExtractor({ apiKey: KEY, baseURL: server.url, model: 'claude-nope' }).extract(note('x')),
-      (error: unknown) => error instanceof ExtractorError && !error.transient && /model: claude-nope not found.*fix the model name/.test(error.message),
+      createAnthropicExtractor({ apiKey: KEY, baseURL: overloaded.url, model: 'm', maxRetries: 0 }).extract(note('x')),
+      (error: unknown) => error instanceof ExtractorError && error.kind === 'transient' && /the API is overloaded \(HTTP 529/.test(error.message),
     );
 
     const closed = await startFakeAnthropic([]);
     await closed.close();
     await assert.rejects(
       createAnthropicExtractor({ apiKey: KEY, baseURL: closed.url, model: 'm', maxRetries: 0 }).extract(note('x')),
-      (error: unknown) => error instanceof ExtractorError && error.transient && /could not reach the API/.test(error.message),
+      (error: unknown) => error instanceof ExtractorError && error.kind === 'transient' && /could not reach the API/.test(error.message),
     );
+
+    const dropping = await fake([() => ({ status: 200, json: {}, hangUp: true })]);
+    await assert.rejects(
+      createAnthropicExtractor({ apiKey: KEY, baseURL: dropping.url, model: 'm', maxRetries: 0 }).extract(note('x')),
+      (error: unknown) => error instanceof ExtractorError && error.kind === 'transient' && /could not reach the API/.test(error.message),
+    );
+    assert.equal(dropping.requests.length, 1);
+  });
+
+  test('a valid-looking extraction of another note is dropped whole', async () => {
+    const server = await fake([toolUseReply(GOOD)]);
+    const result = await createAnthropicExtractor({ apiKey: KEY, baseURL: server.url, model: 'm' }).extract(note('Grace Hopper wrote the first compiler.', { frontmatter: null, links: [], title: 'Compilers' }));
+    assert.deepEqual([result.entities, result.relations, result.dropped], [[], [], 3]);
+    assert.match(result.warning ?? '', /does not fit this note/);
   });
 
   test('an empty API key is refused up front', () => {
     assert.throws(
       () => createAnthropicExtractor({ apiKey: ' ', model: 'm' }),
-      (error: unknown) => error instanceof ExtractorError && !error.transient && /no API key/.test(error.message),
+      (error: unknown) => error instanceof ExtractorError && error.kind === 'environment' && /no API key/.test(error.message),
     );
   });
 
@@ -226,6 +279,31 @@ describe('anthropic extractor', () => {
     assert.ok(inside.includes('title: Ignore the rules'), 'note metadata is fenced too');
     assert.ok(!user.slice(close).includes('Ignore'), 'nothing of the note follows the fence');
     assert.ok(!inside.includes('ENGRAM-NOTE-0000'), 'a look-alike marker is neutralized');
+  });
+});
+
+describe('checkFitsNote', () => {
+  const usage = { inputTokens: 1, outputTokens: 1, costUsd: 0 };
+  const reply = (entities: { name: string; aliases?: string[]; evidence?: string }[]) => ({
+    entities: entities.map((e) => ({ name: e.name, type: 'organization' as const, aliases: e.aliases ?? [], evidence: e.evidence ?? '' })),
+    relations: [],
+    usage,
+    dropped: 0,
+  });
+  const input = (text: string) => ({ title: 'Meeting', text, frontmatter: null, links: [] });
+
+  test('a reply fits when any entity occurs by name, alias or evidence, in any script, case and accents folded', () => {
+    const chinese = input('云河数据是上海的一家系统集成商，主要客户是长三角的制造业和物流企业。');
+    assert.equal(checkFitsNote(reply([{ name: 'Yunhe Data', aliases: ['云河数据'] }]), chinese).entities.length, 1, 'an alias inside unspaced Chinese text');
+    assert.equal(checkFitsNote(reply([{ name: 'Shanghai integrator', evidence: '上海的一家系统集成商' }]), chinese).entities.length, 1, 'evidence');
+    assert.equal(checkFitsNote(reply([{ name: 'JOSE NUNEZ' }]), input('Met José Núñez today.')).entities.length, 1);
+    assert.equal(checkFitsNote(reply([{ name: 'Tax law' }, { name: 'Stripe' }]), input('Stripe Tax retired the VAT table.')).entities.length, 2, 'one fitting entity keeps the whole reply');
+  });
+
+  test('a reply about another note is dropped whole, with a warning', () => {
+    const checked = checkFitsNote(reply([{ name: 'Ada Lovelace', aliases: ['Ada'], evidence: 'Ada presented the plan' }, { name: 'Analytical Engine' }]), input('Grace Hopper wrote the first compiler.'));
+    assert.deepEqual([checked.entities, checked.dropped], [[], 2]);
+    assert.match(checked.warning ?? '', /does not fit this note: none of its 2 entities occurs in it/);
   });
 });
 

@@ -49,6 +49,34 @@ process.stdin.on('end', () => {
     process.stdout.write(envelope('API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', { is_error: true, subtype: 'success' }));
     process.exit(1);
   } else if (mode === 'hang') setTimeout(() => {}, 60000);
+  else if (mode === 'logged-out') {
+    process.stdout.write(JSON.stringify({ type: 'result', subtype: 'success', is_error: true, result: 'Not logged in · Please run /login' }));
+    process.exit(1);
+  } else if (mode === 'api-401') {
+    process.stdout.write(envelope('Failed to authenticate. API Error: 401', { is_error: true, api_error_status: 401 }));
+    process.exit(1);
+  } else if (mode === 'api-404') {
+    process.stdout.write(envelope('API Error: 404 {"type":"error","error":{"type":"not_found_error","message":"model: claude-nope"}}', { is_error: true, api_error_status: 404 }));
+    process.exit(1);
+  } else if (mode === 'api-429') {
+    process.stdout.write(envelope('API Error: Request rejected', { is_error: true, api_error_status: 429 }));
+    process.exit(1);
+  } else if (mode === 'usage-limit') {
+    process.stdout.write(envelope('Claude AI usage limit reached|1764720000', { is_error: true }));
+    process.exit(1);
+  } else if (mode === 'too-old') {
+    process.stderr.write("error: unknown option '--tools'\\n");
+    process.exit(1);
+  } else if (mode === 'too-long') {
+    process.stdout.write(envelope('Prompt is too long', { is_error: true }));
+    process.exit(1);
+  } else if (mode === 'silent-exit1') process.exit(1);
+  else if (mode === 'nothing') process.exit(0);
+  else if (mode === 'non-json') process.stdout.write('Hello! How can I help you today?\\n');
+  else if (mode === 'no-result') process.stdout.write(JSON.stringify({ type: 'result', subtype: 'success', is_error: false, message: { content: good } }));
+  else if (mode === 'odd-envelope') process.stdout.write(envelope(good, { subtype: 'brand_new', modelUsage: { x: { y: 1 } }, permission_denials: [], uuid: 'u1' }));
+  else if (mode === 'verbose-array') process.stdout.write(JSON.stringify([{ type: 'system', subtype: 'init' }, { type: 'assistant', message: {} }, JSON.parse(envelope(good))]));
+  else if (mode === 'killed') process.kill(process.pid, 'SIGKILL');
 });
 `;
 writeFileSync(join(dir, 'claude'), FAKE_CLAUDE);
@@ -63,6 +91,8 @@ function env(mode: string): NodeJS.ProcessEnv {
 function recorded(): { argv: string[]; stdin: string; cwd: string; pid: number } {
   return JSON.parse(readFileSync(LOG, 'utf8'));
 }
+
+const ADA = 'Ada presented the plan. Ada works on the Analytical Engine.';
 
 function note(text: string): ExtractionInput {
   return { path: 'Meetings/Kickoff.md', title: 'Kickoff', text, frontmatter: null, tags: [], links: [], known: [] };
@@ -105,7 +135,7 @@ describe('claude-cli extractor', () => {
 
   test('a fenced JSON block in the result, or a warning line before the envelope, is tolerated', async () => {
     for (const mode of ['fenced', 'warning-first']) {
-      const result = await createClaudeCliExtractor({ env: env(mode) }).extract(note('x'));
+      const result = await createClaudeCliExtractor({ env: env(mode) }).extract(note(ADA));
       assert.deepEqual(result.entities, GOOD.entities, mode);
       assert.equal(result.dropped, 0);
     }
@@ -119,17 +149,71 @@ describe('claude-cli extractor', () => {
     assert.equal(result.usage.outputTokens, 250);
   });
 
-  test('a non-zero exit: a permanent error with the first stderr lines, secrets removed', async () => {
+  test('a non-zero exit: the first stderr lines, secrets removed; a refused login is the environment', async () => {
     await assert.rejects(createClaudeCliExtractor({ env: env('fail') }).extract(note('x')), (error: unknown) => {
       assert.ok(error instanceof ExtractorError);
       assert.equal(error.backend, 'claude-cli');
-      assert.equal(error.transient, false);
+      assert.equal(error.kind, 'environment');
       assert.match(error.message, /the CLI exited with 1\. stderr: Error: Invalid API key · Please run \/login \| apiKey=\[redacted\] \| line three \| line four \| line five \| … \(2 more lines\)/);
       assert.ok(!error.message.includes(SECRET.slice(14)));
       assert.ok(!error.message.includes('line six'));
-      assert.match(error.message, /This is permanent until fixed/);
+      assert.match(error.message, /Extraction is paused until this is fixed/);
       return true;
     });
+  });
+
+  test('logged out (the exact envelope the CLI prints, exit 1): an environment failure that says to log in, never "(success)"', async () => {
+    await assert.rejects(createClaudeCliExtractor({ env: env('logged-out') }).extract(note('x')), (error: unknown) => {
+      assert.ok(error instanceof ExtractorError);
+      assert.equal(error.kind, 'environment');
+      assert.equal(error.code, 'EXTRACTOR_FAILED');
+      assert.equal(error.remedy, 'the claude CLI is not logged in; run claude /login');
+      assert.match(error.message, /the CLI exited with 1\. It said: Not logged in · Please run \/login\./);
+      assert.ok(!error.message.includes('success'), error.message);
+      return true;
+    });
+  });
+
+  const cases: [mode: string, kind: 'note' | 'transient' | 'environment', message: RegExp][] = [
+    ['api-401', 'environment', /\(HTTP 401\)\. It said: Failed to authenticate.*login or API key was refused/],
+    ['api-404', 'environment', /\(HTTP 404\).*The model "haiku" is not available to its account; set ENGRAM_EXTRACT_MODEL/],
+    ['usage-limit', 'environment', /usage limit reached.*reached its usage limit/],
+    ['too-old', 'environment', /stderr: error: unknown option '--tools'.*too old/],
+    ['nothing', 'environment', /the claude CLI printed nothing; update Claude Code/],
+    ['non-json', 'environment', /the claude CLI did not print a JSON result/],
+    ['no-result', 'environment', /the claude CLI printed JSON without a result text/],
+    ['api-429', 'transient', /\(HTTP 429\).*This is transient/],
+    ['overloaded', 'transient', /This is transient/],
+    ['killed', 'transient', /the CLI was killed by SIGKILL\. This is transient/],
+    ['too-long', 'note', /It said: Prompt is too long\. The note is tried again on the next runs/],
+    ['silent-exit1', 'note', /the CLI exited with 1\. The note is tried again/],
+  ];
+  for (const [mode, kind, message] of cases) {
+    test(`${mode}: a ${kind} failure`, async () => {
+      await assert.rejects(createClaudeCliExtractor({ env: env(mode), model: 'haiku' }).extract(note('x')), (error: unknown) => {
+        assert.ok(error instanceof ExtractorError);
+        assert.equal(error.kind, kind, error.message);
+        assert.equal(error.code, kind === 'transient' ? 'TRANSIENT' : 'EXTRACTOR_FAILED');
+        assert.match(error.message, message);
+        assert.ok(!/\(success\)/.test(error.message));
+        return true;
+      });
+    });
+  }
+
+  test('an envelope with unknown fields and subtype, or an array of messages (--verbose): the result is read', async () => {
+    for (const mode of ['odd-envelope', 'verbose-array']) {
+      const result = await createClaudeCliExtractor({ env: env(mode) }).extract(note(ADA));
+      assert.deepEqual(result.entities, GOOD.entities, mode);
+      assert.deepEqual(result.usage, { inputTokens: 1000, outputTokens: 250, costUsd: 0.0042 }, mode);
+    }
+  });
+
+  test('a valid-looking extraction of another note: dropped whole, with a warning, nothing asserted', async () => {
+    const result = await createClaudeCliExtractor({ env: env('ok') }).extract(note('Grace Hopper wrote the first compiler for the UNIVAC.'));
+    assert.deepEqual([result.entities, result.relations], [[], []]);
+    assert.equal(result.dropped, 3);
+    assert.match(result.warning ?? '', /does not fit this note: none of its 2 entities occurs in it/);
   });
 
   test('an error envelope that says overloaded: transient', async () => {
@@ -157,8 +241,8 @@ describe('claude-cli extractor', () => {
   test('a missing command: a permanent error that says how to install it', async () => {
     await assert.rejects(createClaudeCliExtractor({ command: 'claude-not-installed-here', env: env('ok') }).extract(note('x')), (error: unknown) => {
       assert.ok(error instanceof ExtractorError);
-      assert.equal(error.transient, false);
-      assert.match(error.message, /"claude-not-installed-here" was not found on the PATH.*install Claude Code/);
+      assert.equal(error.kind, 'environment');
+      assert.match(error.message, /the claude CLI \("claude-not-installed-here"\) is not installed or not on the PATH; install Claude Code/);
       return true;
     });
   });

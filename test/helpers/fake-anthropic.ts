@@ -12,6 +12,8 @@ export interface FakeReply {
   /** Wait this long before answering (to trigger client timeouts). */
   delayMs?: number;
   headers?: Record<string, string>;
+  /** Close the connection without answering (a proxy or the server dropping it). */
+  hangUp?: boolean;
 }
 
 export interface RecordedRequest {
@@ -63,6 +65,10 @@ export async function startFakeAnthropic(script: ScriptStep[]): Promise<FakeAnth
       const send = () => {
         timers.delete(timer);
         if (res.destroyed) return;
+        if (reply.hangUp) {
+          res.socket?.destroy();
+          return;
+        }
         res.writeHead(reply.status, { 'content-type': 'application/json', 'request-id': `req_fake_${requests.length}`, ...reply.headers });
         res.end(JSON.stringify(reply.json));
       };

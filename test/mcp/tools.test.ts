@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { eventually } from '../helpers/eventually.js';
 import { connectFixture, MCP_VAULT } from '../helpers/mcp.js';
+import { recordExtractionPause } from '../../src/graph/index.js';
 
 test('the server tells agents to onboard first; onboard returns rules, tools and status', async (t) => {
   const { client, call } = await connectFixture(t, MCP_VAULT);
@@ -26,6 +27,19 @@ test('index_status and librarian_status', async (t) => {
   const librarian = await call('librarian_status');
   assert.match(librarian.structuredContent!.status as string, /^no sweep yet/);
   assert.equal(librarian.structuredContent!.sweep, null);
+});
+
+test('an extraction paused by its environment shows in librarian_status and onboard until a run extracts again', async (t) => {
+  const { call, engine } = await connectFixture(t, MCP_VAULT);
+  recordExtractionPause(engine.db, { backend: 'claude-cli', model: 'haiku', reason: 'the claude CLI is not logged in; run claude /login', message: 'claude-cli extraction of "a.md" failed', at: '2026-12-01T20:10:00.000Z' });
+  const line = 'extraction paused since 2026-12-01 20:10 UTC — the claude CLI is not logged in; run claude /login';
+  assert.equal((await call('librarian_status')).structuredContent!.status, `no sweep yet: the Librarian has not run on this vault (engram librarian, or engram daemon on a schedule); ${line}`);
+  const onboard = (await call('onboard')).structuredContent!.status as { librarian: string };
+  assert.match(onboard.librarian, /; extraction paused since 2026-12-01 20:10 UTC — the claude CLI is not logged in; run claude \/login$/);
+  // The structural extractor runs here: another backend that extracts lifts the pause.
+  const indexed = await call('index_brain', { max_notes: 50 });
+  assert.ok(!indexed.isError);
+  assert.doesNotMatch(String((await call('librarian_status')).structuredContent!.status), /paused/);
 });
 
 test('search_brain: hits with evidence, filters, scoped_out, include_text, mode says why', async (t) => {

@@ -47,6 +47,15 @@ export function extractActed(backend: Extractor['backend'], run: GraphIndexRepor
   const tokens = run.inputTokens + run.outputTokens > 0 ? `; tokens ${run.inputTokens} in, ${run.outputTokens} out` : '';
   const redacted = describeRedactions(run.redacted);
   const privacy = `${run.skippedPrivate > 0 ? `; ${run.skippedPrivate} private notes not sent` : ''}${redacted === '' ? '' : `; secrets redacted before sending: ${redacted}`}`;
+  if (run.paused) {
+    // One line for the whole run, whatever the backlog: every note waits for the fix, none is charged.
+    const extracted = run.processed > 0 ? ` (${run.processed} notes extracted before it)` : '';
+    return {
+      summary: `paused — ${run.paused.reason}${extracted}; ${run.remaining} notes wait`,
+      counts: { processed: run.processed, failed: run.failed, remaining: run.remaining, paused: 1, entityNotes: run.entityNotesWritten, inputTokens: run.inputTokens, outputTokens: run.outputTokens },
+      costUsd: run.costUsd,
+    };
+  }
   return {
     summary: `${backend}: ${run.processed} notes extracted, ${run.failed} failed, ${run.remaining} remaining; ${run.entityNotesWritten} entity notes written${tokens}${privacy}`,
     counts: { processed: run.processed, failed: run.failed, remaining: run.remaining, entityNotes: run.entityNotesWritten, inputTokens: run.inputTokens, outputTokens: run.outputTokens },

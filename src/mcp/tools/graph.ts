@@ -43,6 +43,9 @@ function indexBrainTool(engine: VaultEngine): Tool {
         () => runGraphIndex({ root: engine.vault, db: engine.db, extractor, writer: engine.writer(), agentRoot: engine.agentRoot, maxNotes: args.max_notes, vectorModel: engine.settings.model }),
         (result) => result.written,
       );
+      if (report.paused && report.processed === 0) {
+        return fail(`extraction paused — ${report.paused.reason}. ${report.remaining} notes wait; none was charged. Call index_brain again once it is fixed.`, 'EXTRACTOR_FAILED');
+      }
       return ok({
         extractor: `${extractor.backend}${extractor.model !== extractor.backend ? ` (${extractor.model})` : ''}`,
         processed: report.processed,

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { vectorStatus } from '../../embed/index.js';
 import { readStatus } from '../../index/index.js';
-import { lastSweep, type SweepSummary } from '../../librarian/index.js';
+import { extractionPaused, lastSweep, type SweepSummary } from '../../librarian/index.js';
 import type { VaultEngine } from '../engine.js';
 import { ok } from '../results.js';
 import { defineTool, READ_ONLY, type Tool, type ToolContext } from './define.js';
@@ -89,7 +89,7 @@ function onboardTool(engine: VaultEngine): Tool {
                 ? `the last index run failed: ${engine.indexState.reason}`
                 : `up to date (last full run ${status.last_indexed_at ?? 'never'})`,
           vectors: `${covered} of ${search.metas.length} notes have ${engine.settings.model} vectors`,
-          librarian: librarianLine(lastSweep(engine.db)),
+          librarian: librarianLine(lastSweep(engine.db), extractionPaused(engine.db)),
           warnings: status.warnings.slice(0, 5),
         },
       };
@@ -148,21 +148,22 @@ function librarianStatusTool(engine: VaultEngine): Tool {
           health: z.array(z.object({ name: z.string(), count: z.number(), ok: z.boolean() })),
           errors: z.array(z.string()),
           cost_usd: z.number(),
+          extraction_paused: z.string().nullable(),
         })
         .nullable(),
     },
     annotations: READ_ONLY,
     handler: () => {
       const sweep = lastSweep(engine.db);
-      const line = librarianLine(sweep);
+      const line = librarianLine(sweep, extractionPaused(engine.db));
       return ok({ status: line, last_run: sweep?.run_id ?? null, sweep }, sweep ? `${line}\n${sweep.phases.map((p) => `- ${p.name}: ${p.summary}`).join('\n')}` : line);
     },
   });
 }
 
 /** One line for onboard and librarian_status. */
-function librarianLine(sweep: SweepSummary | null): string {
-  if (!sweep) return 'no sweep yet: the Librarian has not run on this vault (engram librarian, or engram daemon on a schedule)';
+function librarianLine(sweep: SweepSummary | null, paused: string | null): string {
+  if (!sweep) return `no sweep yet: the Librarian has not run on this vault (engram librarian, or engram daemon on a schedule)${paused === null ? '' : `; ${paused}`}`;
   const pending = sweep.pending_proposals.organize + sweep.pending_proposals.merges;
-  return `last sweep ${sweep.run_id} (${sweep.status}, ${sweep.finished_at ?? sweep.started_at}): ${sweep.moves} moves, ${pending} proposals pending, ${sweep.health.filter((check) => !check.ok).length} health findings, ${sweep.errors.length} errors`;
+  return `last sweep ${sweep.run_id} (${sweep.status}, ${sweep.finished_at ?? sweep.started_at}): ${sweep.moves} moves, ${pending} proposals pending, ${sweep.health.filter((check) => !check.ok).length} health findings, ${sweep.errors.length} errors${paused === null ? '' : `; ${paused}`}`;
 }
