@@ -8,3 +8,20 @@ export { lastSweep, type SweepSummary } from './status.js';
 export { sweepOptions, newRunId, type LibrarianSettings } from './setup.js';
 export { recallBundle, briefing, type RecallBundle, type RecallOptions, type RecallSection } from './recall.js';
 export { listNotes, encodeCursor, LIST_NOTES_DEFAULTS, type ListedNote, type ListNotesOptions } from './list-notes.js';
+export {
+  parseIssue,
+  setFields,
+  renderIssue,
+  renderProject,
+  takeIssueNumber,
+  transitionProblem,
+  projectNameProblem,
+  yamlValue,
+  yamlList,
+  ISSUE_STATUSES,
+  ISSUE_PRIORITIES,
+  CLOSED,
+  PROJECT_DEFAULTS,
+  type IssueRecord,
+  type IssueStatus,
+} from './issues.js';

@@ -28,6 +28,10 @@ const TOOLS: Record<string, string[]> = {
   undo_write: ['id*', 'token'],
   update_note: ['content', 'heading', 'mode', 'path', 'token'],
   move_note: ['from', 'to', 'token'],
+  create_project: ['archive_after_days', 'goal', 'links', 'name', 'root', 'token'],
+  create_issue: ['assignee', 'body', 'labels', 'priority', 'project', 'title', 'token'],
+  update_issue: ['assignee', 'author', 'comment', 'id', 'labels', 'priority', 'project', 'status', 'token'],
+  list_issues: ['assignee', 'cursor', 'label', 'limit', 'project', 'status', 'text'],
   list_notes: ['cursor', 'exclude_folders', 'folder', 'limit', 'modified_after', 'modified_before', 'tag_mode', 'tags', 'types'],
   index_brain: ['max_notes'],
   find_entity: ['limit', 'name*', 'type'],
@@ -39,7 +43,7 @@ const TOOLS: Record<string, string[]> = {
   undo_run: ['run_id*'],
 };
 
-const WRITE_TOOLS = new Set(['log_session', 'capture', 'upsert_concept', 'add_task', 'append_note', 'write_note', 'undo_write', 'update_note', 'move_note', 'index_brain', 'consolidate_graph', 'organize_vault', 'undo_move', 'undo_run']);
+const WRITE_TOOLS = new Set(['log_session', 'capture', 'upsert_concept', 'add_task', 'append_note', 'write_note', 'undo_write', 'update_note', 'move_note', 'create_project', 'create_issue', 'update_issue', 'index_brain', 'consolidate_graph', 'organize_vault', 'undo_move', 'undo_run']);
 const DESTRUCTIVE = new Set(['write_note', 'undo_write', 'update_note', 'undo_move', 'undo_run']);
 
 const CLI: Record<string, string[]> = {
