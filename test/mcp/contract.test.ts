@@ -43,7 +43,25 @@ const TOOLS: Record<string, string[]> = {
   undo_run: ['run_id*'],
 };
 
-const WRITE_TOOLS = new Set(['log_session', 'capture', 'upsert_concept', 'add_task', 'append_note', 'write_note', 'undo_write', 'update_note', 'move_note', 'create_project', 'create_issue', 'update_issue', 'index_brain', 'consolidate_graph', 'organize_vault', 'undo_move', 'undo_run']);
+const WRITE_TOOLS = new Set([
+  'log_session',
+  'capture',
+  'upsert_concept',
+  'add_task',
+  'append_note',
+  'write_note',
+  'undo_write',
+  'update_note',
+  'move_note',
+  'create_project',
+  'create_issue',
+  'update_issue',
+  'index_brain',
+  'consolidate_graph',
+  'organize_vault',
+  'undo_move',
+  'undo_run',
+]);
 const DESTRUCTIVE = new Set(['write_note', 'undo_write', 'update_note', 'undo_move', 'undo_run']);
 
 const CLI: Record<string, string[]> = {

@@ -3,6 +3,10 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createServer } from '../../src/mcp/index.js';
 import { updateText } from '../../src/mcp/tools/sections.js';
 import { connectFixture, MCP_VAULT } from '../helpers/mcp.js';
 
@@ -181,5 +185,27 @@ test('list_notes pages with a cursor through every note once, filters as search 
     const result = await call('list_notes', args);
     assert.ok(result.isError && result.content[0]!.text!.startsWith('[INVALID_INPUT]'), JSON.stringify(args));
     assert.match(result.content[0]!.text!, pattern);
+  }
+});
+
+test('move_note asks a client that can ask its human; a yes moves it, a no moves nothing', async (t) => {
+  for (const approve of [false, true]) {
+    const { engine, vault } = await connectFixture(t, { ...MCP_VAULT, ...LINKED });
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    const server = createServer(engine);
+    await server.connect(serverTransport);
+    const client = new Client({ name: 'human', version: '0' }, { capabilities: { elicitation: {} } });
+    let asked = '';
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked = request.params.message;
+      return { action: 'accept', content: { approve } };
+    });
+    await client.connect(clientTransport);
+    const result = (await client.callTool({ name: 'move_note', arguments: { from: 'Projects/Walrus Plan.md', to: 'Archive/Walrus Plan.md' } })) as { isError?: boolean; content: { text: string }[] };
+    assert.match(asked, /move Projects\/Walrus Plan\.md → Archive\/Walrus Plan\.md/);
+    assert.equal(existsSync(join(vault.root, 'Archive/Walrus Plan.md')), approve, result.content[0]!.text);
+    assert.equal(result.isError, approve ? undefined : true);
+    await client.close();
+    await server.close();
   }
 });

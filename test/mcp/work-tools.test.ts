@@ -128,3 +128,25 @@ test('setFields replaces a block list and removes a field, leaving other lines b
   const text = '---\ntype: issue\nlabels:\n  - a\n  - b\nclosed: 2026-01-01\nmine: keep  \n---\nbody\n';
   assert.equal(setFields(text, { labels: '[c]', closed: null, status: 'open' }), '---\ntype: issue\nlabels: [c]\nmine: keep  \nstatus: open\n---\nbody\n');
 });
+
+test("a project in the human's Projects/ folder: created and filed through preview → apply", async (t) => {
+  const { call, vault } = await connectFixture(t, MCP_VAULT);
+  const preview = await call('create_project', { name: 'Garden', root: 'Projects', goal: 'Grow tomatoes.' });
+  assert.equal(preview.isError, undefined, preview.content[0]!.text);
+  assert.equal(preview.structuredContent!.applied, false);
+  assert.ok(!existsSync(join(vault.root, 'Projects/Garden/README.md')), 'nothing written before the human agrees');
+  assert.equal((await call('create_project', { token: preview.structuredContent!.token })).isError, undefined);
+  assert.match(readFileSync(join(vault.root, 'Projects/Garden/README.md'), 'utf8'), /^---\ntype: project\nname: Garden\n/);
+  const issue = await call('create_issue', { project: 'Garden', title: 'Buy seeds' });
+  assert.equal(issue.structuredContent!.applied, false, 'an issue in a human project is previewed');
+  await refused(call, 'create_issue', { token: preview.structuredContent!.token }, 'PREVIEW_EXPIRED', /used already/);
+  const filed = await call('create_issue', { token: issue.structuredContent!.token });
+  assert.equal(filed.isError, undefined, filed.content[0]!.text);
+  assert.ok(existsSync(join(vault.root, 'Projects/Garden/Issues/1 Buy seeds.md')));
+  const update = await call('update_issue', { project: 'Garden', id: 1, status: 'done' });
+  assert.equal(update.structuredContent!.applied, false, 'an update there is previewed too');
+  const applied = await call('update_issue', { token: update.structuredContent!.token });
+  assert.equal(applied.isError, undefined, applied.content[0]!.text);
+  assert.match(readFileSync(join(vault.root, 'Projects/Garden/Issues/1 Buy seeds.md'), 'utf8'), /status: done/);
+  assert.ok(existsSync(join(vault.root, 'Projects/Garden/Issues/1 Buy seeds.md')), "no archive move among the human's notes without move_note's preview");
+});

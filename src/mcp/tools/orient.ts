@@ -43,7 +43,7 @@ export const TOOL_GUIDE: Record<string, string> = {
   update_note: 'edit a note: append, prepend, replace a section or insert under a heading ("A > B"); outside Claude/ it previews first',
   move_note: 'move or rename a note with every link to it rewritten; outside Claude/ it previews first; undo_move reverts it',
   create_project: 'scaffold a project (README with goal, status, links; Issues/) under Claude/Projects/',
-  create_issue: "file an issue in a project: a note whose frontmatter is the record (Dataview-friendly)",
+  create_issue: 'file an issue in a project: a note whose frontmatter is the record (Dataview-friendly)',
   update_issue: 'change status (open → doing → done/wontfix), priority, assignee, labels; comment; closed issues are archived',
   list_issues: 'issues by project, status, label, assignee, words; paged',
   list_notes: 'every indexed note, paged: size, modified, blocks, vectors fresh/stale, extracted by the graph',
@@ -53,7 +53,7 @@ export const TOOL_GUIDE: Record<string, string> = {
   graph_stats: 'entity, relation and mention counts; extraction cost',
   consolidate_graph: 'propose merges of duplicate entities; apply or undo them by id',
   organize_vault: "the caretaker's filing proposals; accept (move) or reject them by id",
-  undo_move: 'move a filed note back and restore the links rewritten for it',
+  undo_move: 'move a note back (a filing, a move_note, an archived issue) and restore the links rewritten for it',
   undo_run: 'revert every change of one caretaker sweep',
 };
 
