@@ -150,3 +150,24 @@ test("a project in the human's Projects/ folder: created and filed through previ
   assert.match(readFileSync(join(vault.root, 'Projects/Garden/Issues/1 Buy seeds.md'), 'utf8'), /status: done/);
   assert.ok(existsSync(join(vault.root, 'Projects/Garden/Issues/1 Buy seeds.md')), "no archive move among the human's notes without move_note's preview");
 });
+
+test('delayed archive: an issue a human closed by hand long enough ago is archived by the next issue write; a duplicated id is refused', async (t) => {
+  const { call, vault, engine } = await connectFixture(t, MCP_VAULT);
+  await call('create_project', { name: 'Atlas', archive_after_days: 3 });
+  await call('create_issue', { project: 'Atlas', title: 'Old one' });
+  await call('create_issue', { project: 'Atlas', title: 'New one' });
+  const old = 'Claude/Projects/Atlas/Issues/1 Old one.md';
+  // Closed by hand in Obsidian, weeks ago.
+  writeFileSync(join(vault.root, old), readFileSync(join(vault.root, old), 'utf8').replace('status: open', 'status: done\nclosed: 2026-01-02'));
+  await engine.refresh([old]);
+  const result = await call('update_issue', { project: 'Atlas', id: 2, comment: 'still going' });
+  assert.deepEqual(
+    (result.structuredContent!.archived as { from: string; to: string }[]).map((a) => [a.from, a.to]),
+    [[old, 'Claude/Projects/Atlas/Archive/1 Old one.md']],
+  );
+  // A human copies issue 2 (same id): which one is meant cannot be known.
+  const copy = 'Claude/Projects/Atlas/Issues/2 New one copy.md';
+  writeFileSync(join(vault.root, copy), readFileSync(join(vault.root, 'Claude/Projects/Atlas/Issues/2 New one.md'), 'utf8'));
+  await engine.refresh([copy]);
+  await refused(call, 'update_issue', { project: 'Atlas', id: 2, status: 'doing' }, 'INVALID_INPUT', /ambiguous.*two notes carry that id/);
+});
