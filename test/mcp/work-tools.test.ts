@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { acquireLock } from '../../src/index/index.js';
 import { archiveIsDue } from '../../src/mcp/tools/work-archive.js';
 import { setFields } from '../../src/librarian/index.js';
 import { connectFixture, MCP_VAULT } from '../helpers/mcp.js';
@@ -170,4 +171,19 @@ test('delayed archive: an issue a human closed by hand long enough ago is archiv
   writeFileSync(join(vault.root, copy), readFileSync(join(vault.root, 'Claude/Projects/Atlas/Issues/2 New one.md'), 'utf8'));
   await engine.refresh([copy]);
   await refused(call, 'update_issue', { project: 'Atlas', id: 2, status: 'doing' }, 'INVALID_INPUT', /ambiguous.*two notes carry that id/);
+});
+
+test('closing an issue while a sweep holds the index lock: the update is done, the archive waits for the next issue write', async (t) => {
+  const { call, vault } = await connectFixture(t, MCP_VAULT);
+  await call('create_project', { name: 'Atlas' });
+  await call('create_issue', { project: 'Atlas', title: 'Busy' });
+  const sweep = acquireLock(vault.home, 'index', { purpose: 'a Librarian sweep' });
+  const closed = await call('update_issue', { project: 'Atlas', id: 1, status: 'done' });
+  sweep.release();
+  assert.equal(closed.isError, undefined, closed.content[0]!.text);
+  assert.deepEqual(closed.structuredContent!.archived, []);
+  assert.match(closed.structuredContent!.archive_deferred as string, /waits for the next issue write.*Librarian sweep/);
+  assert.match(readFileSync(join(vault.root, 'Claude/Projects/Atlas/Issues/1 Busy.md'), 'utf8'), /status: done/);
+  await call('create_issue', { project: 'Atlas', title: 'Next' });
+  assert.ok(existsSync(join(vault.root, 'Claude/Projects/Atlas/Archive/1 Busy.md')), 'archived by the next issue write');
 });

@@ -10,6 +10,7 @@ import { test, type TestContext } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { REPO } from '../helpers/cli.js';
+import { eventually } from '../helpers/eventually.js';
 import { makeVault } from '../helpers/vault.js';
 
 type Reply = { isError?: boolean; structuredContent?: Record<string, unknown>; content: { text?: string }[] };
@@ -26,10 +27,10 @@ async function serve(t: TestContext, vault: { root: string; home: string }): Pro
     }),
   );
   t.after(() => client.close());
-  return async (tool, args = {}) => {
-    const reply = (await client.callTool({ name: tool, arguments: args })) as Reply;
-    return reply;
-  };
+  const call = async (tool: string, args: Record<string, unknown> = {}) => (await client.callTool({ name: tool, arguments: args })) as Reply;
+  // The start-up index run holds the state's index lock, under which moves (the archive) run.
+  await eventually(async () => (await call('index_status')).structuredContent!.indexing !== 'indexing', 'the start-up index run ended');
+  return call;
 }
 
 function snapshot(root: string, dir = ''): Record<string, string> {

@@ -76,7 +76,7 @@ function moveNoteTool(context: ToolContext): Tool {
     handler: async (args) => {
       const by = agent('move_note');
       const plan = (from: string, to: string) => planMove(engine.db, by, from, to);
-      if (args.token) return moved(context, await engine.change('a move', () => engine.writer().applyMove(args.token!, plan), touchedBy));
+      if (args.token) return moved(await engine.change('a move', () => engine.writer().applyMove(args.token!, plan), touchedBy));
       if (!args.from || !args.to) return fail('give from and to (or the token of a previewed move)');
       const gate = resolveNotePath(engine.vault, args.from, { allowMissing: true });
       if (!gate.ok) return fail(gate.reason);
@@ -91,17 +91,17 @@ function moveNoteTool(context: ToolContext): Tool {
       const refused = verdicts.find((entry): entry is { path: string; verdict: Extract<WriteVerdict, { kind: 'refused' }> } => entry.verdict.kind === 'refused');
       if (refused) return fail(refused.verdict.reason, refused.verdict.code);
       const confirm = verdicts.find((entry) => entry.verdict.kind === 'confirm');
-      if (!confirm) return moved(context, await engine.change('a move', () => engine.writer().move(request), touchedBy));
+      if (!confirm) return moved(await engine.change('a move', () => engine.writer().move(request), touchedBy));
       const preview = engine.writer().previewMove(request);
       const reason = `moving ${from} to ${to} changes ${confirm.path}, which is the human's: it needs their confirmation`;
-      return askOrOffer(context, 'move_note', reason, preview, async () => moved(context, await engine.change('a move', () => engine.writer().applyMove(preview.token, plan), touchedBy)));
+      return askOrOffer(context, 'move_note', reason, preview, async () => moved(await engine.change('a move', () => engine.writer().applyMove(preview.token, plan), touchedBy)));
     },
   });
 }
 
 const touchedBy = (receipt: MoveReceipt) => [receipt.from, receipt.to, ...receipt.rewritten];
 
-function moved(_context: ToolContext, receipt: MoveReceipt): ToolResult {
+function moved(receipt: MoveReceipt): ToolResult {
   return ok(
     { from: receipt.from, to: receipt.to, move_id: receipt.moveId, relinked: receipt.rewritten, applied: true },
     `moved ${receipt.from} → ${receipt.to} (move ${receipt.moveId}; ${receipt.rewritten.length} notes relinked; undo_move ${receipt.moveId} reverts it)`,

@@ -6,6 +6,7 @@
  */
 import { posix } from 'node:path';
 import { z } from 'zod';
+import { EngramError } from '../../errors.js';
 import { CLOSED, planMove } from '../../librarian/index.js';
 import { agent, freeNotePath, type MoveReceipt } from '../../writes/index.js';
 import type { VaultEngine } from '../engine.js';
@@ -22,7 +23,13 @@ export function archiveIsDue(closed: string | null, afterDays: number, today: st
   return Number.isFinite(at) && Date.parse(`${today}T00:00:00Z`) - at >= afterDays * DAY_MS;
 }
 
-export async function archiveDue(engine: VaultEngine, project: Project, today: string): Promise<{ from: string; to: string; move_id: number }[]> {
+/**
+ * Archives the project's closed issues that are due. The moves run under the state's index lock
+ * (as filings do); while a sweep or an index run holds it the archive waits for the next issue
+ * write (`deferred` says why), as after any refused move — the update that closed the issue is done
+ * either way, and must not be answered as failed.
+ */
+export async function archiveDue(engine: VaultEngine, project: Project, today: string): Promise<{ archived: { from: string; to: string; move_id: number }[]; deferred: string | null }> {
   const by = agent('update_issue');
   const due = projectIssues(engine, project).filter((issue) => CLOSED.has(issue.status) && !isArchived(project, issue) && archiveIsDue(issue.closed, project.archiveAfterDays, today));
   const archived: { from: string; to: string; move_id: number }[] = [];
@@ -32,12 +39,18 @@ export async function archiveDue(engine: VaultEngine, project: Project, today: s
     const request = planMove(engine.db, by, issue.path, to);
     const paths = [issue.path, to, ...request.rewrites.map((rewrite) => rewrite.path)];
     if (paths.some((path) => engine.writer().verdict({ by, path }).kind !== 'free')) continue;
-    const receipt: MoveReceipt = await engine.change(
-      'an archive',
-      () => engine.writer().move(request),
-      (moved) => [moved.from, moved.to, ...moved.rewritten],
-    );
+    let receipt: MoveReceipt;
+    try {
+      receipt = await engine.change(
+        'an archive',
+        () => engine.writer().move(request),
+        (moved) => [moved.from, moved.to, ...moved.rewritten],
+      );
+    } catch (error) {
+      if (error instanceof EngramError) return { archived, deferred: `archiving ${issue.path} waits for the next issue write: ${error.message}` };
+      throw error;
+    }
     archived.push({ from: receipt.from, to: receipt.to, move_id: receipt.moveId });
   }
-  return archived;
+  return { archived, deferred: null };
 }

@@ -128,7 +128,7 @@ function updateIssue(context: ToolContext): Tool {
       author: z.string().max(100).default('claude').describe('who comments'),
       token: z.string().optional().describe('apply a preview made earlier'),
     },
-    outputSchema: { ...outsideSchema, status: z.string().optional(), archived: archivedSchema },
+    outputSchema: { ...outsideSchema, status: z.string().optional(), archived: archivedSchema, archive_deferred: z.string().optional() },
     annotations: WRITES,
     handler: async (args) => {
       if (args.token) return previewOrApply(context, 'update_issue', { token: args.token }, null, { create: false });
@@ -140,10 +140,11 @@ function updateIssue(context: ToolContext): Tool {
       const verdict = engine.writer().verdict({ by, path: issue.path });
       if (verdict.kind === 'confirm') return askOrOffer(context, 'update_issue', verdict.reason, engine.writer().preview({ by, path: issue.path, next }));
       const receipt = await engine.write({ by, path: issue.path, next });
-      const archived = await archiveDue(engine, project, today());
+      const { archived, deferred } = await archiveDue(engine, project, today());
       const read = readIndexed(engine, receipt.path);
       const now = read.ok ? parseIssue(receipt.path, read.text) : null;
-      return done(receipt, { status: now?.status ?? '', archived }, `updated issue ${issue.id} (${now?.status}; write #${receipt.journalId})${archived.map((a) => `; archived to ${a.to} (undo_move ${a.move_id})`).join('')}`);
+      const said = `updated issue ${issue.id} (${now?.status}; write #${receipt.journalId})${archived.map((a) => `; archived to ${a.to} (undo_move ${a.move_id})`).join('')}${deferred ? `; ${deferred}` : ''}`;
+      return done(receipt, { status: now?.status ?? '', archived, ...(deferred ? { archive_deferred: deferred } : {}) }, said);
     },
   });
 }
