@@ -209,3 +209,17 @@ test('move_note asks a client that can ask its human; a yes moves it, a no moves
     await server.close();
   }
 });
+
+test('list_notes: vectors turn stale and extraction lapses when the note changes', async (t) => {
+  const { call, engine, vault } = await connectFixture(t, MCP_VAULT);
+  const path = 'Projects/Atlas.md';
+  // Vectors as the embedder stores them (note and one block), made from the note's current text.
+  engine.db.prepare("INSERT INTO vectors (note_id, block_key, model, source, content_hash, vector) SELECT id, k.key, 'test-model', 'local', hash, zeroblob(16) FROM notes, (SELECT '' AS key UNION SELECT 'b1') k WHERE path = ?").run(path);
+  for (let i = 0; i < 20; i++) if (((await call('index_brain', { max_notes: 50 })).structuredContent as { remaining: number }).remaining === 0) break;
+  const entry = async () => ((await call('list_notes', { folder: 'Projects' })).structuredContent!.notes as { path: string; vectors: { fresh: number; stale: number }; extracted: boolean }[]).find((note) => note.path === path)!;
+  assert.deepEqual(await entry(), { ...(await entry()), vectors: { fresh: 2, stale: 0 }, extracted: true });
+  writeFileSync(join(vault.root, path), `${readFileSync(join(vault.root, path), 'utf8')}\nAn added line.\n`);
+  await engine.refresh([path]);
+  const after = await entry();
+  assert.deepEqual([after.vectors, after.extracted], [{ fresh: 0, stale: 2 }, false]);
+});
