@@ -15,6 +15,7 @@ import { contextCommand, mcpCommand, provisionCommand, skillsCommand } from './u
 import { librarianCommand, undoCommand } from './librarian-command.js';
 import { evalCommand } from './eval-command.js';
 import { graphCommand } from './graph-command.js';
+import { lsCommand } from './ls-command.js';
 import { relatedCommand } from './related-command.js';
 import { searchCommand } from './search-command.js';
 import { serveCommand } from './serve-command.js';
@@ -28,6 +29,7 @@ export const COMMANDS: readonly Command[] = [
   statusCommand,
   searchCommand,
   relatedCommand,
+  lsCommand,
   graphCommand,
   serveCommand,
   daemonCommand,

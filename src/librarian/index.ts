@@ -1,9 +1,27 @@
 /** The Librarian: the caretaker sweep (plan → act per phase), the organizer, health checks, the report, undo. */
 export { runSweep, PHASES, BACKLOG_PHASES, SWEEP_DEFAULTS, type SweepOptions, type SweepReport, type PhaseName, type PhaseReport } from './sweep.js';
-export { planOrganize, vote, moveNote, recordProposals, listOrganizeProposals, decideProposals, ORGANIZE_DEFAULTS, type Filing, type OrganizePlan, type OrganizeProposal, type MoveContext } from './organize.js';
+export { planOrganize, vote, moveNote, planMove, recordProposals, listOrganizeProposals, decideProposals, ORGANIZE_DEFAULTS, type Filing, type OrganizePlan, type OrganizeProposal, type MoveContext } from './organize.js';
 export { runHealthChecks, type HealthCheck } from './health.js';
 export { renderSection, mergeReport } from './report.js';
 export { undoRun, resyncGraph, resyncGraphIfTouched, type UndoRunReport } from './undo.js';
 export { extractionPaused, lastSweep, type SweepSummary } from './status.js';
 export { sweepOptions, newRunId, type LibrarianSettings } from './setup.js';
 export { recallBundle, briefing, type RecallBundle, type RecallOptions, type RecallSection } from './recall.js';
+export { listNotes, encodeCursor, LIST_NOTES_DEFAULTS, type ListedNote, type ListNotesOptions } from './list-notes.js';
+export {
+  parseIssue,
+  setFields,
+  renderIssue,
+  renderProject,
+  takeIssueNumber,
+  transitionProblem,
+  projectNameProblem,
+  yamlValue,
+  yamlList,
+  ISSUE_STATUSES,
+  ISSUE_PRIORITIES,
+  CLOSED,
+  PROJECT_DEFAULTS,
+  type IssueRecord,
+  type IssueStatus,
+} from './issues.js';

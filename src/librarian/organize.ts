@@ -10,7 +10,7 @@ import { EngramError } from '../errors.js';
 import { indexPaths, linkablePaths, vectorFromBlob } from '../index/index.js';
 import { lexicalExtension } from '../search/index.js';
 import { baseName, folderOf, linkWorlds, rewriteLinksForMove } from '../vault/index.js';
-import { ORGANIZER, type VaultWriter } from '../writes/index.js';
+import { ORGANIZER, type Actor, type MoveRequest, type VaultWriter } from '../writes/index.js';
 
 export const ORGANIZE_DEFAULTS = {
   /** Neighbours in the vote. */
@@ -178,11 +178,10 @@ export interface MoveContext {
 }
 
 /**
- * Moves one note and rewrites the links that would break, through the writer (journaled under
- * one move id), then brings the index up to date for every file touched.
+ * A link-safe move as the writer takes it: the note's own relative links and every note linking
+ * to it (by the index) rewritten for the note's new place, in every link form.
  */
-export function moveNote(context: MoveContext, from: string, to: string, expectHash?: string): { moveId: number; rewritten: string[] } {
-  const { db } = context;
+export function planMove(db: Database.Database, by: Actor, from: string, to: string): MoveRequest {
   const move = { from, to };
   const worlds = linkWorlds(linkablePaths(db), move);
   const linkers = db
@@ -192,14 +191,23 @@ export function moveNote(context: MoveContext, from: string, to: string, expectH
     )
     .pluck()
     .all(from, from) as string[];
-  const receipt = context.writer.move({
-    by: ORGANIZER,
+  return {
+    by,
     from,
     to,
-    ...(expectHash ? { expectHash } : {}),
     self: (text) => rewriteLinksForMove(text, from, move, worlds).text,
     rewrites: linkers.map((path) => ({ path, next: (text: string) => rewriteLinksForMove(text, path, move, worlds).text })),
-  });
+  };
+}
+
+/**
+ * Moves one note and rewrites the links that would break, through the writer (journaled under
+ * one move id), then brings the index up to date for every file touched. The organizer's by
+ * default; an agent's move (`move_note`) or an issue's archiving passes its own actor.
+ */
+export function moveNote(context: MoveContext, from: string, to: string, expectHash?: string, by: Actor = ORGANIZER): { moveId: number; rewritten: string[] } {
+  const { db } = context;
+  const receipt = context.writer.move({ ...planMove(db, by, from, to), ...(expectHash ? { expectHash } : {}) });
   indexPaths(db, [from, to, ...receipt.rewritten, `${context.agentRoot}/Audit.md`], { root: context.root, exclude: [...context.exclude], extensions: [lexicalExtension()] });
   return { moveId: receipt.moveId, rewritten: receipt.rewritten };
 }

@@ -84,6 +84,7 @@ export function recallBundle(db: Database.Database, options: RecallOptions): Rec
       ),
       captures: section(captures.map(brief), noAgentFolder),
       open_tasks: section(tasks),
+      open_issues: section(openIssues(notes.filter(inProject))),
       decisions: section(decisions.map(brief)),
       changed_notes: section(changed.map((note) => ({ ...brief(note), folder: note.path.includes('/') ? note.path.slice(0, note.path.indexOf('/')) : '' }))),
     },
@@ -114,6 +115,18 @@ export function recallBundle(db: Database.Database, options: RecallOptions): Rec
     bundle.sections.graph = section(entities.map((entity) => ({ ...entity, new: entity.created >= sinceIso })));
   }
   return bundle;
+}
+
+/** Issue notes (frontmatter `type: issue`) still open or in progress, by project and number. */
+function openIssues(notes: readonly NoteRow[]): Record<string, unknown>[] {
+  const issues = notes.flatMap((note) => {
+    const fields = (note.frontmatter ? JSON.parse(note.frontmatter) : {}) as Record<string, unknown>;
+    const status = String(fields.status ?? 'open').toLowerCase();
+    if (String(fields.type ?? '').toLowerCase() !== 'issue' || (status !== 'open' && status !== 'doing')) return [];
+    const text = (key: string) => (fields[key] === undefined || fields[key] === null ? null : String(fields[key]));
+    return [{ path: note.path, project: text('project'), id: Number(fields.id), title: note.title, status, priority: text('priority'), assignee: text('assignee') }];
+  });
+  return issues.sort((a, b) => String(a.project).localeCompare(String(b.project)) || a.id - b.id);
 }
 
 /**

@@ -36,6 +36,11 @@ export interface MoveRequest {
   rewrites: { path: string; next: (current: string) => string }[];
   /** Refuse when the note no longer has this content hash (it changed since the move was planned). */
   expectHash?: string;
+  /**
+   * Refuse unless exactly these notes (path → content hash) get their links rewritten: what a
+   * preview showed the human is what the move changes.
+   */
+  expectRewrites?: Record<string, string>;
 }
 
 export interface MoveReceipt {

@@ -129,6 +129,7 @@ export class VaultWriter {
         `this token ${undoOf ? `previewed the undo of write #${undoOf[1]}` : `is for a ${tool} preview`}, not the undo of write #${expect.undoOf}; nothing was written — call undo_write with id ${expect.undoOf} alone to preview its undo`,
       );
     }
+    if (tool === 'move_note') throw new EngramError('INVALID_INPUT', 'this token previewed a move; apply it with move_note and the token');
     if (expect.tool !== undefined && expect.tool !== tool) throw new EngramError('INVALID_INPUT', `this token is for a ${tool} preview; apply it with ${tool}, or preview this ${expect.tool} again`);
     if (expect.path !== undefined && this.checkPath(expect.path).normalize('NFC') !== row.path.normalize('NFC')) {
       throw new EngramError('INVALID_INPUT', `this token previewed a change to ${row.path}, not to ${expect.path}; nothing was written — apply it with that path (or the token alone), or preview the change to ${expect.path}`);
@@ -233,9 +234,11 @@ export class VaultWriter {
       const current = this.readCurrent(from);
       if (current === null) throw new EngramError('NOT_FOUND', `${from} is gone; nothing to move`);
       if (request.expectHash && hashContent(current.bytes) !== request.expectHash) {
-        throw new EngramError('CONFLICT', `${from} changed since the move was planned; it is left where it is (the next sweep looks again)`);
+        const again = request.by.kind === 'agent' ? 'read it and move it again' : 'the next sweep looks again';
+        throw new EngramError('CONFLICT', `${from} changed since the move was planned; it is left where it is (${again})`);
       }
       if (this.readCurrent(to) !== null) throw new EngramError('CONFLICT', `${to} exists already; the move would overwrite it`);
+      this.checkNewName(request.by, to);
       const moved = this.render(current, (text) => (request.self ? request.self(text!) : text!));
       const rewrites = request.rewrites
         .map((rewrite) => {
@@ -245,6 +248,7 @@ export class VaultWriter {
           return { path, before, after: this.render(before, (text) => rewrite.next(text!)) };
         })
         .filter((rewrite) => !rewrite.after.equals(rewrite.before.bytes));
+      if (request.expectRewrites) this.checkRewrites(from, request.expectRewrites, rewrites);
       const at = new Date(this.now()).toISOString();
       // Journal first (one transaction): a kill mid-move leaves records that undo can act on.
       const moveId = this.options.db.transaction(() => {
@@ -280,6 +284,61 @@ export class VaultWriter {
       this.audit(`- ${at.slice(0, 16).replace('T', ' ')} · move ${moveId} · ${from} → ${to} · ${rewrites.length} notes relinked · ${this.options.runId}`);
       return { moveId, from, to, rewritten: rewrites.map((rewrite) => rewrite.path) };
     });
+  }
+
+  /** Refuses a move whose link rewrites are not exactly the ones previewed (another note links to it now, or one changed). */
+  private checkRewrites(from: string, expected: Record<string, string>, rewrites: { path: string; before: { bytes: Buffer } }[]): void {
+    const now = Object.fromEntries(rewrites.map((rewrite) => [rewrite.path, hashContent(rewrite.before.bytes)]));
+    const differ = [...new Set([...Object.keys(expected), ...Object.keys(now)])].filter((path) => expected[path] !== now[path]);
+    if (differ.length > 0) throw new EngramError('CONFLICT', `the notes linking to ${from} changed since the preview (${differ.slice(0, 5).join(', ')}); preview the move again`);
+  }
+
+  /**
+   * The preview of an agent's move that touches notes of the human's: the move and every link
+   * rewrite as a diff, and a token that applies exactly that (`applyMove`). The token's row
+   * keeps the target and the linking notes' hashes (as JSON in `after_bytes`: a move has no
+   * single new text).
+   */
+  previewMove(request: MoveRequest): Preview {
+    const from = this.checkPath(request.from);
+    const to = this.checkPath(request.to);
+    const current = this.readCurrent(from);
+    if (current === null) throw new EngramError('NOT_FOUND', `${from} does not exist; nothing to move`);
+    if (this.readCurrent(to) !== null) throw new EngramError('CONFLICT', `${to} exists already; choose another name or folder`);
+    this.checkNewName(request.by, to);
+    const rewrites = request.rewrites
+      .map((rewrite) => {
+        const before = this.readCurrent(this.checkPath(rewrite.path));
+        return before === null ? null : { path: rewrite.path, before, after: this.render(before, (text) => rewrite.next(text!)) };
+      })
+      .filter((rewrite): rewrite is NonNullable<typeof rewrite> => rewrite !== null && !rewrite.after.equals(rewrite.before.bytes));
+    const moved = this.render(current, (text) => (request.self ? request.self(text!) : text!));
+    const token = randomBytes(16).toString('hex');
+    const expires = this.now() + WRITE_DEFAULTS.previewMs;
+    const record = { to, rewrites: Object.fromEntries(rewrites.map((rewrite) => [rewrite.path, hashContent(rewrite.before.bytes)])) };
+    this.options.db
+      .prepare('INSERT INTO previews (token, tool, path, before_hash, after_bytes, expires_ms) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(token, journalLabel(request.by), from, hashContent(current.bytes), Buffer.from(JSON.stringify(record), 'utf8'), expires);
+    const diff = [
+      `move ${from} → ${to}`,
+      ...(moved.equals(current.bytes) ? [] : [`${to}:`, lineDiff(current.text, moved.toString('utf8'))]),
+      ...rewrites.flatMap((rewrite) => [`${rewrite.path}:`, lineDiff(rewrite.before.text, rewrite.after.toString('utf8'))]),
+    ].join('\n');
+    return { token, path: from, diff, expires: new Date(expires).toISOString() };
+  }
+
+  /** Applies a move preview: once, in time, and only if the note and its linking notes are as previewed. */
+  applyMove(token: string, plan: (from: string, to: string) => MoveRequest): MoveReceipt {
+    const row = this.options.db.prepare('SELECT tool, path, before_hash, after_bytes, expires_ms, used_ms FROM previews WHERE token = ?').get(token) as
+      { tool: string; path: string; before_hash: string; after_bytes: Buffer; expires_ms: number; used_ms: number | null } | undefined;
+    if (!row) throw new EngramError('PREVIEW_EXPIRED', 'unknown preview token; preview the move again');
+    if (row.tool !== 'move_note') throw new EngramError('INVALID_INPUT', `this token is for a ${row.tool} preview; apply it with ${row.tool}`);
+    if (row.used_ms !== null) throw new EngramError('PREVIEW_EXPIRED', 'this preview token was used already; preview again for another move');
+    if (this.now() > row.expires_ms) throw new EngramError('PREVIEW_EXPIRED', 'this preview expired; preview the move again and apply within 5 minutes');
+    const record = JSON.parse(row.after_bytes.toString('utf8')) as { to: string; rewrites: Record<string, string> };
+    const receipt = this.move({ ...plan(row.path, record.to), expectHash: row.before_hash, expectRewrites: record.rewrites });
+    this.options.db.prepare('UPDATE previews SET used_ms = ? WHERE token = ?').run(this.now(), token);
+    return receipt;
   }
 
   /** Puts back what a failed move already wrote, and forgets the move. */

@@ -26,6 +26,13 @@ const TOOLS: Record<string, string[]> = {
   append_note: ['content', 'heading', 'path', 'position', 'token'],
   write_note: ['content', 'overwrite', 'path', 'token'],
   undo_write: ['id*', 'token'],
+  update_note: ['content', 'heading', 'mode', 'path', 'token'],
+  move_note: ['from', 'to', 'token'],
+  create_project: ['archive_after_days', 'goal', 'links', 'name', 'root', 'token'],
+  create_issue: ['assignee', 'body', 'labels', 'priority', 'project', 'title', 'token'],
+  update_issue: ['assignee', 'author', 'comment', 'id', 'labels', 'priority', 'project', 'status', 'token'],
+  list_issues: ['assignee', 'cursor', 'label', 'limit', 'project', 'status', 'text'],
+  list_notes: ['cursor', 'exclude_folders', 'folder', 'limit', 'modified_after', 'modified_before', 'tag_mode', 'tags', 'types'],
   index_brain: ['max_notes'],
   find_entity: ['limit', 'name*', 'type'],
   related_notes: ['by', 'folder', 'hops', 'limit', 'path*'],
@@ -36,14 +43,33 @@ const TOOLS: Record<string, string[]> = {
   undo_run: ['run_id*'],
 };
 
-const WRITE_TOOLS = new Set(['log_session', 'capture', 'upsert_concept', 'add_task', 'append_note', 'write_note', 'undo_write', 'index_brain', 'consolidate_graph', 'organize_vault', 'undo_move', 'undo_run']);
-const DESTRUCTIVE = new Set(['write_note', 'undo_write', 'undo_move', 'undo_run']);
+const WRITE_TOOLS = new Set([
+  'log_session',
+  'capture',
+  'upsert_concept',
+  'add_task',
+  'append_note',
+  'write_note',
+  'undo_write',
+  'update_note',
+  'move_note',
+  'create_project',
+  'create_issue',
+  'update_issue',
+  'index_brain',
+  'consolidate_graph',
+  'organize_vault',
+  'undo_move',
+  'undo_run',
+]);
+const DESTRUCTIVE = new Set(['write_note', 'undo_write', 'update_note', 'undo_move', 'undo_run']);
 
 const CLI: Record<string, string[]> = {
   index: ['batch-size', 'embed-budget', 'exclude', 'full', 'no-embed', 'quiet'],
   status: [],
   search: ['all-tags', 'also', 'exclude-folder', 'explain', 'folder', 'limit', 'min-score', 'min-similarity', 'mode', 'modified-after', 'modified-before', 'no-refresh', 'tag', 'type'],
   related: ['folder', 'limit'],
+  ls: ['all-tags', 'cursor', 'exclude-folder', 'folder', 'limit', 'modified-after', 'modified-before', 'tag', 'type'],
   graph: ['apply', 'max-cost', 'max-notes', 'retry-failed', 'undo'],
   serve: ['http', 'no-index', 'no-watch'],
   daemon: ['http', 'no-index', 'sweep-now'],

@@ -59,8 +59,9 @@ function organizeVaultTool(engine: VaultEngine): Tool {
 function undoMoveTool(engine: VaultEngine): Tool {
   return defineTool('undo_move', {
     title: 'Undo a move',
-    description: 'Moves a note back where it was and restores every note whose links the move rewrote, byte for byte. Refused, with the reason, when any of those files changed since.',
-    inputSchema: { move_id: z.number().int().min(1).describe('the move id (from the report in Claude/Librarian.md or organize_vault)') },
+    description:
+      "Moves a note back where it was and restores every note whose links the move rewrote, byte for byte: a filing, an agent's move_note, or an issue's archiving. Refused, with the reason, when any of those files changed since.",
+    inputSchema: { move_id: z.number().int().min(1).describe('the move id (from move_note, update_issue, organize_vault or the report in Claude/Librarian.md)') },
     outputSchema: { from: z.string(), to: z.string(), restored: z.array(z.string()) },
     annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
     handler: async (args) => {
