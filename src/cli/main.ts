@@ -16,6 +16,7 @@ import { librarianCommand, undoCommand } from './librarian-command.js';
 import { evalCommand } from './eval-command.js';
 import { graphCommand } from './graph-command.js';
 import { relatedCommand } from './related-command.js';
+import { relateCommand } from './relate-command.js';
 import { searchCommand } from './search-command.js';
 import { serveCommand } from './serve-command.js';
 import { statusCommand } from './status-command.js';
@@ -28,6 +29,7 @@ export const COMMANDS: readonly Command[] = [
   statusCommand,
   searchCommand,
   relatedCommand,
+  relateCommand,
   graphCommand,
   serveCommand,
   daemonCommand,

@@ -28,3 +28,4 @@ export { createAnthropicAdjudicator, type AnthropicAdjudicatorOptions } from './
 export { needsRebuild, parseEntityNote, rebuildGraphCache, type RebuildReport } from './rebuild.js';
 export { redactText, redactValue, describeRedactions, SECRET_KINDS, type SecretKind, type RedactionCounts } from './redact.js';
 export { notePrivacy, type PrivacyVerdict } from './privacy.js';
+export { tagNeighbours, explicitRelations, linkNeighbours, HOP_DECAY, type SignalHit } from './note-signals.js';

@@ -28,7 +28,8 @@ const TOOLS: Record<string, string[]> = {
   undo_write: ['id*', 'token'],
   index_brain: ['max_notes'],
   find_entity: ['limit', 'name*', 'type'],
-  related_notes: ['by', 'folder', 'hops', 'limit', 'path*'],
+  related_notes: ['by', 'folder', 'hops', 'limit', 'path*', 'weights'],
+  suggest_relations: ['apply', 'limit', 'path', 'targets', 'token'],
   graph_stats: [],
   consolidate_graph: ['apply', 'undo'],
   organize_vault: ['apply', 'reject'],
@@ -36,14 +37,15 @@ const TOOLS: Record<string, string[]> = {
   undo_run: ['run_id*'],
 };
 
-const WRITE_TOOLS = new Set(['log_session', 'capture', 'upsert_concept', 'add_task', 'append_note', 'write_note', 'undo_write', 'index_brain', 'consolidate_graph', 'organize_vault', 'undo_move', 'undo_run']);
+const WRITE_TOOLS = new Set(['log_session', 'capture', 'upsert_concept', 'add_task', 'append_note', 'write_note', 'undo_write', 'index_brain', 'consolidate_graph', 'suggest_relations', 'organize_vault', 'undo_move', 'undo_run']);
 const DESTRUCTIVE = new Set(['write_note', 'undo_write', 'undo_move', 'undo_run']);
 
 const CLI: Record<string, string[]> = {
   index: ['batch-size', 'embed-budget', 'exclude', 'full', 'no-embed', 'quiet'],
   status: [],
   search: ['all-tags', 'also', 'exclude-folder', 'explain', 'folder', 'limit', 'min-score', 'min-similarity', 'mode', 'modified-after', 'modified-before', 'no-refresh', 'tag', 'type'],
-  related: ['folder', 'limit'],
+  related: ['by', 'folder', 'limit', 'weights'],
+  relate: ['apply', 'limit', 'target'],
   graph: ['apply', 'max-cost', 'max-notes', 'undo'],
   serve: ['http', 'no-index', 'no-watch'],
   daemon: ['http', 'no-index', 'sweep-now'],

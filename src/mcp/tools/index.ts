@@ -7,11 +7,12 @@ import { editTools } from './edit.js';
 import { graphTools } from './graph.js';
 import { noteTools } from './notes.js';
 import { organizeTools } from './organize.js';
+import { relationTools } from './relations.js';
 import { orientTools } from './orient.js';
 import { searchTools } from './search.js';
 import { writeTools } from './write.js';
 
-export const TOOL_FAMILIES: readonly ToolFamily[] = [orientTools, searchTools, noteTools, writeTools, editTools, graphTools, organizeTools];
+export const TOOL_FAMILIES: readonly ToolFamily[] = [orientTools, searchTools, noteTools, writeTools, editTools, graphTools, relationTools, organizeTools];
 
 export { defineTool, type Tool, type ToolContext, type ToolFamily } from './define.js';
 export { insertText } from './insert-text.js';
