@@ -14,7 +14,7 @@ export const relateCommand: Command = {
   maxPositionals: 1,
   options: {
     limit: { type: 'string', short: 'n', value: 'N', description: 'how many entries to suggest, 1–20 (default 5)' },
-    target: { type: 'string', multiple: true, value: 'PATH', description: 'with --apply: only this suggested note (repeatable)' },
+    target: { type: 'string', multiple: true, value: 'PATH', description: 'with --apply: only this suggested note' },
     apply: { type: 'boolean', description: 'write the suggested entries into the note' },
   },
   async run(args, { env, io }) {

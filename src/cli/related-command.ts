@@ -15,7 +15,7 @@ export const relatedCommand: Command = {
   options: {
     limit: { type: 'string', short: 'n', value: 'N', description: 'how many notes, 1–100 (default 10)' },
     folder: { type: 'string', multiple: true, value: 'PATH', description: 'only notes in this folder (and below)' },
-    by: { type: 'string', value: 'all|vectors', description: 'every signal (default), or vectors only (each note with the section that matched)' },
+    by: { type: 'string', value: 'MODE', description: 'all: every signal (default); vectors: nearest by vector only, each with the section that matched' },
     weights: { type: 'string', value: 'SIGNAL=W,…', description: `weights per signal, 0 leaves one out (${RELATED_SIGNALS.map((signal) => `${signal}=${RELATED_DEFAULTS.weights[signal]}`).join(',')})` },
   },
   run(args, { env, io }) {
