@@ -21,12 +21,13 @@ const { db } = openStateDb(home);
 try {
   runIndex(db, { root: vault, extensions: [lexicalExtension()] });
   const engine = VaultSearch.open(db, vault);
-  const rows = db
-    .prepare(`SELECT n.path AS a, l.resolved_path AS b FROM links l JOIN notes n ON n.id = l.note_id WHERE l.resolved_kind = 'note' AND l.resolved_path != n.path`)
-    .all() as { a: string; b: string }[];
+  const rows = db.prepare(`SELECT n.path AS a, l.resolved_path AS b FROM links l JOIN notes n ON n.id = l.note_id WHERE l.resolved_kind = 'note' AND l.resolved_path != n.path`).all() as { a: string; b: string }[];
   const truth = new Map<string, Set<string>>();
   for (const { a, b } of rows) {
-    for (const [x, y] of [[a, b], [b, a]] as const) {
+    for (const [x, y] of [
+      [a, b],
+      [b, a],
+    ] as const) {
       if (!truth.has(x)) truth.set(x, new Set());
       truth.get(x)!.add(y);
     }

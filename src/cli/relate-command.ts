@@ -8,8 +8,7 @@ import { notePath } from './related-command.js';
 
 export const relateCommand: Command = {
   name: 'relate',
-  summary:
-    "Suggest related: entries for a note from `engram related` (no model needed) and show the change; --apply writes them into its frontmatter, changing nothing else. Undo with `engram undo` and the run id it prints.",
+  summary: 'Suggest related: entries for a note from `engram related` (no model needed) and show the change; --apply writes them into its frontmatter, changing nothing else. Undo with `engram undo` and the run id it prints.',
   positionals: 'PATH',
   maxPositionals: 1,
   options: {
@@ -33,18 +32,28 @@ export const relateCommand: Command = {
       const chosen = targets ? suggestions.filter((suggestion) => targets.includes(suggestion.path)) : suggestions;
       const read = readNoteText(`${session.vault}/${path}`);
       if (!read.ok) throw new EngramError('NOT_FOUND', `cannot read ${path}: ${read.reason}`);
-      const edit = addRelatedEntries(read.text, chosen.map((suggestion) => suggestion.entry));
+      const edit = addRelatedEntries(
+        read.text,
+        chosen.map((suggestion) => suggestion.entry),
+      );
       if (!edit.ok) throw new EngramError('INVALID_INPUT', `${path}: ${edit.reason}`);
       let written: { journal_id: number; run_id: string } | null = null;
       if (args.values.apply && chosen.length > 0) {
         const runId = `relate-${new Date().toISOString().slice(0, 19)}`;
         written = await session.exclusive('a relation write', () => {
           // The owner's own command is their confirmation, as with `engram provision`.
-          const receipt = session.writer(runId).write({ by: OWNER, path, next: (current) => {
-            const again = addRelatedEntries(current ?? '', chosen.map((suggestion) => suggestion.entry));
-            if (!again.ok) throw new EngramError('INVALID_INPUT', `${path}: ${again.reason}`);
-            return again.text;
-          } });
+          const receipt = session.writer(runId).write({
+            by: OWNER,
+            path,
+            next: (current) => {
+              const again = addRelatedEntries(
+                current ?? '',
+                chosen.map((suggestion) => suggestion.entry),
+              );
+              if (!again.ok) throw new EngramError('INVALID_INPUT', `${path}: ${again.reason}`);
+              return again.text;
+            },
+          });
           session.indexWritten(receipt.touched);
           return { journal_id: receipt.journalId, run_id: runId };
         });

@@ -46,7 +46,14 @@ export function tagNeighbours(db: Database.Database, path: string): SignalHit[] 
       const shared = tags.filter((tag) => ownSet.has(tag));
       const sharedWeight = shared.reduce((sum, tag) => sum + weight(tag), 0);
       const union = ownWeight + tags.filter((tag) => !ownSet.has(tag)).reduce((sum, tag) => sum + weight(tag), 0);
-      return { path: row.path, score: sharedWeight / union, why: `tags ${shared.sort().map((tag) => `#${tag}`).join(' ')}` };
+      return {
+        path: row.path,
+        score: sharedWeight / union,
+        why: `tags ${shared
+          .sort()
+          .map((tag) => `#${tag}`)
+          .join(' ')}`,
+      };
     })
     .sort(byScore);
 }
@@ -56,9 +63,7 @@ export function explicitRelations(db: Database.Database, path: string): SignalHi
   const outgoing = db
     .prepare(`SELECT l.resolved_path AS path, l.rel_type AS type FROM links l JOIN notes n ON n.id = l.note_id WHERE n.path = ? AND l.kind = 'related' AND l.resolved_kind = 'note' AND l.resolved_path != n.path`)
     .all(path) as { path: string; type: string | null }[];
-  const incoming = db
-    .prepare(`SELECT n.path, l.rel_type AS type FROM links l JOIN notes n ON n.id = l.note_id WHERE l.resolved_path = ? AND l.kind = 'related' AND n.path != ?`)
-    .all(path, path) as { path: string; type: string | null }[];
+  const incoming = db.prepare(`SELECT n.path, l.rel_type AS type FROM links l JOIN notes n ON n.id = l.note_id WHERE l.resolved_path = ? AND l.kind = 'related' AND n.path != ?`).all(path, path) as { path: string; type: string | null }[];
   const hits = new Map<string, SignalHit>();
   // Named by the note itself counts fully; named only by the other note, a little less.
   for (const [rows, score, phrase] of [
@@ -107,7 +112,12 @@ export function linkNeighbours(db: Database.Database, path: string, hops: 1 | 2 
       visited.add(other);
       found.set(other, { path: other, score: entry.score, why: hop === 1 ? 'linked directly' : `${hop} hops, via ${entry.via}` });
     }
-    frontier = new Map([...next].sort((a, b) => b[1].score - a[1].score).slice(0, FRONTIER).map(([other, entry]) => [other, entry.score]));
+    frontier = new Map(
+      [...next]
+        .sort((a, b) => b[1].score - a[1].score)
+        .slice(0, FRONTIER)
+        .map(([other, entry]) => [other, entry.score]),
+    );
   }
   return [...found.values()].sort(byScore);
 }

@@ -57,7 +57,10 @@ export function distinctiveTerms(db: Database.Database, index: LexicalIndex, doc
   const tf = new Map<number, number>();
   for (let i = 0; i < stats.termIds.length; i++) tf.set(stats.termIds[i]!, (tf.get(stats.termIds[i]!) ?? 0) + stats.tfs[i]! * weights[stats.fields[i]!]!);
   const names = new Map<number, string>();
-  const rows = db.prepare('SELECT id, term FROM terms WHERE id IN (SELECT value FROM json_each(?))').raw().all(JSON.stringify([...tf.keys()])) as [number, string][];
+  const rows = db
+    .prepare('SELECT id, term FROM terms WHERE id IN (SELECT value FROM json_each(?))')
+    .raw()
+    .all(JSON.stringify([...tf.keys()])) as [number, string][];
   for (const [id, term] of rows) names.set(id, term);
   const ceiling = Math.max(2, MORE_LIKE_THIS.maxDocShare * index.documentCount);
   const ranked: { term: string; weight: number }[] = [];

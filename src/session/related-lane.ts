@@ -87,16 +87,25 @@ export function relatedLane(db: Database.Database, engine: VaultSearch, path: st
   if (wanted.has('tags')) keep('tags', why(tagNeighbours(db, path)));
   if (wanted.has('terms')) {
     const similar = moreLikeThis(db, engine.index, doc, depth, (other) => inside(engine.metas[other]!.path));
-    keep('terms', similar.map((hit) => ({ path: engine.metas[hit.doc]!.path, why: `terms ${hit.terms.join(', ')}` })));
+    keep(
+      'terms',
+      similar.map((hit) => ({ path: engine.metas[hit.doc]!.path, why: `terms ${hit.terms.join(', ')}` })),
+    );
   }
   if (wanted.has('graph')) {
     const entities = relatedNotes(db, path, { hops: options.hops ?? 1, limit: 500 }) ?? [];
-    keep('graph', entities.map((note) => ({ path: note.path, why: note.chains[0] ?? 'shared entities' })));
+    keep(
+      'graph',
+      entities.map((note) => ({ path: note.path, why: note.chains[0] ?? 'shared entities' })),
+    );
   }
   if (wanted.has('vectors')) {
     const nearest = engine.related(path, depth, { folders: [...(options.folders ?? [])] });
     if (nearest === null) notices.push(`${path} has no vector yet, so related notes are found without meaning (vectors)`);
-    keep('vectors', (nearest ?? []).map((hit) => ({ path: hit.path, why: hit.section ? `nearest by meaning, section ${hit.section}` : 'nearest by meaning', ...(hit.section ? { section: hit.section } : {}) })));
+    keep(
+      'vectors',
+      (nearest ?? []).map((hit) => ({ path: hit.path, why: hit.section ? `nearest by meaning, section ${hit.section}` : 'nearest by meaning', ...(hit.section ? { section: hit.section } : {}) })),
+    );
   }
   return { results: fuse(lanes, weights, options.k ?? RELATED_DEFAULTS.k, options.limit, (other) => engine.metas[docOf.get(other)!]!.title), notices };
 }

@@ -39,7 +39,9 @@ export function addRelatedEntries(text: string, entries: readonly RelatedEntry[]
     let end = at + 1;
     while (end < close && /^([ \t]|-([ \t]|$))/.test(lines[end]!) && lines[end]!.trim() !== '') end++;
     const block = lines.slice(at + 1, end);
-    const inline = KEY.exec(lines[at]!)![1]!.replace(/\s+#.*$/, '').trim();
+    const inline = KEY.exec(lines[at]!)![1]!
+      .replace(/\s+#.*$/, '')
+      .trim();
     const items = inline === '' && block.length > 0 ? appendToBlock(block, entries, current ?? []) : rewriteInline(current ?? [], entries);
     if (typeof items === 'string') return { ok: false, reason: items };
     next = [...lines.slice(0, at), inline === '' && block.length > 0 ? lines[at]! : 'related:', ...items, ...lines.slice(end)];
@@ -80,4 +82,3 @@ function onlyRelatedChanged(before: Record<string, unknown>, text: string): stri
 function quote(value: string): string {
   return JSON.stringify(value);
 }
-

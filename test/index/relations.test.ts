@@ -26,9 +26,12 @@ export const SMART_RELATIONS_VAULT: Record<string, string> = {
 };
 
 function resolved(db: ReturnType<typeof openStateDb>['db']) {
-  return db
-    .prepare(`SELECT n.path AS source, l.target, l.resolved_path AS resolved, l.rel_type AS type FROM links l JOIN notes n ON n.id = l.note_id WHERE l.kind = 'related' ORDER BY n.path, l.ord`)
-    .all() as { source: string; target: string; resolved: string | null; type: string | null }[];
+  return db.prepare(`SELECT n.path AS source, l.target, l.resolved_path AS resolved, l.rel_type AS type FROM links l JOIN notes n ON n.id = l.note_id WHERE l.kind = 'related' ORDER BY n.path, l.ord`).all() as {
+    source: string;
+    target: string;
+    resolved: string | null;
+    type: string | null;
+  }[];
 }
 
 test('every Smart Relations relation resolves before and after renames, by id and by path', (t) => {

@@ -41,7 +41,11 @@ test('each signal finds what it should, says why, and closer, rarer and stated r
   // Tags: Three shares the rare tag and ranks above Two and Four, which share only the common one.
   const tags = lane.results.filter((result) => result.signals.includes('tags')).map((result) => result.path);
   assert.equal(tags[0], 'Far/Three.md');
-  assert.equal(lane.results.find((result) => result.path === 'One.md'), undefined, 'never itself');
+  assert.equal(
+    lane.results.find((result) => result.path === 'One.md'),
+    undefined,
+    'never itself',
+  );
 });
 
 test('weights and folders narrow the lane; a related: cycle terminates; an unindexed note is null', (t) => {

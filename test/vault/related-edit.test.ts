@@ -39,11 +39,7 @@ test('each form of related: gets the entries in its own form, and nothing else c
     const after = edited(before);
     const note = parseNote('n.md', after);
     assert.deepEqual(note.warnings, [], name);
-    assert.deepEqual(
-      (note.frontmatter!.related as unknown[]).map(String),
-      expected,
-      name,
-    );
+    assert.deepEqual((note.frontmatter!.related as unknown[]).map(String), expected, name);
     const parsedBefore = parseNote('n.md', before).frontmatter ?? {};
     const { related: _a, ...restBefore } = parsedBefore;
     const { related: _b, ...restAfter } = note.frontmatter!;

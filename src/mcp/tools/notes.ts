@@ -106,7 +106,9 @@ function getBacklinks(engine: VaultEngine): Tool {
     description:
       'Notes that link to a note — wikilinks, embeds, markdown links, frontmatter links and related: entries (kind "related", with their relation type; by id they follow a renamed note), resolved the way Obsidian resolves them — with the line of each link and the heading or block it points at (subpath, e.g. "Add cards" for [[Canvas#Add cards]]).',
     inputSchema: { path: z.string().describe('the note linked to'), limit: z.number().int().min(1).max(500).default(100).describe('most backlinks returned') },
-    outputSchema: { path: z.string(), backlinks: z.array(
+    outputSchema: {
+      path: z.string(),
+      backlinks: z.array(
         z.object({
           path: z.string(),
           title: z.string(),
