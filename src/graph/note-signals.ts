@@ -14,6 +14,8 @@ export interface SignalHit {
 
 /** How strongly a link graph neighbour counts at each hop (1, 2, 3): closer is stronger. */
 export const HOP_DECAY = 0.5;
+/** Notes scored by tag overlap: the ones sharing the most tag weight. */
+const TAG_CANDIDATES = 500;
 /** Notes expanded per hop: a hub must not make hop 3 the whole vault. */
 const FRONTIER = 200;
 
@@ -25,20 +27,20 @@ export function tagNeighbours(db: Database.Database, path: string): SignalHit[] 
   const own = db.prepare('SELECT t.tag FROM tags t JOIN notes n ON n.id = t.note_id WHERE n.path = ?').pluck().all(path) as string[];
   if (own.length === 0) return [];
   const total = db.prepare('SELECT count(*) FROM notes').pluck().get() as number;
-  const dfOf = db.prepare('SELECT count(*) FROM tags WHERE tag = ?').pluck();
-  const weights = new Map<string, number>();
-  const weight = (tag: string) => {
-    let w = weights.get(tag);
-    if (w === undefined) weights.set(tag, (w = Math.log(1 + total / Math.max(1, dfOf.get(tag) as number))));
-    return w;
-  };
+  // Every tag's note count in one pass over the tag index: a candidate's own tags need it too.
+  const df = new Map(db.prepare('SELECT tag, count(*) FROM tags GROUP BY tag').raw().all() as [string, number][]);
+  const weight = (tag: string) => Math.log(1 + total / Math.max(1, df.get(tag) ?? 1));
   const ownSet = new Set(own);
+  // The notes sharing the most tag weight, at most TAG_CANDIDATES: a tag on a quarter of the
+  // vault must not make every call score thousands of notes (full Jaccard for these only).
   const rows = db
     .prepare(
-      `SELECT n.path, group_concat(t2.tag, char(10)) AS tags FROM notes n JOIN tags t2 ON t2.note_id = n.id
-      WHERE n.path != @path AND n.id IN (SELECT note_id FROM tags WHERE tag IN (SELECT value FROM json_each(@own))) GROUP BY n.id`,
+      `WITH candidates AS (SELECT t.note_id, sum(w.value) AS shared FROM json_each(@weights) w CROSS JOIN tags t ON t.tag = w.key
+        GROUP BY t.note_id ORDER BY shared DESC LIMIT @cap)
+      SELECT n.path, group_concat(t.tag, char(10)) AS tags FROM candidates c JOIN tags t ON t.note_id = c.note_id JOIN notes n ON n.id = c.note_id
+      WHERE n.path != @path GROUP BY c.note_id`,
     )
-    .all({ path, own: JSON.stringify(own) }) as { path: string; tags: string }[];
+    .all({ path, weights: JSON.stringify(Object.fromEntries(own.map((tag) => [tag, weight(tag)]))), cap: TAG_CANDIDATES }) as { path: string; tags: string }[];
   const ownWeight = own.reduce((sum, tag) => sum + weight(tag), 0);
   return rows
     .map((row) => {

@@ -65,7 +65,7 @@ export interface RelatedLaneOutcome {
 
 /** Related notes for `path`, or null when it is not indexed. */
 export function relatedLane(db: Database.Database, engine: VaultSearch, path: string, options: RelatedLaneOptions): RelatedLaneOutcome | null {
-  const docOf = new Map(engine.metas.map((meta, doc) => [meta.path, doc]));
+  const docOf = docsByPath(engine);
   const doc = docOf.get(path);
   if (doc === undefined) return null;
   const weights = { ...RELATED_DEFAULTS.weights, ...options.weights };
@@ -138,6 +138,14 @@ function fuse(lanes: Map<RelatedSignal, { path: string; why: string; section?: s
         ...(section ? { section } : {}),
       };
     });
+}
+
+/** Path → document, once per engine (an engine's notes never change; a new index is a new engine). */
+const DOCS = new WeakMap<VaultSearch, Map<string, number>>();
+function docsByPath(engine: VaultSearch): Map<string, number> {
+  let docs = DOCS.get(engine);
+  if (!docs) DOCS.set(engine, (docs = new Map(engine.metas.map((meta, doc) => [meta.path, doc]))));
+  return docs;
 }
 
 function round(value: number): number {
