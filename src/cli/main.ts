@@ -17,6 +17,7 @@ import { evalCommand } from './eval-command.js';
 import { graphCommand } from './graph-command.js';
 import { lsCommand } from './ls-command.js';
 import { relatedCommand } from './related-command.js';
+import { relateCommand } from './relate-command.js';
 import { searchCommand } from './search-command.js';
 import { serveCommand } from './serve-command.js';
 import { statusCommand } from './status-command.js';
@@ -30,6 +31,7 @@ export const COMMANDS: readonly Command[] = [
   searchCommand,
   relatedCommand,
   lsCommand,
+  relateCommand,
   graphCommand,
   serveCommand,
   daemonCommand,

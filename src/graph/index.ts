@@ -29,3 +29,4 @@ export { needsRebuild, parseEntityNote, rebuildGraphCache, type RebuildReport } 
 export { redactText, redactValue, describeRedactions, SECRET_KINDS, type SecretKind, type RedactionCounts } from './redact.js';
 export { notePrivacy, type PrivacyVerdict } from './privacy.js';
 export { readExtractionPause, recordExtractionPause, describePause, releaseFailed, failedExtractions, failureKind, type ExtractionPause } from './pause.js';
+export { tagNeighbours, explicitRelations, linkNeighbours, HOP_DECAY, type SignalHit } from './note-signals.js';

@@ -10,3 +10,4 @@ export { resolvePendingLinks } from './link-resolution.js';
 export { extensionMetaKey, type IndexExtension } from './extension.js';
 export { NoteStore, linkablePaths } from './note-store.js';
 export { vectorFromBlob, vectorToBlob } from './vector-blob.js';
+export { relationProblems, describeRelationProblems, type RelationProblems } from './relation-problems.js';

@@ -7,12 +7,14 @@
  */
 import type Database from 'better-sqlite3';
 import { LinkResolver, linkTargetName, type LinkKind } from '../vault/index.js';
+import { ID_DIRTY_PREFIX } from './note-store.js';
 
 interface PendingLink {
   note_id: number;
   ord: number;
   kind: LinkKind;
   target: string;
+  target_id: string | null;
   source: string;
 }
 
@@ -22,13 +24,16 @@ export function resolvePendingLinks(db: Database.Database): number {
     const pending = db
       .prepare(
         `
-      SELECT l.note_id, l.ord, l.kind, l.target, n.path AS source FROM links l JOIN notes n ON n.id = l.note_id
+      SELECT l.note_id, l.ord, l.kind, l.target, l.target_id, n.path AS source FROM links l JOIN notes n ON n.id = l.note_id
       WHERE l.resolve_pending = 1
       UNION
-      SELECT l.note_id, l.ord, l.kind, l.target, n.path AS source FROM links l JOIN notes n ON n.id = l.note_id
-      WHERE l.target_name IN (SELECT name_key FROM dirty_names)`,
+      SELECT l.note_id, l.ord, l.kind, l.target, l.target_id, n.path AS source FROM links l JOIN notes n ON n.id = l.note_id
+      WHERE l.target_name IN (SELECT name_key FROM dirty_names)
+      UNION
+      SELECT l.note_id, l.ord, l.kind, l.target, l.target_id, n.path AS source FROM links l JOIN notes n ON n.id = l.note_id
+      WHERE l.target_id IN (SELECT substr(name_key, @from) FROM dirty_names WHERE substr(name_key, 1, @length) = @prefix)`,
       )
-      .all() as PendingLink[];
+      .all({ prefix: ID_DIRTY_PREFIX, length: ID_DIRTY_PREFIX.length, from: ID_DIRTY_PREFIX.length + 1 }) as PendingLink[];
     if (pending.length > 0) {
       // Only files carrying a pending link's name can match it, so only those are loaded.
       const names = JSON.stringify([...new Set(pending.map((link) => linkTargetName(link.target)))]);
@@ -41,8 +46,16 @@ export function resolvePendingLinks(db: Database.Database): number {
         .all({ names }) as string[];
       const resolver = new LinkResolver(paths);
       const update = db.prepare('UPDATE links SET resolved_path = ?, resolved_kind = ?, resolve_pending = 0 WHERE note_id = ? AND ord = ?');
+      const byId = db.prepare('SELECT path FROM notes WHERE uid = ? ORDER BY path LIMIT 2').pluck();
       for (const link of pending) {
-        const hit = resolver.resolve(link, link.source);
+        // An entry naming an id resolves to the one note with that id; an id two notes share
+        // resolves to neither (health names both). With no note of that id, it is a path.
+        const owners = link.target_id === null ? [] : (byId.all(link.target_id) as string[]);
+        if (owners.length === 1) {
+          update.run(owners[0]!, 'note', link.note_id, link.ord);
+          continue;
+        }
+        const hit = owners.length > 1 ? null : resolver.resolve(link, link.source);
         update.run(hit?.path ?? null, hit?.kind ?? null, link.note_id, link.ord);
       }
     }

@@ -349,6 +349,22 @@ export const MIGRATIONS: readonly Migration[] = [
       for (const row of rows) if (environment.test(row.error ?? '')) release.run(row.note_id);
     },
   },
+  {
+    name: '012-note-ids-relations',
+    up(db) {
+      // A note's frontmatter id (idKey form): links by id follow it across renames. Not unique:
+      // two notes sharing an id are reported, never merged. A related: entry is a link of kind
+      // 'related' with the id it names (tried before its path), its type and note.
+      db.exec(`
+        ALTER TABLE notes ADD COLUMN uid TEXT;
+        CREATE INDEX notes_uid ON notes(uid) WHERE uid IS NOT NULL;
+        ALTER TABLE links ADD COLUMN target_id TEXT;
+        ALTER TABLE links ADD COLUMN rel_type TEXT;
+        ALTER TABLE links ADD COLUMN rel_note TEXT;
+        CREATE INDEX links_target_id ON links(target_id) WHERE target_id IS NOT NULL;
+      `);
+    },
+  },
 ];
 
 /** Applies the migrations not yet recorded, in order. Returns the names applied. */

@@ -6,6 +6,9 @@ import type Database from 'better-sqlite3';
 import { fileTargetName, linkTargetName, type Note, type Skipped } from '../vault/index.js';
 import type { IndexedFile, ListedFile } from './plan-changes.js';
 
+/** A `dirty_names` key for an id: links naming it are resolved again. */
+export const ID_DIRTY_PREFIX = '/id:';
+
 const NOTE_COLUMNS = 'id, path_key AS key, path, mtime_ms AS mtimeMs, size, hash';
 const ATTACHMENT_COLUMNS = "0 AS id, path_key AS key, path, mtime_ms AS mtimeMs, size, '' AS hash";
 
@@ -18,10 +21,11 @@ export class NoteStore {
 
   constructor(private readonly db: Database.Database) {
     this.statements = {
-      insertNote: db.prepare(`INSERT INTO notes (path, path_key, name_key, title, type, aliases, frontmatter, hash, mtime_ms, size, word_count, line_count, warnings)
-        VALUES (@path, @path_key, @name_key, @title, @type, @aliases, @frontmatter, @hash, @mtime_ms, @size, @word_count, @line_count, @warnings)`),
-      updateNote: db.prepare(`UPDATE notes SET path = @path, path_key = @path_key, name_key = @name_key, title = @title, type = @type, aliases = @aliases,
+      insertNote: db.prepare(`INSERT INTO notes (path, path_key, name_key, title, uid, type, aliases, frontmatter, hash, mtime_ms, size, word_count, line_count, warnings)
+        VALUES (@path, @path_key, @name_key, @title, @uid, @type, @aliases, @frontmatter, @hash, @mtime_ms, @size, @word_count, @line_count, @warnings)`),
+      updateNote: db.prepare(`UPDATE notes SET path = @path, path_key = @path_key, name_key = @name_key, title = @title, uid = @uid, type = @type, aliases = @aliases,
         frontmatter = @frontmatter, hash = @hash, mtime_ms = @mtime_ms, size = @size, word_count = @word_count, line_count = @line_count, warnings = @warnings WHERE id = @id`),
+      uidOf: db.prepare('SELECT uid FROM notes WHERE id = ?').pluck(),
       // Guarded by the path too: a row id the planner saw may since belong to another note (a
       // concurrent run deleted it and SQLite reused the id).
       touchNote: db.prepare('UPDATE notes SET mtime_ms = ?, size = ? WHERE id = ? AND path_key = ?'),
@@ -32,7 +36,7 @@ export class NoteStore {
       deleteTags: db.prepare('DELETE FROM tags WHERE note_id = ?'),
       deleteTasks: db.prepare('DELETE FROM tasks WHERE note_id = ?'),
       insertBlock: db.prepare('INSERT INTO blocks (note_id, ord, key, heading_path, level, line_start, line_end, body_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
-      insertLink: db.prepare('INSERT INTO links (note_id, ord, kind, target, subpath, display, line, target_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      insertLink: db.prepare('INSERT INTO links (note_id, ord, kind, target, subpath, display, line, target_name, target_id, rel_type, rel_note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'),
       insertTag: db.prepare('INSERT INTO tags (note_id, tag) VALUES (?, ?)'),
       insertTask: db.prepare(`INSERT OR REPLACE INTO tasks (note_id, line, status, text, due, scheduled, start, created, done, cancelled, priority, recurrence)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
@@ -48,12 +52,19 @@ export class NoteStore {
     const id = Number(this.statements.insertNote.run(this.noteRow(file, note)).lastInsertRowid);
     this.insertChildren(id, note);
     this.statements.markDirty.run(fileTargetName(file.path));
+    this.markIdDirty(note.id);
     return id;
   }
 
   /** Replaces a note's row and children in place, keeping its id (a move passes the new path). */
   replace(id: number, file: StoredFile, note: Note, previousPath: string | null): void {
+    const previousId = this.statements.uidOf.get(id) as string | null | undefined;
     this.statements.updateNote.run({ ...this.noteRow(file, note), id });
+    // Links by id follow the note: its old and new ids are resolved again (a move keeps the id).
+    if (previousId !== note.id || previousPath !== null) {
+      this.markIdDirty(previousId ?? null);
+      this.markIdDirty(note.id);
+    }
     this.deleteChildren(id);
     this.insertChildren(id, note);
     if (previousPath !== null) {
@@ -67,7 +78,16 @@ export class NoteStore {
   }
 
   delete(file: IndexedFile): void {
-    if (this.statements.deleteNote.run(file.id, file.key).changes > 0) this.statements.markDirty.run(fileTargetName(file.path));
+    const uid = this.statements.uidOf.get(file.id) as string | null | undefined;
+    if (this.statements.deleteNote.run(file.id, file.key).changes > 0) {
+      this.statements.markDirty.run(fileTargetName(file.path));
+      this.markIdDirty(uid ?? null);
+    }
+  }
+
+  /** Links naming this id are resolved again; `/` cannot occur in a file name, so the key is its own. */
+  private markIdDirty(uid: string | null): void {
+    if (uid) this.statements.markDirty.run(`${ID_DIRTY_PREFIX}${uid}`);
   }
 
   /** The id of the note indexed at this path key now, or null. */
@@ -154,6 +174,7 @@ export class NoteStore {
       path_key: file.key,
       name_key: fileTargetName(file.path),
       title: note.title,
+      uid: note.id,
       type: note.type,
       aliases: JSON.stringify(note.aliases),
       frontmatter: note.frontmatter === null ? null : JSON.stringify(note.frontmatter),
@@ -172,7 +193,7 @@ export class NoteStore {
       s.insertBlock.run(id, ord, block.key, JSON.stringify(block.headingPath), block.level, block.start, block.end, block.bodyEnd);
     });
     note.links.forEach((link, ord) => {
-      s.insertLink.run(id, ord, link.kind, link.target, link.subpath, link.display, link.line, linkTargetName(link.target));
+      s.insertLink.run(id, ord, link.kind, link.target, link.subpath, link.display, link.line, linkTargetName(link.target), link.id ?? null, link.type ?? null, link.note ?? null);
     });
     for (const tag of note.tags) s.insertTag.run(id, tag);
     for (const task of note.tasks) {

@@ -3,6 +3,7 @@
  * link resolution, skipped files and warnings, read from the state database alone.
  */
 import type Database from 'better-sqlite3';
+import { describeRelationProblems, relationProblems } from './relation-problems.js';
 
 export interface StatusDoc {
   vault: string;
@@ -64,6 +65,12 @@ function collectWarnings(db: Database.Database): string[] {
   }
   if (noteWarnings.length > WARNING_EXAMPLES * 4) warnings.push(`… and ${noteWarnings.length - WARNING_EXAMPLES * 4} more notes with warnings`);
   const twins = db.prepare(`SELECT group_concat(path, ' | ') AS paths FROM notes GROUP BY lower(path_key) HAVING count(*) > 1 ORDER BY 1`).pluck().all() as string[];
+  // Ids two notes share and related: entries that name no note (duplicate ids are never merged).
+  const relations = describeRelationProblems(relationProblems(db));
+  for (const lines of [relations.sharedIds, relations.unresolved, relations.selfRelated]) {
+    warnings.push(...lines.slice(0, WARNING_EXAMPLES));
+    if (lines.length > WARNING_EXAMPLES) warnings.push(`… and ${lines.length - WARNING_EXAMPLES} more like it`);
+  }
   for (const paths of twins.slice(0, WARNING_EXAMPLES)) {
     warnings.push(`notes differ only by letter case (${paths}); links to them are ambiguous in Obsidian on macOS and Windows, rename one`);
   }

@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { describeRelationProblems, relationProblems } from '../index/index.js';
 
 export interface HealthCheck {
   name: string;
@@ -60,9 +61,28 @@ const CHECKS: [string, (db: Database.Database, options: HealthOptions, n: number
   [
     'broken links',
     (db, options, n) => {
-      const rows = db.prepare(`SELECT n.path, l.target FROM links l JOIN notes n ON n.id = l.note_id WHERE l.resolved_path IS NULL AND l.target != '' ORDER BY n.path, l.ord`).all() as { path: string; target: string }[];
+      // related: entries have their own check, which says why each is unresolved.
+      const rows = db.prepare(`SELECT n.path, l.target FROM links l JOIN notes n ON n.id = l.note_id WHERE l.resolved_path IS NULL AND l.target != '' AND l.kind != 'related' ORDER BY n.path, l.ord`).all() as {
+        path: string;
+        target: string;
+      }[];
       const notes = rows.filter((row) => !ATTACHMENT.test(row.target));
       return { count: notes.length, examples: notes.slice(0, n).map((row) => `${row.path} → [[${row.target}]]`) };
+    },
+  ],
+  [
+    'duplicate ids',
+    (db, _options, n) => {
+      const lines = describeRelationProblems(relationProblems(db)).sharedIds;
+      return { count: lines.length, examples: lines.slice(0, n) };
+    },
+  ],
+  [
+    'unresolved relations',
+    (db, _options, n) => {
+      const lines = describeRelationProblems(relationProblems(db));
+      const all = [...lines.unresolved, ...lines.selfRelated];
+      return { count: all.length, examples: all.slice(0, n) };
     },
   ],
   [

@@ -16,3 +16,4 @@ export { fuseRrf, FUSION_DEFAULTS, type FusionOptions, type FusedDocument } from
 export { searchVault, planWordings, fuseWordings, MAX_ALTERNATIVES, type PipelineRequest, type QueryVectorSource } from './pipeline.js';
 export { analyzeQuery, functionWordLanguage, type AnalyzedQuery } from './query.js';
 export { NameIndex, type SharedName } from './names.js';
+export { moreLikeThis, distinctiveTerms, MORE_LIKE_THIS, type SimilarNote } from './more-like-this.js';

@@ -10,3 +10,4 @@ export type { Task, TaskPriority } from './tasks.js';
 export type { Frontmatter } from './frontmatter.js';
 export { pathKey, foldPath, baseName, folderOf, isNotePath, noteName, hasDotSegment } from './paths.js';
 export { resolveNotePath, type NotePathResult, type NotePathOptions } from './note-path.js';
+export { addRelatedEntries, type RelatedEntry, type RelatedEdit } from './related-edit.js';

@@ -4,7 +4,7 @@
  */
 import { baseName, foldPath, folderOf, isNotePath, joinVaultPath } from './paths.js';
 
-export type LinkKind = 'wikilink' | 'embed' | 'markdown' | 'frontmatter';
+export type LinkKind = 'wikilink' | 'embed' | 'markdown' | 'frontmatter' | 'related';
 
 export interface Link {
   kind: LinkKind;
@@ -16,6 +16,10 @@ export interface Link {
   display: string | null;
   /** 1-based line; 0 for frontmatter links. */
   line: number;
+  /** `related:` entries only: the id tried before the path (or null), the relation's type and note. */
+  id?: string | null;
+  type?: string | null;
+  note?: string | null;
 }
 
 export const WIKILINK = /(!?)\[\[([^[\]\n]+?)\]\]/g;
@@ -44,7 +48,7 @@ export function extractLinks(line: string, lineNumber: number, out: Link[]): voi
 }
 
 /** Wikilinks inside frontmatter string values (`related: "[[Note]]"`), which Obsidian tracks. */
-export function extractFrontmatterLinks(value: unknown, out: Link[]): void {
+export function extractFrontmatterLinks(value: unknown, out: Link[], skipKeys: readonly string[] = []): void {
   if (typeof value === 'string') {
     if (!value.includes('[[')) return;
     for (const match of value.matchAll(WIKILINK)) {
@@ -54,7 +58,7 @@ export function extractFrontmatterLinks(value: unknown, out: Link[]): void {
   } else if (Array.isArray(value)) {
     for (const item of value) extractFrontmatterLinks(item, out);
   } else if (value !== null && typeof value === 'object') {
-    for (const item of Object.values(value)) extractFrontmatterLinks(item, out);
+    for (const [key, item] of Object.entries(value)) if (!skipKeys.includes(key)) extractFrontmatterLinks(item, out);
   }
 }
 

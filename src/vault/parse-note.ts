@@ -6,6 +6,7 @@ import { extractFrontmatterLinks, extractLinks, type Link } from './links.js';
 import { buildBlocks, codeLineMask, findHeadings, maskInlineCode, type Block } from './markdown.js';
 import { noteName } from './paths.js';
 import { extractInlineTags, normalizeTag } from './tags.js';
+import { readNoteId, readRelations } from './relations.js';
 import { parseTask, type Task } from './tasks.js';
 import { countWords } from './words.js';
 
@@ -13,6 +14,8 @@ export interface Note {
   /** Vault-relative path with `/`, original spelling. */
   path: string;
   title: string;
+  /** Frontmatter `id` (else `uuid`) as an id key (`idKey`): the note's identity across renames, or null. */
+  id: string | null;
   aliases: string[];
   /** Frontmatter `type`, else `kind`, else null. */
   type: string | null;
@@ -38,7 +41,13 @@ export function parseNote(path: string, text: string): Note {
   const code = codeLineMask(lines, front.bodyStart);
   const headings = findHeadings(lines, code, front.bodyStart);
   const links: Link[] = [];
-  if (data) extractFrontmatterLinks(data, links);
+  // `related:` entries become typed relation links; every other field's wikilinks stay frontmatter links.
+  const relations = readRelations(data);
+  links.push(...relations.links);
+  warnings.push(...relations.warnings);
+  const identity = readNoteId(data);
+  if (identity.warning) warnings.push(identity.warning);
+  if (data) extractFrontmatterLinks(data, links, ['related']);
   const tagSet = new Set<string>();
   for (const raw of listField(data, ['tags', 'tag'], /[,\s]+/)) {
     const tag = normalizeTag(raw);
@@ -63,6 +72,7 @@ export function parseNote(path: string, text: string): Note {
   return {
     path,
     title: stringField(data, 'title') ?? h1?.text ?? noteName(path),
+    id: identity.id,
     aliases: dedupe(listField(data, ['aliases', 'alias'], /,/)),
     type: stringField(data, 'type', 'kind'),
     tags: [...tagSet].sort(),

@@ -60,7 +60,21 @@ function refused(reason: string, code: RefusalCode = 'WRITE_REFUSED'): WriteVerd
 }
 
 /** The MCP tools through which an agent writes: the only journal entries an agent may undo. */
-export const AGENT_TOOLS: ReadonlySet<string> = new Set(['write_note', 'append_note', 'update_note', 'capture', 'add_task', 'log_session', 'upsert_concept', 'undo_write', 'move_note', 'create_project', 'create_issue', 'update_issue']);
+export const AGENT_TOOLS: ReadonlySet<string> = new Set([
+  'write_note',
+  'append_note',
+  'update_note',
+  'capture',
+  'add_task',
+  'log_session',
+  'upsert_concept',
+  'undo_write',
+  'move_note',
+  'create_project',
+  'create_issue',
+  'update_issue',
+  'suggest_relations',
+]);
 
 /**
  * How the journal names an actor (its `tool` column, kept as it was so older journals read the

@@ -73,7 +73,7 @@ test('Smart Connections vectors are reused, reported, and agree with the local m
   assert.equal(search.mode, 'hybrid');
   assert.equal(search.results[0].lanes.semantic.source, 'smart-connections');
 
-  const related = await runCli(['related', 'Invoices.md', '--json'], env);
+  const related = await runCli(['related', 'Invoices.md', '--by', 'vectors', '--json'], env);
   assert.equal(related.code, 0, related.stderr);
   const neighbours = JSON.parse(related.stdout).results.map((hit: { path: string }) => hit.path);
   assert.deepEqual([...neighbours].sort(), ['Budget.md', 'Garden.md'], 'every other note, never itself');

@@ -61,6 +61,7 @@ test('spawned engram serve over stdio: answers, indexes in the background, lists
     'recall_bundle',
     'related_notes',
     'search_brain',
+    'suggest_relations',
     'undo_move',
     'undo_run',
     'undo_write',

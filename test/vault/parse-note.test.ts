@@ -75,7 +75,7 @@ test('every link form: wikilink, alias, heading, block, embed, markdown, escaped
   );
   const simple = note.links.map((link) => [link.kind, link.target, link.subpath, link.display, link.line]);
   assert.deepEqual(simple, [
-    ['frontmatter', 'Front Link', null, null, 0],
+    ['related', 'Front Link', null, null, 0],
     ['wikilink', 'Plain', null, null, 4],
     ['wikilink', 'Folder/Path Note', null, 'shown', 4],
     ['wikilink', 'Note', 'Heading', null, 4],

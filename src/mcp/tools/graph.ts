@@ -7,7 +7,7 @@ import type { VaultEngine } from '../engine.js';
 import { fail, ok } from '../results.js';
 import { defineTool, READ_ONLY, type Tool, type ToolContext } from './define.js';
 import { folderArg, folderKeys, folderList, insideFolders } from './shared.js';
-import { fuseRrf } from '../../search/index.js';
+import { relatedLane, RELATED_DEFAULTS, RELATED_SIGNALS, type RelatedResult } from '../../session/index.js';
 
 export function graphTools({ engine }: ToolContext): Tool[] {
   return [indexBrainTool(engine), findEntityTool(engine), relatedNotesTool(engine), graphStatsTool(engine), consolidateGraphTool(engine)];
@@ -89,28 +89,44 @@ function relatedNotesTool(engine: VaultEngine): Tool {
   return defineTool('related_notes', {
     title: 'Related notes',
     description:
-      'Notes related to a note. by "graph" (default): through the entities they share (hops 1) or through related entities (hops 2), hub entities damped by how many notes mention them, each result with the chain that connects it. by "vectors": nearest by meaning, from the note\'s own and its sections\' vectors (as `engram related`). by "all": both, fused by reciprocal rank. Each result lists the signals that found it.',
+      'Notes related to a note. by "all" (needs no model or extraction; as `engram related`): every signal — its related: entries, links 1–3 hops away (closer is stronger), shared tags (rarer tags count more), its distinctive terms as a keyword query (more like this), shared entities, and vectors when it has one — fused by weighted reciprocal rank; each result lists the signals that found it, how much each added (contributions) and why (chains). by "graph" (default): through the entities they share (hops 1) or through related entities (hops 2), hub entities damped by how many notes mention them, each result with the chain that connects it. by "vectors": nearest by meaning, from the note\'s own and its sections\' vectors.',
     inputSchema: {
       path: z.string().describe('vault-relative path of the note'),
-      by: z.enum(['graph', 'vectors', 'all']).default('graph').describe('which signals relate notes: shared entities, vectors, or both'),
+      by: z.enum(['graph', 'vectors', 'all']).default('graph').describe('which signals relate notes: shared entities, vectors, or every signal'),
       hops: z.number().int().min(1).max(2).default(1).describe('graph: 1 shared entities; 2 also entities related to them'),
       folder: folderArg,
       limit: z.number().int().min(1).max(100).default(10).describe('most notes returned'),
+      weights: z
+        .object(Object.fromEntries(RELATED_SIGNALS.map((signal) => [signal, z.number().min(0).max(10).optional()])) as Record<(typeof RELATED_SIGNALS)[number], z.ZodOptional<z.ZodNumber>>)
+        .strict()
+        .optional()
+        .describe(`by "all": weight per signal, 0 leaves it out (defaults ${JSON.stringify(RELATED_DEFAULTS.weights)})`),
     },
     outputSchema: {
       path: z.string(),
-      related: z.array(z.object({ path: z.string(), title: z.string(), score: z.number(), chains: z.array(z.string()), signals: z.array(z.enum(['graph', 'vectors'])), section: z.string().optional() })),
+      related: z.array(
+        z.object({
+          path: z.string(),
+          title: z.string(),
+          score: z.number(),
+          chains: z.array(z.string()),
+          signals: z.array(z.enum(RELATED_SIGNALS)),
+          contributions: z.record(z.string(), z.number()).optional().describe('by "all": how much each signal added to score'),
+          section: z.string().optional(),
+        }),
+      ),
       notices: z.array(z.string()),
     },
     annotations: READ_ONLY,
     handler: (args) => {
       const resolved = engine.resolve(args.path);
       if (!resolved.ok) return fail(resolved.reason);
+      if (args.by === 'all') return allSignals(engine, resolved.path, args);
       const folders = folderKeys(args.folder);
       const notices: string[] = [];
       const graph = args.by === 'vectors' ? [] : graphRelated(engine, resolved.path, args.hops as 1 | 2, folders);
       if (graph === null) return fail(`${resolved.path} is not indexed yet; try again after indexing`, 'NOT_FOUND');
-      const vectors = args.by === 'graph' ? [] : engine.search().related(resolved.path, args.by === 'all' ? Math.max(args.limit, 50) : args.limit, { folders: folderList(args.folder) });
+      const vectors = args.by === 'graph' ? [] : engine.search().related(resolved.path, args.limit, { folders: folderList(args.folder) });
       if (vectors === null) {
         const why = engine.search().vectors.size === 0 ? engine.search().semanticUnavailable({ query: '' }) : 'it is embedded in the background after indexing';
         notices.push(`${resolved.path} has no vector yet (${why}); related by vectors is empty`);
@@ -127,7 +143,16 @@ function relatedNotesTool(engine: VaultEngine): Tool {
   });
 }
 
-type Related = { path: string; title: string; score: number; chains: string[]; signals: ('graph' | 'vectors')[]; section?: string };
+type Related = { path: string; title: string; score: number; chains: string[]; signals: RelatedResult['signals']; section?: string };
+
+/** by "all": the related lane, every signal fused (`relatedLane`); works with no model and no extraction. */
+function allSignals(engine: VaultEngine, path: string, args: { hops: number; folder?: string | string[] | undefined; limit: number; weights?: Partial<Record<(typeof RELATED_SIGNALS)[number], number | undefined>> | undefined }) {
+  const weights = Object.fromEntries(Object.entries(args.weights ?? {}).filter((entry): entry is [string, number] => entry[1] !== undefined));
+  const lane = relatedLane(engine.db, engine.search(), path, { limit: args.limit, weights, folders: folderList(args.folder), hops: args.hops as 1 | 2 });
+  if (lane === null) return fail(`${path} is not indexed yet; try again after indexing`, 'NOT_FOUND');
+  const empty = lane.results.length === 0 ? `no related notes for ${path}: it has no related: entries, links, tags or distinctive terms shared with another note${args.folder ? ' in those folders' : ''}` : undefined;
+  return ok({ path, related: lane.results, notices: lane.notices }, [empty, ...lane.notices].filter(Boolean).join('; ') || undefined);
+}
 
 /** Notes sharing entities with the note, inside the folders; null when the note is not indexed. */
 function graphRelated(engine: VaultEngine, path: string, hops: 1 | 2, folders: readonly string[]): RelatedNote[] | null {
@@ -135,28 +160,10 @@ function graphRelated(engine: VaultEngine, path: string, hops: 1 | 2, folders: r
   return related === null ? null : related.filter((note) => insideFolders(note.path, folders));
 }
 
-/** One list from the two signals: either as ranked, or both fused by reciprocal rank (`fuseRrf`). */
-function combineRelated(graph: readonly RelatedNote[], vectors: readonly { path: string; title: string; score: number; section: string }[], by: 'graph' | 'vectors' | 'all', limit: number): Related[] {
+/** One signal's list, as it ranked (by "all" is the related lane's). */
+function combineRelated(graph: readonly RelatedNote[], vectors: readonly { path: string; title: string; score: number; section: string }[], by: 'graph' | 'vectors', limit: number): Related[] {
   if (by === 'graph') return graph.slice(0, limit).map((note) => ({ ...note, signals: ['graph'] }));
-  const fromVectors = (hit: (typeof vectors)[number]): Related => ({ path: hit.path, title: hit.title, score: hit.score, chains: [], signals: ['vectors'], ...(hit.section ? { section: hit.section } : {}) });
-  if (by === 'vectors') return vectors.slice(0, limit).map(fromVectors);
-  // One entry per note, found by either signal; the search's RRF ranks them (k = 60).
-  const entries: Related[] = [];
-  const at = new Map<string, number>();
-  const idOf = (entry: Related): number => {
-    const known = at.get(entry.path);
-    if (known === undefined) {
-      at.set(entry.path, entries.length);
-      return entries.push({ ...entry }) - 1;
-    }
-    const seen = entries[known]!;
-    entries[known] = { ...seen, ...(entry.section ? { section: entry.section } : {}), chains: [...seen.chains, ...entry.chains], signals: [...seen.signals, ...entry.signals] };
-    return known;
-  };
-  const lanes = { graph: graph.map((note) => idOf({ ...note, signals: ['graph'] })), vectors: vectors.map((hit) => idOf(fromVectors(hit))) };
-  return fuseRrf(lanes)
-    .slice(0, limit)
-    .map(({ doc, score }) => ({ ...entries[doc]!, score: Math.round(score * 1e4) / 1e4 }));
+  return vectors.slice(0, limit).map((hit) => ({ path: hit.path, title: hit.title, score: hit.score, chains: [], signals: ['vectors'], ...(hit.section ? { section: hit.section } : {}) }));
 }
 
 function graphStatsTool(engine: VaultEngine): Tool {

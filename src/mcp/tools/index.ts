@@ -8,12 +8,13 @@ import { graphTools } from './graph.js';
 import { noteOpsTools } from './note-ops.js';
 import { noteTools } from './notes.js';
 import { organizeTools } from './organize.js';
+import { relationTools } from './relations.js';
 import { orientTools } from './orient.js';
 import { searchTools } from './search.js';
 import { workTools } from './work.js';
 import { writeTools } from './write.js';
 
-export const TOOL_FAMILIES: readonly ToolFamily[] = [orientTools, searchTools, noteTools, writeTools, editTools, noteOpsTools, workTools, graphTools, organizeTools];
+export const TOOL_FAMILIES: readonly ToolFamily[] = [orientTools, searchTools, noteTools, writeTools, editTools, noteOpsTools, workTools, graphTools, relationTools, organizeTools];
 
 export { defineTool, type Tool, type ToolContext, type ToolFamily } from './define.js';
 export { insertText } from './insert-text.js';

@@ -104,20 +104,36 @@ function getBacklinks(engine: VaultEngine): Tool {
   return defineTool('get_backlinks', {
     title: 'Backlinks',
     description:
-      'Notes that link to a note — wikilinks, embeds, markdown links and frontmatter links, resolved the way Obsidian resolves them — with the line of each link and the heading or block it points at (subpath, e.g. "Add cards" for [[Canvas#Add cards]]).',
+      'Notes that link to a note — wikilinks, embeds, markdown links, frontmatter links and related: entries (kind "related", with their relation type; by id they follow a renamed note), resolved the way Obsidian resolves them — with the line of each link and the heading or block it points at (subpath, e.g. "Add cards" for [[Canvas#Add cards]]).',
     inputSchema: { path: z.string().describe('the note linked to'), limit: z.number().int().min(1).max(500).default(100).describe('most backlinks returned') },
-    outputSchema: { path: z.string(), backlinks: z.array(z.object({ path: z.string(), title: z.string(), kind: z.string(), line: z.number(), subpath: z.string().nullable(), display: z.string().nullable() })), total: z.number() },
+    outputSchema: {
+      path: z.string(),
+      backlinks: z.array(
+        z.object({
+          path: z.string(),
+          title: z.string(),
+          kind: z.string(),
+          line: z.number(),
+          subpath: z.string().nullable(),
+          display: z.string().nullable(),
+          type: z.string().nullable().optional().describe('related: entries: the relation type (supports, references…), null when untyped'),
+          note: z.string().optional().describe("related: entries: the entry's note"),
+        }),
+      ),
+      total: z.number(),
+    },
     annotations: READ_ONLY,
     handler: (args) => {
       const resolved = resolvePath(engine, args.path);
       if (!resolved.ok) return fail(resolved.reason);
       const rows = engine.db
         .prepare(
-          `SELECT n.path, n.title, l.kind, l.line, l.subpath, l.display FROM links l JOIN notes n ON n.id = l.note_id
+          `SELECT n.path, n.title, l.kind, l.line, l.subpath, l.display, l.rel_type, l.rel_note FROM links l JOIN notes n ON n.id = l.note_id
         WHERE l.resolved_path = ? AND n.path != ? ORDER BY n.path, l.line, l.ord`,
         )
-        .all(resolved.path, resolved.path) as { path: string; title: string; kind: string; line: number; subpath: string | null; display: string | null }[];
-      return ok({ path: resolved.path, backlinks: rows.slice(0, args.limit), total: rows.length });
+        .all(resolved.path, resolved.path) as { path: string; title: string; kind: string; line: number; subpath: string | null; display: string | null; rel_type: string | null; rel_note: string | null }[];
+      const backlinks = rows.map(({ rel_type, rel_note, ...row }) => (row.kind === 'related' ? { ...row, type: rel_type, ...(rel_note ? { note: rel_note } : {}) } : row));
+      return ok({ path: resolved.path, backlinks: backlinks.slice(0, args.limit), total: rows.length });
     },
   });
 }
