@@ -18,6 +18,7 @@ import { FUSION_DEFAULTS, fuseRrf, type FusionOptions } from './fusion.js';
 import { VectorIndex, type VectorHit, type VectorScope, type VectorSource } from './vector-index.js';
 import { type Tokenizer, type TokenizerOptions } from './tokenizer.js';
 import { NameIndex } from './names.js';
+import { FuzzyNames, fuzzyMerge, fuzzyQueryWords } from './fuzzy-titles.js';
 import { analyzeQuery } from './query.js';
 
 export const LIMITS = {
@@ -128,6 +129,8 @@ export interface SearchHit {
     keyword?: LaneRank;
     semantic?: LaneRank & { source: VectorSource; block: string | null };
     substring?: LaneRank;
+    /** A name close to a query word no note contains (a typo, a partial name): which name, and how each word was read. */
+    fuzzy?: LaneRank & { name: string; read_as: { token: string; as: string }[] };
     name?: { match: 'title' | 'alias' };
     /** With alternatives: which wordings found the note (0 is the query) and at what rank. */
     wordings?: { wording: number; rank: number }[];
@@ -179,6 +182,8 @@ export class VaultSearch {
   private readonly names = new Map<string, Map<number, { match: 'title' | 'alias'; spellings: Set<string> }>>();
   /** Names (title, file name, aliases) by their content tokens, for coverage by a longer query. */
   private readonly covering: NameIndex;
+  /** The same names, read approximately when a query word is in no note (`fuzzy-titles.ts`). */
+  private readonly fuzzy: FuzzyNames;
 
   private constructor(
     private readonly db: Database.Database,
@@ -194,6 +199,7 @@ export class VaultSearch {
   ) {
     this.tokenize = vaultTokenizer(db, options.tokenizer);
     this.covering = new NameIndex(this.tokenize);
+    this.fuzzy = new FuzzyNames(this.covering);
     // Known-item look-up: a note's title, file name and aliases, as token sequences.
     metas.forEach((meta, doc) => {
       for (const [name, match] of [[meta.title, 'title'], [noteName(meta.path), 'title'], ...(aliases[doc] ?? []).map((alias) => [alias, 'alias'])] as [string, 'title' | 'alias'][]) {
@@ -267,9 +273,33 @@ export class VaultSearch {
       response.total_matches = response.results.length;
       if (response.results.length > 0) read.notices.push('no keyword match; these notes contain the query text as written');
     }
+    if (mode !== 'semantic') this.fuzzyLane(response, read);
     const scopedOut = mode === 'semantic' ? null : scopedOutOf(keyword, this.metas);
     if (scopedOut) response.scoped_out = scopedOut;
     return response;
+  }
+
+  /**
+   * When a query word is in no note (the keyword lane found only notes with the other words, or
+   * none), the notes whose names come close (`FuzzyNames`) are listed after exact matches (a
+   * name the query spells, the query's text as written) and before partial keyword matches.
+   */
+  private fuzzyLane(response: SearchResponse, read: ReadQuery): void {
+    const words = fuzzyQueryWords(read.query, this.tokenize, read.analyzed.content, read.known);
+    if (words.every((word) => word.known)) return;
+    const found = this.fuzzy.match(words, (doc) => !read.filter.active || read.filter.test(this.metas[doc]!) === null);
+    if (found.length === 0) return;
+    let added = 0;
+    const fuzzy = found.map((hit, i) => {
+      const lane = { rank: i + 1, score: round(hit.score), name: hit.name, read_as: hit.readAs };
+      const listed = response.results.find((result) => result.path === this.metas[hit.doc]!.path);
+      if (listed) return { ...listed, lanes: { ...listed.lanes, fuzzy: lane } };
+      added++;
+      return this.hit(hit.doc, hit.score, { fuzzy: lane }, { kind: 'keyword', terms: [...read.known, ...hit.readAs.map(({ as }) => as)], passage: null });
+    });
+    response.results = fuzzyMerge(response.results, fuzzy, read.limit);
+    response.total_matches += added;
+    read.notices.push(`no note contains ${[...new Set(words.filter((word) => !word.known).map((word) => `"${word.word}"`))].join(', ')}; notes whose name is close to the query are listed after exact matches (lane "fuzzy")`);
   }
 
   /** The request read: the query (cut to the limit), its analysis, the filter, the names it matches, and the notices so far. */
