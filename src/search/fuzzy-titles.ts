@@ -15,7 +15,7 @@
  *
  * so `grpah view` reads `Graph view` (0.9) before `Graph` alone, and a long name sharing one
  * word scores low. Tokens with digits are never corrected (`2025` is not a typo of `2026`).
- * Pure; the dictionary (name tokens by length, and sorted for prefixes) is built on first use,
+ * Pure; the dictionary (name tokens by padded trigram, and sorted for prefixes) is built on first use,
  * so a vault whose queries never miss pays nothing.
  */
 import type { NameIndex } from './names.js';
@@ -44,10 +44,14 @@ export interface FuzzyHit {
 }
 
 interface Dictionary {
-  /** Name tokens by length, for edit distance (only lengths within the distance can match). */
-  byLength: Map<number, string[]>;
+  /** Name tokens (no digits), by id. */
+  terms: string[];
+  /** Padded trigram → the ids of the tokens holding it: only tokens sharing enough trigrams are measured. */
+  trigrams: Map<string, number[]>;
   /** Name tokens in code-unit order, for prefixes. */
   sorted: string[];
+  /** Shared-trigram counts per token id, reused by every look-up (zeroed after). */
+  counts: Uint8Array;
 }
 
 /** A query word: its content tokens (one per language the vault is in) and whether some note holds one. */
@@ -124,15 +128,23 @@ export class FuzzyNames {
   private closeTerms(token: string): Map<string, number> {
     const close = new Map<string, number>();
     if (/\p{N}/u.test(token)) return close;
-    const { byLength, sorted } = (this.dictionary ??= this.buildDictionary());
+    const dictionary = (this.dictionary ??= this.buildDictionary());
     const { oneEdit, twoEdits, minPrefix } = this.settings;
     const edits = token.length >= twoEdits ? 2 : token.length >= oneEdit ? 1 : 0;
-    for (let length = token.length - edits; length <= token.length + edits; length++) {
-      for (const term of byLength.get(length) ?? []) {
-        const distance = boundedDistance(token, term, edits);
-        if (distance <= edits && distance > 0) close.set(term, 1 - distance / Math.max(token.length, term.length));
+    // Only the nearest readings: with a name token one edit away, those two away are noise (and,
+    // among thousands of similar names, the cost).
+    let nearest = edits;
+    for (const id of candidates(dictionary, token, edits)) {
+      const term = dictionary.terms[id]!;
+      const distance = boundedDistance(token, term, nearest);
+      if (distance > nearest || distance === 0) continue;
+      if (distance < nearest) {
+        close.clear();
+        nearest = distance;
       }
+      close.set(term, 1 - distance / Math.max(token.length, term.length));
     }
+    const { sorted } = dictionary;
     if (token.length >= minPrefix) {
       for (let i = lowerBound(sorted, token); i < sorted.length && sorted[i]!.startsWith(token); i++) {
         const term = sorted[i]!;
@@ -145,18 +157,51 @@ export class FuzzyNames {
   }
 
   private buildDictionary(): Dictionary {
-    const byLength = new Map<number, string[]>();
-    const sorted: string[] = [];
+    const terms: string[] = [];
+    const trigrams = new Map<string, number[]>();
     for (const term of this.names.terms()) {
       if (/\p{N}/u.test(term)) continue;
-      sorted.push(term);
-      let bucket = byLength.get(term.length);
-      if (!bucket) byLength.set(term.length, (bucket = []));
-      bucket.push(term);
+      const id = terms.length;
+      terms.push(term);
+      for (const gram of trigramsOf(term)) {
+        const ids = trigrams.get(gram);
+        if (ids) ids.push(id);
+        else trigrams.set(gram, [id]);
+      }
     }
-    sorted.sort();
-    return { byLength, sorted };
+    return { terms, trigrams, sorted: [...terms].sort(), counts: new Uint8Array(terms.length) };
   }
+}
+
+/** A token's distinct trigrams, padded with two spaces each side (`  c`, ` ca`, … `s  `). */
+function trigramsOf(term: string): Set<string> {
+  const padded = `  ${term}  `;
+  const grams = new Set<string>();
+  for (let i = 0; i + 3 <= padded.length; i++) grams.add(padded.slice(i, i + 3));
+  return grams;
+}
+
+/**
+ * The ids of name tokens that can be within `edits` of `token`: length within `edits`, and at
+ * least as many shared trigrams as the q-gram lemma leaves (each edit spoils at most three, a
+ * transposition — one edit here — at most six).
+ */
+function candidates(dictionary: Dictionary, token: string, edits: number): number[] {
+  const { trigrams, terms, counts } = dictionary;
+  const touched: number[] = [];
+  for (const gram of trigramsOf(token)) {
+    for (const id of trigrams.get(gram) ?? []) {
+      if (counts[id] === 0) touched.push(id);
+      if (counts[id]! < 255) counts[id]!++;
+    }
+  }
+  const needed = Math.max(1, token.length + 2 - 6 * edits);
+  const found: number[] = [];
+  for (const id of touched) {
+    if (counts[id]! >= needed && Math.abs(terms[id]!.length - token.length) <= edits) found.push(id);
+    counts[id] = 0;
+  }
+  return found;
 }
 
 /**
