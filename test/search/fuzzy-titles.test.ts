@@ -37,7 +37,10 @@ test('a misspelt name finds its note first, in a lane that says it is fuzzy', (t
   assert.match(canvas.notices.join('\n'), /no note contains "Canvs".*fuzzy/);
   assert.match(canvas.results[0]!.excerpt, /Canvas is a plugin/, 'the excerpt is read for the corrected word');
 
-  const sync = search.search({ query: 'obsidan sync' }).results.slice(0, 2).map((hit) => hit.path);
+  const sync = search
+    .search({ query: 'obsidan sync' })
+    .results.slice(0, 2)
+    .map((hit) => hit.path);
   assert.deepEqual(sync.sort(), ['Obsidian Sync/Introduction to Obsidian Sync.md', 'Obsidian Sync/Set up Obsidian Sync.md']);
 
   const graph = search.search({ query: 'grpah view' }).results;
@@ -69,7 +72,10 @@ test('fuzzy hits stay inside the filters; digits are never corrected', (t) => {
   const search = engine(t, withoutTypoNote);
   assert.deepEqual(search.search({ query: 'Canvs', filters: { folders: ['Bases'] } }).results, []);
   const dated = engine(t, { 'Daily/2026-03-10.md': 'Standup.\n' });
-  assert.deepEqual(dated.search({ query: '2025-03-10' }).results.filter((hit) => hit.lanes.fuzzy), []);
+  assert.deepEqual(
+    dated.search({ query: '2025-03-10' }).results.filter((hit) => hit.lanes.fuzzy),
+    [],
+  );
 });
 
 test('FuzzyNames scores a name by how much of query and name the readings cover', () => {
@@ -96,8 +102,15 @@ test('FuzzyNames scores a name by how much of query and name the readings cover'
     ],
   );
   assert.deepEqual(one[0]!.readAs, [{ token: 'grpah', as: 'graph' }]);
-  assert.deepEqual(fuzzy.match(words('zzzz'), () => true), []);
-  assert.deepEqual(fuzzy.match(words('grpah'), (doc) => doc === 2), [], 'a long name sharing one word scores under the floor');
+  assert.deepEqual(
+    fuzzy.match(words('zzzz'), () => true),
+    [],
+  );
+  assert.deepEqual(
+    fuzzy.match(words('grpah'), (doc) => doc === 2),
+    [],
+    'a long name sharing one word scores under the floor',
+  );
 });
 
 test('boundedDistance counts a transposition as one edit and stops past the bound', () => {
