@@ -96,6 +96,10 @@ export function describeResponse(response: SearchResponse, { explain = false }: 
     const where = [hit.section ? `§ ${hit.section}` : '', hit.lines ? `lines ${hit.lines[0]}–${hit.lines[1]}` : ''].filter(Boolean).join(', ');
     if (where) lines.push(`   ${where}`);
     if (hit.excerpt) lines.push(`   ${hit.excerpt}`);
+    if (explain && hit.lanes.fuzzy) {
+      const { name, read_as: readAs, score } = hit.lanes.fuzzy;
+      lines.push(`     ~ fuzzy: the name "${name}", reading ${readAs.map(({ token, as }) => `${token} as ${as}`).join(', ')} → ${score}`);
+    }
     if (explain && hit.explain) {
       for (const part of hit.explain) lines.push(`     ${part.term}: tf ${part.tf} df ${part.df} idf ${part.idf} → ${part.score}`);
       for (const boost of hit.boosts ?? []) {

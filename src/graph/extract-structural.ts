@@ -1,9 +1,15 @@
 /**
- * The no-LLM extractor: entities from what the vault already says structurally — links to notes
- * that are entities themselves (their frontmatter `type`), frontmatter keys such as `people`,
- * `author`, `org`, `project`, `source`, and tags as topics. Deterministic and free.
+ * The no-LLM extractor: entities from what the vault states plainly. A note is an entity by its
+ * own frontmatter `type` (or `kind`) — `person`, `project`, `company`… — or, naming no type, by
+ * its folder (`People/Ana.md` is a person). Its frontmatter names others: fields such as
+ * `author`, `attendees`, `project`, `company` say the type of what they name, a wikilink in any
+ * field names the note it links to (an entity when that note is one), and `related:` lists
+ * notes it is related to. Links in the text to entity notes, and tags as topics, too. A value
+ * naming an entity note (`project: atlas`, the alias of `Atlas — Search Index Migration`) is
+ * that note's entity, so the graph has one Atlas, not two. Deterministic and free; every
+ * entity carries the line that states it (its provenance).
  */
-import { noteName } from '../vault/index.js';
+import { linkTargetName, noteName } from '../vault/index.js';
 import { normalizeName, type EntityType, type Extraction, type ExtractionInput, type Extractor, type ExtractedEntity, type ExtractedRelation } from './model.js';
 
 /** Frontmatter keys and the entity type their values name. */
@@ -15,15 +21,38 @@ const KEYS: Record<string, EntityType> = {
   attendees: 'person',
   owner: 'person',
   presenter: 'person',
+  presenters: 'person',
+  speaker: 'person',
+  speakers: 'person',
+  participants: 'person',
+  members: 'person',
+  requested_by: 'person',
+  note_author: 'person',
+  reviewer: 'person',
+  reviewers: 'person',
+  assignee: 'person',
+  assignees: 'person',
+  contact: 'person',
+  contacts: 'person',
+  lead: 'person',
+  manager: 'person',
   org: 'organization',
   organization: 'organization',
   company: 'organization',
+  companies: 'organization',
   vendor: 'organization',
+  vendors: 'organization',
+  client: 'organization',
+  customer: 'organization',
+  employer: 'organization',
+  publisher: 'organization',
   project: 'project',
   projects: 'project',
   source: 'source',
   sources: 'source',
   domain: 'domain',
+  area: 'domain',
+  areas: 'domain',
   topic: 'topic',
   topics: 'topic',
 };
@@ -42,6 +71,24 @@ const NOTE_TYPES: Record<string, EntityType> = {
   domain: 'domain',
   topic: 'topic',
   concept: 'topic',
+};
+
+/**
+ * Folders whose notes are entities of a type when their frontmatter names no type: the
+ * conventions of People/, Projects/, Companies/ folders. Only a note directly inside one (a
+ * note in `Projects/Atlas/` is about Atlas, not a project of its own) and not the folder's own
+ * note (`People/People.md`, `People/index.md`).
+ */
+const FOLDER_TYPES: Record<string, EntityType> = {
+  people: 'person',
+  persons: 'person',
+  contacts: 'person',
+  projects: 'project',
+  organizations: 'organization',
+  organisations: 'organization',
+  companies: 'organization',
+  orgs: 'organization',
+  clients: 'organization',
 };
 
 /** Tag namespaces that describe a note's state, not a topic. */
@@ -68,55 +115,128 @@ export interface LinkedNote {
   aliases: string[];
 }
 
-export function createStructuralExtractor(lookup: (path: string) => LinkedNote | null): Extractor {
+/** How the extractor looks notes up in the index (`select.ts` implements it over the notes table). */
+export interface NoteDirectory {
+  /** A note by its vault path. */
+  byPath(path: string): LinkedNote | null;
+  /** The entity note whose title, file name or alias is `name` (normalized); null when none, or when several name different entities. */
+  entityNamed(name: string): LinkedNote | null;
+}
+
+/** The entity type a note is by its frontmatter `type` (else `kind`), or, naming none, by its folder; null when it is not an entity. */
+export function noteEntityType(path: string, type: unknown): EntityType | null {
+  const declared = typeof type === 'string' ? type.trim().toLowerCase() : '';
+  if (declared !== '') return NOTE_TYPES[declared] ?? null;
+  const segments = path.split('/');
+  if (segments.length < 2) return null;
+  const folder = segments[segments.length - 2]!.toLowerCase();
+  const name = noteName(path).toLowerCase();
+  if (name === folder || name === 'index' || name.startsWith('_')) return null;
+  return FOLDER_TYPES[folder] ?? null;
+}
+
+/** One note's entities, keyed by normalized name, first statement wins. */
+class Collected {
+  readonly entities = new Map<string, ExtractedEntity>();
+
+  add(name: string, type: EntityType, evidence: string, aliases: string[] = []): void {
+    const clean = name
+      .replace(/^\[\[|\]\]$/g, '')
+      .split('|')[0]!
+      .split('#')[0]!
+      .trim();
+    if (clean === '' || clean.length > 80 || /[/\\]/.test(clean)) return;
+    const key = normalizeName(clean);
+    if (!this.entities.has(key)) this.entities.set(key, { name: clean, type, aliases, evidence });
+  }
+
+  /** A note's entity (its title, type and aliases), when it is one. */
+  addNote(note: LinkedNote, evidence: string): boolean {
+    const type = noteEntityType(note.path, note.type);
+    if (type) this.add(note.title, type, evidence, note.aliases);
+    return type !== null;
+  }
+}
+
+export function createStructuralExtractor(directory: NoteDirectory | ((path: string) => LinkedNote | null)): Extractor {
+  const notes: NoteDirectory = typeof directory === 'function' ? { byPath: directory, entityNamed: () => null } : directory;
   return {
     backend: 'structural',
     model: 'structural',
-    promptVersion: 'structural-1',
+    promptVersion: 'structural-2',
     async extract(input: ExtractionInput): Promise<Extraction> {
-      const entities = new Map<string, ExtractedEntity>();
-      const add = (name: string, type: EntityType, evidence: string, aliases: string[] = []) => {
-        const clean = name
-          .replace(/^\[\[|\]\]$/g, '')
-          .split('|')[0]!
-          .split('#')[0]!
-          .trim();
-        if (clean === '' || clean.length > 80 || /[/\\]/.test(clean)) return;
-        const key = normalizeName(clean);
-        if (!entities.has(key)) entities.set(key, { name: clean, type, aliases, evidence });
-      };
-      // The note itself, when it is an entity: its links become relations.
-      const selfType = NOTE_TYPES[String(input.frontmatter?.type ?? input.frontmatter?.kind ?? '').toLowerCase()];
-      if (selfType) add(input.title, selfType, `the note ${input.title}`, flatten(input.frontmatter?.aliases ?? input.frontmatter?.alias));
-      for (const [key, value] of Object.entries(input.frontmatter ?? {})) {
-        const type = KEYS[key.toLowerCase()];
-        if (!type) continue;
-        for (const item of flatten(value)) add(item, type, `${key}: ${item}`);
-      }
+      const found = new Collected();
+      // The note itself, when it is an entity: what it names become its relations.
+      const selfType = noteEntityType(input.path, input.frontmatter?.type ?? input.frontmatter?.kind);
+      if (selfType) found.add(input.title, selfType, `the note ${input.title}`, flatten(input.frontmatter?.aliases ?? input.frontmatter?.alias));
+      for (const [key, value] of Object.entries(input.frontmatter ?? {})) frontmatterField(key, value, input, notes, found);
       for (const path of input.links) {
-        const linked = lookup(path);
-        const type = linked ? NOTE_TYPES[String(linked.type ?? '').toLowerCase()] : undefined;
-        if (linked && type) add(linked.title, type, evidenceLine(input.text, linked.title, path), linked.aliases);
+        const linked = notes.byPath(path);
+        if (linked) found.addNote(linked, evidenceLine(input.text, linked.title, path));
       }
+      const ownType = String(input.frontmatter?.type ?? input.frontmatter?.kind ?? '').toLowerCase();
       for (const tag of input.tags) {
         const segments = tag.split('/');
-        if (NOT_TOPICS.has(segments[0]!)) continue;
+        // `#meeting` on a note of `type: meeting` restates its type; it is not a topic.
+        if (NOT_TOPICS.has(segments[0]!) || tag === ownType) continue;
         const type = segments.length > 1 ? (TAG_TYPES[segments[0]!] ?? 'topic') : 'topic';
-        add(segments[segments.length - 1]!.replace(/[-_]/g, ' '), type, `#${tag}`);
+        const name = segments[segments.length - 1]!.replace(/[-_]/g, ' ');
+        // `#project/harbor` names the project whose note answers to Harbor.
+        const note = type === 'topic' ? null : notes.entityNamed(name);
+        if (!(note && noteEntityType(note.path, note.type) === type && found.addNote(note, `#${tag}`))) found.add(name, type, `#${tag}`);
       }
-      const list = [...entities.values()];
+      const list = [...found.entities.values()];
       const relations: ExtractedRelation[] = [];
       if (selfType) {
         for (const other of list) {
           if (normalizeName(other.name) === normalizeName(input.title)) continue;
-          const relation = selfType === 'project' && other.type === 'person' ? 'works_on' : 'related_to';
-          const [from, to] = relation === 'works_on' ? [other.name, input.title] : [input.title, other.name];
-          relations.push({ from, to, relation, evidence: other.evidence });
+          relations.push({ ...relationBetween(input.title, selfType, other.name, other.type), evidence: other.evidence });
         }
       }
       return { entities: list, relations, usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 } };
     },
   };
+}
+
+/** Aliases and tags are the note's own; `type`/`kind` made it what it is. */
+const NOT_NAMING = new Set(['aliases', 'alias', 'tags', 'tag', 'type', 'kind', 'title', 'cssclasses', 'cssclass', 'permalink']);
+
+/**
+ * One frontmatter field's entities: each value naming an entity note is that note's entity; in a
+ * field that says a type (`author`, `project`…) any other value is an entity of that type; in
+ * `related:` and every other field, only wikilinks and names of entity notes count.
+ */
+function frontmatterField(key: string, value: unknown, input: ExtractionInput, notes: NoteDirectory, found: Collected): void {
+  const field = key.toLowerCase().replace(/[\s-]+/g, '_');
+  if (NOT_NAMING.has(field)) return;
+  const type = KEYS[field];
+  for (const item of type || field === 'related' ? flatten(value) : wikilinks(value)) {
+    const note = resolveItem(item, input.links, notes);
+    if (note && found.addNote(note, `${key}: ${item}`)) continue;
+    if (type) found.add(item, type, `${key}: ${item}`);
+  }
+}
+
+/** The note a frontmatter value names: a wikilink (resolved among the note's own links, as the index resolved it), a path, or an entity note's name. */
+function resolveItem(item: string, links: readonly string[], notes: NoteDirectory): LinkedNote | null {
+  const link = /^\[\[([^[\]|#]*)(?:#[^[\]|]*)?(?:\|[^[\]]*)?\]\]$/.exec(item.trim());
+  const target = (link ? link[1]! : item).trim();
+  if (target === '') return null;
+  const name = linkTargetName(target);
+  const suffix = target.toLowerCase().replace(/\.md$/, '');
+  const path = links.find((candidate) => linkTargetName(candidate) === name && candidate.toLowerCase().replace(/\.md$/, '').endsWith(suffix));
+  if (path) return notes.byPath(path);
+  if (target.includes('/')) return notes.byPath(target.endsWith('.md') ? target : `${target}.md`);
+  return notes.entityNamed(target);
+}
+
+/** How the note's own entity relates to another it names: people work at organizations and on projects, and author sources. */
+function relationBetween(self: string, selfType: EntityType, other: string, otherType: EntityType): Pick<ExtractedRelation, 'from' | 'to' | 'relation'> {
+  if (selfType === 'person' && otherType === 'organization') return { from: self, to: other, relation: 'works_at' };
+  if (selfType === 'person' && otherType === 'project') return { from: self, to: other, relation: 'works_on' };
+  if (selfType === 'project' && otherType === 'person') return { from: other, to: self, relation: 'works_on' };
+  if (selfType === 'source' && otherType === 'person') return { from: other, to: self, relation: 'authored' };
+  return { from: self, to: other, relation: 'related_to' };
 }
 
 function flatten(value: unknown): string[] {
@@ -126,6 +246,14 @@ function flatten(value: unknown): string[] {
       .map((item) => item.trim())
       .filter(Boolean);
   if (Array.isArray(value)) return value.flatMap(flatten);
+  return [];
+}
+
+/** Every wikilink in a frontmatter value, at any depth. */
+function wikilinks(value: unknown): string[] {
+  if (typeof value === 'string') return value.includes('[[') ? (value.match(/\[\[[^[\]\n]+?\]\]/g) ?? []) : [];
+  if (Array.isArray(value)) return value.flatMap(wikilinks);
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(wikilinks);
   return [];
 }
 

@@ -7,7 +7,9 @@ import type Database from 'better-sqlite3';
 import { EngramError } from '../errors.js';
 import { createAnthropicExtractor } from './extract-anthropic.js';
 import { createClaudeCliExtractor } from './extract-claude-cli.js';
-import { createStructuralExtractor } from './extract-structural.js';
+import { createStructuralExtractor, noteEntityType, type LinkedNote } from './extract-structural.js';
+import { normalizeName } from './model.js';
+import { noteName } from '../vault/index.js';
 import type { Extractor } from './model.js';
 import type { Adjudicator } from './consolidate.js';
 import { createAnthropicAdjudicator, redactCandidate } from './adjudicate-anthropic.js';
@@ -65,11 +67,62 @@ export function selectExtractor(settings: ExtractorSettings, db: Database.Databa
   }
 }
 
-/** The structural extractor, looking linked notes up in the index. */
+/** The structural extractor, looking notes up in the index. */
 export function structuralExtractor(db: Database.Database): Extractor {
   const lookup = db.prepare('SELECT path, title, type, aliases FROM notes WHERE path = ?');
-  return createStructuralExtractor((path) => {
-    const row = lookup.get(path) as { path: string; title: string; type: string | null; aliases: string } | undefined;
-    return row ? { path: row.path, title: row.title, type: row.type, aliases: JSON.parse(row.aliases) as string[] } : null;
+  let named: Map<string, LinkedNote | null> | null = null;
+  return createStructuralExtractor({
+    byPath(path) {
+      const row = lookup.get(path) as NoteRow | undefined;
+      return row ? linkedNote(row) : null;
+    },
+    entityNamed(name) {
+      return (named ??= entityNames(db)).get(normalizeName(name)) ?? null;
+    },
   });
+}
+
+interface NoteRow {
+  path: string;
+  title: string;
+  type: string | null;
+  aliases: string;
+}
+
+function linkedNote(row: NoteRow): LinkedNote {
+  return { path: row.path, title: row.title, type: row.type, aliases: JSON.parse(row.aliases) as string[] };
+}
+
+/**
+ * Entity notes by normalized title, file name and alias, read once per extractor (one pass over
+ * the notes table). A folder's own note (`Projects/Billing/Overview.md`) also answers to the
+ * folder's name, as `project: billing` means it. A name two notes answer to is kept only when
+ * both are the same entity; otherwise it names none.
+ */
+function entityNames(db: Database.Database): Map<string, LinkedNote | null> {
+  const names = new Map<string, LinkedNote | null>();
+  // Engram's own entity notes (frontmatter `entity:`) are what this builds, not what it reads.
+  const rows = db.prepare("SELECT path, title, type, aliases FROM notes WHERE frontmatter IS NULL OR json_extract(frontmatter, '$.entity') IS NULL").iterate() as IterableIterator<NoteRow>;
+  for (const row of rows) {
+    const type = noteEntityType(row.path, row.type);
+    if (!type) continue;
+    const note = linkedNote(row);
+    for (const name of [note.title, noteName(note.path), ...note.aliases, ...folderName(note.path)]) {
+      const key = normalizeName(String(name));
+      if (key === '') continue;
+      const known = names.get(key);
+      if (known === undefined) names.set(key, note);
+      else if (known !== null && (normalizeName(known.title) !== normalizeName(note.title) || noteEntityType(known.path, known.type) !== type)) names.set(key, null);
+    }
+  }
+  return names;
+}
+
+/** The folder a folder note stands for: `Billing` for `Projects/Billing/Overview.md` (or `index`, `README`, `Billing/Billing.md`). */
+function folderName(path: string): string[] {
+  const segments = path.split('/');
+  if (segments.length < 2) return [];
+  const folder = segments[segments.length - 2]!;
+  const name = noteName(path).toLowerCase();
+  return name === 'overview' || name === 'index' || name === 'readme' || name === folder.toLowerCase() ? [folder] : [];
 }

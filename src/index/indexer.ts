@@ -21,7 +21,7 @@ export const INDEXER_DEFAULTS = {
 } as const;
 
 /** Bump when parsing changes what is stored: the next run then re-parses every note. */
-export const PARSER_VERSION = '3';
+export const PARSER_VERSION = '4'; // 3: related: entries and ids; 4: code spans running over a line end hold no tags or links
 
 export interface IndexProgress {
   phase: 'read' | 'write';

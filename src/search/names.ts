@@ -23,21 +23,53 @@ export class NameIndex {
   private readonly byTerm = new Map<string, number[]>();
   private readonly docs: number[] = [];
   private readonly sizes: number[] = [];
+  /** Each name's number of words with a content token (a word yields a token per language). */
+  private readonly wordCounts: number[] = [];
+  /** Each name as written (the string the caller already holds), for the fuzzy lane to show. */
+  private readonly spellings: string[] = [];
 
   constructor(private readonly tokenize: Tokenizer) {}
 
   /** Adds one name of a note (its title, file name or an alias). */
   add(doc: number, name: string): void {
-    const terms = [...new Set(analyzeQuery(name, this.tokenize).content)];
+    const analyzed = analyzeQuery(name, this.tokenize);
+    const terms = [...new Set(analyzed.content)];
     if (terms.length === 0) return;
     const id = this.docs.length;
     this.docs.push(doc);
     this.sizes.push(terms.length);
+    this.spellings.push(name);
+    this.wordCounts.push(new Set(terms.map((term) => analyzed.wordOf.get(term))).size);
     for (const term of terms) {
       let names = this.byTerm.get(term);
       if (!names) this.byTerm.set(term, (names = []));
       names.push(id);
     }
+  }
+
+  /** Every token some name holds (the fuzzy lane's dictionary). */
+  terms(): IterableIterator<string> {
+    return this.byTerm.keys();
+  }
+
+  /** The names holding a token, by id. */
+  namesWith(term: string): readonly number[] {
+    return this.byTerm.get(term) ?? [];
+  }
+
+  /** A name's note. */
+  docOf(id: number): number {
+    return this.docs[id]!;
+  }
+
+  /** A name's number of words (with a content token). */
+  wordsIn(id: number): number {
+    return this.wordCounts[id]!;
+  }
+
+  /** A name as written. */
+  spellingOf(id: number): string {
+    return this.spellings[id]!;
   }
 
   /**

@@ -11,7 +11,10 @@
  * are checked with a bounded Damerau–Levenshtein (optimal string alignment) distance. The
  * trigram table is built on the first misspelt query, not at start-up.
  */
+import { boundedDistance } from './edit-distance.js';
 import { isFunctionWord } from './query.js';
+
+export { boundedDistance };
 
 export interface SpellingCorrection {
   /** The query term no note contains. */
@@ -74,6 +77,7 @@ export class SpellingIndex {
     const needed = grams.length - 4 * maxEdits;
     let best: SpellingCorrection | null = null;
     let bestFrequency = 0;
+    let bestExtends = false;
     for (const t of touched) {
       const count = shared[t]!;
       shared[t] = 0;
@@ -82,9 +86,11 @@ export class SpellingIndex {
       const edits = boundedDistance(term, candidate, best === null ? maxEdits : best.edits);
       if (edits > maxEdits || edits === 0) continue;
       const frequency = this.frequencyOf(candidate);
-      if (best === null || edits < best.edits || (edits === best.edits && (frequency > bestFrequency || (frequency === bestFrequency && candidate < best.to)))) {
+      const extends_ = candidate.startsWith(term);
+      if (best === null || edits < best.edits || (edits === best.edits && isBetter(extends_, frequency, candidate, bestExtends, bestFrequency, best.to))) {
         best = { from: term, to: candidate, edits };
         bestFrequency = frequency;
+        bestExtends = extends_;
       }
     }
     return best;
@@ -107,38 +113,21 @@ export class SpellingIndex {
   }
 }
 
+/**
+ * Among equally near terms: one the misspelt term begins (a word cut short: `canv` → `canva`, not
+ * `cave`), then the commoner, then the first in code-point order.
+ */
+function isBetter(extendsTerm: boolean, frequency: number, term: string, bestExtends: boolean, bestFrequency: number, bestTerm: string): boolean {
+  if (extendsTerm !== bestExtends) return extendsTerm;
+  return frequency > bestFrequency || (frequency === bestFrequency && term < bestTerm);
+}
+
 /** The padded trigrams of a term, in order (`cat` → `^ca`, `cat`, `at$`). */
 function trigrams(term: string): string[] {
   const padded = `^${term}$`;
   const out: string[] = [];
   for (let i = 0; i + 3 <= padded.length; i++) out.push(padded.slice(i, i + 3));
   return out;
-}
-
-/**
- * Optimal-string-alignment distance (insertions, deletions, substitutions and adjacent
- * transpositions each cost one), or `limit + 1` as soon as it must exceed `limit`.
- */
-export function boundedDistance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  const width = b.length + 1;
-  let before = new Array<number>(width).fill(0);
-  let previous = Array.from({ length: width }, (_, j) => j);
-  let current = new Array<number>(width).fill(0);
-  for (let i = 1; i <= a.length; i++) {
-    current[0] = i;
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, before[j - 2]! + 1);
-      current[j] = value;
-      if (value < rowMin) rowMin = value;
-    }
-    if (rowMin > limit) return limit + 1;
-    [before, previous, current] = [previous, current, before];
-  }
-  return Math.min(previous[b.length]!, limit + 1);
 }
 
 /** A query word no note contains, and the indexed term searched in its place. */

@@ -18,6 +18,7 @@ import { FUSION_DEFAULTS, fuseRrf, type FusionOptions } from './fusion.js';
 import { VectorIndex, type VectorHit, type VectorScope, type VectorSource } from './vector-index.js';
 import { type Tokenizer, type TokenizerOptions } from './tokenizer.js';
 import { NameIndex } from './names.js';
+import { FuzzyNames, fuzzyMerge, fuzzyQueryWords } from './fuzzy-titles.js';
 import { analyzeQuery, type AnalyzedQuery } from './query.js';
 import { correctQuery, SpellingIndex, type WordCorrection } from './spelling.js';
 
@@ -131,6 +132,8 @@ export interface SearchHit {
     keyword?: LaneRank;
     semantic?: LaneRank & { source: VectorSource; block: string | null };
     substring?: LaneRank;
+    /** A name close to a query word no note contains (a typo, a partial name): which name, and how each word was read. */
+    fuzzy?: LaneRank & { name: string; read_as: { token: string; as: string }[] };
     name?: { match: 'title' | 'alias' };
     /** With alternatives: which wordings found the note (0 is the query) and at what rank. */
     wordings?: { wording: number; rank: number }[];
@@ -184,6 +187,8 @@ export class VaultSearch {
   private readonly covering: NameIndex;
   /** Indexed terms by spelling, made on the first misspelt query. */
   private spelling: SpellingIndex | null = null;
+  /** The same names, read approximately when a query word is in no note (`fuzzy-titles.ts`). */
+  private readonly fuzzy: FuzzyNames;
 
   private constructor(
     private readonly db: Database.Database,
@@ -199,6 +204,7 @@ export class VaultSearch {
   ) {
     this.tokenize = vaultTokenizer(db, options.tokenizer);
     this.covering = new NameIndex(this.tokenize);
+    this.fuzzy = new FuzzyNames(this.covering);
     // Known-item look-up: a note's title, file name and aliases, as token sequences.
     metas.forEach((meta, doc) => {
       for (const [name, match] of [[meta.title, 'title'], [noteName(meta.path), 'title'], ...(aliases[doc] ?? []).map((alias) => [alias, 'alias'])] as [string, 'title' | 'alias'][]) {
@@ -272,9 +278,35 @@ export class VaultSearch {
       response.total_matches = response.results.length;
       if (response.results.length > 0) read.notices.push('no keyword match; these notes contain the query text as written');
     }
+    if (mode !== 'semantic') this.fuzzyLane(response, read);
     const scopedOut = mode === 'semantic' ? null : scopedOutOf(keyword, this.metas);
     if (scopedOut) response.scoped_out = scopedOut;
     return response;
+  }
+
+  /**
+   * When a query word is in no note (the keyword lane found only notes with the other words, or
+   * none), the notes whose names come close (`FuzzyNames`) are listed after exact matches (a
+   * name the query spells, the query's text as written) and before partial keyword matches.
+   */
+  private fuzzyLane(response: SearchResponse, read: ReadQuery): void {
+    // A word the spelling correction read as an indexed term is searched by the keyword lane already.
+    const corrected = new Set(read.corrected.map(({ word }) => word));
+    const words = fuzzyQueryWords(read.query, this.tokenize, read.analyzed.content, read.known).map((word) => (corrected.has(word.word) ? { ...word, known: true } : word));
+    if (words.every((word) => word.known)) return;
+    const found = this.fuzzy.match(words, (doc) => !read.filter.active || read.filter.test(this.metas[doc]!) === null);
+    if (found.length === 0) return;
+    let added = 0;
+    const fuzzy = found.map((hit, i) => {
+      const lane = { rank: i + 1, score: round(hit.score), name: hit.name, read_as: hit.readAs };
+      const listed = response.results.find((result) => result.path === this.metas[hit.doc]!.path);
+      if (listed) return { ...listed, lanes: { ...listed.lanes, fuzzy: lane } };
+      added++;
+      return this.hit(hit.doc, hit.score, { fuzzy: lane }, { kind: 'keyword', terms: [...read.known, ...hit.readAs.map(({ as }) => as)], passage: null });
+    });
+    response.results = fuzzyMerge(response.results, fuzzy, read.limit);
+    response.total_matches += added;
+    read.notices.push(`no note contains ${[...new Set(words.filter((word) => !word.known).map((word) => `"${word.word}"`))].join(', ')}; notes whose name is close to the query are listed after exact matches (lane "fuzzy")`);
   }
 
   /** The request read: the query (cut to the limit), its analysis, the filter, the names it matches, and the notices so far. */

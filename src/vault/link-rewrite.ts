@@ -6,7 +6,7 @@
  * to; a bare `[[Name]]` that still finds the note after the move is left exactly as written.
  */
 import { LinkResolver, MARKDOWN_LINK, SCHEME, WIKILINK, decodeLinkPath, parseWikilink, splitSubpath, type LinkKind } from './links.js';
-import { codeLineMask, maskInlineCode } from './markdown.js';
+import { codeLineMask, maskInlineCodeLines } from './markdown.js';
 import { foldPath, folderOf, joinVaultPath } from './paths.js';
 
 export interface NoteMove {
@@ -38,6 +38,8 @@ export function rewriteLinksForMove(text: string, source: string, move: NoteMove
   const lines = text.split('\n');
   const frontEnd = frontmatterEnd(lines);
   const code = codeLineMask(lines, frontEnd);
+  // The same code spans the parser skips (`parseNote`), those running over a line end too.
+  const maskedLines = maskInlineCodeLines(lines, code, frontEnd);
   let count = 0;
   const target = (written: string, kind: LinkKind): string | null => {
     const link = { kind, target: written };
@@ -53,7 +55,7 @@ export function rewriteLinksForMove(text: string, source: string, move: NoteMove
     const raw = lines[i]!;
     if (!raw.includes('[[') && !raw.includes('](')) continue;
     const inFrontmatter = i < frontEnd;
-    const masked = inFrontmatter ? raw : maskInlineCode(raw);
+    const masked = inFrontmatter ? raw : maskedLines[i]!;
     const edits: { start: number; end: number; text: string }[] = [];
     if (masked.includes('[[')) {
       for (const match of masked.matchAll(WIKILINK)) {

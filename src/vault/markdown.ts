@@ -59,10 +59,37 @@ export function codeLineMask(lines: readonly string[], from = 0): Uint8Array {
   return mask;
 }
 
-/** Replaces inline code spans with spaces of the same length, so offsets stay valid. */
+/** Replaces inline code spans with spaces of the same length (line breaks kept), so offsets and lines stay valid. */
 export function maskInlineCode(line: string): string {
   if (!line.includes('`')) return line;
-  return line.replace(/(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g, (span) => ' '.repeat(span.length));
+  return line.replace(/(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g, (span) => span.replace(/[^\n]/g, ' '));
+}
+
+/** A line that starts a new block (list item, heading, quote, fence, table row): a code span never runs into it. */
+const BLOCK_START = /^ {0,3}(?:[-*+][ \t]|\d{1,9}[.)][ \t]|#{1,6}(?:[ \t]|$)|>|```|~~~|\|)/;
+
+/**
+ * Each line with its inline code masked (`maskInlineCode`), code spans that run over a line end
+ * included: as in CommonMark (and Obsidian), `` `a⏎#b` `` is one span within a paragraph, so
+ * `#b` is no tag. Only a line with a backtick left open after its own spans are masked reads
+ * on, through the paragraph's following lines (to a blank line, a fenced-code line or a new
+ * block); lines outside code and paragraphs are returned as they are.
+ */
+export function maskInlineCodeLines(lines: readonly string[], code: Uint8Array, from = 0): string[] {
+  const out = lines.slice();
+  for (let i = from; i < lines.length; i++) {
+    if (code[i]) continue;
+    const masked = maskInlineCode(lines[i]!);
+    out[i] = masked;
+    if (!masked.includes('`')) continue;
+    let end = i;
+    while (end + 1 < lines.length && !code[end + 1] && lines[end + 1]!.trim() !== '' && !BLOCK_START.test(lines[end + 1]!)) end++;
+    if (end === i) continue;
+    const paragraph = maskInlineCode(lines.slice(i, end + 1).join('\n')).split('\n');
+    for (let k = 0; k < paragraph.length; k++) out[i + k] = paragraph[k]!;
+    i = end;
+  }
+  return out;
 }
 
 /** ATX headings outside code (Obsidian needs a space after the hashes; `#tag` is not a heading). */

@@ -3,7 +3,7 @@
  */
 import { listField, readFrontmatter, stringField, type Frontmatter } from './frontmatter.js';
 import { extractFrontmatterLinks, extractLinks, type Link } from './links.js';
-import { buildBlocks, codeLineMask, findHeadings, maskInlineCode, type Block } from './markdown.js';
+import { buildBlocks, codeLineMask, findHeadings, maskInlineCodeLines, type Block } from './markdown.js';
 import { noteName } from './paths.js';
 import { extractInlineTags, normalizeTag } from './tags.js';
 import { readNoteId, readRelations } from './relations.js';
@@ -54,12 +54,12 @@ export function parseNote(path: string, text: string): Note {
     if (tag) tagSet.add(tag);
   }
   const tasks: Task[] = [];
+  const masked = maskInlineCodeLines(lines, code, front.bodyStart);
   let wordCount = 0;
   for (let i = front.bodyStart; i < lines.length; i++) {
-    const raw = lines[i]!;
-    wordCount += countWords(raw);
+    wordCount += countWords(lines[i]!);
     if (code[i]) continue;
-    const line = maskInlineCode(raw);
+    const line = masked[i]!;
     extractLinks(line, i + 1, links);
     extractInlineTags(line, tagSet);
     if (line.includes('[')) {

@@ -24,6 +24,7 @@ test('a misspelt term becomes the nearest indexed term, the commonest of the nea
   assert.equal(spelling.correct('loge')?.to, 'log', 'equally near: the commoner (and a stem one letter shorter)');
   assert.equal(spelling.correct('bokmakr')?.to, undefined, 'two edits away from a seven-letter term: too far');
   assert.equal(spelling.correct('bookmakrs')?.to, 'bookmark', 'two edits allowed from eight letters');
+  assert.equal(index({ canva: 2, cave: 9, cant: 9 }).correct('canv')?.to, 'canva', 'a word cut short: the term it begins wins over commoner ones');
 });
 
 test('short terms, numbers and far terms are never corrected', () => {

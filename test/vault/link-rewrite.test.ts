@@ -79,3 +79,15 @@ test('file names with parentheses, and frontmatter links inside quoted YAML, sur
   const after = new LinkResolver(files.map((path) => (path === move.from ? move.to : path)));
   for (const link of note.links) assert.equal(after.resolve(link, 'Home.md')?.path, move.to, `${link.kind} ${link.target}`);
 });
+
+test('a link inside a code span running over a line end is code, not rewritten (as the parser does not index it)', () => {
+  const worlds = linkWorlds(files, move);
+  const text = 'An example: `see\n[[Claude/Inbox/Walrus Plan]]` and a real [[Claude/Inbox/Walrus Plan]].\n';
+  const { text: out, count } = rewriteLinksForMove(text, 'Home.md', move, worlds);
+  assert.equal(out, 'An example: `see\n[[Claude/Inbox/Walrus Plan]]` and a real [[Projects/Zoo/Walrus Plan]].\n');
+  assert.equal(count, 1);
+  assert.deepEqual(
+    parseNote('Home.md', text).links.map((link) => link.line),
+    [2],
+  );
+});

@@ -55,6 +55,27 @@ test('code fences and inline code hide headings, links, tags and tasks', () => {
   assert.deepEqual(note.tasks, []);
 });
 
+test('a code span running over a line end hides tags and links, as Obsidian reads it; a new block or blank line ends it', () => {
+  const note = parseNote(
+    'n.md',
+    [
+      'Write `#tag` or a span over two lines: `example',
+      '#camelCase [[Not A Link]]` — then #real and [[Real]].',
+      '',
+      'A lone ` backtick, then a new paragraph:',
+      '',
+      '#after stays a tag.',
+      '- item with an open `backtick',
+      '- #listtag in the next item',
+    ].join('\n'),
+  );
+  assert.deepEqual(note.tags, ['after', 'listtag', 'real']);
+  assert.deepEqual(
+    note.links.map((link) => [link.target, link.line]),
+    [['Real', 2]],
+  );
+});
+
 test('a heading link [[#Section]] is a self-link, not a tag', () => {
   const note = parseNote('n.md', 'see [[#Section|here]]\n');
   assert.deepEqual(note.tags, []);
