@@ -137,7 +137,10 @@ function relatedNotesTool(engine: VaultEngine): Tool {
         args.by,
         args.limit,
       );
-      const empty = related.length === 0 ? `no related notes for ${resolved.path} yet${args.by === 'graph' ? ' (run index_brain to extract entities, or try by "vectors")' : ''}` : undefined;
+      const empty =
+        related.length === 0
+          ? `no related notes for ${resolved.path} yet${args.by === 'graph' ? ' (run index_brain to extract entities, or try by "all": links, related: entries, tags and terms need no model or extraction)' : ''}`
+          : undefined;
       return ok({ path: resolved.path, related, notices }, [empty, ...notices].filter(Boolean).join('; ') || undefined);
     },
   });
