@@ -7,6 +7,7 @@
 import type Database from 'better-sqlite3';
 import { FIELDS } from './fields.js';
 import type { LexicalIndex } from './lexical-index.js';
+import { isFunctionWord } from './query.js';
 import { decodeTermStats } from './term-stats.js';
 
 export const MORE_LIKE_THIS = {
@@ -46,7 +47,7 @@ export function moreLikeThis(db: Database.Database, index: LexicalIndex, doc: nu
   }));
 }
 
-/** The note's best terms by field-weighted tf × idf, among those another note has too. */
+/** The note's best terms by field-weighted tf × idf, among those another note has too, function words left out. */
 export function distinctiveTerms(db: Database.Database, index: LexicalIndex, doc: number): string[] {
   const noteId = index.ids[doc];
   if (noteId === undefined) return [];
@@ -69,6 +70,8 @@ export function distinctiveTerms(db: Database.Database, index: LexicalIndex, doc
     if (term === undefined) continue;
     const df = index.documentFrequency(term);
     if (df < 2 || df > ceiling) continue; // only this note has it, or most notes do
+    // Pronouns and other function words the stop list keeps (`he`, `him`) say nothing of a topic.
+    if (isFunctionWord(term)) continue;
     ranked.push({ term, weight: (1 + Math.log(count)) * index.idf(term) });
   }
   ranked.sort((a, b) => b.weight - a.weight || (a.term < b.term ? -1 : 1));
