@@ -6,7 +6,7 @@
  * leaves the work for the next run instead of losing it.
  */
 import type Database from 'better-sqlite3';
-import { LinkResolver, linkTargetName, type LinkKind } from '../vault/index.js';
+import { conflictOriginalOf, LinkResolver, linkTargetName, type LinkKind } from '../vault/index.js';
 import { ID_DIRTY_PREFIX } from './note-store.js';
 
 interface PendingLink {
@@ -46,11 +46,12 @@ export function resolvePendingLinks(db: Database.Database): number {
         .all({ names }) as string[];
       const resolver = new LinkResolver(paths);
       const update = db.prepare('UPDATE links SET resolved_path = ?, resolved_kind = ?, resolve_pending = 0 WHERE note_id = ? AND ord = ?');
-      const byId = db.prepare('SELECT path FROM notes WHERE uid = ? ORDER BY path LIMIT 2').pluck();
+      const byId = db.prepare('SELECT path FROM notes WHERE uid = ? ORDER BY path LIMIT 8').pluck();
       for (const link of pending) {
         // An entry naming an id resolves to the one note with that id; an id two notes share
-        // resolves to neither (health names both). With no note of that id, it is a path.
-        const owners = link.target_id === null ? [] : (byId.all(link.target_id) as string[]);
+        // resolves to neither (health names both). With no note of that id, it is a path. A sync
+        // conflict copy carries its original's id: the original is the one meant.
+        const owners = link.target_id === null ? [] : originalsOnly(byId.all(link.target_id) as string[]);
         if (owners.length === 1) {
           update.run(owners[0]!, 'note', link.note_id, link.ord);
           continue;
@@ -62,4 +63,12 @@ export function resolvePendingLinks(db: Database.Database): number {
     db.prepare('DELETE FROM dirty_names').run();
     return pending.length;
   })();
+}
+
+/** The paths without the sync conflict copies of notes among them (`Note (conflict …).md` beside `Note.md`). */
+function originalsOnly(paths: readonly string[]): string[] {
+  return paths.filter((path) => {
+    const copy = conflictOriginalOf(path);
+    return copy === null || !paths.includes(copy.original);
+  });
 }

@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeRelationProblems, relationProblems } from '../index/index.js';
+import { findSyncConflicts } from '../vault/index.js';
 
 export interface HealthCheck {
   name: string;
@@ -83,6 +84,22 @@ const CHECKS: [string, (db: Database.Database, options: HealthOptions, n: number
       const lines = describeRelationProblems(relationProblems(db));
       const all = [...lines.unresolved, ...lines.selfRelated];
       return { count: all.length, examples: all.slice(0, n) };
+    },
+  ],
+  [
+    'sync conflicts',
+    (db, _options, n) => {
+      // Copies a sync tool left when two devices changed one note: the human reconciles them.
+      const rows = db.prepare('SELECT path, uid FROM notes ORDER BY path').all() as { path: string; uid: string | null }[];
+      const ids = new Map(rows.map((row) => [row.path, row.uid]));
+      const copies = findSyncConflicts(
+        rows.map((row) => row.path),
+        (path) => ids.get(path) ?? null,
+      );
+      return {
+        count: copies.length,
+        examples: copies.slice(0, n).map((copy) => `${copy.path} is a ${copy.kind === 'syncthing' ? 'Syncthing conflict copy' : copy.kind} of ${copy.original}: merge what differs into the original, then delete the copy`),
+      };
     },
   ],
   [
