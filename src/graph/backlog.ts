@@ -76,9 +76,14 @@ export interface GraphIndexReport {
   paused?: ExtractionPause;
 }
 
-/** Notes the extractor has not yet handled in their current form (Engram's own output — entity notes, audit trail, report — never). */
+/**
+ * Notes the extractor has not yet handled in their current form — never Engram's own output
+ * (entity notes, audit trail, report), nor a sync tool's conflict copy (`vault/sync-conflicts.ts`;
+ * the human reconciles it, and its entities are its original's).
+ */
 const PENDING_SQL = `FROM notes n LEFT JOIN extractions x ON x.note_id = n.id
   WHERE substr(n.path, 1, length(@graph)) != @graph AND n.path != @audit AND n.path != @report
+    AND n.path NOT LIKE '%.sync-conflict-%.md' AND n.path NOT LIKE '% (%conflict%).md'
     AND (x.note_id IS NULL OR x.note_hash != n.hash OR x.backend != @backend OR x.model != @model OR x.prompt_version != @prompt
          OR (x.status = 'transient') OR (x.status = 'failed' AND x.attempts < @maxAttempts))`;
 

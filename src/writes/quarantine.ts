@@ -5,6 +5,7 @@
  * from a tool's name: an MCP tool that happened to be called `graph` is still an agent.
  */
 import type { ErrorCode } from '../errors.js';
+import { conflictOriginalOf } from '../vault/index.js';
 
 export interface QuarantineOptions {
   /** The agent-territory folder (ENGRAM_AGENT_ROOT, default `Claude`). */
@@ -35,6 +36,10 @@ export type WriteVerdict = { kind: 'free' } | { kind: 'confirm'; reason: string 
 
 export function classifyWrite(path: string, by: Actor, options: QuarantineOptions): WriteVerdict {
   if (by.kind === 'owner') return { kind: 'free' };
+  // A copy a sync tool left is the human's to reconcile; a numbered name (`Plan 2.md`) may be a
+  // note of its own, so only the names sync tools reserve are refused.
+  const copy = conflictOriginalOf(path);
+  if (copy !== null && copy.kind !== 'numbered copy') return refused(`${path} is a sync conflict copy of ${copy.original}: write to ${copy.original}; the human reconciles the copy`);
   const root = options.agentRoot.replace(/^\/+|\/+$/g, '');
   const normalized = path.normalize('NFC');
   // The agent folder matches exactly: on a case-sensitive disk `claude/` would be a new folder

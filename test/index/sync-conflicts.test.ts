@@ -4,12 +4,14 @@
  * an id resolves to while the original exists.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import { test } from 'node:test';
 import { openStateDb, runIndex } from '../../src/index/index.js';
+import { runGraphIndex, structuralExtractor } from '../../src/graph/index.js';
 import { runHealthChecks } from '../../src/librarian/index.js';
 import { lexicalExtension } from '../../src/search/index.js';
 import { conflictOriginalOf, findSyncConflicts } from '../../src/vault/index.js';
+import { VaultWriter } from '../../src/writes/index.js';
 import { makeVault } from '../helpers/vault.js';
 
 test('conflict copies are recognised by the names Syncthing, Dropbox, Obsidian-style and numbered copies get', () => {
@@ -50,4 +52,22 @@ test('health lists conflict copies with their originals; an id both carry resolv
   assert.equal(check.ok, false);
   assert.match(check.examples.join('\n'), /Research\/Attention \(conflict 2026-12-01\)\.md is a conflicted copy of Research\/Attention\.md/);
   assert.match(check.examples.join('\n'), /sync-conflict-20261201-153012-ABCDEFG\.md is a Syncthing conflict copy of Research\/Attention\.md/);
+});
+
+test('the graph never extracts a conflict copy: its entities stay those of the original', async (t) => {
+  const vault = makeVault(t, {
+    'Meetings/Sync.md': '---\nattendees: [Ana Silva]\n---\n# Sync\nA meeting.\n',
+    'Meetings/Sync (conflict 2026-12-01).md': '---\nattendees: [Ana Silva, Bo Phone]\n---\n# Sync\nThe phone edit.\n',
+    'Meetings/Sync.sync-conflict-20261201-153012-ABCDEFG.md': '---\nattendees: [Cy Laptop]\n---\n# Sync\nThe laptop edit.\n',
+  });
+  mkdirSync(vault.home, { recursive: true });
+  const root = realpathSync(vault.root);
+  const { db } = openStateDb(vault.home);
+  t.after(() => db.close());
+  runIndex(db, { root, extensions: [lexicalExtension()] });
+  const writer = new VaultWriter({ root, db, stateDir: vault.home, agentRoot: 'Claude', runId: 'test' });
+  const report = await runGraphIndex({ root, db, extractor: structuralExtractor(db), writer, agentRoot: 'Claude' });
+  assert.equal(report.processed, 1, 'only the original');
+  const people = db.prepare("SELECT name FROM entities WHERE type = 'person' ORDER BY name").pluck().all();
+  assert.deepEqual(people, ['Ana Silva']);
 });

@@ -47,6 +47,11 @@ const TABLE: Array<[path: string, by: Actor, kind: Kind]> = [
   ['Archive/Claude/x.md', agent('write_note'), 'confirm'],
   ['Projects/Claude/README.md', agent('write_note'), 'confirm'],
   ['Projects/x.md', GRAPH, 'confirm'],
+  // Sync conflict copies: the human's to reconcile, anywhere; a numbered name may be a note of its own.
+  ['Claude/Plan (conflict 2026-12-01).md', agent('write_note'), 'refused'],
+  ['Projects/Plan.sync-conflict-20261201-153012-ABCDEFG.md', agent('write_note'), 'refused'],
+  ["Claude/Plan (Ana's conflicted copy 2026-12-01).md", LIBRARIAN, 'refused'],
+  ['Claude/Chapter 2.md', agent('write_note'), 'free'],
 ];
 
 test('quarantine table: free inside Claude/, protected files refused, Graph/ for the graph tool, the rest needs confirmation', () => {
@@ -71,6 +76,7 @@ test('reasons name the protected file or the territory and say what to do', () =
   assert.match(reason('Claude/Audit.md'), /Engram keeps it itself/);
   assert.match(reason('Claude/Graph/People/X.md'), /graph tools/);
   assert.match(reason('Projects/x.md'), /^Projects\/x\.md is outside Claude\/.*confirmation/);
+  assert.match(reason('Claude/Plan (conflict 2026-12-01).md'), /is a sync conflict copy of Claude\/Plan\.md: write to Claude\/Plan\.md/);
 });
 
 test('the agent root is configurable and its slashes are ignored', () => {
