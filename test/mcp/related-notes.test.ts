@@ -73,7 +73,7 @@ test('related_notes by graph is what it was (shared entities), by all fuses both
   const graph = await call('related_notes', { path: 'Cooking/Bread.md' });
   assert.equal(graph.isError, undefined);
   assert.deepEqual(graph.structuredContent!.related, [], 'no entities extracted: nothing shared yet');
-  assert.match(graph.content[0]!.text!, /no related notes .* yet .*index_brain.*by "vectors"/);
+  assert.match(graph.content[0]!.text!, /no related notes .* yet .*index_brain.*by "all"/);
   const all = (await call('related_notes', { path: 'Cooking/Bread.md', by: 'all', limit: 2 })).structuredContent!.related as Related[];
   assert.deepEqual(
     all.map((note) => [note.path, note.signals.join()]),
