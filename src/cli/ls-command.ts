@@ -1,8 +1,7 @@
 import { LIST_NOTES_DEFAULTS, listNotes, type ListedNote } from '../librarian/index.js';
-import { parseDateBound } from '../search/index.js';
-import { UsageError } from '../errors.js';
 import type { Command } from './command.js';
 import { openSession } from './context.js';
+import { FILTER_OPTIONS, filtersFrom, integerOption } from './filter-options.js';
 
 export const lsCommand: Command = {
   name: 'ls',
@@ -10,28 +9,12 @@ export const lsCommand: Command = {
   options: {
     limit: { type: 'string', short: 'n', value: 'N', description: `notes per page, 1–${LIST_NOTES_DEFAULTS.maxLimit} (default ${LIST_NOTES_DEFAULTS.limit})` },
     cursor: { type: 'string', value: 'CURSOR', description: 'continue after the previous page (the cursor it printed last)' },
-    folder: { type: 'string', multiple: true, value: 'FOLDER', description: 'only notes under this folder (whole segments, any depth, case-insensitive)' },
-    'exclude-folder': { type: 'string', multiple: true, value: 'FOLDER', description: 'leave out notes under this folder' },
-    tag: { type: 'string', multiple: true, value: 'TAG', description: 'only notes with this tag (`project` also matches `project/atlas`)' },
-    'all-tags': { type: 'boolean', description: 'require every --tag instead of any' },
-    type: { type: 'string', multiple: true, value: 'TYPE', description: 'only notes whose frontmatter type (or kind) is this' },
-    'modified-after': { type: 'string', value: 'DATE', description: 'only notes modified on or after this date (YYYY-MM-DD or ISO time)' },
-    'modified-before': { type: 'string', value: 'DATE', description: 'only notes modified on or before this date' },
+    ...FILTER_OPTIONS,
   },
   run(args, { env, io }) {
     const { values } = args;
-    const raw = values.limit as string | undefined;
-    const limit = raw === undefined ? LIST_NOTES_DEFAULTS.limit : Number(raw);
-    if (!Number.isInteger(limit) || limit < 1 || limit > LIST_NOTES_DEFAULTS.maxLimit) throw new UsageError(`--limit must be a whole number from 1 to ${LIST_NOTES_DEFAULTS.maxLimit}, not "${raw}"`);
-    const filters = {
-      folders: (values.folder as string[] | undefined) ?? [],
-      excludeFolders: (values['exclude-folder'] as string[] | undefined) ?? [],
-      tags: (values.tag as string[] | undefined) ?? [],
-      tagMode: values['all-tags'] ? ('all' as const) : ('any' as const),
-      types: (values.type as string[] | undefined) ?? [],
-      ...dateOption('modifiedAfter', '--modified-after', values['modified-after'] as string | undefined),
-      ...dateOption('modifiedBefore', '--modified-before', values['modified-before'] as string | undefined),
-    };
+    const limit = values.limit === undefined ? LIST_NOTES_DEFAULTS.limit : integerOption('--limit', values.limit as string, 1, LIST_NOTES_DEFAULTS.maxLimit);
+    const filters = filtersFrom(values);
     const session = openSession(values.vault as string | undefined, env);
     try {
       const listed = listNotes(session.db, { filters, limit, cursor: (values.cursor as string | undefined) ?? null });
@@ -50,12 +33,4 @@ function describeListing(notes: readonly ListedNote[], total: number, next: stri
     return `${note.path}  ${note.size} B  ${note.modified.slice(0, 16).replace('T', ' ')}  ${note.blocks} blocks  ${vectors}${note.extracted ? '  extracted' : ''}`;
   });
   return [...lines, `${notes.length} of ${total} notes${next ? `; next page: engram ls --cursor ${next}` : ''}`].join('\n');
-}
-
-/** An upper bound (`--modified-before`) on a bare date takes the whole day. */
-function dateOption(key: 'modifiedAfter' | 'modifiedBefore', name: string, raw: string | undefined): Record<string, number> {
-  if (raw === undefined) return {};
-  const ms = parseDateBound(raw, { endOfDay: key === 'modifiedBefore' });
-  if (ms === null) throw new UsageError(`${name} must be a date like 2026-03-14 or an ISO time, not "${raw}"`);
-  return { [key]: ms };
 }

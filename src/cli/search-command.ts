@@ -1,8 +1,9 @@
-import { MAX_ALTERNATIVES, parseDateBound, searchVault, type SearchMode, type SearchResponse } from '../search/index.js';
+import { MAX_ALTERNATIVES, searchVault, type SearchMode, type SearchResponse } from '../search/index.js';
 import { UsageError } from '../errors.js';
 import type { Command } from './command.js';
 import { embedQuery } from '../embed/index.js';
 import { openSession } from './context.js';
+import { FILTER_OPTIONS, filtersFrom, integerOption } from './filter-options.js';
 
 export const searchCommand: Command = {
   name: 'search',
@@ -11,13 +12,7 @@ export const searchCommand: Command = {
   maxPositionals: 1,
   options: {
     limit: { type: 'string', short: 'n', value: 'N', description: 'how many results, 1–100 (default 10)' },
-    folder: { type: 'string', multiple: true, value: 'FOLDER', description: 'only notes under this folder (whole segments, any depth, case-insensitive)' },
-    'exclude-folder': { type: 'string', multiple: true, value: 'FOLDER', description: 'leave out notes under this folder' },
-    tag: { type: 'string', multiple: true, value: 'TAG', description: 'only notes with this tag (`project` also matches `project/atlas`)' },
-    'all-tags': { type: 'boolean', description: 'require every --tag instead of any' },
-    type: { type: 'string', multiple: true, value: 'TYPE', description: 'only notes whose frontmatter type (or kind) is this' },
-    'modified-after': { type: 'string', value: 'DATE', description: 'only notes modified on or after this date (YYYY-MM-DD or ISO time)' },
-    'modified-before': { type: 'string', value: 'DATE', description: 'only notes modified on or before this date' },
+    ...FILTER_OPTIONS,
     mode: { type: 'string', value: 'MODE', description: 'hybrid, keyword or semantic (default hybrid; without vectors it answers by keyword and says so)' },
     'min-score': { type: 'string', value: 'X', description: 'drop keyword hits scoring below X (in --mode semantic: hits below cosine X)' },
     'min-similarity': { type: 'string', value: 'X', description: 'drop semantic hits below cosine similarity X (0–1), in any mode' },
@@ -33,15 +28,7 @@ export const searchCommand: Command = {
     const mode = ((values.mode as string | undefined) ?? 'hybrid') as SearchMode;
     if (!['hybrid', 'keyword', 'semantic'].includes(mode)) throw new UsageError(`--mode must be hybrid, keyword or semantic, not "${mode}"`);
 
-    const filters = {
-      folders: (values.folder as string[] | undefined) ?? [],
-      excludeFolders: (values['exclude-folder'] as string[] | undefined) ?? [],
-      tags: (values.tag as string[] | undefined) ?? [],
-      tagMode: values['all-tags'] ? ('all' as const) : ('any' as const),
-      types: (values.type as string[] | undefined) ?? [],
-      ...dateOption('modifiedAfter', '--modified-after', values['modified-after'] as string | undefined),
-      ...dateOption('modifiedBefore', '--modified-before', values['modified-before'] as string | undefined),
-    };
+    const filters = filtersFrom(values);
     const minScore = values['min-score'] === undefined ? undefined : Number(values['min-score']);
     if (minScore !== undefined && !Number.isFinite(minScore)) throw new UsageError('--min-score must be a number');
     const minSimilarity = values['min-similarity'] === undefined ? undefined : Number(values['min-similarity']);
@@ -112,18 +99,4 @@ export function describeResponse(response: SearchResponse, { explain = false }: 
   if (response.scoped_out) lines.push(`note: ${response.scoped_out.hint}`);
   lines.push(`mode: ${response.mode} (${response.mode_reason}); ${response.total_matches} matching note${response.total_matches === 1 ? '' : 's'}`);
   return lines.join('\n');
-}
-
-function integerOption(name: string, raw: string, min: number, max: number): number {
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not "${raw}"`);
-  return value;
-}
-
-/** An upper bound (`--modified-before`) on a bare date takes the whole day. */
-function dateOption(key: 'modifiedAfter' | 'modifiedBefore', name: string, raw: string | undefined): Record<string, number> {
-  if (raw === undefined) return {};
-  const ms = parseDateBound(raw, { endOfDay: key === 'modifiedBefore' });
-  if (ms === null) throw new UsageError(`${name} must be a date like 2026-03-14 or an ISO time, not "${raw}"`);
-  return { [key]: ms };
 }

@@ -1,0 +1,44 @@
+/**
+ * The note filters `engram search` and `engram ls` share: their options, read into the filters
+ * search takes, and the whole-number check both use for `--limit`.
+ */
+import { UsageError } from '../errors.js';
+import { parseDateBound, type SearchFilters } from '../search/index.js';
+import type { OptionSpec } from './command.js';
+
+export const FILTER_OPTIONS: Record<string, OptionSpec> = {
+  folder: { type: 'string', multiple: true, value: 'FOLDER', description: 'only notes under this folder (whole segments, any depth, case-insensitive)' },
+  'exclude-folder': { type: 'string', multiple: true, value: 'FOLDER', description: 'leave out notes under this folder' },
+  tag: { type: 'string', multiple: true, value: 'TAG', description: 'only notes with this tag (`project` also matches `project/atlas`)' },
+  'all-tags': { type: 'boolean', description: 'require every --tag instead of any' },
+  type: { type: 'string', multiple: true, value: 'TYPE', description: 'only notes whose frontmatter type (or kind) is this' },
+  'modified-after': { type: 'string', value: 'DATE', description: 'only notes modified on or after this date (YYYY-MM-DD or ISO time)' },
+  'modified-before': { type: 'string', value: 'DATE', description: 'only notes modified on or before this date' },
+};
+
+/** The filters the `FILTER_OPTIONS` given ask for. */
+export function filtersFrom(values: Record<string, unknown>): SearchFilters & { folders: string[]; excludeFolders: string[]; tags: string[]; types: string[] } {
+  return {
+    folders: (values.folder as string[] | undefined) ?? [],
+    excludeFolders: (values['exclude-folder'] as string[] | undefined) ?? [],
+    tags: (values.tag as string[] | undefined) ?? [],
+    tagMode: values['all-tags'] ? 'all' : 'any',
+    types: (values.type as string[] | undefined) ?? [],
+    ...dateOption('modifiedAfter', '--modified-after', values['modified-after'] as string | undefined),
+    ...dateOption('modifiedBefore', '--modified-before', values['modified-before'] as string | undefined),
+  };
+}
+
+export function integerOption(name: string, raw: string, min: number, max: number): number {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not "${raw}"`);
+  return value;
+}
+
+/** An upper bound (`--modified-before`) on a bare date takes the whole day. */
+function dateOption(key: 'modifiedAfter' | 'modifiedBefore', name: string, raw: string | undefined): Record<string, number> {
+  if (raw === undefined) return {};
+  const ms = parseDateBound(raw, { endOfDay: key === 'modifiedBefore' });
+  if (ms === null) throw new UsageError(`${name} must be a date like 2026-03-14 or an ISO time, not "${raw}"`);
+  return { [key]: ms };
+}
