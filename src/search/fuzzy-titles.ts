@@ -255,5 +255,3 @@ function lowerBound(values: readonly string[], value: string): number {
   }
   return low;
 }
-
-export { boundedDistance };

@@ -14,8 +14,6 @@
 import { boundedDistance } from './edit-distance.js';
 import { isFunctionWord } from './query.js';
 
-export { boundedDistance };
-
 export interface SpellingCorrection {
   /** The query term no note contains. */
   from: string;

@@ -291,8 +291,8 @@ export class VaultSearch {
    */
   private fuzzyLane(response: SearchResponse, read: ReadQuery): void {
     // A word the spelling correction read as an indexed term is searched by the keyword lane already.
-    const corrected = new Set(read.corrected.map(({ word }) => word));
-    const words = fuzzyQueryWords(read.query, this.tokenize, read.analyzed.content, read.known).map((word) => (corrected.has(word.word) ? { ...word, known: true } : word));
+    const queryWords = fuzzyQueryWords(read.query, this.tokenize, read.analyzed.content, read.known);
+    const words = read.corrected.length === 0 ? queryWords : queryWords.map((word) => (read.corrected.some(({ word: written }) => written === word.word) ? { ...word, known: true } : word));
     if (words.every((word) => word.known)) return;
     const found = this.fuzzy.match(words, (doc) => !read.filter.active || read.filter.test(this.metas[doc]!) === null);
     if (found.length === 0) return;
@@ -338,7 +338,8 @@ export class VaultSearch {
    * term: added to `known`, in the word's place for proximity (`correctQuery`).
    */
   private correctSpelling(analyzed: AnalyzedQuery, known: string[]): WordCorrection[] {
-    if (known.length === new Set(analyzed.content).size) return [];
+    // Most queries: every word is in some note, and nothing is allocated to find that out.
+    if (analyzed.content.every((term) => this.index.documentFrequency(term) > 0)) return [];
     this.spelling ??= new SpellingIndex(this.index.vocabulary(), (term) => this.index.documentFrequency(term), this.index.documentCount);
     const corrected = correctQuery(analyzed, { isKnown: (term) => this.index.documentFrequency(term) > 0, isStopWord: (word) => this.tokenize.isStopWord(word) }, this.spelling);
     for (const { from, to } of corrected) {

@@ -3,7 +3,8 @@ import { mkdirSync } from 'node:fs';
 import { test } from 'node:test';
 import { openStateDb, runIndex } from '../../src/index/index.js';
 import { createTokenizer, lexicalExtension, NameIndex, VaultSearch } from '../../src/search/index.js';
-import { boundedDistance, FuzzyNames, fuzzyMerge, fuzzyQueryWords } from '../../src/search/fuzzy-titles.js';
+import { FuzzyNames, fuzzyMerge, fuzzyQueryWords } from '../../src/search/fuzzy-titles.js';
+import { boundedDistance } from '../../src/search/edit-distance.js';
 import { makeVault } from '../helpers/vault.js';
 
 const FILES = {

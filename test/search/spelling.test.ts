@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { boundedDistance, correctQuery, SpellingIndex } from '../../src/search/spelling.js';
+import { correctQuery, SpellingIndex } from '../../src/search/spelling.js';
+import { boundedDistance } from '../../src/search/edit-distance.js';
 
 test('edit distance: insertions, deletions, substitutions and neighbour swaps cost one; past the limit it stops', () => {
   assert.equal(boundedDistance('festiv', 'festiv', 2), 0);
