@@ -23,10 +23,15 @@ const MAX_SESSIONS = 16;
 const FLOOD = 1500;
 /** Generous: the server idles at 150–250 MB and holds about 280 MB after the flood; 1,500 uncapped sessions took ≈1.2 GB. */
 const RSS_BOUND_KB = 600 * 1024;
+/** The server's old-space limit in these tests: above what it holds capped, far below 1,500 uncapped sessions. */
+const HEAP_MB = 320;
 
 function spawnServe(t: TestContext, args: string[], env: Record<string, string> = {}): ChildProcess {
   const vault = makeVault(t, MCP_VAULT);
-  const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, 'serve', '--vault', vault.root, '--no-watch', '--no-index', ...args], {
+  // A bounded heap makes the memory check deterministic: V8 must collect evicted sessions before
+  // growing past it (on a starved machine it otherwise lets garbage pile up to twice the bound),
+  // and a server that truly kept them would run out of memory and stop answering.
+  const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_MB}`, '--import', 'tsx', ENTRY, 'serve', '--vault', vault.root, '--no-watch', '--no-index', ...args], {
     cwd: REPO,
     env: { ...baseEnv(vault.home), ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
