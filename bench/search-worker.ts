@@ -5,7 +5,7 @@
  *
  *   engram — our tokenizer, term statistics persisted as blobs in SQLite, CSR postings, the
  *            production query analysis, BM25L
- *   engram+passages — the same, then the best-30 re-scoring by passage (documents' text and
+ *   engram+passages — the same, then the best-PASSAGE_DEPTH (15) re-scoring by passage (documents' text and
  *            sections held in memory, as the OS file cache holds them for the server)
  *   fts5   — SQLite FTS5, porter unicode61, bm25(), every query token quoted and OR-ed
  *   wink   — wink-bm25-text-search with our tokenizer as its prep task
@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import wink from 'wink-bm25-text-search';
-import { analyzeQuery, compileFilter, TermCounter, createTokenizer, encodeTermStats, LexicalIndex, rankDocuments, scorePassages, type EvidenceBlock, type NoteMeta } from '../src/search/index.js';
+import { analyzeQuery, compileFilter, TermCounter, createTokenizer, encodeTermStats, LexicalIndex, PASSAGE_DEPTH, passageScorer, rankDocuments, type EvidenceBlock, type NoteMeta } from '../src/search/index.js';
 import { parseNote } from '../src/vault/index.js';
 import { loadDataset } from './search-datasets.js';
 
@@ -66,16 +66,15 @@ if (engine === 'engram' || engine === 'engram+passages') {
     if (engine === 'engram+passages') blocks = documents.map((d) => parseNote(`${d.id}.md`, d.body).blocks);
   });
   const filter = compileFilter({});
-  const DEPTH = 30;
   query = (text) => {
     const analyzed = analyzeQuery(text, tokenize);
     const terms = index.knownTerms(analyzed.content);
-    const hits = rankDocuments(index, metas, terms, { limit: engine === 'engram' ? K : DEPTH, filter }).hits;
+    const hits = rankDocuments(index, metas, terms, { limit: engine === 'engram' ? K : PASSAGE_DEPTH, filter }).hits;
     if (engine === 'engram') return hits;
-    const weightOf = (term: string) => index.idf(term);
+    const scorer = passageScorer(terms, (term) => index.idf(term), tokenize, { wordOf: (term) => analyzed.wordOf.get(term) ?? -1 });
     for (const hit of hits) {
       const d = documents[hit.doc]!;
-      hit.score += scorePassages(d.body, blocks[hit.doc]!, terms, weightOf, tokenize, { wordOf: (term) => analyzed.wordOf.get(term) ?? -1, context: d.title }).score;
+      hit.score += scorer(d.body, blocks[hit.doc]!, d.title).score;
     }
     return hits.sort((a, b) => b.score - a.score).slice(0, K);
   };

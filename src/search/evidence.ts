@@ -77,17 +77,11 @@ function findMatches(text: string, places: RegExp, termOf: ReadonlyMap<string, n
   }
 }
 
-/** The pattern of places worth tokenizing for a set of probes; the last one is kept (a search asks once per hit). */
-let placesFor = { key: '', pattern: /$^/g };
-
+/** The pattern of places worth tokenizing for a set of probes (made once per scorer). */
 function placesPattern(probes: readonly string[]): RegExp {
-  const key = probes.join('\u0000');
-  if (placesFor.key !== key) {
-    const alternatives = [...probes.map((probe) => probe.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), '[^\\x00-\\x7f]'];
-    // Consuming, not a zero-width lookahead: V8 scans for a plain alternation 2.5× faster.
-    placesFor = { key, pattern: new RegExp(alternatives.join('|'), 'gi') };
-  }
-  return placesFor.pattern;
+  const alternatives = [...probes.map((probe) => probe.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), '[^\\x00-\\x7f]'];
+  // Consuming, not a zero-width lookahead: V8 scans for a plain alternation 2.5× faster.
+  return new RegExp(alternatives.join('|'), 'gi');
 }
 
 function isPlainWord(word: string): boolean {
@@ -162,60 +156,90 @@ export interface PassageQuery {
 }
 
 export function scorePassages(text: string, blocks: readonly EvidenceBlock[], queryTerms: readonly string[], weightOf: (term: string) => number, tokenize: Tokenizer, query: PassageQuery = {}): PassageScore {
+  return passageScorer(queryTerms, weightOf, tokenize, query)(text, blocks, query.context);
+}
+
+/**
+ * `scorePassages` for many notes of one query: the query's terms, weights, word groups, probe
+ * pattern and scratch arrays are made once (a search scores its best notes with one scorer;
+ * made per note they were a fifth of the passage stage), then each call scores one note.
+ */
+export function passageScorer(
+  queryTerms: readonly string[],
+  weightOf: (term: string) => number,
+  tokenize: Tokenizer,
+  query: Omit<PassageQuery, 'context'> = {},
+): (text: string, blocks: readonly EvidenceBlock[], context?: string) => PassageScore {
   const options = query.options ?? PASSAGE_DEFAULTS;
-  const terms = passageTerms(queryTerms, weightOf, query, tokenize);
-  const matches = collectMatches(text, terms.terms, tokenize);
-  const lineCount = countLines(text);
-  const lineStarts = lineOffsets(text, lineCount);
-  const scratch = { counts: new Float64Array(terms.terms.length), lastSeen: new Float64Array(terms.terms.length), closest: new Float64Array(terms.terms.length ** 2) };
-  const contextOnly = termScoreOf(terms.context, terms.weights, 1, options.k1);
-  const first = blocks.find((block) => block.key !== FRONTMATTER) ?? null;
-  let best: PassageScore = { score: contextOnly, proximity: 0, block: contextOnly > 0 ? first : null, line: -1 };
-  let bestRange: [number, number] | null = null;
-  for (const block of blocks) {
-    // Frontmatter values are body text to the ranker (Notion and Dataview notes keep their
-    // prose there), so the frontmatter is a passage like any section.
-    const last = Math.min(block.bodyEnd, lineCount);
-    const from = firstAtOrAfter(matches.lines, block.start);
-    let to = from;
-    while (to < matches.lines.length && matches.lines[to]! <= last) to++;
-    if (to === from) continue;
-    const span = (lineStarts[last] ?? text.length) - (lineStarts[block.start - 1] ?? 0);
-    const { score, proximity } = scoreBlock(matches, from, to, block.key === FRONTMATTER ? Math.max(span, options.sectionChars) : span, terms, scratch, options);
-    if (score + proximity > best.score) {
-      best = { score: score + proximity, proximity, block, line: -1 };
-      bestRange = [from, to];
+  const terms = passageTerms(queryTerms, weightOf, query.wordOf ?? (() => -1));
+  const n = terms.terms.length;
+  const scratch = { counts: new Float64Array(n), lastSeen: new Float64Array(n), closest: new Float64Array(n * n) };
+  return (text, blocks, context) => {
+    terms.context.fill(0);
+    if (context) {
+      for (const token of tokenize(context)) {
+        const t = terms.index.get(token);
+        if (t !== undefined) terms.context[t]!++;
+      }
     }
-  }
-  // The best line only for the winning section (a search scores 30 notes of many sections).
-  if (bestRange !== null) best.line = bestLineOf(matches.lines, matches.terms, terms.weights, bestRange[0], bestRange[1], best.block!);
-  return best;
+    const matches = collectMatches(text, terms, tokenize);
+    // After every tokenize call: a tokenizer may run a search of its own, which reuses the buffer.
+    const lineCount = lineStartsOf(text);
+    const lineStarts = sharedLineStarts;
+    const contextOnly = termScoreOf(terms.context, terms.weights, 1, options.k1);
+    const first = blocks.find((block) => block.key !== FRONTMATTER) ?? null;
+    let best: PassageScore = { score: contextOnly, proximity: 0, block: contextOnly > 0 ? first : null, line: -1 };
+    let bestFrom = -1;
+    let bestTo = -1;
+    for (const block of blocks) {
+      // Frontmatter values are body text to the ranker (Notion and Dataview notes keep their
+      // prose there), so the frontmatter is a passage like any section.
+      const last = Math.min(block.bodyEnd, lineCount);
+      const from = firstAtOrAfter(matches.lines, block.start);
+      let to = from;
+      while (to < matches.lines.length && matches.lines[to]! <= last) to++;
+      if (to === from) continue;
+      const span = lineStarts[last]! - (block.start >= 1 ? lineStarts[block.start - 1]! : 0);
+      const { score, proximity } = scoreBlock(matches, from, to, block.key === FRONTMATTER ? Math.max(span, options.sectionChars) : span, terms, scratch, options);
+      if (score + proximity > best.score) {
+        best = { score: score + proximity, proximity, block, line: -1 };
+        bestFrom = from;
+        bestTo = to;
+      }
+    }
+    // The best line only for the winning section (a search scores many notes of many sections).
+    if (bestFrom !== -1) best.line = bestLineOf(matches.lines, matches.terms, terms.weights, bestFrom, bestTo, best.block!);
+    return best;
+  };
 }
 
 const FRONTMATTER = '#---frontmatter---';
 
-/** The query's distinct terms with their weights, their counts in the note's name, and their word groups. */
+/** The query's distinct terms with their weights, their counts in the note's name, their word groups and probes. */
 interface PassageTerms {
   terms: string[];
+  /** Each term's position in `terms`. */
+  index: Map<string, number>;
   weights: number[];
-  /** Occurrences in the note's name, which every passage is read with. */
+  /** Occurrences in the note's name, which every passage is read with (per note). */
   context: Float64Array;
   /** Terms of one query word share a group (and are never "near" each other); others have their own. */
   group: number[];
+  /** Where a term may start (see `findMatches`), or null when there are no terms. */
+  places: RegExp | null;
 }
 
-function passageTerms(queryTerms: readonly string[], weightOf: (term: string) => number, query: PassageQuery, tokenize: Tokenizer): PassageTerms {
-  const wordOf = query.wordOf ?? (() => -1);
+function passageTerms(queryTerms: readonly string[], weightOf: (term: string) => number, wordOf: (term: string) => number): PassageTerms {
   const terms = [...new Set(queryTerms)];
-  const context = new Float64Array(terms.length);
-  if (query.context) {
-    const index = new Map(terms.map((term, i) => [term, i]));
-    for (const token of tokenize(query.context)) {
-      const t = index.get(token);
-      if (t !== undefined) context[t]!++;
-    }
-  }
-  return { terms, weights: terms.map(weightOf), context, group: terms.map((term, i) => (wordOf(term) === -1 ? -1 - i : wordOf(term))) };
+  const probes = [...new Set(terms.map((term) => term.slice(0, PROBE_CHARS)))];
+  return {
+    terms,
+    index: new Map(terms.map((term, i) => [term, i])),
+    weights: terms.map(weightOf),
+    context: new Float64Array(terms.length),
+    group: terms.map((term, i) => (wordOf(term) === -1 ? -1 - i : wordOf(term))),
+    places: probes.length > 0 ? placesPattern(probes) : null,
+  };
 }
 
 /** Where the terms occur, in line order (the shared arrays unless a search runs inside this one). */
@@ -225,13 +249,12 @@ interface Matches {
   offsets: number[];
 }
 
-function collectMatches(text: string, terms: readonly string[], tokenize: Tokenizer): Matches {
+function collectMatches(text: string, terms: PassageTerms, tokenize: Tokenizer): Matches {
   const nested = matching;
   const matches = nested ? { lines: [], terms: [], offsets: [] } : { lines: sharedLines, terms: sharedTerms, offsets: sharedOffsets };
   matching = true;
   try {
-    const probes = [...new Set(terms.map((term) => term.slice(0, PROBE_CHARS)))];
-    if (probes.length > 0) findMatches(text, placesPattern(probes), new Map(terms.map((term, i) => [term, i])), tokenize, matches.lines, matches.terms, matches.offsets);
+    if (terms.places !== null) findMatches(text, terms.places, terms.index, tokenize, matches.lines, matches.terms, matches.offsets);
     else matches.lines.length = matches.terms.length = matches.offsets.length = 0;
   } finally {
     matching = nested;
@@ -332,13 +355,27 @@ function bestLineOf(lines: readonly number[], matched: readonly number[], weight
   return bestLine;
 }
 
-/** Character offset of each line's start (index n − 1 for line n), and the text's end after the last. */
-function lineOffsets(text: string, lineCount: number): Int32Array {
-  const starts = new Int32Array(lineCount + 1);
+/**
+ * Writes each line's character offset (index n − 1 for line n) and, after the last, the text's
+ * end into `sharedLineStarts`; returns the line count.
+ */
+function lineStartsOf(text: string): number {
   let n = 1;
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) starts[n++] = at + 1;
-  starts[lineCount] = text.length;
-  return starts;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
+    if (n + 1 >= sharedLineStarts.length) growLineStarts();
+    sharedLineStarts[n++] = at + 1;
+  }
+  sharedLineStarts[n] = text.length;
+  return n;
+}
+
+/** Line starts of the note being scored (reused: one per search would be garbage for every hit). */
+let sharedLineStarts = new Int32Array(1024);
+
+function growLineStarts(): void {
+  const grown = new Int32Array(sharedLineStarts.length * 2);
+  grown.set(sharedLineStarts);
+  sharedLineStarts = grown;
 }
 
 /** The evidence of a scored passage: its best line as the excerpt, its heading path and line range. */

@@ -8,9 +8,9 @@ export { lexicalExtension, loadLanguages, loadTermStats, vaultTokenizer } from '
 export { detectLanguage, noteLanguage, normalizeLanguage, LANGUAGES, type Language } from './language.js';
 export { compileFilter, folderSegments, parseDateBound, type SearchFilters, type NoteMeta, type CompiledFilter } from './filters.js';
 export { rankDocuments, type RankOutcome, type RankedDocument } from './rank.js';
-export { findEvidence, scorePassages, passageEvidence, PASSAGE_DEFAULTS, type Evidence, type EvidenceBlock, type PassageScore } from './evidence.js';
+export { findEvidence, scorePassages, passageScorer, passageEvidence, PASSAGE_DEFAULTS, type Evidence, type EvidenceBlock, type PassageScore } from './evidence.js';
 export { rankSubstring } from './substring.js';
-export { VaultSearch, matchedText, LIMITS as SEARCH_LIMITS, DEFAULT_MODEL, type SearchRequest, type SearchResponse, type SearchHit, type ScopedOut, type SearchEngineOptions, type SearchMode } from './vault-search.js';
+export { VaultSearch, PASSAGE_DEPTH, matchedText, LIMITS as SEARCH_LIMITS, DEFAULT_MODEL, type SearchRequest, type SearchResponse, type SearchHit, type ScopedOut, type SearchEngineOptions, type SearchMode } from './vault-search.js';
 export { VectorIndex, type VectorEntry, type VectorHit, type VectorScope, type VectorSource } from './vector-index.js';
 export { fuseRrf, FUSION_DEFAULTS, type FusionOptions, type FusedDocument } from './fusion.js';
 export { searchVault, planWordings, fuseWordings, MAX_ALTERNATIVES, type PipelineRequest, type QueryVectorSource } from './pipeline.js';
