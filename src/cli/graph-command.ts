@@ -138,6 +138,7 @@ function describeReport(extractor: Extractor, report: GraphIndexReport): string 
   if (redacted !== '') lines.push(`secrets redacted before sending: ${redacted}`);
   if (report.inputTokens + report.outputTokens > 0) lines.push(`tokens ${report.inputTokens} in, ${report.outputTokens} out; about $${report.costUsd.toFixed(4)}`);
   for (const error of report.errors) lines.push(`error: ${error}`);
+  if (report.backedOff) lines.push(`stopped after ${report.backedOff.failures} transient failures in a row (last: ${report.backedOff.last}); ${report.remaining} notes wait — run engram graph index again later`);
   if (report.paused) lines.push(`paused: ${report.paused.reason} — ${report.remaining} notes wait, none was charged; run engram graph index again once it is fixed`);
   return lines.join('\n');
 }

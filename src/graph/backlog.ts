@@ -25,6 +25,12 @@ export const GRAPH_DEFAULTS = {
   concurrency: 4,
   /** Permanent failures (bad request, refused) are tried this often, then left for a human. */
   maxPermanentAttempts: 3,
+  /**
+   * Transient failures in a row (timeouts, overload, no connection) after which a run starts no
+   * more notes: a CLI that hangs on every call would otherwise hold a sweep for its timeout
+   * (180 s) once per waiting note. The notes wait, uncharged beyond their transient mark.
+   */
+  maxTransientInARow: 3,
   privateTags: ['private'] as readonly string[],
   /** Existing entities a prompt carries at most, and how many of them may come by vector. */
   maxKnown: 30,
@@ -74,6 +80,8 @@ export interface GraphIndexReport {
   rebuilt?: RebuildReport;
   /** Set when the extractor's environment failed (login, key, credit, CLI, model): the run stopped there and no note was charged. */
   paused?: ExtractionPause;
+  /** Set when the run stopped starting notes after `maxTransientInARow` transient failures in a row; they are retried next run. */
+  backedOff?: { failures: number; last: string };
 }
 
 /**
@@ -127,7 +135,7 @@ interface Run {
   ground: ReturnType<typeof grounding>;
   sql: { tags: Database.Statement; links: Database.Statement; record: Database.Statement; egress: Database.Statement };
   /** Next note to take; notes finished; notes started (counted when a worker takes a note, before any await); notes taken but left pending by an environment failure. */
-  cursor: { index: number; done: number; started: number; deferred: number };
+  cursor: { index: number; done: number; started: number; deferred: number; transientInARow: number };
   /** The first environment failure: no note starts after it. */
   stop?: { reason: string; message: string };
 }
@@ -183,13 +191,13 @@ function startRun(options: GraphIndexOptions): Run {
   const sendsText = extractor.backend === 'anthropic' || extractor.backend === 'claude-cli';
   report.retractedPrivate = recheckPrivacy(db, store, options.root, privateTags, new Date(now()).toISOString());
   const ground = grounding(db, options.vectorModel);
-  return { options, store, now, privateTags, sendsText, pending, report, ground, sql, cursor: { index: 0, done: 0, started: 0, deferred: 0 } };
+  return { options, store, now, privateTags, sendsText, pending, report, ground, sql, cursor: { index: 0, done: 0, started: 0, deferred: 0, transientInARow: 0 } };
 }
 
 /** Whether the run may start another note: notes, spend and tokens within their budgets. */
 function mayStart(run: Run): boolean {
   const { options, report, cursor } = run;
-  if (run.stop) return false;
+  if (run.stop || run.report.backedOff) return false;
   if (cursor.index >= run.pending.length || cursor.started >= (options.maxNotes ?? Infinity)) return false;
   if (options.maxCostUsd !== undefined && report.costUsd >= options.maxCostUsd) return false;
   return !(options.maxTokens !== undefined && report.inputTokens + report.outputTokens >= options.maxTokens);
@@ -273,6 +281,7 @@ async function extractNote(run: Run, note: Pending, text: string, noteTags: stri
       run.sql.record.run(outcome(run, note, 'ok', null, extraction.usage));
     })();
     report.processed++;
+    run.cursor.transientInARow = 0;
     report.inputTokens += extraction.usage.inputTokens;
     report.outputTokens += extraction.usage.outputTokens;
     report.costUsd += extraction.usage.costUsd;
@@ -286,6 +295,8 @@ async function extractNote(run: Run, note: Pending, text: string, noteTags: stri
       return;
     }
     recordFailure(run, note, kind === 'transient' ? 'transient' : 'failed', message);
+    run.cursor.transientInARow = kind === 'transient' ? run.cursor.transientInARow + 1 : 0;
+    if (run.cursor.transientInARow >= GRAPH_DEFAULTS.maxTransientInARow) run.report.backedOff ??= { failures: run.cursor.transientInARow, last: message };
   }
 }
 

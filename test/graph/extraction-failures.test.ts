@@ -105,6 +105,30 @@ test('note and transient failures: the note is charged (or retried) as before, t
   assert.equal(failedExtractions(db, GRAPH_DEFAULTS.maxPermanentAttempts).length, 0);
 });
 
+test('transient failures in a row stop the run starting notes (a hanging CLI is not waited out once per note); a success in between does not', async (t) => {
+  const { db, run } = setup(t);
+  const TIMEOUT = () => new ExtractorError('claude-cli', 'claude-cli extraction timed out after 180 s', { kind: 'transient' });
+  const hanging = scripted(TIMEOUT);
+  const report = await run(hanging);
+  // The first note alone, then four workers start at once; the third failure in a row stops new starts.
+  assert.equal(hanging.calls, 1 + 4);
+  assert.deepEqual(report.backedOff, { failures: GRAPH_DEFAULTS.maxTransientInARow, last: 'claude-cli extraction timed out after 180 s' });
+  assert.deepEqual([report.processed, report.failed, report.remaining], [0, 5, 3]);
+  assert.equal(report.paused, undefined, 'not an environment pause: the next run tries again');
+  assert.equal(readExtractionPause(db), null);
+
+  const fixed = scripted(() => WALRUS);
+  const after = await run(fixed);
+  assert.deepEqual([after.processed, after.remaining, fixed.calls], [8, 0, 8], 'every note is tried again, the timed-out ones included');
+  assert.equal(after.backedOff, undefined);
+
+  const { run: again } = setup(t);
+  const flaky = scripted((_input, call) => (call % 2 === 0 ? TIMEOUT() : WALRUS));
+  const mixed = await again(flaky);
+  assert.equal(flaky.calls, 8, 'a success between transient failures keeps the run going');
+  assert.equal(mixed.backedOff, undefined);
+});
+
 test('migration 011 releases notes parked by a logged-out CLI or a refused key, and keeps those parked for their own reasons', () => {
   const db = new Database(':memory:');
   migrate(

@@ -56,8 +56,9 @@ export function extractActed(backend: Extractor['backend'], run: GraphIndexRepor
       costUsd: run.costUsd,
     };
   }
+  const backedOff = run.backedOff ? `; stopped after ${run.backedOff.failures} transient failures in a row (last: ${run.backedOff.last}) — the rest wait for the next sweep` : '';
   return {
-    summary: `${backend}: ${run.processed} notes extracted, ${run.failed} failed, ${run.remaining} remaining; ${run.entityNotesWritten} entity notes written${tokens}${privacy}`,
+    summary: `${backend}: ${run.processed} notes extracted, ${run.failed} failed, ${run.remaining} remaining; ${run.entityNotesWritten} entity notes written${tokens}${privacy}${backedOff}`,
     counts: { processed: run.processed, failed: run.failed, remaining: run.remaining, entityNotes: run.entityNotesWritten, inputTokens: run.inputTokens, outputTokens: run.outputTokens },
     costUsd: run.costUsd,
   };
