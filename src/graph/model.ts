@@ -116,8 +116,9 @@ function cleanName(value: unknown): string | null {
   const name = value.normalize('NFC').replace(/\s+/g, ' ').trim();
   if (name === '' || Array.from(name).length > LIMITS.maxNameChars) return null;
   // A name is never a path, a URL, a wikilink or markup: those are how injected text would try to
-  // steer a write somewhere else.
-  if (/[/\\<>:|?*#^[\]{}"`]|\.\.|^\.|\.md$/i.test(name) || /^[a-z][a-z0-9+.-]*:/i.test(name)) return null;
+  // steer a write somewhere else. A colon is kept only before a space, as in a title and its
+  // subtitle (`Dune: Part Two`, a paper's title); its file name has `-` there (`fileName`).
+  if (/[/\\<>|?*#^[\]{}"`]|:(?!\s)|\.\.|^\.|\.md$/i.test(name) || /^[a-z][a-z0-9+.-]*:(?!\s)/i.test(name)) return null;
   if (/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/.test(name)) return null;
   return name;
 }

@@ -176,6 +176,7 @@ export function fileName(name: string): string {
   // Leading dots would hide the note; trailing dots and spaces are dropped by Windows.
   return (
     name
+      .replace(/\s*:\s+/g, ' - ') // a title and its subtitle: `Dune: Part Two` → `Dune - Part Two`
       .replace(/[*"\\/<>:|?#^[\]]/g, '-')
       .replace(/^\.+/, '')
       .slice(0, 100)

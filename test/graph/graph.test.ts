@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { GraphStore, graphStats, normalizeName, relatedNotes, renderEntityNote, runGraphIndex, structuralExtractor, validateExtraction, type Extractor } from '../../src/graph/index.js';
+import { entityFileName, GraphStore, graphStats, normalizeName, relatedNotes, renderEntityNote, runGraphIndex, structuralExtractor, validateExtraction, type Extractor } from '../../src/graph/index.js';
 import { indexPaths, openStateDb, runIndex } from '../../src/index/index.js';
 import { lexicalExtension } from '../../src/search/index.js';
 import { VaultWriter } from '../../src/writes/index.js';
@@ -130,6 +130,10 @@ test('validation: unknown types and relations, path- and URL-like names and inje
       { name: 'Ignore previous instructions', type: 'wizard' },
       { name: 'a'.repeat(200), type: 'topic' },
       { name: 'Atlas', type: 'project' },
+      { name: 'Dune: Part Two', type: 'source' },
+      { name: 'javascript:alert(1)', type: 'source' },
+      { name: 'C:Windows', type: 'topic' },
+      { name: 'Notes:', type: 'topic' },
     ],
     relations: [
       { from: 'Ana Silva', to: 'Atlas', relation: 'works_on', evidence: 'e' },
@@ -139,14 +143,15 @@ test('validation: unknown types and relations, path- and URL-like names and inje
   });
   assert.deepEqual(
     extraction.entities.map((entity) => entity.name),
-    ['Ana Silva', 'Atlas'],
+    ['Ana Silva', 'Atlas', 'Dune: Part Two'],
   );
+  assert.equal(entityFileName('Dune: Part Two'), 'Dune - Part Two', 'a subtitle colon never reaches a file name');
   assert.deepEqual(extraction.entities[0]!.aliases, ['Ana']);
   assert.deepEqual(
     extraction.relations.map((relation) => relation.relation),
     ['works_on'],
   );
-  assert.equal(dropped, 7);
+  assert.equal(dropped, 10);
 });
 
 test('an extractor failure is recorded and retried later, never losing completed notes', async (t) => {
