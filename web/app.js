@@ -128,6 +128,8 @@ async function decideOne(p, decision, buttons, outcome) {
     const result = await api('/api/decide', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: p.kind, id: p.id, decision, subject: p.subject }) });
     outcome.textContent = `${p.kind} #${p.id}: ${result.outcome}`;
     flash(outcome.textContent);
+    const badge = document.getElementById('proposal-count');
+    badge.textContent = Number(badge.textContent) > 1 ? String(Number(badge.textContent) - 1) : '';
   } catch (error) {
     outcome.textContent = error.message;
     outcome.classList.add('error');
@@ -245,6 +247,7 @@ async function show(view, focus) {
   }
   for (const name of Object.keys(VIEWS)) document.getElementById(`view-${name}`).hidden = name !== view;
   if (focus) document.querySelector(`#view-${view} h2`).focus();
+  flash('');
   if (location.hash !== `#${view}`) history.replaceState(null, '', `#${view}`);
   try {
     await VIEWS[view]();

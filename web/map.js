@@ -67,7 +67,10 @@ export function drawCanvas(svg, canvas, { uri, note, tooltip }) {
   svg.append(layers.groups, layers.edges, layers.nodes);
   for (const n of nodes.filter((node) => node.type === 'group')) {
     const g = svgEl('g', { class: 'node node-group', 'data-node-id': n.id });
-    g.append(svgEl('rect', { x: n.x, y: n.y, width: n.width, height: n.height, rx: 12, style: colour(n.color) ? `stroke:${colour(n.color)}` : '' }));
+    const frame = svgEl('rect', { x: n.x, y: n.y, width: n.width, height: n.height, rx: 12 });
+    // Through the CSSOM: the page's CSP refuses style attributes.
+    if (colour(n.color)) frame.style.stroke = colour(n.color);
+    g.append(frame);
     if (n.label) {
       const t = svgEl('text', { x: n.x + 8, y: n.y - 8, 'font-size': Math.max(14, Math.min(48, n.width / 20)) });
       t.textContent = n.label;
@@ -83,9 +86,14 @@ export function drawCanvas(svg, canvas, { uri, note, tooltip }) {
     const [x1, y1] = anchor(from, e.fromSide);
     const [x2, y2] = anchor(to, e.toSide);
     const line = svgEl('line', { x1, y1, x2, y2, class: 'edge', 'data-edge-id': String(e.id ?? '') });
-    if (colour(e.color)) line.setAttribute('style', `stroke:${colour(e.color)}`);
-    if (e.label) line.append(Object.assign(svgEl('title'), { textContent: e.label }));
+    if (colour(e.color)) line.style.stroke = colour(e.color);
     layers.edges.append(line);
+    if (typeof e.label === 'string' && e.label) {
+      line.append(Object.assign(svgEl('title'), { textContent: e.label }));
+      const text = svgEl('text', { x: (x1 + x2) / 2, y: (y1 + y2) / 2, class: 'edge-label', 'text-anchor': 'middle', 'font-size': 14 });
+      text.textContent = e.label;
+      layers.edges.append(text);
+    }
     counts.edges++;
   }
   for (const n of nodes.filter((node) => node.type !== 'group')) {
@@ -109,7 +117,7 @@ function drawNode(n, { uri, note, tooltip }) {
     wrap.setAttribute('aria-label', `${baseName(n.file)} (open in Obsidian)`);
   }
   const rect = svgEl('rect', { x: n.x, y: n.y, width: n.width, height: n.height, rx: Math.min(8, n.height / 4) });
-  if (colour(n.color)) rect.setAttribute('style', `fill:${colour(n.color)}`);
+  if (colour(n.color)) rect.style.fill = colour(n.color);
   wrap.append(rect);
   if (n.width >= 40 && text) {
     const { shown, size } = label(text, n.width - 8, n.height);

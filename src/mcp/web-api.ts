@@ -161,9 +161,9 @@ export function noteView(engine: VaultEngine, params: URLSearchParams): ApiAnswe
   return ok({ path: row.path, title: row.title, excerpt: read.ok ? excerpt(read.text) : '' });
 }
 
-/** The first words of a note's body: frontmatter and heading marks left out. */
+/** The first words of a note's body: frontmatter, the opening title heading and heading marks left out. */
 export function excerpt(text: string): string {
-  const body = text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '');
+  const body = text.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '').replace(/^\s*# .*\r?\n/, '');
   const words = body
     .split('\n')
     .map((line) => line.replace(/^#+\s+/, '').trim())

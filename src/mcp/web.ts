@@ -25,7 +25,8 @@ const HTML_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'content-security-policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
+  // Not no-referrer: under it a browser sends `Origin: null` on the page's own POSTs, which the Origin rule refuses.
+  'referrer-policy': 'same-origin',
   'cache-control': 'no-store',
 };
 

@@ -156,7 +156,7 @@ test('search answers with lanes and the explain breakdown; maps list and read on
   assert.equal((await raw(port, '/api/map?name=Linked.canvas')).status, 404);
   assert.equal((await raw(port, '/api/map?name=Broken.canvas')).status, 422);
   const note = JSON.parse((await raw(port, '/api/note?path=Garden%2FRoses.md')).body) as { title: string; excerpt: string };
-  assert.deepEqual(note, { path: 'Garden/Roses.md', title: 'Roses', excerpt: 'Roses Prune the roses in the garden; water the beds.' });
+  assert.deepEqual(note, { path: 'Garden/Roses.md', title: 'Roses', excerpt: 'Prune the roses in the garden; water the beds.' });
   assert.equal((await raw(port, '/api/note?path=Claude%2FMaps%2FVault%20map.canvas')).status, 404, 'not an indexed note');
 });
 
