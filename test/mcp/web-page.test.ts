@@ -8,7 +8,11 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
-import { filingSubject } from '../../src/librarian/index.js';
+import { acquireLock } from '../../src/index/index.js';
+import { filingSubject, newRunId, runSweep, sweepOptions } from '../../src/librarian/index.js';
+import { connectFixture } from '../helpers/mcp.js';
+import { startHttp } from '../../src/mcp/index.js';
+import type { AddressInfo } from 'node:net';
 import { WEB_DIR } from '../../src/mcp/web-assets.js';
 import { cookieName } from '../../src/mcp/web-auth.js';
 import { raw, startPage } from '../helpers/page.js';
@@ -115,6 +119,13 @@ test('approve through the page: the filing is made as the CLI makes it, journale
   assert.equal((await raw(port, '/api/decide', { origin, 'content-type': 'application/json' }, 'POST', '{not json')).status, 400);
   assert.ok(existsSync(join(vault.root, 'Claude/Inbox/Walrus Plan.md')), 'refusals moved nothing');
 
+  const sweep = acquireLock(vault.home, 'index', { purpose: 'a Librarian sweep' });
+  const busy = await post({ kind: 'filing', id: walrus, decision: 'approve', subject });
+  sweep.release();
+  assert.equal(busy.status, 409);
+  assert.match(JSON.parse(busy.body).error, /a Librarian sweep is already running/);
+  assert.ok(existsSync(join(vault.root, 'Claude/Inbox/Walrus Plan.md')), 'refusals moved nothing');
+
   const approved = await post({ kind: 'filing', id: walrus, decision: 'approve', subject });
   assert.equal(approved.status, 200, approved.body);
   const result = JSON.parse(approved.body) as { outcome: string; undo: string };
@@ -134,6 +145,39 @@ test('approve through the page: the filing is made as the CLI makes it, journale
   const moveId = Number(/^move:(\d+)$/.exec(result.undo)![1]);
   engine.writer().undoMove(moveId);
   assert.ok(existsSync(join(vault.root, 'Claude/Inbox/Walrus Plan.md')), 'the journaled move is undone');
+});
+
+test('approve a merge through the page: merged as `engram graph consolidate --apply` merges, undoable as merge:N; a second click is refused', async (t) => {
+  const { engine, vault } = await connectFixture(t, {
+    'People/Ana Silva.md': '---\ntype: person\n---\n# Ana Silva\nEngineer.\n',
+    'Meetings/Sync.md': '---\nattendees: ["[[Ana Silva]]"]\n---\n# Sync\nWith [[Ana Silva]].\n',
+    'Meetings/Retro.md': '---\nattendees: [Anna Silva]\n---\n# Retro\nA retro.\n',
+  });
+  await runSweep(
+    sweepOptions(
+      { ...engine.settings, agentRoot: 'Claude', extractor: 'structural', extractModel: 'structural', organizeRoot: false, sweepMaxNotes: undefined, sweepMaxCostUsd: undefined },
+      { vault: vault.root, stateDir: vault.home, db: engine.db },
+      { runId: newRunId('sweep'), kind: 'sweep', dryRun: false, log: { err: () => {} }, phases: ['extract', 'consolidate'] },
+    ),
+  );
+  engine.changed();
+  const http = await startHttp(engine, { port: 0 });
+  t.after(() => {
+    http.closeAllConnections();
+    http.close();
+  });
+  const port = (http.address() as AddressInfo).port;
+  const { proposals } = JSON.parse((await raw(port, '/api/proposals')).body) as { proposals: { kind: string; id: number; subject: string }[] };
+  const merge = proposals.find((p) => p.kind === 'merge')!;
+  assert.equal(merge.subject, '"Anna Silva" → "Ana Silva"');
+  const post = () => raw(port, '/api/decide', { origin: `http://127.0.0.1:${port}`, 'content-type': 'application/json' }, 'POST', JSON.stringify({ kind: 'merge', id: merge.id, decision: 'approve', subject: merge.subject }));
+  const approved = await post();
+  assert.equal(approved.status, 200, approved.body);
+  assert.deepEqual(JSON.parse(approved.body).undo, `merge:${merge.id}`);
+  assert.match(readFileSync(join(vault.root, 'Claude/Graph/People/Anna Silva.md'), 'utf8'), /Ana Silva/, 'the loser is a stub pointing at the winner');
+  const twice = await post();
+  assert.equal(twice.status, 409);
+  assert.match(JSON.parse(twice.body).error, /is applied, no longer pending/);
 });
 
 test('search answers with lanes and the explain breakdown; maps list and read only Claude/Maps canvases; a hover reads only indexed notes', async (t) => {
