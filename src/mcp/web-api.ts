@@ -138,7 +138,9 @@ export function mapView(engine: VaultEngine, params: URLSearchParams): ApiAnswer
   const name = params.get('name') ?? '';
   if (!canvasFiles(engine).includes(name)) return refuse(404, `no canvas "${name}" in ${engine.agentRoot}/Maps/ (engram map writes them)`);
   const path = join(engine.vault, engine.agentRoot, 'Maps', name);
-  if (statSync(path).size > MAX_CANVAS_BYTES) return refuse(413, `${name} is over ${MAX_CANVAS_BYTES / 1024 / 1024} MB; open it in Obsidian`);
+  // Checked before reading: a 50k-note map is a few MB, and readNoteText's own limit is a note's.
+  const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+  if (size > MAX_CANVAS_BYTES) return refuse(413, `${name} is over ${MAX_CANVAS_BYTES / 1024 / 1024} MB; open it in Obsidian`);
   const read = readNoteText(path, MAX_CANVAS_BYTES);
   if (!read.ok) return refuse(404, `${name} ${read.reason}`);
   let canvas: unknown;
