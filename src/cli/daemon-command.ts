@@ -6,9 +6,9 @@ import { httpPort, indexChild, openSession } from './context.js';
 export const daemonCommand: Command = {
   name: 'daemon',
   summary:
-    'Run Engram for a vault until stopped: watch the vault and keep the index and vectors fresh, run the Librarian on a schedule ($ENGRAM_SCHEDULE_BACKLOG, default every 15 minutes: ticked proposals, index, embeddings, extraction; $ENGRAM_SCHEDULE_SWEEP, default 03:30 nightly: the full sweep; $ENGRAM_TIMEZONE), and with --http PORT serve MCP on 127.0.0.1. Stops cleanly on SIGINT/SIGTERM.',
+    'Run Engram for a vault until stopped: watch the vault and keep the index and vectors fresh, run the Librarian on a schedule ($ENGRAM_SCHEDULE_BACKLOG, default every 15 minutes: ticked proposals, index, embeddings, extraction; $ENGRAM_SCHEDULE_SWEEP, default 03:30 nightly: the full sweep; $ENGRAM_TIMEZONE), and with --http PORT serve MCP and the local page on 127.0.0.1. Stops cleanly on SIGINT/SIGTERM.',
   options: {
-    http: { type: 'string', value: 'PORT', description: 'also serve MCP over Streamable HTTP on 127.0.0.1:PORT (token: $ENGRAM_HTTP_TOKEN; at most $ENGRAM_HTTP_MAX_SESSIONS sessions, default 64)' },
+    http: { type: 'string', value: 'PORT', description: 'also serve MCP over Streamable HTTP on 127.0.0.1:PORT, and the local page on / (token: $ENGRAM_HTTP_TOKEN; at most $ENGRAM_HTTP_MAX_SESSIONS sessions, default 64)' },
     'no-index': { type: 'boolean', description: 'do not bring the index up to date at start' },
     'sweep-now': { type: 'boolean', description: 'run a full sweep right after start, then keep to the schedule' },
   },
@@ -34,7 +34,7 @@ export const daemonCommand: Command = {
     }
     const status = daemon.status();
     io.err(
-      `engram daemon: watching ${session.vault}; backlog "${status.schedules.backlog}" (next ${status.next.backlog ?? '—'}), sweep "${status.schedules.sweep}" (next ${status.next.sweep ?? '—'})${status.schedules.timezone ? ` in ${status.schedules.timezone}` : ''}${status.http ? `; MCP on ${status.http}${env.httpToken ? ' (bearer token required)' : ''}` : ''}`,
+      `engram daemon: watching ${session.vault}; backlog "${status.schedules.backlog}" (next ${status.next.backlog ?? '—'}), sweep "${status.schedules.sweep}" (next ${status.next.sweep ?? '—'})${status.schedules.timezone ? ` in ${status.schedules.timezone}` : ''}${status.http ? `; MCP on ${status.http}${env.httpToken ? ' (bearer token required)' : ''}; the page on ${status.http.replace(/\/mcp$/, '/')}${env.httpToken ? ' (open it once with ?token=…, or give the token in its form)' : ''}` : ''}`,
     );
     if (args.values['sweep-now']) void daemon.run('sweep');
     await new Promise<void>((resolve) => {

@@ -6,7 +6,7 @@ export const serveCommand: Command = {
   name: 'serve',
   summary: 'Run the MCP server for a vault: over stdio (what Claude Code launches), or Streamable HTTP on 127.0.0.1 with --http PORT. Indexes in the background and watches the vault while it runs.',
   options: {
-    http: { type: 'string', value: 'PORT', description: 'serve Streamable HTTP on 127.0.0.1:PORT instead of stdio (token: $ENGRAM_HTTP_TOKEN; at most $ENGRAM_HTTP_MAX_SESSIONS sessions, default 64)' },
+    http: { type: 'string', value: 'PORT', description: 'serve Streamable HTTP on 127.0.0.1:PORT instead of stdio, and the local page on / (token: $ENGRAM_HTTP_TOKEN; at most $ENGRAM_HTTP_MAX_SESSIONS sessions, default 64)' },
     'no-watch': { type: 'boolean', description: 'do not watch the vault for changes' },
     'no-index': { type: 'boolean', description: 'do not bring the index up to date at start' },
   },
@@ -38,7 +38,8 @@ export const serveCommand: Command = {
     if (port !== null) {
       const http = await startHttp(engine, { port, ...(env.httpToken ? { token: env.httpToken } : {}), ...(env.httpMaxSessions ? { maxSessions: env.httpMaxSessions } : {}) });
       const address = http.address();
-      io.err(`engram: serving ${session.vault} on http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}/mcp${env.httpToken ? ' (bearer token required)' : ''}`);
+      const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : port}`;
+      io.err(`engram: serving ${session.vault} on ${base}/mcp${env.httpToken ? ' (bearer token required)' : ''}; the page on ${base}/`);
       await new Promise<void>((resolve) => {
         const close = () => {
           http.close(() => resolve());

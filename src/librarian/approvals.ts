@@ -96,7 +96,7 @@ function locate(lines: readonly string[], tick: Tick): number {
  * Why a tick must not be acted on, or null when it may: its proposal is still pending and is
  * what the line says was reviewed.
  */
-export function tickProblem(tick: Tick, pending: readonly ListedProposal[], statusOf: (kind: ProposalKind, id: number) => string | null): string | null {
+export function tickProblem(tick: Pick<Tick, 'kind' | 'id' | 'text'>, pending: readonly ListedProposal[], statusOf: (kind: ProposalKind, id: number) => string | null): string | null {
   const current = pending.find((proposal) => proposal.kind === tick.kind && proposal.id === tick.id);
   if (current === undefined) {
     const status = statusOf(tick.kind, tick.id);

@@ -25,3 +25,5 @@ export {
   type IssueRecord,
   type IssueStatus,
 } from './issues.js';
+export { decideProposal, pendingProposals, proposalStatus, type DecidePlace, type Decision, type Decided } from './decide.js';
+export { tickProblem, filingSubject, mergeSubject, type ListedProposal, type ProposalKind } from './approvals.js';

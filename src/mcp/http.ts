@@ -2,10 +2,10 @@
  * Streamable HTTP on 127.0.0.1 only, with sessions (a server and transport per client session,
  * kept until the client ends it or it idles out — a fresh server per request cost 1.3 ms of
  * every call), Host and Origin checked against the port we listen on (DNS-rebinding defence),
- * an optional bearer token, and a `/health` endpoint. Memory is bounded: at most `maxSessions`
- * sessions (a new one evicts the idlest — each costs about 650 KB, and a flood of `initialize`
- * requests once grew the process to 4 GB), bodies up to 4 MiB, batches up to 100 messages, and a
- * session's unanswered requests up to MAX_IN_FLIGHT.
+ * an optional bearer token, a `/health` endpoint, and the local page (`/`, `web.ts`). Memory is
+ * bounded: at most `maxSessions` sessions (a new one evicts the idlest — each costs about 650 KB,
+ * and a flood of `initialize` requests once grew the process to 4 GB), bodies up to 4 MiB,
+ * batches up to 100 messages, and a session's unanswered requests up to MAX_IN_FLIGHT.
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
@@ -13,6 +13,7 @@ import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextp
 import { JsonResponseTransport } from './json-transport.js';
 import type { VaultEngine } from './engine.js';
 import { connectServer, createServer } from './server.js';
+import { handlePage } from './web.js';
 
 export interface HttpOptions {
   port: number;
@@ -105,7 +106,8 @@ async function handle(engine: VaultEngine, options: HttpOptions, http: Server, s
     if (req.method !== 'GET') return reply(res, 405, { error: 'use GET' });
     return reply(res, 200, { ok: true, indexing: engine.indexState.state, sessions: sessions.size, max_sessions: maxSessions(options), ...options.health?.() });
   }
-  if (url.pathname !== '/mcp') return reply(res, 404, { error: 'not found; the MCP endpoint is /mcp' });
+  // Everything else is the local page (`web.ts`), behind the same token.
+  if (url.pathname !== '/mcp') return handlePage(engine, { port, token: options.token, health: () => options.health?.() ?? {} }, req, res, url);
   if (options.token && !authorized(req.headers.authorization, options.token)) {
     return reply(res, 401, { error: 'missing or wrong bearer token (ENGRAM_HTTP_TOKEN)' });
   }

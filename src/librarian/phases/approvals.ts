@@ -4,12 +4,10 @@
  * and each line is marked with its outcome. Runs first, so a filing ticked last night is made
  * before the organizer looks at the Inbox again.
  */
-import type Database from 'better-sqlite3';
-import { consolidate, GraphStore, listProposals } from '../../graph/index.js';
 import { readNoteText } from '../../vault/index.js';
 import { LIBRARIAN } from '../../writes/index.js';
-import { filingSubject, markOutcomes, mergeSubject, readTicks, tickProblem, type ListedProposal, type ProposalKind, type Tick, type TickOutcome } from '../approvals.js';
-import { decideProposals, listOrganizeProposals } from '../organize.js';
+import { markOutcomes, readTicks, tickProblem, type Tick, type TickOutcome } from '../approvals.js';
+import { decideProposal, pendingProposals, proposalStatus } from '../decide.js';
 import { message, reindex, type Acted, type Phase, type Plan, type SweepContext } from './phase.js';
 
 export interface ApprovalsPlan extends Plan {
@@ -24,35 +22,12 @@ export function approvalsPlan(path: string, ticks: Tick[]): ApprovalsPlan {
   return { summary, counts: { ticked: ticks.length, approve, reject: ticks.length - approve }, estimatedCostUsd: 0, path, ticks };
 }
 
-/** Every pending proposal as its report line names it. */
-function pendingProposals(db: Database.Database): ListedProposal[] {
-  return [
-    ...listOrganizeProposals(db).map((p): ListedProposal => ({ kind: 'filing', id: p.id, subject: filingSubject(p.path, p.target) })),
-    ...listProposals(db, 'pending').map((p): ListedProposal => ({ kind: 'merge', id: p.id, subject: mergeSubject(p.loser, p.winner) })),
-  ];
-}
-
-function statusOf(db: Database.Database, kind: ProposalKind, id: number): string | null {
-  const table = kind === 'filing' ? 'organize_proposals' : 'proposals';
-  return (db.prepare(`SELECT status FROM ${table} WHERE id = ?`).pluck().get(id) as string | undefined) ?? null;
-}
-
 /** Decides one tick through the CLI's own code path; the outcome as the line will show it. */
 async function decide(tick: Tick, ctx: SweepContext, at: string): Promise<string> {
-  const { db, options } = ctx;
-  if (tick.kind === 'filing') {
-    const place = { root: ctx.root, db, writer: options.writer, agentRoot: ctx.agentRoot, exclude: ctx.session.settings.exclude };
-    const decided = decideProposals(place, tick.decision === 'approve' ? { apply: [tick.id] } : { reject: [tick.id] }, at);
-    const moved = decided.applied[0];
-    return moved ? `applied: moved to ${moved.to} (\`engram undo move:${moved.moveId}\` reverts it)` : 'rejected';
-  }
-  if (tick.decision === 'reject') {
-    db.prepare("UPDATE proposals SET status = 'rejected', decided = ? WHERE id = ? AND status = 'pending'").run(at, tick.id);
-    return 'rejected';
-  }
-  const report = await consolidate(new GraphStore(db, ctx.agentRoot), db, options.writer, { apply: [tick.id], now: ctx.now, vectorModel: ctx.model });
-  reindex(ctx, report.written);
-  return `applied (\`engram undo merge:${tick.id}\` reverts it)`;
+  const place = { root: ctx.root, db: ctx.db, writer: ctx.options.writer, agentRoot: ctx.agentRoot, exclude: ctx.session.settings.exclude, model: ctx.model, now: ctx.now };
+  const decided = await decideProposal(place, tick, at);
+  reindex(ctx, decided.written);
+  return decided.outcome;
 }
 
 export const approvalsPhase: Phase<ApprovalsPlan> = {
@@ -71,7 +46,7 @@ export const approvalsPhase: Phase<ApprovalsPlan> = {
     const decided = new Set<string>();
     for (const tick of ticks) {
       const key = `${tick.kind}#${tick.id}`;
-      const problem = decided.has(key) ? 'decided by another line of this report' : tickProblem(tick, pending, (kind, id) => statusOf(ctx.db, kind, id));
+      const problem = decided.has(key) ? 'decided by another line of this report' : tickProblem(tick, pending, (kind, id) => proposalStatus(ctx.db, kind, id));
       let outcome: string;
       try {
         outcome = problem === null ? await decide(tick, ctx, at) : `not applied: ${problem}`;
