@@ -123,3 +123,25 @@ export function markOutcomes(text: string, outcomes: readonly TickOutcome[], at:
   }
   return lines.join('\n');
 }
+
+/** Any undecided task line of a proposal, ticked or not. */
+const LISTED = /^(\s*[-*+] \[)[ xX-](\] (filing|merge) #(\d+): .*)$/;
+
+/**
+ * The report after a proposal was decided somewhere else (the local page): each of its
+ * undecided lines gets the box of that decision (`x` approve, `-` reject) and the outcome, so a
+ * later tick on it is not read as a new decision and the report says what happened.
+ */
+export function markDecidedElsewhere(text: string, decided: { kind: ProposalKind; id: number; decision: 'approve' | 'reject'; outcome: string; where: string }, at: string): string {
+  const box = decided.decision === 'approve' ? 'x' : '-';
+  return text
+    .split('\n')
+    .map((raw) => {
+      const cr = raw.endsWith('\r') ? '\r' : '';
+      const line = raw.replace(/\r$/, '');
+      const match = LISTED.exec(line);
+      if (!match || line.includes(DECIDED) || match[3] !== decided.kind || Number(match[4]) !== decided.id) return raw;
+      return `${match[1]}${box}${match[2]}${DECIDED}${decided.outcome}** ${at} (${decided.where})${cr}`;
+    })
+    .join('\n');
+}

@@ -26,4 +26,4 @@ export {
   type IssueStatus,
 } from './issues.js';
 export { decideProposal, pendingProposals, proposalStatus, type DecidePlace, type Decision, type Decided } from './decide.js';
-export { tickProblem, filingSubject, mergeSubject, type ListedProposal, type ProposalKind } from './approvals.js';
+export { tickProblem, markDecidedElsewhere, filingSubject, mergeSubject, type ListedProposal, type ProposalKind } from './approvals.js';

@@ -8,10 +8,11 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { EngramError } from '../errors.js';
-import { decideProposal, lastSweep, listOrganizeProposals, pendingProposals, proposalStatus, tickProblem, type ProposalKind } from '../librarian/index.js';
+import { decideProposal, lastSweep, markDecidedElsewhere, listOrganizeProposals, pendingProposals, proposalStatus, tickProblem, type ProposalKind } from '../librarian/index.js';
 import { listProposals } from '../graph/index.js';
 import { searchVault } from '../search/index.js';
 import { readNoteText } from '../vault/index.js';
+import { LIBRARIAN } from '../writes/index.js';
 import type { VaultEngine } from './engine.js';
 
 export interface ApiAnswer {
@@ -92,7 +93,9 @@ export async function decide(engine: VaultEngine, body: unknown): Promise<ApiAns
         const problem = tickProblem(tick, pendingProposals(engine.db), (kind, id) => proposalStatus(engine.db, kind, id));
         if (problem !== null) throw new EngramError(proposalStatus(engine.db, request.kind, request.id) === null ? 'NOT_FOUND' : 'CONFLICT', `${request.kind} #${request.id} was not decided: ${problem}`);
         const place = { root: engine.vault, db: engine.db, writer: engine.writer(), agentRoot: engine.agentRoot, exclude: engine.settings.exclude, model: engine.settings.model, now: Date.now };
-        return decideProposal(place, request, new Date().toISOString());
+        const at = new Date();
+        const result = await decideProposal(place, request, at.toISOString());
+        return { ...result, written: [...result.written, ...markReport(engine, request, result.outcome, at)] };
       },
       (result) => result.written,
     );
@@ -101,6 +104,21 @@ export async function decide(engine: VaultEngine, body: unknown): Promise<ApiAns
     if (!(error instanceof EngramError)) throw error;
     return refuse(error.code === 'NOT_FOUND' ? 404 : error.code === 'LOCKED' || error.code === 'CONFLICT' ? 409 : 400, error.message);
   }
+}
+
+/**
+ * The report's lines for the proposal take the decision and its outcome (when there is a
+ * report), so a tick on them later is not a second decision and the report tells what happened.
+ */
+function markReport(engine: VaultEngine, request: { kind: ProposalKind; id: number; decision: 'approve' | 'reject' }, outcome: string, at: Date): string[] {
+  const path = `${engine.agentRoot}/Librarian.md`;
+  const read = readNoteText(join(engine.vault, path));
+  if (!read.ok) return [];
+  const stamp = `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  const mark = (text: string) => markDecidedElsewhere(text, { ...request, outcome, where: 'on the local page' }, stamp);
+  if (mark(read.text) === read.text) return []; // not listed: nothing to write, nothing journaled
+  const receipt = engine.writer().write({ by: LIBRARIAN, path, next: (current) => mark(current ?? '') });
+  return [receipt.path];
 }
 
 export async function search(engine: VaultEngine, params: URLSearchParams): Promise<ApiAnswer> {

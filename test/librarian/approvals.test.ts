@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import Database from 'better-sqlite3';
-import { filingSubject, markOutcomes, mergeSubject, proposalLine, readTicks, tickProblem, type ListedProposal } from '../../src/librarian/approvals.js';
+import { filingSubject, markDecidedElsewhere, markOutcomes, mergeSubject, proposalLine, readTicks, tickProblem, type ListedProposal } from '../../src/librarian/approvals.js';
 import { runCli } from '../helpers/cli.js';
 import { LIBRARIAN_VAULT, LIBRARIAN_WORDS } from '../helpers/librarian.js';
 import { writeTinyModel } from '../helpers/tiny-model.js';
@@ -166,4 +166,19 @@ test('a ticked merge is applied exactly as `engram graph consolidate --apply` wo
   const stats = await runCli(['graph', 'consolidate', '--json'], env);
   assert.deepEqual(JSON.parse(stats.stdout).pending, [], 'nothing left to decide');
   assert.match(readFileSync(join(vault.root, 'Claude/Graph/People/Anna Silva.md'), 'utf8'), /Ana Silva/, 'the loser is a stub pointing at the winner');
+});
+
+test('a decision made elsewhere (the local page) marks every undecided line of that proposal, and only those', () => {
+  const text = [
+    '- [ ] filing #3: [[Inbox/A]] → `Projects/`\r',
+    '- [x] filing #3: [[Inbox/A]] → `Projects/` (again)',
+    '- [ ] filing #4: [[Inbox/B]] → `Areas/`',
+    '- [ ] merge #3: "a" → "b"',
+    '- [x] filing #3: [[Inbox/A]] → `Projects/` — **applied** 2026-11-30 08:00 UTC',
+  ].join('\n');
+  const marked = markDecidedElsewhere(text, { kind: 'filing', id: 3, decision: 'reject', outcome: 'rejected', where: 'on the local page' }, '2026-12-01 09:00 UTC').split('\n');
+  assert.equal(marked[0], '- [-] filing #3: [[Inbox/A]] → `Projects/` — **rejected** 2026-12-01 09:00 UTC (on the local page)\r');
+  assert.equal(marked[1], '- [-] filing #3: [[Inbox/A]] → `Projects/` (again) — **rejected** 2026-12-01 09:00 UTC (on the local page)');
+  assert.deepEqual(marked.slice(2), text.split('\n').slice(2), 'other proposals, the other kind and decided lines are left as they are');
+  assert.deepEqual(readTicks(marked.join('\n')), []);
 });

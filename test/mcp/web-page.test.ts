@@ -5,11 +5,12 @@
  * undoable; a second click, an unknown or a changed proposal change nothing.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test } from 'node:test';
 import { acquireLock } from '../../src/index/index.js';
 import { filingSubject, newRunId, runSweep, sweepOptions } from '../../src/librarian/index.js';
+import { proposalLine, readTicks } from '../../src/librarian/approvals.js';
 import { connectFixture } from '../helpers/mcp.js';
 import { startHttp } from '../../src/mcp/index.js';
 import type { AddressInfo } from 'node:net';
@@ -108,6 +109,9 @@ test('approve through the page: the filing is made as the CLI makes it, journale
     [walrus, rota],
   );
   const subject = listed[0]!.subject;
+  // The report lists both, as a sweep writes them: a decision on the page marks its lines.
+  const report = join(vault.root, 'Claude/Librarian.md');
+  writeFileSync(report, `# Librarian\n\n${proposalLine({ kind: 'filing', id: walrus!, subject }, 'seen 2 times')}\n${proposalLine({ kind: 'filing', id: rota!, subject: listed[1]!.subject }, 'x')}\n`);
 
   const changed = await post({ kind: 'filing', id: walrus, decision: 'approve', subject: filingSubject('Claude/Inbox/Walrus Plan.md', 'Garden') });
   assert.equal(changed.status, 409);
@@ -141,6 +145,10 @@ test('approve through the page: the filing is made as the CLI makes it, journale
   assert.equal(JSON.parse(rejected.body).outcome, 'rejected');
   assert.ok(existsSync(join(vault.root, 'Claude/Inbox/Rota.md')));
   assert.deepEqual(JSON.parse((await raw(port, '/api/proposals')).body).proposals, []);
+  const lines = readFileSync(report, 'utf8').split('\n');
+  assert.match(lines[2]!, new RegExp(`^- \\[x\\] filing #${walrus}: .* — \\*\\*applied: moved to Projects/Zoo/Walrus Plan\\.md .*\\*\\* \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC \\(on the local page\\)$`));
+  assert.match(lines[3]!, new RegExp(`^- \\[-\\] filing #${rota}: .* — \\*\\*rejected\\*\\* .* \\(on the local page\\)$`));
+  assert.deepEqual(readTicks(lines.join('\n')), [], 'no line reads as a new decision');
 
   const moveId = Number(/^move:(\d+)$/.exec(result.undo)![1]);
   engine.writer().undoMove(moveId);
