@@ -18,7 +18,8 @@ export const mapCommand: Command = {
     try {
       const report = await session.exclusive('a vault map', () => {
         session.indexNow();
-        const runId = `map-${new Date().toISOString().slice(0, 19)}`;
+        // Milliseconds: two maps in one second are two runs, each undone on its own.
+        const runId = `map-${new Date().toISOString().slice(0, 23)}`;
         const result = runMap({ db: session.db, stateDir: session.stateDir, root: session.vault, agentRoot: env.agentRoot, writer: session.writer(runId), model: env.model, full: args.values.full === true, ...(seed === undefined ? {} : { seed }) });
         if (result.touched.length > 0) session.indexWritten(result.touched);
         return { ...result, runId };
