@@ -14,9 +14,12 @@ export interface MapNoteRow {
   vector: Float32Array | null;
 }
 
+/** Whether a note belongs on the vault map (see above). */
+export function onMap(path: string, agentRoot: string): boolean {
+  return !path.startsWith(`${agentRoot}/Graph/`) && path !== `${agentRoot}/Audit.md`;
+}
+
 export function readMapNotes(db: Database.Database, agentRoot: string, model: string): MapNoteRow[] {
-  const graphFolder = `${agentRoot}/Graph/`;
-  const audit = `${agentRoot}/Audit.md`;
   const rows = db
     .prepare(
       `SELECT n.path, n.hash, v.vector FROM notes n
@@ -28,7 +31,7 @@ export function readMapNotes(db: Database.Database, agentRoot: string, model: st
   let dims = 0;
   const notes: MapNoteRow[] = [];
   for (const [path, hash, blob] of rows) {
-    if (path.startsWith(graphFolder) || path === audit) continue;
+    if (!onMap(path, agentRoot)) continue;
     let vector = blob ? vectorFromBlob(blob) : null;
     // One width for the whole map: a vector of another width is another model's space.
     if (vector) dims ||= vector.length;

@@ -15,7 +15,7 @@ import { readSignals, signalGraph, type SignalRows } from './signals.js';
 import { writeCanvas, type CanvasWrite } from './write-canvas.js';
 import { renderCanvas } from './canvas.js';
 import { vaultCanvas } from './vault-canvas.js';
-import { readMapNotes, type MapNoteRow } from './map-notes.js';
+import { onMap, readMapNotes, type MapNoteRow } from './map-notes.js';
 
 export const MAP_DEFAULTS = {
   /** Changed notes (added, edited, removed) up to this share of the map are placed into the cached layout; more → a new layout. */
@@ -88,7 +88,7 @@ export function runMap(options: MapOptions): MapReport {
     drawn.map((note) => ({ path: note.path, point: layout.points.get(note.path) ?? null })),
     signals.links,
   );
-  const state: MapState = { version: MAP_STATE_VERSION, seed, source: sourceKey, points: {}, written: { ...(cached?.written ?? {}) } };
+  const state: MapState = { version: MAP_STATE_VERSION, seed, source: sourceKey, points: {}, written: { ...(cached?.written ?? {}) }, graph: graphFingerprint(options.db) };
   for (const note of notes) {
     const point = layout.points.get(note.path) ?? null;
     state.points[note.path] = [point?.[0] ?? null, point?.[1] ?? null, note.hash];
@@ -100,6 +100,26 @@ export function runMap(options: MapOptions): MapReport {
   const unplaced = [...layout.points.values()].filter((point) => point === null).length;
   const touched = [...new Set([...vaultMap.touched, ...(entityGraph?.touched ?? [])])];
   return { notes: notes.length, drawn: drawn.length, source, mode: layout.mode, placed: layout.placed, unplaced, vaultMap, entityGraph, notices, touched };
+}
+
+/** What the sweep compares to tell whether the entity graph changed: counts and the latest update. */
+export function graphFingerprint(db: Database.Database): string {
+  return JSON.stringify(db.prepare('SELECT (SELECT count(*) FROM entities WHERE merged_into IS NULL), (SELECT count(*) FROM relations), (SELECT max(updated) FROM entities)').raw().get());
+}
+
+/**
+ * What changed since the last map, read cheaply (note paths and hashes, three graph counts):
+ * the sweep's map phase decides from this whether to redraw.
+ */
+export function mapChanges(db: Database.Database, stateDir: string, agentRoot: string): { first: boolean; notes: number; changed: number; graphChanged: boolean } {
+  const state = readMapState(stateDir);
+  const notes = (db.prepare('SELECT path, hash FROM notes').all() as { path: string; hash: string }[]).filter((note) => onMap(note.path, agentRoot));
+  if (state === null) return { first: true, notes: notes.length, changed: notes.length, graphChanged: false };
+  const changed = changedPaths(
+    notes.map((note) => ({ ...note, vector: null })),
+    state,
+  ).count;
+  return { first: false, notes: notes.length, changed, graphChanged: state.graph !== graphFingerprint(db) };
 }
 
 /** The entity canvas, or null (with a notice) when there is no knowledge graph yet. */
