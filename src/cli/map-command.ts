@@ -20,7 +20,16 @@ export const mapCommand: Command = {
         session.indexNow();
         // Milliseconds: two maps in one second are two runs, each undone on its own.
         const runId = `map-${new Date().toISOString().slice(0, 23)}`;
-        const result = runMap({ db: session.db, stateDir: session.stateDir, root: session.vault, agentRoot: env.agentRoot, writer: session.writer(runId), model: env.model, full: args.values.full === true, ...(seed === undefined ? {} : { seed }) });
+        const result = runMap({
+          db: session.db,
+          stateDir: session.stateDir,
+          root: session.vault,
+          agentRoot: env.agentRoot,
+          writer: session.writer(runId),
+          model: env.model,
+          full: args.values.full === true,
+          ...(seed === undefined ? {} : { seed }),
+        });
         if (result.touched.length > 0) session.indexWritten(result.touched);
         return { ...result, runId };
       });
@@ -34,7 +43,9 @@ export const mapCommand: Command = {
 
 export function describeMap(report: MapReport & { runId: string }): string {
   const how = { full: 'a new layout', incremental: `the cached layout, ${report.placed} changed notes placed into it`, cached: 'the cached layout (nothing changed)' }[report.mode];
-  const lines = [`${report.notes} notes laid out from ${report.source === 'vectors' ? 'their vectors' : 'links and tags (no vectors)'} by ${how}; ${report.drawn} drawn${report.unplaced > 0 ? `, ${report.unplaced} related to nothing set apart` : ''}`];
+  const lines = [
+    `${report.notes} notes laid out from ${report.source === 'vectors' ? 'their vectors' : 'links and tags (no vectors)'} by ${how}; ${report.drawn} drawn${report.unplaced > 0 ? `, ${report.unplaced} related to nothing set apart` : ''}`,
+  ];
   for (const canvas of [report.vaultMap, report.entityGraph]) {
     if (!canvas) continue;
     const kept = canvas.keptEdited ? ` — ${canvas.keptEdited} was edited by hand and is kept as it is; the new map is beside it` : '';

@@ -166,7 +166,13 @@ export function layoutSignalGraph(neighbours: readonly (readonly Neighbour[])[],
   const n = neighbours.length;
   const connected = neighbours.flatMap((row, i) => (row.length > 0 ? [i] : []));
   const limit = options.landmarks ?? LAYOUT_DEFAULTS.landmarks;
-  const chosen = connected.length <= limit ? connected : [...connected].sort((a, b) => neighbours[b]!.length - neighbours[a]!.length || a - b).slice(0, limit).sort((a, b) => a - b);
+  const chosen =
+    connected.length <= limit
+      ? connected
+      : [...connected]
+          .sort((a, b) => neighbours[b]!.length - neighbours[a]!.length || a - b)
+          .slice(0, limit)
+          .sort((a, b) => a - b);
   const local = new Map(chosen.map((node, i) => [node, i]));
   const graph = chosen.map((node) => neighbours[node]!.flatMap((other) => (local.has(other.index) ? [{ index: local.get(other.index)!, distance: other.distance }] : [])));
   const placed = layoutGraph(graph, options);

@@ -24,9 +24,7 @@ const PAIRWISE_TAG = 40;
 const RING = 4;
 
 export function readSignals(db: Database.Database): SignalRows {
-  const links = db
-    .prepare(`SELECT n.path AS "from", l.resolved_path AS "to", l.kind AS kind FROM links l JOIN notes n ON n.id = l.note_id WHERE l.resolved_kind = 'note' AND l.resolved_path != n.path`)
-    .all() as SignalRows['links'];
+  const links = db.prepare(`SELECT n.path AS "from", l.resolved_path AS "to", l.kind AS kind FROM links l JOIN notes n ON n.id = l.note_id WHERE l.resolved_kind = 'note' AND l.resolved_path != n.path`).all() as SignalRows['links'];
   const tags = db.prepare('SELECT n.path AS path, t.tag AS tag FROM tags t JOIN notes n ON n.id = t.note_id ORDER BY t.tag, n.path').all() as SignalRows['tags'];
   return { links, tags };
 }

@@ -118,7 +118,14 @@ function clusterGroups(notes: readonly MapNote[], cells: readonly [number, numbe
   for (let c = 0; c < k; c++) {
     const inside = cells.flatMap((cell, i) => (member[i] === c ? [{ cell, path: notes[i]!.path }] : []));
     if (inside.length === 0) continue;
-    groups.push(groupAround(`group-${c + 1}`, clusterLabel(inside.map((entry) => entry.path)), inside.map((entry) => entry.cell), String((c % 6) + 1)));
+    groups.push(
+      groupAround(
+        `group-${c + 1}`,
+        clusterLabel(inside.map((entry) => entry.path)),
+        inside.map((entry) => entry.cell),
+        String((c % 6) + 1),
+      ),
+    );
   }
   return groups;
 }

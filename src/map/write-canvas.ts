@@ -68,7 +68,9 @@ function readVaultFile(root: string, path: string): string | null {
   const resolved = resolveNotePath(root, path, { allowMissing: true, canvas: true });
   if (!resolved.ok) throw new EngramError('INVALID_INPUT', resolved.reason);
   try {
-    return readFileSync(resolved.absolute, 'utf8').replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
+    return readFileSync(resolved.absolute, 'utf8')
+      .replace(/^\uFEFF/, '')
+      .replace(/\r\n/g, '\n');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;

@@ -29,7 +29,17 @@ test('the validator accepts a spec canvas and names each thing the spec forbids'
   bad.nodes.push({ id: 'z', type: 'image', x: 0, y: 0, width: 1, height: 1 }, { id: 'y', type: 'file', file: 'x.md', x: 0, y: 0, width: 1, height: 1, color: 'red' });
   bad.edges.push({ id: 'f', fromNode: 'a', toNode: 'missing', fromSide: 'middle' }, { id: 'e', fromNode: 'a', toNode: 'c' });
   const problems = validateCanvas(bad).join('\n');
-  for (const expected of [/"x" must be an integer/, /id "a" is used twice/, /a link node needs a string "url"/, /"width" must be positive/, /"type" must be text, file, link or group/, /"color" must be a preset/, /"toNode" names no node \("missing"\)/, /"fromSide" must be top, right, bottom or left/, /edges\[2\] \(e\): id "e" is used twice/]) {
+  for (const expected of [
+    /"x" must be an integer/,
+    /id "a" is used twice/,
+    /a link node needs a string "url"/,
+    /"width" must be positive/,
+    /"type" must be text, file, link or group/,
+    /"color" must be a preset/,
+    /"toNode" names no node \("missing"\)/,
+    /"fromSide" must be top, right, bottom or left/,
+    /edges\[2\] \(e\): id "e" is used twice/,
+  ]) {
     assert.match(problems, expected);
   }
   assert.deepEqual(validateCanvas([]), ['the canvas is not a JSON object']);
@@ -68,12 +78,23 @@ test('landmarks: a vault larger than the sample is laid out by UMAP on the sampl
 });
 
 test('a signal graph: isolated notes are left unplaced, connected ones placed, landmarks or not', () => {
-  const ring = (n: number) => Array.from({ length: n }, (_, i) => (i === n - 1 ? [] : [{ index: (i + 1) % (n - 1), distance: 0.5 }, { index: (i + n - 2) % (n - 1), distance: 0.5 }]));
+  const ring = (n: number) =>
+    Array.from({ length: n }, (_, i) =>
+      i === n - 1
+        ? []
+        : [
+            { index: (i + 1) % (n - 1), distance: 0.5 },
+            { index: (i + n - 2) % (n - 1), distance: 0.5 },
+          ],
+    );
   const all = layoutSignalGraph(ring(30), { seed: 1 });
   assert.equal(all[29], null, 'the note with no neighbour');
   assert.ok(all.slice(0, 29).every((point) => point !== null));
   const sampled = layoutSignalGraph(ring(30), { seed: 1, landmarks: 8 });
-  assert.ok(sampled.slice(0, 29).every((point) => point !== null), 'notes outside the landmarks are placed by their neighbours');
+  assert.ok(
+    sampled.slice(0, 29).every((point) => point !== null),
+    'notes outside the landmarks are placed by their neighbours',
+  );
 });
 
 test('the grid gives every note its own cell, and the vault canvas validates with notes nothing placed set apart', () => {
