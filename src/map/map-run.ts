@@ -94,7 +94,7 @@ export function runMap(options: MapOptions): MapReport {
     state.points[note.path] = [point?.[0] ?? null, point?.[1] ?? null, note.hash];
   }
   const paths = mapPaths(options.agentRoot);
-  const vaultMap = writeCanvas(options.writer, options.root, state.written, paths.vault, renderCanvas(canvas), MAP_DEFAULTS.maxCanvasBytes);
+  const vaultMap = writeCanvas(options.db, options.writer, options.root, state.written, paths.vault, renderCanvas(canvas), MAP_DEFAULTS.maxCanvasBytes);
   const entityGraph = writeEntityGraph(options, state, paths.entities, notices);
   writeMapState(options.stateDir, state);
   const unplaced = [...layout.points.values()].filter((point) => point === null).length;
@@ -130,7 +130,7 @@ function writeEntityGraph(options: MapOptions, state: MapState, path: string, no
     return null;
   }
   if (graph.total > graph.entities.length) notices.push(`the entity canvas shows the ${graph.entities.length} most-mentioned of ${graph.total} entities`);
-  return writeCanvas(options.writer, options.root, state.written, path, renderCanvas(entityCanvas(graph.entities, graph.relations)), MAP_DEFAULTS.maxCanvasBytes);
+  return writeCanvas(options.db, options.writer, options.root, state.written, path, renderCanvas(entityCanvas(graph.entities, graph.relations)), MAP_DEFAULTS.maxCanvasBytes);
 }
 
 /** Notes added or edited since the cached layout (their hash differs), and how many were removed. */

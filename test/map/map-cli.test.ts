@@ -120,6 +120,9 @@ test('vectors lay the map out; the same seed gives the same canvas; --full lays 
       const undo = await runCli(['undo', other.runId], env);
       assert.equal(undo.code, 0, undo.stderr);
       assert.equal(readFileSync(join(vault.root, VAULT_MAP), 'utf8'), canvases[1], 'undoing the run restores the canvas it replaced');
+      const after = await map(env, '--seed', '12');
+      assert.equal(after.vaultMap.path, VAULT_MAP, 'a canvas an undo restored is still Engram’s: replaced, not written beside');
+      assert.equal(after.vaultMap.keptEdited, undefined);
     }
   }
   assert.equal(canvases[0], canvases[1], 'two fresh states, one seed: the same map');
