@@ -3,7 +3,7 @@
  * latency against SQLite FTS5 and wink-bm25-text-search on the same documents (synthetic vaults,
  * and SciFact when ../shared/corpora/scifact is present). Each step runs in its own process.
  * Results print as tables and are appended to bench/results.jsonl.
- * Usage: npm run bench -- [--sizes 1000,10000,50000] [--suites index,search,mcp,graph,librarian]
+ * Usage: npm run bench -- [--sizes 1000,10000,50000] [--suites index,search,mcp,graph,librarian,map]
  */
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { SCIFACT } from './search-datasets.js';
 import { benchMcp } from './mcp-bench.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,10000' }, suites: { type: 'string', default: 'index,search,mcp,graph,librarian' } } });
+const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,10000' }, suites: { type: 'string', default: 'index,search,mcp,graph,librarian,map' } } });
 const sizes = values
   .sizes!.split(',')
   .map(Number)
@@ -203,6 +203,55 @@ if (suites.has('librarian')) {
     }
   }
   console.table(libRows);
+}
+
+if (suites.has('map')) {
+  // `engram map` as a user runs it (built CLI): a first map of a vault whose notes all have
+  // vectors (synthetic, 384-d — the layout is measured, not embedding), the same again with
+  // nothing changed, after one edited note (placed into the cached layout), and with --full; then
+  // the model-free map of the same vault without vectors.
+  const cli = join(here, '..', 'dist', 'cli', 'main.js');
+  const mapRows: Record<string, string | number>[] = [];
+  for (const size of sizes) {
+    process.stderr.write(`map at ${size} notes…\n`);
+    const { root, paths } = vaultFor(size, true);
+    const home = mkdtempSync(join(tmpdir(), 'engram-bench-map-'));
+    const env = { ...process.env, ENGRAM_HOME: home, ENGRAM_OFFLINE: '1', ENGRAM_MODEL_DIR: join(home, 'no-models') };
+    const timed = (args: string[]) => {
+      const started = performance.now();
+      const out = execFileSync(process.execPath, [cli, ...args, '--vault', root], { env, encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'] });
+      return { ms: performance.now() - started, report: JSON.parse(out) as { mode: string; source: string; drawn: number } };
+    };
+    try {
+      execFileSync(process.execPath, [cli, 'index', '--quiet', '--no-embed', '--vault', root], { env, stdio: 'ignore' });
+      const stateDir = execFileSync(process.execPath, [cli, 'status', '--json', '--vault', root], { env, encoding: 'utf8' });
+      const dir = (JSON.parse(stateDir) as { state_dir: string }).state_dir;
+      execFileSync(process.execPath, ['--import', 'tsx', join(here, 'map-vectors.ts'), dir], { encoding: 'utf8' });
+      const first = timed(['map', '--json']);
+      const again = timed(['map', '--json']);
+      appendFileSync(join(root, paths[Math.floor(paths.length / 2)]!), '\nOne more line.\n');
+      const edited = timed(['map', '--json']);
+      const full = timed(['map', '--json', '--full']);
+      execFileSync(process.execPath, ['-e', `const D=require('better-sqlite3');const d=new D(${JSON.stringify(join(dir, 'engram.db'))});d.exec('DELETE FROM vectors');d.close()`], { cwd: join(here, '..') });
+      const signals = timed(['map', '--json']);
+      const row = {
+        notes: size,
+        drawn: first.report.drawn,
+        'first map, vectors (s)': +(first.ms / 1000).toFixed(2),
+        'nothing changed (s)': +(again.ms / 1000).toFixed(2),
+        'one edit (s)': +(edited.ms / 1000).toFixed(2),
+        'one edit mode': edited.report.mode,
+        '--full (s)': +(full.ms / 1000).toFixed(2),
+        'no vectors, links+tags (s)': +(signals.ms / 1000).toFixed(2),
+        'no-vector source': signals.report.source,
+      };
+      mapRows.push(row);
+      appendFileSync(join(here, 'results.jsonl'), JSON.stringify({ at: new Date().toISOString(), suite: 'map', cpus: cpus().length, node: process.version, ...row }) + '\n');
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }
+  console.table(mapRows);
 }
 
 /**

@@ -20,6 +20,7 @@ const LAYERS: Record<string, number> = {
   embed: 4,
   graph: 4,
   session: 5,
+  map: 5,
   librarian: 6,
   eval: 6,
   provision: 6,

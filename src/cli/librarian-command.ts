@@ -11,7 +11,7 @@ import { openSession } from './context.js';
 export const librarianCommand: Command = {
   name: 'librarian',
   summary:
-    'One caretaker sweep: drain the index, embedding and extraction backlogs, clean up the graph, file Inbox notes, propose merges, check health, and report to Claude/Librarian.md. `--dry-run` only plans: it writes nothing (vault or state) and makes no paid call.',
+    'One caretaker sweep: drain the index, embedding and extraction backlogs, clean up the graph, file Inbox notes, propose merges, check health, redraw the vault map when enough changed, and report to Claude/Librarian.md. `--dry-run` only plans: it writes nothing (vault or state) and makes no paid call.',
   options: {
     'dry-run': { type: 'boolean', description: 'print what the sweep would do and its estimated cost; change nothing' },
     phases: { type: 'string', value: 'LIST', description: `only these phases, comma-separated (${PHASES.join(',')})` },

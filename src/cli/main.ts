@@ -16,6 +16,7 @@ import { librarianCommand, undoCommand } from './librarian-command.js';
 import { evalCommand } from './eval-command.js';
 import { graphCommand } from './graph-command.js';
 import { lsCommand } from './ls-command.js';
+import { mapCommand } from './map-command.js';
 import { relatedCommand } from './related-command.js';
 import { relateCommand } from './relate-command.js';
 import { searchCommand } from './search-command.js';
@@ -32,6 +33,7 @@ export const COMMANDS: readonly Command[] = [
   relatedCommand,
   lsCommand,
   relateCommand,
+  mapCommand,
   graphCommand,
   serveCommand,
   daemonCommand,

@@ -1,6 +1,6 @@
 /**
  * One Librarian sweep: proposals ticked in Librarian.md → index backlog → embedding backlog → extraction backlog (budgeted) →
- * cleanup → organize → consolidation proposals (a bounded slice) → health → report. Each phase
+ * cleanup → organize → consolidation proposals (a bounded slice) → health → map (when enough changed) → report. Each phase
  * (one file each under `phases/`) is a `plan()` that only reads (what it would do and what it
  * would cost) and an `act()` given that plan. A dry run stops after the plans: no write to the
  * vault or the state, no paid call. A failing phase is recorded and the others still run. Every
@@ -16,6 +16,7 @@ import { embedPhase } from './phases/embed.js';
 import { extractPhase } from './phases/extract.js';
 import { healthPhase } from './phases/health.js';
 import { indexPhase } from './phases/index-notes.js';
+import { mapPhase } from './phases/map.js';
 import { organizePhase } from './phases/organize.js';
 import { isSkipped, message, PHASES, type Phase, type PhaseReport, type SweepContext, type SweepOptions, type SweepReport } from './phases/phase.js';
 import { fillProposals, reportPhase } from './phases/report.js';
@@ -23,7 +24,7 @@ import { fillProposals, reportPhase } from './phases/report.js';
 export { BACKLOG_PHASES, SWEEP_DEFAULTS, PHASES, type PhaseName, type PhaseReport, type SweepOptions, type SweepReport } from './phases/phase.js';
 
 /** The phases in the order they run (`PHASES` names them, for options and the CLI). */
-const SWEEP: readonly Phase[] = [approvalsPhase, indexPhase, embedPhase, extractPhase, cleanupPhase, organizePhase, consolidatePhase, healthPhase, reportPhase];
+const SWEEP: readonly Phase[] = [approvalsPhase, indexPhase, embedPhase, extractPhase, cleanupPhase, organizePhase, consolidatePhase, healthPhase, mapPhase, reportPhase];
 
 export async function runSweep(options: SweepOptions): Promise<SweepReport> {
   const ctx = startSweep(options);

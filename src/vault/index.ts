@@ -9,6 +9,6 @@ export type { Block, Heading } from './markdown.js';
 export type { Task, TaskPriority } from './tasks.js';
 export type { Frontmatter } from './frontmatter.js';
 export { pathKey, foldPath, baseName, folderOf, isNotePath, noteName, hasDotSegment } from './paths.js';
-export { resolveNotePath, type NotePathResult, type NotePathOptions } from './note-path.js';
+export { resolveNotePath, isCanvasPath, type NotePathResult, type NotePathOptions } from './note-path.js';
 export { addRelatedEntries, type RelatedEntry, type RelatedEdit } from './related-edit.js';
 export { conflictOriginalOf, findSyncConflicts, type SyncConflict } from './sync-conflicts.js';

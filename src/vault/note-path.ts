@@ -40,6 +40,11 @@ export interface NotePathOptions {
    * required to exist; its existing folders must be real folders inside the vault. Default false.
    */
   allowMissing?: boolean;
+  /**
+   * Also accept a JSON Canvas file (`.canvas`): the maps Engram itself writes. Off for every
+   * path an agent gives, so the tools still serve and write notes only.
+   */
+  canvas?: boolean;
 }
 
 export type NotePathResult =
@@ -168,7 +173,7 @@ export function resolveNotePath(vaultRoot: string, input: unknown, options: Note
   for (const segments of parsed.spellings) {
     const asked = segments.join('/');
     // `Folder/Note` means the note `Folder/Note.md`; a missing extension is never added to a new path.
-    const extended = !isNotePath(asked);
+    const extended = !isNotePath(asked) && !(options.canvas === true && isCanvasPath(asked));
     const spelled = extended ? `${asked}.md` : asked;
     const match = known === null ? null : matchKnown(known, spelled);
     if (match !== null && match.kind === 'ambiguous') return refuse(ambiguousReason(asked, match.candidates));
@@ -177,7 +182,7 @@ export function resolveNotePath(vaultRoot: string, input: unknown, options: Note
     for (const variant of variants) {
       const hit = inspectOnDisk(realRoot, variant.split('/'), variant);
       if (hit.kind === 'refused') return refuse(hit.reason);
-      if (hit.kind === 'found') return acceptFound(hit, variant, known);
+      if (hit.kind === 'found') return acceptFound(hit, variant, known, options.canvas === true);
       firstMissing ??= { spelled: variant, asked, extended, hit, indexed: match?.kind === 'one' };
     }
   }
@@ -190,11 +195,17 @@ export function resolveNotePath(vaultRoot: string, input: unknown, options: Note
   return { ok: true, path: hit.path, absolute: hit.absolute };
 }
 
-function acceptFound(hit: DiskHit & { kind: 'found' }, asked: string, known: KnownIndex | null): NotePathResult {
+/** A JSON Canvas file's path. */
+export function isCanvasPath(path: string): boolean {
+  return /\.canvas$/i.test(path);
+}
+
+function acceptFound(hit: DiskHit & { kind: 'found' }, asked: string, known: KnownIndex | null, canvas = false): NotePathResult {
   if (!hit.isFile) {
     return refuse(hit.isDirectory ? `"${asked}" is a folder, not a note; pass the path of a .md file inside it.` : `"${asked}" is not a regular file; pass the path of a markdown note.`);
   }
   // A symlink named `x.md` may lead to `image.png`: the real file decides.
+  if (canvas && isCanvasPath(hit.path)) return { ok: true, path: hit.path, absolute: hit.absolute };
   if (!isNotePath(hit.path)) return refuse(`"${asked}" leads to a file that is not a note (only .md files are served); pass the path of a markdown note.`);
   if (known === null) return { ok: true, path: hit.path, absolute: hit.absolute };
   const spellings = known.byKey.get(pathKey(hit.path)) ?? [];

@@ -14,6 +14,11 @@ export interface WriteRequest {
   next: (current: string | null) => string;
   /** Refuse when the note exists already. */
   create?: boolean;
+  /**
+   * Largest result allowed (bytes; default `WRITE_DEFAULTS.maxBytes`). Only generated files
+   * raise it: a vault map canvas of 10k notes is ~2 MB, which no note written by hand approaches.
+   */
+  maxBytes?: number;
 }
 
 export interface WriteReceipt {

@@ -11,7 +11,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { EngramError } from '../errors.js';
 import { acquireLock, linkablePaths, type Lock } from '../index/index.js';
-import { hashContent, linkWorlds, resolveNotePath, rewriteLinksForMove, type LinkWorlds } from '../vault/index.js';
+import { hashContent, isCanvasPath, linkWorlds, resolveNotePath, rewriteLinksForMove, type LinkWorlds } from '../vault/index.js';
 import { newNotePathProblem } from './names.js';
 import { agent, classifyUndo, classifyWrite, journalActor, journalLabel, type Actor, type WriteVerdict } from './quarantine.js';
 import { lineDiff, validateText, type MoveReceipt, type MoveRequest, type Preview, type WriteOutcome, type WriteReceipt, type WriteRequest } from './requests.js';
@@ -84,11 +84,12 @@ export class VaultWriter {
 
   /** A write the quarantine lets through at once (the agent folder); anything else throws, with its code. */
   write(request: WriteRequest): WriteReceipt {
-    const path = this.checkPath(request.path);
+    // Engram's own writers (not agents) may also write canvases: the vault map.
+    const path = this.checkPath(request.path, request.by.kind !== 'agent');
     const verdict = classifyWrite(path, request.by, { agentRoot: this.options.agentRoot });
     if (verdict.kind === 'refused') throw new EngramError(verdict.code, verdict.reason);
     if (verdict.kind === 'confirm') throw new EngramError('CONFIRMATION_REQUIRED', `${verdict.reason}; call the tool with preview first, show the human the diff, and apply with the token if they agree`);
-    return this.withLock(() => this.commit(request.by, path, request.next, { create: request.create === true }));
+    return this.withLock(() => this.commit(request.by, path, request.next, { create: request.create === true, maxBytes: request.maxBytes ?? WRITE_DEFAULTS.maxBytes }));
   }
 
   /** The diff a write outside the agent folder would make, and a token to apply exactly that. */
@@ -487,8 +488,8 @@ export class VaultWriter {
     if (problem !== null) throw new EngramError('INVALID_INPUT', `${problem}; nothing was written`);
   }
 
-  private checkPath(input: string): string {
-    const resolved = resolveNotePath(this.options.root, input, { allowMissing: true });
+  private checkPath(input: string, canvas = false): string {
+    const resolved = resolveNotePath(this.options.root, input, { allowMissing: true, canvas });
     if (!resolved.ok) throw new EngramError('INVALID_INPUT', resolved.reason);
     return resolved.path;
   }
@@ -499,7 +500,8 @@ export class VaultWriter {
    * is what VaultFs guards against: it never follows a link.)
    */
   private locate(path: string): void {
-    const resolved = resolveNotePath(this.options.root, path, { allowMissing: true });
+    // A canvas path here was admitted when it was first written (only Engram writes canvases).
+    const resolved = resolveNotePath(this.options.root, path, { allowMissing: true, canvas: isCanvasPath(path) });
     if (!resolved.ok) throw new EngramError('INVALID_INPUT', resolved.reason);
     if (resolved.path.normalize('NFC') !== path.normalize('NFC')) throw new EngramError('CONFLICT', `${path} now resolves to ${resolved.path}; check the vault and try again`);
   }
@@ -511,7 +513,7 @@ export class VaultWriter {
   }
 
   /** The new bytes: `next` sees `\n` line endings; the file's own endings and BOM are kept. */
-  private render(current: { bytes: Buffer; text: string } | null, next: (current: string | null) => string): Buffer {
+  private render(current: { bytes: Buffer; text: string } | null, next: (current: string | null) => string, maxBytes: number = WRITE_DEFAULTS.maxBytes): Buffer {
     const bom = current?.text.startsWith('\uFEFF') ? '\uFEFF' : '';
     const crlf = current !== null && current.text.includes('\r\n');
     const body = current === null ? null : current.text.slice(bom.length).replace(/\r\n/g, '\n');
@@ -519,17 +521,17 @@ export class VaultWriter {
     validateText(text);
     const out = bom + (crlf ? text.replace(/\r?\n/g, '\r\n') : text);
     const bytes = Buffer.from(out, 'utf8');
-    if (bytes.length > WRITE_DEFAULTS.maxBytes) throw new EngramError('INVALID_INPUT', `the note would be ${bytes.length} bytes; the limit for one write is ${WRITE_DEFAULTS.maxBytes} — split the content`);
+    if (bytes.length > maxBytes) throw new EngramError('INVALID_INPUT', `the note would be ${bytes.length} bytes; the limit for one write is ${maxBytes} — split the content`);
     return bytes;
   }
 
   /** `create` refuses an existing note; `exact` writes those bytes instead of rendering `next` (a redo or an undo). */
-  private commit(by: Actor, path: string, next: (current: string | null) => string, { create = false, exact = null }: { create?: boolean; exact?: Buffer | null } = {}): WriteReceipt {
+  private commit(by: Actor, path: string, next: (current: string | null) => string, { create = false, exact = null, maxBytes }: { create?: boolean; exact?: Buffer | null; maxBytes?: number } = {}): WriteReceipt {
     const tool = journalLabel(by);
     const current = this.readCurrent(path);
     if (create && current !== null) throw new EngramError('CONFLICT', `${path} exists already; choose another title or ask to overwrite it`);
     if (current === null) this.checkNewName(by, path);
-    const after = exact ?? this.render(current, next);
+    const after = exact ?? this.render(current, next, maxBytes);
     this.locate(path);
     this.auditPath();
     // Journal first: a kill between journal and rename leaves a row whose after-hash the file

@@ -72,6 +72,7 @@ const CLI: Record<string, string[]> = {
   search: ['all-tags', 'also', 'exclude-folder', 'explain', 'folder', 'limit', 'min-score', 'min-similarity', 'mode', 'modified-after', 'modified-before', 'no-refresh', 'tag', 'type'],
   related: ['by', 'folder', 'limit', 'weights'],
   relate: ['apply', 'limit', 'target'],
+  map: ['full', 'seed'],
   ls: ['all-tags', 'cursor', 'exclude-folder', 'folder', 'limit', 'modified-after', 'modified-before', 'tag', 'type'],
   graph: ['apply', 'max-cost', 'max-notes', 'retry-failed', 'undo'],
   serve: ['http', 'no-index', 'no-watch'],

@@ -37,7 +37,7 @@ export const SWEEP_DEFAULTS = {
   listedProposals: 20,
 } as const;
 
-export const PHASES = ['approvals', 'index', 'embed', 'extract', 'cleanup', 'organize', 'consolidate', 'health', 'report'] as const;
+export const PHASES = ['approvals', 'index', 'embed', 'extract', 'cleanup', 'organize', 'consolidate', 'health', 'map', 'report'] as const;
 export type PhaseName = (typeof PHASES)[number];
 /** The daemon's frequent drain: decide what the human ticked, keep the backlogs empty; filing and review wait for the nightly sweep. */
 export const BACKLOG_PHASES: readonly PhaseName[] = ['approvals', 'index', 'embed', 'extract'];
