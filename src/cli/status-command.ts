@@ -23,6 +23,17 @@ export const statusCommand: Command = {
   },
 };
 
+/** The sessions `engram serve` attached to the daemon (an older daemon's status file has none). */
+function sessionLines(daemon: DaemonStatus): string[] {
+  const sessions = daemon.sessions ?? [];
+  if (daemon.attach === undefined || daemon.attach === null) return ['sessions     none attach: the daemon has no attach endpoint (see its log)'];
+  if (sessions.length === 0) return ['sessions     none attached (engram serve attaches to this daemon when it starts)'];
+  return [
+    `sessions     ${sessions.length} attached`,
+    ...sessions.map((session) => `  ${session.agent ?? 'unnamed client'} · session ${session.session_id} · since ${session.since} · writes as ${session.run_id}${session.relay_pid ? ` · pid ${session.relay_pid}` : ''}`),
+  ];
+}
+
 export function describeStatus(doc: StatusDoc & { vectors?: VectorStatus; librarian?: SweepSummary | null; extraction_paused?: string | null; daemon?: DaemonStatus | null }): string {
   const lines = [
     `vault        ${doc.vault}`,
@@ -61,6 +72,7 @@ export function describeStatus(doc: StatusDoc & { vectors?: VectorStatus; librar
         ? 'daemon       not running'
         : `daemon       running (pid ${daemon.pid} since ${daemon.started_at}${daemon.running ? `; ${daemon.running} in progress` : ''}); next backlog ${daemon.next.backlog ?? '—'}, next sweep ${daemon.next.sweep ?? '—'}${daemon.http ? `; MCP ${daemon.http}` : ''}`,
     );
+    if (daemon) lines.push(...sessionLines(daemon));
   }
   if (doc.skipped.length > 0) {
     lines.push(`skipped      ${doc.skipped.length}`);
