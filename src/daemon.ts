@@ -2,9 +2,10 @@
  * `engram daemon`: one long-lived process per vault. It keeps the index and vectors fresh as
  * files change (the MCP engine's chokidar watcher, debounced; a catch-up index run at start),
  * runs the Librarian on node-cron schedules (a frequent backlog drain, a nightly full sweep;
- * never two at once, never beside another process's sweep), optionally serves MCP over
- * Streamable HTTP on 127.0.0.1 with `/health`, and writes a status file that `engram status`
- * reads. SIGINT/SIGTERM stop it cleanly: the running sweep stops at its next phase boundary (each
+ * never two at once, never beside another process's sweep), opens the attach endpoint that
+ * `engram serve` sessions relay to (one engine for all of them; see mcp/attach-server.ts),
+ * optionally serves MCP over Streamable HTTP on 127.0.0.1 with `/health`, and writes a status
+ * file that `engram status` reads (with the attached sessions). SIGINT/SIGTERM stop it cleanly: the running sweep stops at its next phase boundary (each
  * phase's work is transactional, so a hard kill is safe too).
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';

@@ -7,7 +7,7 @@ import { readDaemonStatus, type DaemonStatus } from '../daemon.js';
 
 export const statusCommand: Command = {
   name: 'status',
-  summary: 'Index health: counts, link resolution, vectors and their sources, skipped files and warnings.',
+  summary: 'Index health: counts, link resolution, vectors and their sources, skipped files and warnings; the daemon and the sessions attached to it.',
   options: {},
   run(args, { env, io }) {
     const session = openSession(args.values.vault as string | undefined, env);

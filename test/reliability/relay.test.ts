@@ -79,6 +79,14 @@ async function connect(t: TestContext, vault: FixtureVault, options: { name?: st
   return { client, call, session, pid: transport.pid!, stderr: () => stderr };
 }
 
+function daemonSessions(vault: FixtureVault): number {
+  try {
+    return (JSON.parse(readFileSync(join(stateDir(vault), 'daemon.json'), 'utf8')) as { sessions: unknown[] }).sessions.length;
+  } catch {
+    return -1;
+  }
+}
+
 function journal(vault: FixtureVault): { run_id: string; tool: string; path: string }[] {
   const db = new Database(join(stateDir(vault), 'engram.db'), { readonly: true });
   try {
@@ -131,6 +139,16 @@ test('sessions attach to the daemon: one engine, each session journaled under it
   }
   const audit = readFileSync(join(vault.root, 'Claude/Audit.md'), 'utf8');
   assert.ok(audit.includes(alphaRun) && audit.includes(betaRun), 'Audit.md tells the sessions apart');
+
+  // A client gone mid-call (its relay killed) costs the daemon nothing: the others carry on.
+  const gamma = await connect(t, vault, { name: 'gamma' });
+  await eventually(() => daemonSessions(vault) === 3, 'the third session is listed');
+  const inflight = gamma.call('search_brain', { query: 'quokka spring' }).catch(() => null);
+  process.kill(gamma.pid, 'SIGKILL');
+  await inflight;
+  await eventually(() => daemonSessions(vault) === 2, 'the killed session leaves the list');
+  assert.ok(!(await beta.call('search_brain', { query: 'quokka' })).isError);
+  assert.equal(daemon.exitCode, null, 'the daemon runs on');
 
   const status = spawnCli(['status', '--vault', vault.root], { ENGRAM_HOME: vault.home });
   assert.match(status.stdout, /sessions +2 attached/);
