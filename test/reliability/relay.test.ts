@@ -60,12 +60,12 @@ async function stopDaemon(child: ChildProcess): Promise<void> {
 }
 
 /** A stdio session through the `engram` executable, as Claude Code starts it. */
-async function connect(t: TestContext, vault: FixtureVault, options: { name?: string; elicit?: boolean } = {}) {
+async function connect(t: TestContext, vault: FixtureVault, options: { name?: string; elicit?: boolean; args?: string[] } = {}) {
   const client = new Client({ name: options.name ?? 'tester', version: '1' }, options.elicit ? { capabilities: { elicitation: {} } } : {});
   if (options.elicit) client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { approve: true } }));
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ['--import', 'tsx', ENTRY, 'serve', '--vault', vault.root, '--no-watch', '--no-index'],
+    args: ['--import', 'tsx', ENTRY, 'serve', '--vault', vault.root, '--no-watch', '--no-index', ...(options.args ?? [])],
     env: baseEnv(vault),
     cwd: REPO,
     stderr: 'pipe',
@@ -212,4 +212,25 @@ test('no daemon, a stale attach file, another vault or version, a file readable 
     await session.client.close();
   }
   assert.equal(daemon.exitCode, null, 'the daemon kept running');
+});
+
+test('serve --spawn-daemon starts a detached daemon when none runs and attaches to it; the next session attaches to the same one', async (t) => {
+  const vault = makeVault(t, FILES);
+  spawnCli(['index', '--vault', vault.root, '--quiet'], { ENGRAM_HOME: vault.home });
+  let spawned: number | null = null;
+  t.after(() => {
+    try {
+      if (spawned !== null) process.kill(spawned, 'SIGTERM'); // detached: it would outlive the test
+    } catch {
+      // already gone
+    }
+  });
+  const first = await connect(t, vault, { args: ['--spawn-daemon'] });
+  const daemon = attachFile(vault);
+  assert.ok(daemon, 'the spawned daemon wrote its attach file');
+  spawned = daemon.pid;
+  assert.match(await first.session(), new RegExp(`^attached to the engram daemon \\(pid ${daemon.pid}\\)`));
+  assert.match(first.stderr(), new RegExp(`started engram daemon \\(pid ${daemon.pid}\\)`));
+  const second = await connect(t, vault);
+  assert.match(await second.session(), new RegExp(`^attached to the engram daemon \\(pid ${daemon.pid}\\)`));
 });
