@@ -14,6 +14,8 @@ import { connectDaemon, RUNNING_VERSION, findDaemon, locateState, Relay, type At
 export interface AttachRequest {
   vault: string;
   home: string;
+  /** How long to wait for a daemon that stopped mid-session to come back before serving alone. */
+  reconnectMs: number;
   /** Start a detached `engram daemon` when none runs. */
   spawnDaemon: boolean;
   /** Say why this session serves on its own (false: the caller will look again and say it). */
@@ -85,6 +87,7 @@ export async function relaySession(attached: Attached, request: AttachRequest, s
     find: () => findDaemon(attached.stateDir, attached.hello.vault, RUNNING_VERSION, process.getuid?.()),
     standalone: (why) => standalone(why, attached.hello.session),
     log: request.log,
+    reconnectMs: request.reconnectMs,
   });
   await relay.run(attached.socket);
 }

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { connectServer, createServer, LineStdioTransport, startHttp, VaultEngine } from '../mcp/index.js';
 import type { Upstream } from '../attach/index.js';
 import type { Command } from './command.js';
-import { httpPort, indexChild, openSession, type CliEnv, type Output } from './context.js';
+import { httpPort, indexChild, openSession, positiveNumber, type CliEnv, type Output } from './context.js';
 import { attachToDaemon, relaySession, type AttachRequest } from './relay-session.js';
 
 export const serveCommand: Command = {
@@ -13,6 +13,7 @@ export const serveCommand: Command = {
     http: { type: 'string', value: 'PORT', description: 'serve Streamable HTTP on 127.0.0.1:PORT instead of stdio (token: $ENGRAM_HTTP_TOKEN; at most $ENGRAM_HTTP_MAX_SESSIONS sessions, default 64)' },
     'no-watch': { type: 'boolean', description: 'do not watch the vault for changes' },
     'no-index': { type: 'boolean', description: 'do not bring the index up to date at start' },
+    'reconnect-wait': { type: 'string', value: 'SECONDS', description: 'over stdio, attached to a daemon that stops: how long to wait for it to come back before serving on its own (default 10)' },
     'spawn-daemon': { type: 'boolean', description: 'over stdio, when no `engram daemon` runs for the vault, start one (detached) and attach to it' },
   },
   async run(args, { env, io }) {
@@ -21,8 +22,9 @@ export const serveCommand: Command = {
       // stdout is the protocol channel: libraries that log with console.log must not reach it.
       console.log = console.info = console.debug = console.warn = (...parts: unknown[]) => io.err(parts.map(String).join(' '));
       const given = (args.values.vault as string | undefined) ?? env.vault;
+      const reconnectMs = (positiveNumber(args.values['reconnect-wait'], '--reconnect-wait') ?? 10) * 1000;
       if (given) {
-        const request: AttachRequest = { vault: given, home: env.home, spawnDaemon: args.values['spawn-daemon'] === true, explain: true, log: io };
+        const request: AttachRequest = { vault: given, home: env.home, reconnectMs, spawnDaemon: args.values['spawn-daemon'] === true, explain: true, log: io };
         const attached = await attachToDaemon(request);
         if (attached) {
           await relaySession(attached, request, (why, sessionId) => standaloneUpstream(args.values, env, io, why, sessionId));

@@ -74,7 +74,7 @@ const CLI: Record<string, string[]> = {
   relate: ['apply', 'limit', 'target'],
   ls: ['all-tags', 'cursor', 'exclude-folder', 'folder', 'limit', 'modified-after', 'modified-before', 'tag', 'type'],
   graph: ['apply', 'max-cost', 'max-notes', 'retry-failed', 'undo'],
-  serve: ['http', 'no-index', 'no-watch', 'spawn-daemon'],
+  serve: ['http', 'no-index', 'no-watch', 'reconnect-wait', 'spawn-daemon'],
   daemon: ['http', 'no-index', 'sweep-now'],
   librarian: ['apply-ticked', 'dry-run', 'phases'],
   undo: [],

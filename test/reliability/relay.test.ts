@@ -160,10 +160,12 @@ test('a daemon restart mid-session: the relay attaches again (same run id); with
   const vault = makeVault(t, FILES);
   spawnCli(['index', '--vault', vault.root, '--quiet'], { ENGRAM_HOME: vault.home });
   const first = await startDaemon(t, vault);
-  const session = await connect(t, vault, { name: 'survivor' });
+  // Waits as long as a loaded machine may need to start the next daemon.
+  const session = await connect(t, vault, { name: 'survivor', args: ['--reconnect-wait', '120'] });
   const before = await session.session();
   assert.match(before, new RegExp(`pid ${first.pid}\\)`));
-  const runId = /run (\S+)$/.exec(before)![1];
+  const runId = /run (\S+)$/.exec(before)![1]!;
+  assert.ok(!(await session.call('capture', { text: 'before the restart' })).isError);
 
   await stopDaemon(first);
   const second = await startDaemon(t, vault);
@@ -173,15 +175,18 @@ test('a daemon restart mid-session: the relay attaches again (same run id); with
   assert.match(again, new RegExp(`attached to the engram daemon \\(pid ${second.pid}\\).*run ${runId}$`));
   assert.ok(!(await session.call('capture', { text: 'after the restart' })).isError);
 
+  // A session that waits one second for a daemon that does not come back serves on its own.
+  const brief = await connect(t, vault, { name: 'brief', args: ['--reconnect-wait', '1'] });
+  const briefRun = /run (\S+)$/.exec(await brief.session())![1]!;
   await stopDaemon(second);
-  const alone = await session.session();
-  assert.match(alone, new RegExp(`^on its own since .*: the engram daemon this session was attached to went away .*run ${runId}$`));
-  assert.ok(!(await session.call('capture', { text: 'on its own' })).isError);
-  assert.match(session.stderr(), /serving on its own from now on/);
+  const alone = await brief.session();
+  assert.match(alone, new RegExp(`^on its own since .*: the engram daemon this session was attached to went away .*run ${briefRun}$`));
+  assert.ok(!(await brief.call('capture', { text: 'on its own' })).isError);
+  assert.match(brief.stderr(), /serving on its own from now on/);
   assert.deepEqual(
     journal(vault).map((row) => row.run_id),
-    [runId, runId],
-    'both writes journaled under the session',
+    [runId, runId, briefRun],
+    'each write journaled under its session, across the restart and the fallback',
   );
 });
 
