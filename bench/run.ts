@@ -3,7 +3,8 @@
  * latency against SQLite FTS5 and wink-bm25-text-search on the same documents (synthetic vaults,
  * and SciFact when ../shared/corpora/scifact is present). Each step runs in its own process.
  * Results print as tables and are appended to bench/results.jsonl.
- * Usage: npm run bench -- [--sizes 1000,10000,50000] [--suites index,search,mcp,graph,librarian,map]
+ * Usage: npm run bench -- [--sizes 1000,10000,50000] [--suites index,search,mcp,graph,librarian,map,sessions]
+ * (`sessions`, 8 stdio sessions standalone vs attached to a daemon, runs only when named.)
  */
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { parseArgs } from 'node:util';
 import { generateVault } from './generate-vault.js';
 import { SCIFACT } from './search-datasets.js';
 import { benchMcp } from './mcp-bench.js';
+import { benchSessions } from './sessions-bench.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const { values } = parseArgs({ options: { sizes: { type: 'string', default: '1000,10000' }, suites: { type: 'string', default: 'index,search,mcp,graph,librarian,map' } } });
@@ -112,6 +114,18 @@ if (suites.has('mcp')) {
     appendFileSync(join(here, 'results.jsonl'), JSON.stringify({ at: new Date().toISOString(), suite: 'mcp', cpus: cpus().length, node: process.version, ...row }) + '\n');
   }
   console.table(mcpRows);
+}
+
+if (suites.has('sessions')) {
+  const sessionRows: Record<string, string | number>[] = [];
+  // At 10k notes unless sizes name others (a smaller vault for a quick look).
+  for (const size of sizes.length > 0 ? sizes : [10_000]) {
+    process.stderr.write(`8 sessions at ${size} notes, standalone then attached to a daemon…\n`);
+    const row = await benchSessions(size);
+    sessionRows.push(row);
+    appendFileSync(join(here, 'results.jsonl'), JSON.stringify({ at: new Date().toISOString(), suite: 'sessions', cpus: cpus().length, node: process.version, ...row }) + '\n');
+  }
+  console.table(sessionRows);
 }
 
 if (suites.has('graph')) {

@@ -2,9 +2,10 @@
  * `engram daemon`: one long-lived process per vault. It keeps the index and vectors fresh as
  * files change (the MCP engine's chokidar watcher, debounced; a catch-up index run at start),
  * runs the Librarian on node-cron schedules (a frequent backlog drain, a nightly full sweep;
- * never two at once, never beside another process's sweep), optionally serves MCP over
- * Streamable HTTP on 127.0.0.1 with `/health`, and writes a status file that `engram status`
- * reads. SIGINT/SIGTERM stop it cleanly: the running sweep stops at its next phase boundary (each
+ * never two at once, never beside another process's sweep), opens the attach endpoint that
+ * `engram serve` sessions relay to (one engine for all of them; see mcp/attach-server.ts),
+ * optionally serves MCP over Streamable HTTP on 127.0.0.1 with `/health`, and writes a status
+ * file that `engram status` reads (with the attached sessions). SIGINT/SIGTERM stop it cleanly: the running sweep stops at its next phase boundary (each
  * phase's work is transactional, so a hard kill is safe too).
  */
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -17,7 +18,7 @@ import { EngramError } from './errors.js';
 import { acquireLock, readLock, type Lock } from './index/index.js';
 import { sessionOver, type LockOutcome, type VaultSession } from './session/index.js';
 import { BACKLOG_PHASES, newRunId, runSweep, sweepOptions, type LibrarianSettings, type SweepReport } from './librarian/index.js';
-import { startHttp, VaultEngine } from './mcp/index.js';
+import { startAttach, startHttp, VaultEngine, type AttachEndpoint, type AttachedSession } from './mcp/index.js';
 import { goldenCheck } from './eval/index.js';
 import { writeFileAtomic } from './writes/index.js';
 
@@ -36,6 +37,8 @@ export interface DaemonOptions {
   debounceMs?: number;
   /** The session the vault was opened with; by default one over `db`. */
   session?: VaultSession;
+  /** Open the attach endpoint `engram serve` relays sessions to (default true). */
+  attach?: boolean;
 }
 
 type JobKind = 'backlog' | 'sweep';
@@ -50,6 +53,9 @@ export interface DaemonStatus {
   next: { backlog: string | null; sweep: string | null };
   last: Partial<Record<JobKind, { run_id: string; at: string; status: string; summary: string }>>;
   running: JobKind | null;
+  /** The local port `engram serve` attaches to (null: none open), and the sessions attached now. */
+  attach: number | null;
+  sessions: AttachedSession[];
 }
 
 export interface Daemon {
@@ -91,6 +97,7 @@ interface Running {
   http: Server | null;
   httpUrl: string | null;
   tasks: Partial<Record<JobKind, ScheduledTask>>;
+  attach: AttachEndpoint | null;
 }
 
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
@@ -113,11 +120,12 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     ...(options.debounceMs ? { debounceMs: options.debounceMs } : {}),
   });
   engine.start();
-  const daemon: Running = { options, session, engine, startedAt, last: {}, job: null, abort: new AbortController(), http: null, httpUrl: null, tasks: {} };
+  const daemon: Running = { options, session, engine, startedAt, last: {}, job: null, abort: new AbortController(), http: null, httpUrl: null, tasks: {}, attach: null };
   try {
     await startServices(daemon);
   } catch (error) {
     for (const task of Object.values(daemon.tasks)) await task?.destroy();
+    await daemon.attach?.close();
     await engine.close();
     daemonLock.release();
     throw error;
@@ -146,6 +154,14 @@ async function startServices(daemon: Running): Promise<void> {
     const address = http.address();
     daemon.httpUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : options.http.port}/mcp`;
   }
+  if (options.attach !== false) {
+    try {
+      daemon.attach = await startAttach(daemon.engine, { stateDir: options.stateDir, log: options.log, onChange: () => saveStatus(daemon) });
+    } catch (error) {
+      // Sessions then serve on their own, as without a daemon: worth a line, not a refusal to run.
+      options.log.err(`engram daemon: no attach endpoint for \`engram serve\` (${error instanceof Error ? error.message : String(error)}); sessions serve on their own`);
+    }
+  }
   saveStatus(daemon);
 }
 
@@ -154,6 +170,7 @@ async function stopServices(daemon: Running): Promise<void> {
   daemon.abort.abort('shutdown');
   for (const task of Object.values(daemon.tasks)) await task?.destroy();
   if (daemon.job) await daemon.job.done;
+  await daemon.attach?.close(); // attached relays look for a new daemon, then serve on their own
   const { http } = daemon;
   if (http) {
     // close() alone waits for every client connection to end, which an open MCP session never does.
@@ -177,6 +194,8 @@ function statusOf(daemon: Running): DaemonStatus {
     next: { backlog: tasks.backlog?.getNextRun()?.toISOString() ?? null, sweep: tasks.sweep?.getNextRun()?.toISOString() ?? null },
     last: daemon.last,
     running: daemon.job?.kind ?? null,
+    attach: daemon.attach?.port ?? null,
+    sessions: daemon.attach?.sessions() ?? [],
   };
 }
 

@@ -14,6 +14,7 @@ const LAYERS: Record<string, number> = {
   'errors.ts': 0,
   vault: 1,
   'smart-env': 1,
+  attach: 1,
   index: 2,
   writes: 3,
   search: 4,
@@ -29,7 +30,7 @@ const LAYERS: Record<string, number> = {
   'daemon.ts': 8,
   cli: 9,
 };
-const COMPOSITION_ROOTS = new Set(['cli/main.ts', 'daemon.ts', 'mcp/server.ts']);
+const COMPOSITION_ROOTS = new Set(['cli/main.ts', 'cli/engram.ts', 'daemon.ts', 'mcp/server.ts']);
 
 type Sources = Map<string, string>; // path under src/ → text
 

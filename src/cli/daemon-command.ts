@@ -6,7 +6,7 @@ import { httpPort, indexChild, openSession } from './context.js';
 export const daemonCommand: Command = {
   name: 'daemon',
   summary:
-    'Run Engram for a vault until stopped: watch the vault and keep the index and vectors fresh, run the Librarian on a schedule ($ENGRAM_SCHEDULE_BACKLOG, default every 15 minutes: ticked proposals, index, embeddings, extraction; $ENGRAM_SCHEDULE_SWEEP, default 03:30 nightly: the full sweep; $ENGRAM_TIMEZONE), and with --http PORT serve MCP and the local page on 127.0.0.1. Stops cleanly on SIGINT/SIGTERM.',
+    'Run Engram for a vault until stopped: watch the vault and keep the index and vectors fresh, run the Librarian on a schedule ($ENGRAM_SCHEDULE_BACKLOG, default every 15 minutes: ticked proposals, index, embeddings, extraction; $ENGRAM_SCHEDULE_SWEEP, default 03:30 nightly: the full sweep; $ENGRAM_TIMEZONE), serve the `engram serve` sessions that attach to it (one engine for all; `engram status` lists them), and with --http PORT serve MCP and the local page on 127.0.0.1. Stops cleanly on SIGINT/SIGTERM.',
   options: {
     http: { type: 'string', value: 'PORT', description: 'also serve MCP over Streamable HTTP on 127.0.0.1:PORT, and the local page on / (token: $ENGRAM_HTTP_TOKEN; at most $ENGRAM_HTTP_MAX_SESSIONS sessions, default 64)' },
     'no-index': { type: 'boolean', description: 'do not bring the index up to date at start' },

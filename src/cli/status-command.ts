@@ -7,7 +7,7 @@ import { readDaemonStatus, type DaemonStatus } from '../daemon.js';
 
 export const statusCommand: Command = {
   name: 'status',
-  summary: 'Index health: counts, link resolution, vectors and their sources, skipped files and warnings.',
+  summary: 'Index health: counts, link resolution, vectors and their sources, skipped files and warnings; the daemon and the sessions attached to it.',
   options: {},
   run(args, { env, io }) {
     const session = openSession(args.values.vault as string | undefined, env);
@@ -22,6 +22,17 @@ export const statusCommand: Command = {
     }
   },
 };
+
+/** The sessions `engram serve` attached to the daemon (an older daemon's status file has none). */
+function sessionLines(daemon: DaemonStatus): string[] {
+  const sessions = daemon.sessions ?? [];
+  if (daemon.attach === undefined || daemon.attach === null) return ['sessions     none attach: the daemon has no attach endpoint (see its log)'];
+  if (sessions.length === 0) return ['sessions     none attached (engram serve attaches to this daemon when it starts)'];
+  return [
+    `sessions     ${sessions.length} attached`,
+    ...sessions.map((session) => `  ${session.agent ?? 'unnamed client'} · session ${session.session_id} · since ${session.since} · writes as ${session.run_id}${session.relay_pid ? ` · pid ${session.relay_pid}` : ''}`),
+  ];
+}
 
 export function describeStatus(doc: StatusDoc & { vectors?: VectorStatus; librarian?: SweepSummary | null; extraction_paused?: string | null; daemon?: DaemonStatus | null }): string {
   const lines = [
@@ -61,6 +72,7 @@ export function describeStatus(doc: StatusDoc & { vectors?: VectorStatus; librar
         ? 'daemon       not running'
         : `daemon       running (pid ${daemon.pid} since ${daemon.started_at}${daemon.running ? `; ${daemon.running} in progress` : ''}); next backlog ${daemon.next.backlog ?? '—'}, next sweep ${daemon.next.sweep ?? '—'}${daemon.http ? `; MCP ${daemon.http}` : ''}`,
     );
+    if (daemon) lines.push(...sessionLines(daemon));
   }
   if (doc.skipped.length > 0) {
     lines.push(`skipped      ${doc.skipped.length}`);

@@ -85,7 +85,7 @@ export const provisionCommand: Command = {
 /** How to start engram on this machine: `engram` when it is on PATH, else node and this package's built entry. */
 function engramInvocation(env: CliEnv): { command: string; args: string[] } {
   if (findExecutable('engram', env.path)) return { command: 'engram', args: [] };
-  return { command: process.execPath, args: [join(PACKAGE_ROOT, 'dist', 'cli', 'main.js')] };
+  return { command: process.execPath, args: [join(PACKAGE_ROOT, 'dist', 'cli', 'engram.js')] };
 }
 
 export const mcpCommand: Command = {

@@ -19,6 +19,10 @@ import { sessionOver, type VaultSession } from '../session/index.js';
 import type { ExtractorSettings } from '../graph/index.js';
 import { resolveNotePath } from '../vault/index.js';
 import { randomUUID } from 'node:crypto';
+import { currentIdentity, sessionRunId } from './identity.js';
+
+/** Most session writers an engine keeps (a daemon serves many sessions over its life). */
+const MAX_SESSION_WRITERS = 256;
 
 export interface EngineOptions {
   /** The agent-territory folder (ENGRAM_AGENT_ROOT, default `Claude`). */
@@ -66,6 +70,7 @@ export class VaultEngine {
   private flushing: Promise<void> = Promise.resolve();
   private readonly extension = lexicalExtension();
   private vaultWriter: VaultWriter | null = null;
+  private readonly sessionWriters = new Map<string, VaultWriter>();
   private readonly runId = `mcp-${randomUUID().slice(0, 8)}`;
   private known: string[] | null = null;
   private knownGeneration = -1;
@@ -100,10 +105,26 @@ export class VaultEngine {
     return this.options.agentRoot ?? 'Claude';
   }
 
-  /** The vault writer for this server, journaling under one run id per server process. */
+  /**
+   * The vault writer: inside a tool call, one journaling under the calling session's run id (see
+   * identity.ts), so sessions sharing this engine stay apart in the journal; outside one (a
+   * daemon's own work), one run id per engine.
+   */
   writer(): VaultWriter {
-    this.vaultWriter ??= this.session.writer(this.runId);
-    return this.vaultWriter;
+    const identity = currentIdentity();
+    if (!identity) {
+      this.vaultWriter ??= this.session.writer(this.runId);
+      return this.vaultWriter;
+    }
+    const runId = sessionRunId(identity);
+    let writer = this.sessionWriters.get(runId);
+    if (!writer) {
+      writer = this.session.writer(runId);
+      this.sessionWriters.set(runId, writer);
+      // Oldest first in a Map: forget the longest-known session's writer (a new one is cheap).
+      if (this.sessionWriters.size > MAX_SESSION_WRITERS) this.sessionWriters.delete(this.sessionWriters.keys().next().value!);
+    }
+    return writer;
   }
 
   /** Starts the background index run and the watcher; returns at once. */

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { VaultEngine } from './engine.js';
 import { guarded } from './results.js';
 import { TOOL_FAMILIES, type ToolContext } from './tools/index.js';
+import { newIdentity, runAs, type SessionIdentity } from './identity.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 
@@ -21,13 +22,28 @@ export const SERVER_INSTRUCTIONS = [
   "Write back what you learn under Claude/ (log_session, capture, upsert_concept, add_task); anything else is the human's and is only previewed until they approve.",
 ].join(' ');
 
-export function createServer(engine: VaultEngine): McpServer {
+export interface SessionOptions {
+  /** How the session is served, as `onboard` says it. */
+  serving?: string;
+  /** The session's id when the client side chose it (a relay keeps one across daemon restarts). */
+  sessionId?: string | undefined;
+  /** Told once the client has initialized (its name is then known). */
+  onInitialized?: (identity: SessionIdentity) => void;
+}
+
+/** A server for one MCP session, with its own identity (see identity.ts) over a shared engine. */
+export function createServer(engine: VaultEngine, options: SessionOptions = {}): McpServer {
   const server = new McpServer({ name: 'engram', version }, { instructions: SERVER_INSTRUCTIONS, capabilities: { logging: {} } });
-  const context: ToolContext = { engine, server };
+  const identity = newIdentity(options.serving ?? 'served directly by this Engram process', options.sessionId);
+  server.server.oninitialized = () => {
+    identity.agent ??= server.server.getClientVersion()?.name?.trim() || null;
+    options.onInitialized?.(identity);
+  };
+  const context: ToolContext = { engine, server, identity };
   for (const tool of TOOL_FAMILIES.flatMap((family) => family(context))) {
     const { handler, inputSchema, ...config } = tool.spec;
     // A handler's error becomes an `isError` result that says what to do, never a crash.
-    server.registerTool(tool.name, { ...config, inputSchema: lenientNumbers(inputSchema) }, (args: Record<string, unknown>) => guarded(() => handler(args)));
+    server.registerTool(tool.name, { ...config, inputSchema: lenientNumbers(inputSchema) }, (args: Record<string, unknown>) => guarded(() => runAs(identity, () => handler(args))));
   }
   return server;
 }

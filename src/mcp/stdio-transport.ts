@@ -38,6 +38,8 @@ export class LineStdioTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    // A peer gone mid-call (a relay's socket closed): the answer has nowhere to go.
+    if (this.stdout.destroyed || this.stdout.writableEnded) return Promise.resolve();
     return new Promise((resolve) => {
       if (this.stdout.write(`${JSON.stringify(message)}\n`)) resolve();
       else this.stdout.once('drain', resolve);

@@ -75,7 +75,7 @@ const CLI: Record<string, string[]> = {
   map: ['full', 'seed'],
   ls: ['all-tags', 'cursor', 'exclude-folder', 'folder', 'limit', 'modified-after', 'modified-before', 'tag', 'type'],
   graph: ['apply', 'max-cost', 'max-notes', 'retry-failed', 'undo'],
-  serve: ['http', 'no-index', 'no-watch'],
+  serve: ['http', 'no-index', 'no-watch', 'reconnect-wait', 'spawn-daemon'],
   daemon: ['http', 'no-index', 'sweep-now'],
   librarian: ['apply-ticked', 'dry-run', 'phases'],
   undo: [],

@@ -9,11 +9,14 @@ import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { VaultEngine } from '../engine.js';
 import type { ToolResult } from '../results.js';
+import type { SessionIdentity } from '../identity.js';
 
 /** What a tool's handler may reach: the vault engine, and the server (to ask the client's human). */
 export interface ToolContext {
   engine: VaultEngine;
   server: McpServer;
+  /** The calling session (its agent name and run id; how it is served). */
+  identity: SessionIdentity;
 }
 
 /** A tool's parameters or result fields: name → zod schema. */

@@ -9,6 +9,7 @@ import { vectorStatus } from '../../embed/index.js';
 import { readStatus } from '../../index/index.js';
 import { extractionPaused, lastSweep, type SweepSummary } from '../../librarian/index.js';
 import type { VaultEngine } from '../engine.js';
+import { sessionRunId, type SessionIdentity } from '../identity.js';
 import { ok } from '../results.js';
 import { defineTool, READ_ONLY, type Tool, type ToolContext } from './define.js';
 
@@ -58,11 +59,11 @@ export const TOOL_GUIDE: Record<string, string> = {
   undo_run: 'revert every change of one caretaker sweep',
 };
 
-export function orientTools({ engine }: ToolContext): Tool[] {
-  return [onboardTool(engine), indexStatusTool(engine), librarianStatusTool(engine)];
+export function orientTools({ engine, identity }: ToolContext): Tool[] {
+  return [onboardTool(engine, identity), indexStatusTool(engine), librarianStatusTool(engine)];
 }
 
-function onboardTool(engine: VaultEngine): Tool {
+function onboardTool(engine: VaultEngine, identity: SessionIdentity): Tool {
   return defineTool('onboard', {
     title: 'Orient in the vault',
     description: "Call this first. Returns the vault's constitution (Claude/README.md), where to write what, a one-line guide to every tool, and a compact status of the index, vectors and the caretaker.",
@@ -71,7 +72,14 @@ function onboardTool(engine: VaultEngine): Tool {
       constitution: z.string().nullable().describe('Claude/README.md, cut at 4,000 characters; null when absent'),
       routing: z.array(z.string()),
       tools: z.record(z.string(), z.string()),
-      status: z.object({ notes: z.number(), indexing: z.string(), vectors: z.string(), librarian: z.string(), warnings: z.array(z.string()) }),
+      status: z.object({
+        notes: z.number(),
+        indexing: z.string(),
+        vectors: z.string(),
+        librarian: z.string(),
+        session: z.string().describe('how this session is served (attached to the engram daemon, or on its own) and the run id its writes are journaled under'),
+        warnings: z.array(z.string()),
+      }),
     },
     annotations: READ_ONLY,
     handler: () => {
@@ -98,6 +106,7 @@ function onboardTool(engine: VaultEngine): Tool {
                 : `up to date (last full run ${status.last_indexed_at ?? 'never'})`,
           vectors: `${covered} of ${search.metas.length} notes have ${engine.settings.model} vectors`,
           librarian: librarianLine(lastSweep(engine.db), extractionPaused(engine.db)),
+          session: `${identity.serving}; writes journaled as run ${sessionRunId(identity)}`,
           warnings: status.warnings.slice(0, 5),
         },
       };

@@ -1,0 +1,93 @@
+/**
+ * `engram serve` over stdio, attached to the vault's daemon when one runs: find it (the attach
+ * file), start one with `--spawn-daemon`, and relay the session. Light on purpose (node built-ins
+ * and `attach/` only): `cli/engram.ts` runs this before loading the rest of Engram, so a relaying
+ * process stays small; the in-process server a fallback needs is loaded only then.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Socket } from 'node:net';
+import { connectDaemon, RUNNING_VERSION, findDaemon, locateState, Relay, type AttachInfo, type Hello, type Upstream } from '../attach/index.js';
+
+export interface AttachRequest {
+  vault: string;
+  home: string;
+  /** How long to wait for a daemon that stopped mid-session to come back before serving alone. */
+  reconnectMs: number;
+  /** Start a detached `engram daemon` when none runs. */
+  spawnDaemon: boolean;
+  /** Say why this session serves on its own (false: the caller will look again and say it). */
+  explain: boolean;
+  log: { err(text: string): void };
+}
+
+export interface Attached {
+  socket: Socket;
+  info: AttachInfo;
+  hello: Hello;
+  stateDir: string;
+}
+
+/** How long a spawned daemon may take to open its attach endpoint. */
+const SPAWN_WAIT_MS = 30_000;
+
+/** The vault's daemon, connected and past the handshake; null (said why, when asked) to serve alone. */
+export async function attachToDaemon(request: AttachRequest): Promise<Attached | null> {
+  const located = locateState(request.home, request.vault);
+  if (!located) return null; // not a vault folder: serving on its own says what is wrong
+  const hello: Hello = { vault: located.vault, version: RUNNING_VERSION, pid: process.pid, session: randomBytes(4).toString('hex') };
+  let found = findDaemon(located.stateDir, located.vault, RUNNING_VERSION, process.getuid?.());
+  if (request.spawnDaemon && ('absent' in found || ('refused' in found && /no longer running/.test(found.refused)))) {
+    found = await spawnDaemon(located, request);
+  }
+  if ('absent' in found) return null;
+  if ('refused' in found) {
+    if (request.explain) request.log.err(`engram: serving on its own: ${found.refused}`);
+    return null;
+  }
+  const connected = await connectDaemon(found.found, hello);
+  if ('reason' in connected) {
+    if (request.explain) request.log.err(`engram: serving on its own: ${connected.reason}`);
+    return null;
+  }
+  return { socket: connected.socket, info: found.found, hello, stateDir: located.stateDir };
+}
+
+/** Starts `engram daemon` detached (its output in `daemon.log` in the state directory) and waits for its attach file. */
+async function spawnDaemon(located: { vault: string; stateDir: string }, request: AttachRequest): Promise<ReturnType<typeof findDaemon>> {
+  const entry = process.argv[1];
+  if (!entry) return { absent: true };
+  mkdirSync(located.stateDir, { recursive: true });
+  const logPath = join(located.stateDir, 'daemon.log');
+  const out = openSync(logPath, 'a');
+  const child = spawn(process.execPath, [...process.execArgv, entry, 'daemon', '--vault', located.vault], { detached: true, stdio: ['ignore', out, out] });
+  child.unref();
+  request.log.err(`engram: started engram daemon (pid ${child.pid}) for ${located.vault}; its log is ${logPath}`);
+  const deadline = Date.now() + SPAWN_WAIT_MS;
+  let found = findDaemon(located.stateDir, located.vault, RUNNING_VERSION, process.getuid?.());
+  while (!('found' in found) && Date.now() < deadline && child.exitCode === null) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    found = findDaemon(located.stateDir, located.vault, RUNNING_VERSION, process.getuid?.());
+  }
+  if ('found' in found) return found;
+  return { refused: `the engram daemon started for this session did not open its attach endpoint within ${SPAWN_WAIT_MS / 1000} s (see ${logPath})` };
+}
+
+/**
+ * Relays the client's stdio session to the attached daemon until the client goes; if the daemon
+ * goes for good, `standalone` serves the rest of the session in this process.
+ */
+export async function relaySession(attached: Attached, request: AttachRequest, standalone: (why: string, sessionId: string) => Promise<Upstream>): Promise<void> {
+  const relay = new Relay({
+    stdin: process.stdin,
+    stdout: process.stdout,
+    hello: attached.hello,
+    find: () => findDaemon(attached.stateDir, attached.hello.vault, RUNNING_VERSION, process.getuid?.()),
+    standalone: (why) => standalone(why, attached.hello.session),
+    log: request.log,
+    reconnectMs: request.reconnectMs,
+  });
+  await relay.run(attached.socket);
+}
