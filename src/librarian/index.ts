@@ -25,3 +25,6 @@ export {
   type IssueRecord,
   type IssueStatus,
 } from './issues.js';
+export { Caretaker, describeLease, readLeaseNote, type CaretakerOptions, type LeaseStatus } from './caretaker.js';
+export { LEASE_DEFAULTS, leasePath, oneOffRefusal, parseLease, type LeaseTimings } from './lease.js';
+export { readTicks, type Tick } from './approvals.js';
