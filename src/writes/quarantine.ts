@@ -39,6 +39,7 @@ export function classifyWrite(path: string, by: Actor, options: QuarantineOption
   // A copy a sync tool left is the human's to reconcile; a numbered name (`Plan 2.md`) may be a
   // note of its own, so only the names sync tools reserve are refused.
   const copy = conflictOriginalOf(path);
+  if (copy?.kind === 'temporary copy') return refused(`${path} is a temporary file beside ${copy.original} (an editor's or sync tool's), not a note: write to ${copy.original}`);
   if (copy !== null && copy.kind !== 'numbered copy') return refused(`${path} is a sync conflict copy of ${copy.original}: write to ${copy.original}; the human reconciles the copy`);
   const root = options.agentRoot.replace(/^\/+|\/+$/g, '');
   const normalized = path.normalize('NFC');
