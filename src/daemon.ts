@@ -69,6 +69,8 @@ export interface Daemon {
   status(): DaemonStatus;
   /** Runs a job now (as the schedule would); resolves with its report, or null when one was already running. */
   run(kind: JobKind): Promise<SweepReport | null>;
+  /** Checks the caretaker lease now, as its heartbeat does (a job running as holder stops at its next phase if the lease was lost). */
+  checkLease(): LeaseStatus;
   stop(): Promise<void>;
 }
 
@@ -96,7 +98,7 @@ interface Running {
   engine: VaultEngine;
   startedAt: string;
   last: DaemonStatus['last'];
-  job: { kind: JobKind; done: Promise<SweepReport | null> } | null;
+  job: { kind: JobKind; done: Promise<SweepReport | null>; asHolder: boolean; abort: AbortController } | null;
   /** Aborted at shutdown: the running sweep stops at its next phase boundary. */
   abort: AbortController;
   http: Server | null;
@@ -148,7 +150,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     await stopServices(daemon);
     daemonLock.release();
   };
-  return { engine, http: daemon.http, status: () => statusOf(daemon), run: (kind) => runJob(daemon, kind), stop };
+  return { engine, http: daemon.http, status: () => statusOf(daemon), run: (kind) => runJob(daemon, kind), checkLease: () => checkLease(daemon), stop };
 }
 
 /** The schedules, the HTTP server when asked for, and the first status file. */
@@ -158,7 +160,7 @@ async function startServices(daemon: Running): Promise<void> {
   // The lease is checked (renewed, or watched for expiry) on its heartbeat and before every job.
   daemon.caretaker.check();
   daemon.heartbeat = setInterval(() => {
-    daemon.caretaker.check();
+    checkLease(daemon);
     saveStatus(daemon);
   }, daemon.caretaker.heartbeatMs);
   daemon.heartbeat.unref();
@@ -230,7 +232,10 @@ function runJob(daemon: Running, kind: JobKind): Promise<SweepReport | null> {
     return Promise.resolve(null);
   }
   const phases = kind === 'backlog' ? (holder ? BACKLOG_PHASES : LOCAL_PHASES) : kind === 'approvals' ? APPROVALS : undefined;
-  const done = lockedJob(daemon, kind, phases).finally(() => {
+  // The job stops at its next phase boundary at shutdown, or when another device took the lease meanwhile.
+  const abort = new AbortController();
+  const signal = AbortSignal.any([daemon.abort.signal, abort.signal]);
+  const done = lockedJob(daemon, kind, phases, signal).finally(() => {
     daemon.job = null;
     if (daemon.abort.signal.aborted) return;
     saveStatus(daemon);
@@ -239,12 +244,24 @@ function runJob(daemon: Running, kind: JobKind): Promise<SweepReport | null> {
       applyTicksSeen(daemon, [reportPath(daemon)]);
     }
   });
-  daemon.job = { kind, done };
+  daemon.job = { kind, done, asHolder: holder, abort };
   saveStatus(daemon);
   return done;
 }
 
 const APPROVALS: readonly PhaseName[] = ['approvals'];
+
+/**
+ * The lease's heartbeat: renews it, or watches another device's. A device that was asleep
+ * mid-sweep (a closed laptop) may wake to find the lease taken over: its running job stops at
+ * the next phase boundary rather than sweep beside the new holder.
+ */
+function checkLease(daemon: Running): LeaseStatus {
+  const holder = daemon.caretaker.check();
+  const { job } = daemon;
+  if (!holder && job?.asHolder && !job.abort.signal.aborted) job.abort.abort(`this device lost the caretaker lease (${daemon.caretaker.status().note})`);
+  return daemon.caretaker.status();
+}
 
 function reportPath(daemon: Running): string {
   return `${daemon.options.settings.agentRoot}/Librarian.md`;
@@ -269,11 +286,11 @@ function applyTicksSeen(daemon: Running, paths: readonly string[]): void {
 }
 
 /** A job under the index lock; another process holding it (a CLI sweep, `engram index`) skips this one. */
-async function lockedJob(daemon: Running, kind: JobKind, phases: readonly PhaseName[] | undefined): Promise<SweepReport | null> {
+async function lockedJob(daemon: Running, kind: JobKind, phases: readonly PhaseName[] | undefined, signal: AbortSignal): Promise<SweepReport | null> {
   const { log } = daemon.options;
   let outcome: LockOutcome<SweepReport | null>;
   try {
-    outcome = await daemon.session.whenFree(kind === 'sweep' ? 'a Librarian sweep' : 'a backlog drain', () => sweep(daemon, kind, phases));
+    outcome = await daemon.session.whenFree(kind === 'sweep' ? 'a Librarian sweep' : 'a backlog drain', () => sweep(daemon, kind, phases, signal));
   } catch (error) {
     log.err(`engram daemon: ${kind} skipped: ${error instanceof Error ? error.message : String(error)}`);
     return null;
@@ -286,7 +303,7 @@ async function lockedJob(daemon: Running, kind: JobKind, phases: readonly PhaseN
 }
 
 /** One scheduled job, under the lock; its failure is logged, never thrown into the scheduler. */
-async function sweep(daemon: Running, kind: JobKind, phases: readonly PhaseName[] | undefined): Promise<SweepReport | null> {
+async function sweep(daemon: Running, kind: JobKind, phases: readonly PhaseName[] | undefined, signal: AbortSignal): Promise<SweepReport | null> {
   const { options, engine, session } = daemon;
   try {
     // Changes the watcher saw are indexed first, so the sweep sees the vault as it is.
@@ -300,7 +317,7 @@ async function sweep(daemon: Running, kind: JobKind, phases: readonly PhaseName[
         kind: runKind,
         dryRun: false,
         log: options.log,
-        signal: daemon.abort.signal,
+        signal,
         ...(phases ? { phases } : {}),
         ...(golden ? { evaluate: () => goldenCheck(options.db, options.vault, golden) } : {}),
       }),

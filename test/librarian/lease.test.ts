@@ -66,6 +66,23 @@ test('a second device is refused the lease (no sweep there) until it stays unren
   assert.ok(beat > 0);
 });
 
+test('a device that wakes mid-sweep to find the lease taken over stops that sweep at its next phase', async (t) => {
+  const vault = makeVault(t, LIBRARIAN_VAULT);
+  const laptop = await device(t, vault, 'laptop');
+  const desk = await device(t, vault, 'desk');
+  // The laptop's sweep starts, then the laptop "sleeps": nothing below awaits until its heartbeat runs.
+  const sweeping = laptop.daemon.run('sweep');
+  assert.equal(desk.daemon.checkLease().holder, false, 'the desk sees the renewal the sweep started with');
+  desk.clock.at += LEASE_DEFAULTS.expiryMs;
+  const taking = desk.daemon.run('backlog');
+  assert.equal(lease(vault)?.device, 'desk', 'the desk took the unrenewed lease');
+  assert.equal(laptop.daemon.checkLease().holder, false, 'the laptop wakes: its heartbeat sees the takeover');
+  const report = await sweeping;
+  assert.match(report?.stopped ?? '', /^stopped before approvals: this device lost the caretaker lease \(the lease was taken over by device "desk"/);
+  assert.deepEqual(report?.phases, [], 'no phase ran');
+  assert.ok(await taking);
+});
+
 test('a lease deleted or edited by hand while held is written again, and the other device does not take it meanwhile', async (t) => {
   const vault = makeVault(t, LIBRARIAN_VAULT);
   const laptop = await device(t, vault, 'laptop');
@@ -108,6 +125,8 @@ test('engram librarian on a device not holding a live lease is refused in one li
   assert.equal((await runCli(['librarian', '--apply-ticked'], env)).code, 1, 'applying ticks writes the vault: refused too');
   assert.equal((await runCli(['librarian', '--phases', 'index'], env)).code, 0, 'its own index is any device’s');
   assert.equal((await runCli(['librarian', '--dry-run'], env)).code, 0, 'a dry run writes nothing');
+  const status = await runCli(['status'], env);
+  assert.match(status.stdout, /^caretaker {4}the caretaker lease is held by device "laptop" \(pid \d+ on .*\): sweeps, extraction and ticked proposals run there$/m);
   // On the holding device itself a manual run is the daemon's own business (the index lock serializes them).
   assert.equal((await runCli(['librarian', '--phases', 'health'], { ...env, ENGRAM_DEVICE: 'laptop' })).code, 0);
 });
