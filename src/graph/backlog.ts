@@ -78,12 +78,12 @@ export interface GraphIndexReport {
 
 /**
  * Notes the extractor has not yet handled in their current form — never Engram's own output
- * (entity notes, audit trail, report), nor a sync tool's conflict copy or an editor's temporary
+ * (entity notes, audit trail, report, caretaker lease), nor a sync tool's conflict copy or an editor's temporary
  * file (`vault/sync-conflicts.ts`; the human reconciles it, and its entities are its original's).
  * A note holding git merge conflict markers is read but not extracted (see `worker`).
  */
 const PENDING_SQL = `FROM notes n LEFT JOIN extractions x ON x.note_id = n.id
-  WHERE substr(n.path, 1, length(@graph)) != @graph AND n.path != @audit AND n.path != @report
+  WHERE substr(n.path, 1, length(@graph)) != @graph AND n.path != @audit AND n.path != @report AND n.path != @lease
     AND n.path NOT LIKE '%.sync-conflict-%.md' AND n.path NOT LIKE '% (%conflict%).md' AND n.path NOT LIKE '~$%' AND n.path NOT LIKE '%/~$%'
     AND (x.note_id IS NULL OR x.note_hash != n.hash OR x.backend != @backend OR x.model != @model OR x.prompt_version != @prompt
          OR (x.status = 'transient') OR (x.status = 'failed' AND x.attempts < @maxAttempts))`;
@@ -93,6 +93,8 @@ function pendingParams(extractor: Pick<Extractor, 'backend' | 'model' | 'promptV
     graph: `${agentRoot}/Graph/`,
     audit: `${agentRoot}/Audit.md`,
     report: `${agentRoot}/Librarian.md`,
+    // The caretaker lease changes every heartbeat: extracting it would re-run (and pay) each time.
+    lease: `${agentRoot}/Caretaker.md`,
     backend: extractor.backend,
     model: extractor.model,
     prompt: extractor.promptVersion,

@@ -55,6 +55,8 @@ test('a second device is refused the lease (no sweep there) until it stays unren
   desk.clock.at += LEASE_DEFAULTS.expiryMs;
   const report = await desk.daemon.run('sweep');
   assert.ok(report, 'the desk took over and swept');
+  const leaseExtracted = desk.session.db.prepare("SELECT count(*) FROM extractions x JOIN notes n ON n.id = x.note_id WHERE n.path = 'Claude/Caretaker.md'").pluck().get();
+  assert.equal(leaseExtracted, 0, 'the lease note, rewritten every heartbeat, is never extracted');
   assert.equal(lease(vault)?.device, 'desk');
   assert.match(desk.log.join('\n'), /took the caretaker lease \(the lease note was unchanged for 20 minutes\)/);
   assert.ok(lease(vault)!.beat >= 1 && lease(vault)!.token !== undefined);
