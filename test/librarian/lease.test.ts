@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import { decideLease, LEASE_DEFAULTS, observe, oneOffRefusal, parseLease, renderLease, type LeaseRecord } from '../../src/librarian/lease.js';
 import { agent, classifyWrite } from '../../src/writes/index.js';
 import { runCli } from '../helpers/cli.js';
+import { connectFixture } from '../helpers/mcp.js';
 import { startDevice as device } from '../helpers/daemon.js';
 import { LIBRARIAN_VAULT } from '../helpers/librarian.js';
 import { makeVault, type FixtureVault } from '../helpers/vault.js';
@@ -160,4 +161,14 @@ test('clocks 10 minutes apart: neither a slow nor a fast holder clock makes its 
   const mine = renderLease({ ...old, device: 'desk', host: 'desk.local', heartbeat: new Date(wall).toISOString() }, timings);
   assert.equal(decideLease({ text: mine, self, held: false, observation: observe(null, mine, 0), monotonicNow: 0, wallNow: wall, timings, alive: () => false }).action, 'claim');
   assert.equal(decideLease({ text: mine, self, held: false, observation: observe(null, mine, 0), monotonicNow: 0, wallNow: wall, timings, alive: () => true }).action, 'wait');
+});
+
+test('onboard and librarian_status name the device holding the lease', async (t) => {
+  const record: LeaseRecord = { device: 'desk', host: 'desk.local', pid: 412, started: '2026-12-01T10:00:00.000Z', heartbeat: '2026-12-01T12:00:00.000Z', beat: 3, token: 'a1' };
+  const { call } = await connectFixture(t, { 'Claude/Caretaker.md': renderLease(record, LEASE_DEFAULTS), 'Notes/A.md': '# A\n' });
+  const holder = 'the caretaker lease is held by device "desk" (pid 412 on desk.local, last heartbeat 2026-12-01T12:00:00.000Z): sweeps, extraction and ticked proposals run there';
+  const status = (await call('librarian_status')).structuredContent as { status: string };
+  assert.ok(status.status.endsWith(`; ${holder}`), status.status);
+  const onboard = (await call('onboard')).structuredContent as { status: { librarian: string } };
+  assert.ok(onboard.status.librarian.endsWith(`; ${holder}`), onboard.status.librarian);
 });
