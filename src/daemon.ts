@@ -17,10 +17,11 @@ import cron, { type ScheduledTask } from 'node-cron';
 import { EngramError } from './errors.js';
 import { acquireLock, readLock, type Lock } from './index/index.js';
 import { sessionOver, type LockOutcome, type VaultSession } from './session/index.js';
-import { BACKLOG_PHASES, newRunId, runSweep, sweepOptions, type LibrarianSettings, type SweepReport } from './librarian/index.js';
+import { BACKLOG_PHASES, Caretaker, newRunId, readTicks, runSweep, sweepOptions, type LeaseStatus, type LeaseTimings, type LibrarianSettings, type PhaseName, type SweepReport } from './librarian/index.js';
 import { startAttach, startHttp, VaultEngine, type AttachEndpoint, type AttachedSession } from './mcp/index.js';
 import { goldenCheck } from './eval/index.js';
 import { writeFileAtomic } from './writes/index.js';
+import { readNoteText } from './vault/index.js';
 
 export const STATUS_FILE = 'daemon.json';
 
@@ -39,9 +40,17 @@ export interface DaemonOptions {
   session?: VaultSession;
   /** Open the attach endpoint `engram serve` relays sessions to (default true). */
   attach?: boolean;
+  /** This device's name in the caretaker lease (ENGRAM_DEVICE; default the host name). */
+  device?: string;
+  /** The lease's timings and clocks (tests move the clocks; see librarian/lease.ts). */
+  lease?: Partial<LeaseTimings> & { now?: () => number; monotonic?: () => number };
 }
 
-type JobKind = 'backlog' | 'sweep';
+/** The schedules' two jobs, and the approvals the watcher starts when ticks appear in the report. */
+type JobKind = 'backlog' | 'sweep' | 'approvals';
+
+/** What a device that does not hold the caretaker lease still runs of the backlog: its own index and vectors. */
+const LOCAL_PHASES: readonly PhaseName[] = ['index', 'embed'];
 
 export interface DaemonStatus {
   pid: number;
@@ -56,6 +65,8 @@ export interface DaemonStatus {
   /** The local port `engram serve` attaches to (null: none open), and the sessions attached now. */
   attach: number | null;
   sessions: AttachedSession[];
+  /** The caretaker lease: whether this device sweeps and extracts, or who does. */
+  lease: LeaseStatus;
 }
 
 export interface Daemon {
@@ -64,6 +75,8 @@ export interface Daemon {
   status(): DaemonStatus;
   /** Runs a job now (as the schedule would); resolves with its report, or null when one was already running. */
   run(kind: JobKind): Promise<SweepReport | null>;
+  /** Checks the caretaker lease now, as its heartbeat does (a job running as holder stops at its next phase if the lease was lost). */
+  checkLease(): LeaseStatus;
   stop(): Promise<void>;
 }
 
@@ -91,13 +104,17 @@ interface Running {
   engine: VaultEngine;
   startedAt: string;
   last: DaemonStatus['last'];
-  job: { kind: JobKind; done: Promise<SweepReport | null> } | null;
+  job: { kind: JobKind; done: Promise<SweepReport | null>; asHolder: boolean; abort: AbortController } | null;
   /** Aborted at shutdown: the running sweep stops at its next phase boundary. */
   abort: AbortController;
   http: Server | null;
   httpUrl: string | null;
   tasks: Partial<Record<JobKind, ScheduledTask>>;
   attach: AttachEndpoint | null;
+  caretaker: Caretaker;
+  heartbeat: NodeJS.Timeout | null;
+  /** Ticks were seen while a job ran: looked at again when it ends. */
+  ticksWaiting: boolean;
 }
 
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
@@ -105,6 +122,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
   // One daemon per vault; a lock left by a dead daemon is taken over (never stale by age).
   const daemonLock = takeDaemonLock(options.stateDir);
   const startedAt = new Date().toISOString();
+  let running: Running | null = null;
   const session = options.session ?? sessionOver({ vault: options.vault, stateDir: options.stateDir, db: options.db }, { exclude: options.settings.exclude, model: options.settings.model, agentRoot: options.settings.agentRoot });
   const engine = new VaultEngine({
     session,
@@ -117,13 +135,19 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     log: options.log,
     indexCommand: options.indexCommand,
     watch: true,
+    onWatched: (paths) => {
+      if (running) applyTicksSeen(running, paths);
+    },
     ...(options.debounceMs ? { debounceMs: options.debounceMs } : {}),
   });
   engine.start();
-  const daemon: Running = { options, session, engine, startedAt, last: {}, job: null, abort: new AbortController(), http: null, httpUrl: null, tasks: {}, attach: null };
+  const caretaker = new Caretaker({ root: session.vault, agentRoot: options.settings.agentRoot, device: options.device ?? hostname(), log: options.log, ...leaseClock(options.lease) });
+  const daemon: Running = { options, session, engine, startedAt, last: {}, job: null, abort: new AbortController(), http: null, httpUrl: null, tasks: {}, attach: null, caretaker, heartbeat: null, ticksWaiting: false };
+  running = daemon;
   try {
     await startServices(daemon);
   } catch (error) {
+    if (daemon.heartbeat) clearInterval(daemon.heartbeat);
     for (const task of Object.values(daemon.tasks)) await task?.destroy();
     await daemon.attach?.close();
     await engine.close();
@@ -134,13 +158,20 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     await stopServices(daemon);
     daemonLock.release();
   };
-  return { engine, http: daemon.http, status: () => statusOf(daemon), run: (kind) => runJob(daemon, kind), stop };
+  return { engine, http: daemon.http, status: () => statusOf(daemon), run: (kind) => runJob(daemon, kind), checkLease: () => checkLease(daemon), stop };
 }
 
 /** The schedules, the HTTP server when asked for, and the first status file. */
 async function startServices(daemon: Running): Promise<void> {
   const { options, tasks } = daemon;
   const timezone = options.schedules.timezone ? { timezone: options.schedules.timezone } : {};
+  // The lease is checked (renewed, or watched for expiry) on its heartbeat and before every job.
+  daemon.caretaker.check();
+  daemon.heartbeat = setInterval(() => {
+    checkLease(daemon);
+    saveStatus(daemon);
+  }, daemon.caretaker.heartbeatMs);
+  daemon.heartbeat.unref();
   tasks.backlog = cron.schedule(options.schedules.backlog, () => runJob(daemon, 'backlog'), { name: 'engram-backlog', noOverlap: true, ...timezone });
   tasks.sweep = cron.schedule(options.schedules.sweep, () => runJob(daemon, 'sweep'), { name: 'engram-sweep', noOverlap: true, ...timezone });
   if (options.http) {
@@ -168,9 +199,12 @@ async function startServices(daemon: Running): Promise<void> {
 /** Stops the schedules, waits for the running job (it stops at its next phase), closes HTTP and the engine, removes the status file. */
 async function stopServices(daemon: Running): Promise<void> {
   daemon.abort.abort('shutdown');
+  if (daemon.heartbeat) clearInterval(daemon.heartbeat);
   for (const task of Object.values(daemon.tasks)) await task?.destroy();
   if (daemon.job) await daemon.job.done;
   await daemon.attach?.close(); // attached relays look for a new daemon, then serve on their own
+  // Handed back once nothing runs: another device may take it at once.
+  daemon.caretaker.release();
   const { http } = daemon;
   if (http) {
     // close() alone waits for every client connection to end, which an open MCP session never does.
@@ -196,6 +230,7 @@ function statusOf(daemon: Running): DaemonStatus {
     running: daemon.job?.kind ?? null,
     attach: daemon.attach?.port ?? null,
     sessions: daemon.attach?.sessions() ?? [],
+    lease: daemon.caretaker.status(),
   };
 }
 
@@ -209,21 +244,72 @@ function runJob(daemon: Running, kind: JobKind): Promise<SweepReport | null> {
     daemon.options.log.err(`engram daemon: ${kind} skipped: a ${daemon.job.kind} is still running`);
     return Promise.resolve(null);
   }
-  const done = lockedJob(daemon, kind).finally(() => {
+  // On a synced vault one device sweeps and extracts; the others keep their own index and vectors.
+  const holder = daemon.caretaker.check();
+  if (!holder && kind !== 'backlog') {
+    daemon.options.log.err(`engram daemon: ${kind} skipped: ${daemon.caretaker.status().note}`);
+    return Promise.resolve(null);
+  }
+  const phases = kind === 'backlog' ? (holder ? BACKLOG_PHASES : LOCAL_PHASES) : kind === 'approvals' ? APPROVALS : undefined;
+  // The job stops at its next phase boundary at shutdown, or when another device took the lease meanwhile.
+  const abort = new AbortController();
+  const signal = AbortSignal.any([daemon.abort.signal, abort.signal]);
+  const done = lockedJob(daemon, kind, phases, signal).finally(() => {
     daemon.job = null;
-    if (!daemon.abort.signal.aborted) saveStatus(daemon);
+    if (daemon.abort.signal.aborted) return;
+    saveStatus(daemon);
+    if (daemon.ticksWaiting) {
+      daemon.ticksWaiting = false;
+      applyTicksSeen(daemon, [reportPath(daemon)]);
+    }
   });
-  daemon.job = { kind, done };
+  daemon.job = { kind, done, asHolder: holder, abort };
   saveStatus(daemon);
   return done;
 }
 
+const APPROVALS: readonly PhaseName[] = ['approvals'];
+
+/**
+ * The lease's heartbeat: renews it, or watches another device's. A device that was asleep
+ * mid-sweep (a closed laptop) may wake to find the lease taken over: its running job stops at
+ * the next phase boundary rather than sweep beside the new holder.
+ */
+function checkLease(daemon: Running): LeaseStatus {
+  const holder = daemon.caretaker.check();
+  const { job } = daemon;
+  if (!holder && job?.asHolder && !job.abort.signal.aborted) job.abort.abort(`this device lost the caretaker lease (${daemon.caretaker.status().note})`);
+  return daemon.caretaker.status();
+}
+
+function reportPath(daemon: Running): string {
+  return `${daemon.options.settings.agentRoot}/Librarian.md`;
+}
+
+/**
+ * Ticks a human made in the report (in Obsidian, or on a phone and synced here) are applied as
+ * soon as the watcher has seen the change (its debounce is the delay), not at the next scheduled
+ * job. Only undecided ticked lines start a job, so the job's own marking of each line does not
+ * start another; a tick seen while a job runs waits for it to end (never two jobs at once).
+ */
+function applyTicksSeen(daemon: Running, paths: readonly string[]): void {
+  const report = reportPath(daemon);
+  if (!paths.includes(report) || daemon.abort.signal.aborted) return;
+  const read = readNoteText(join(daemon.session.vault, report));
+  if (!read.ok || readTicks(read.text).length === 0) return;
+  if (daemon.job) {
+    daemon.ticksWaiting = true;
+    return;
+  }
+  void runJob(daemon, 'approvals');
+}
+
 /** A job under the index lock; another process holding it (a CLI sweep, `engram index`) skips this one. */
-async function lockedJob(daemon: Running, kind: JobKind): Promise<SweepReport | null> {
+async function lockedJob(daemon: Running, kind: JobKind, phases: readonly PhaseName[] | undefined, signal: AbortSignal): Promise<SweepReport | null> {
   const { log } = daemon.options;
   let outcome: LockOutcome<SweepReport | null>;
   try {
-    outcome = await daemon.session.whenFree(kind === 'sweep' ? 'a Librarian sweep' : 'a backlog drain', () => sweep(daemon, kind));
+    outcome = await daemon.session.whenFree(kind === 'sweep' ? 'a Librarian sweep' : 'a backlog drain', () => sweep(daemon, kind, phases, signal));
   } catch (error) {
     log.err(`engram daemon: ${kind} skipped: ${error instanceof Error ? error.message : String(error)}`);
     return null;
@@ -236,21 +322,22 @@ async function lockedJob(daemon: Running, kind: JobKind): Promise<SweepReport | 
 }
 
 /** One scheduled job, under the lock; its failure is logged, never thrown into the scheduler. */
-async function sweep(daemon: Running, kind: JobKind): Promise<SweepReport | null> {
+async function sweep(daemon: Running, kind: JobKind, phases: readonly PhaseName[] | undefined, signal: AbortSignal): Promise<SweepReport | null> {
   const { options, engine, session } = daemon;
   try {
     // Changes the watcher saw are indexed first, so the sweep sees the vault as it is.
     await engine.settled();
-    const runId = newRunId(kind);
+    const runKind = kind === 'sweep' ? 'sweep' : 'backlog';
+    const runId = newRunId(runKind);
     const golden = options.settings.golden;
     const report = await runSweep(
       sweepOptions(options.settings, session, {
         runId,
-        kind,
+        kind: runKind,
         dryRun: false,
         log: options.log,
-        signal: daemon.abort.signal,
-        ...(kind === 'backlog' ? { phases: BACKLOG_PHASES } : {}),
+        signal,
+        ...(phases ? { phases } : {}),
         ...(golden ? { evaluate: () => goldenCheck(options.db, options.vault, golden) } : {}),
       }),
     );
@@ -263,6 +350,12 @@ async function sweep(daemon: Running, kind: JobKind): Promise<SweepReport | null
     options.log.err(`engram daemon: ${kind} failed: ${error instanceof Error ? error.message : String(error)}`);
     return null;
   }
+}
+
+function leaseClock(lease: DaemonOptions['lease']) {
+  if (!lease) return {};
+  const { now, monotonic, ...timings } = lease;
+  return { timings, ...(now ? { now } : {}), ...(monotonic ? { monotonic } : {}) };
 }
 
 /**

@@ -161,6 +161,9 @@ test('a scheduled sweep runs on its schedule, never twice at once, and undoing i
   }
   const after = hashTree(vault.root);
   delete after['Claude/Audit.md'];
+  // The caretaker lease is the daemon's, not a sweep's: handed back at stop, it stays for the next daemon.
+  assert.match(readFileSync(join(vault.root, 'Claude/Caretaker.md'), 'utf8'), /^released: "/m);
+  delete after['Claude/Caretaker.md'];
   assert.deepEqual(after, before);
 });
 

@@ -2,7 +2,7 @@
  * What every command needs from its environment, resolved once by `main.ts` (the only CLI
  * module that reads the process environment) and passed down as plain data.
  */
-import { homedir } from 'node:os';
+import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { FUSION_DEFAULTS, type FusionOptions } from '../search/index.js';
@@ -45,6 +45,8 @@ export interface CliEnv {
   sweepMaxTokens: number | undefined;
   /** ENGRAM_GOLDEN: a golden query file the Librarian's health phase scores each sweep. */
   golden: string | undefined;
+  /** ENGRAM_DEVICE: this device's name in the caretaker lease (default the host name). */
+  device: string;
   /** ENGRAM_SCHEDULE_BACKLOG / ENGRAM_SCHEDULE_SWEEP (cron expressions) and ENGRAM_TIMEZONE for the daemon. */
   scheduleBacklog: string;
   scheduleSweep: string;
@@ -96,6 +98,7 @@ export function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
     sweepMaxCostUsd: positiveNumber(env.ENGRAM_SWEEP_MAX_COST || undefined, 'ENGRAM_SWEEP_MAX_COST'),
     sweepMaxTokens: positiveNumber(env.ENGRAM_SWEEP_MAX_TOKENS || undefined, 'ENGRAM_SWEEP_MAX_TOKENS'),
     golden: env.ENGRAM_GOLDEN || undefined,
+    device: (env.ENGRAM_DEVICE || hostname()).trim(),
     scheduleBacklog: env.ENGRAM_SCHEDULE_BACKLOG || '*/15 * * * *',
     scheduleSweep: env.ENGRAM_SCHEDULE_SWEEP || '30 3 * * *',
     timezone: env.ENGRAM_TIMEZONE || undefined,

@@ -22,6 +22,7 @@ export const daemonCommand: Command = {
         stateDir: session.stateDir,
         db: session.db,
         session,
+        device: env.device,
         settings: { ...env, golden: env.golden ? resolve(env.golden) : undefined },
         log: io,
         schedules: { backlog: env.scheduleBacklog, sweep: env.scheduleSweep, timezone: env.timezone },

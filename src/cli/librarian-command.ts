@@ -1,8 +1,8 @@
 import { openStateSnapshot, resolveVaultRoot, stateDirFor } from '../index/index.js';
-import { newRunId, renderSection, resyncGraphIfTouched, runSweep, sweepOptions, undoRun, PHASES, type PhaseName, type SweepReport } from '../librarian/index.js';
+import { LEASE_DEFAULTS, leasePath, newRunId, oneOffRefusal, readLeaseNote, renderSection, resyncGraphIfTouched, runSweep, sweepOptions, undoRun, PHASES, type PhaseName, type SweepReport } from '../librarian/index.js';
 import { consolidate, GraphStore, selectExtractor } from '../graph/index.js';
 import { goldenCheck } from '../eval/index.js';
-import { UsageError } from '../errors.js';
+import { EngramError, UsageError } from '../errors.js';
 import { resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Command } from './command.js';
@@ -40,6 +40,7 @@ export const librarianCommand: Command = {
     }
     const session = openSession(args.values.vault as string | undefined, env);
     try {
+      checkLease(session.vault, env, phases);
       return await session.exclusive('a Librarian sweep', async () => {
         const runId = newRunId('sweep');
         const report = await runSweep(sweepOptions(env, session, { runId, kind: 'sweep', dryRun: false, log, ...(phases ? { phases } : {}), ...evaluator(env.golden, session.db, session.vault) }));
@@ -97,6 +98,20 @@ export const undoCommand: Command = {
     }
   },
 };
+
+/** Phases that change only this device's own index and vectors, which any device may run. */
+const LOCAL_PHASES: readonly PhaseName[] = ['index', 'embed'];
+
+/**
+ * On a synced vault only the device holding the caretaker lease sweeps. There is no override:
+ * forcing a sweep beside the holder's is the one way to get two at once (moves and reports
+ * racing through sync); deleting the lease note is the visible handover when its device is gone.
+ */
+function checkLease(vault: string, env: { agentRoot: string; device: string }, phases: readonly PhaseName[] | undefined): void {
+  if (phases !== undefined && phases.every((phase) => LOCAL_PHASES.includes(phase))) return;
+  const refusal = oneOffRefusal(readLeaseNote(vault, env.agentRoot), env.device, Date.now(), LEASE_DEFAULTS, leasePath(env.agentRoot));
+  if (refusal !== null) throw new EngramError('LOCKED', `engram librarian refused on device "${env.device}": ${refusal}`);
+}
 
 /** The golden-set score for the health phase, when ENGRAM_GOLDEN names a file. */
 function evaluator(golden: string | undefined, db: Database.Database, vault: string) {

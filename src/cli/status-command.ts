@@ -2,7 +2,7 @@ import { readStatus, type StatusDoc } from '../index/index.js';
 import type { Command } from './command.js';
 import { openSession } from './context.js';
 import { vectorStatus, type VectorStatus } from '../embed/index.js';
-import { extractionPaused, lastSweep, type SweepSummary } from '../librarian/index.js';
+import { describeLease, extractionPaused, lastSweep, readLeaseNote, type SweepSummary } from '../librarian/index.js';
 import { readDaemonStatus, type DaemonStatus } from '../daemon.js';
 
 export const statusCommand: Command = {
@@ -14,7 +14,15 @@ export const statusCommand: Command = {
     try {
       const base = readStatus(session.db, { vault: session.vault, stateDir: session.stateDir });
       const vectors = vectorStatus(session.db, session.vault, env);
-      const doc = { ...base, vectors, librarian: lastSweep(session.db), extraction_paused: extractionPaused(session.db), daemon: readDaemonStatus(session.stateDir), warnings: [...base.warnings, ...vectors.warnings] };
+      const doc = {
+        ...base,
+        vectors,
+        librarian: lastSweep(session.db),
+        extraction_paused: extractionPaused(session.db),
+        daemon: readDaemonStatus(session.stateDir),
+        caretaker: describeLease(readLeaseNote(session.vault, env.agentRoot)),
+        warnings: [...base.warnings, ...vectors.warnings],
+      };
       io.out(args.values.json ? JSON.stringify(doc, null, 2) : describeStatus(doc));
       return 0;
     } finally {
@@ -34,7 +42,7 @@ function sessionLines(daemon: DaemonStatus): string[] {
   ];
 }
 
-export function describeStatus(doc: StatusDoc & { vectors?: VectorStatus; librarian?: SweepSummary | null; extraction_paused?: string | null; daemon?: DaemonStatus | null }): string {
+export function describeStatus(doc: StatusDoc & { vectors?: VectorStatus; librarian?: SweepSummary | null; extraction_paused?: string | null; daemon?: DaemonStatus | null; caretaker?: string | null }): string {
   const lines = [
     `vault        ${doc.vault}`,
     `state        ${doc.state_dir}`,
@@ -74,6 +82,7 @@ export function describeStatus(doc: StatusDoc & { vectors?: VectorStatus; librar
     );
     if (daemon) lines.push(...sessionLines(daemon));
   }
+  if (doc.caretaker) lines.push(`caretaker    ${doc.caretaker}${doc.daemon?.lease ? ` (this daemon: ${doc.daemon.lease.holder ? 'holds it' : 'does not sweep'})` : ''}`);
   if (doc.skipped.length > 0) {
     lines.push(`skipped      ${doc.skipped.length}`);
     for (const entry of doc.skipped.slice(0, 20)) lines.push(`  ${entry.path}: ${entry.reason}`);

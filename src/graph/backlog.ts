@@ -7,7 +7,7 @@
  */
 import type Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { parseNote, readNoteFile } from '../vault/index.js';
+import { hasMergeConflictMarkers, parseNote, readNoteFile } from '../vault/index.js';
 import { GRAPH, type VaultWriter } from '../writes/index.js';
 import { renderEntityNote } from './entity-notes.js';
 import { normalizeName, type ExtractionInput, type Extractor } from './model.js';
@@ -86,12 +86,13 @@ export interface GraphIndexReport {
 
 /**
  * Notes the extractor has not yet handled in their current form — never Engram's own output
- * (entity notes, audit trail, report), nor a sync tool's conflict copy (`vault/sync-conflicts.ts`;
- * the human reconciles it, and its entities are its original's).
+ * (entity notes, audit trail, report, caretaker lease), nor a sync tool's conflict copy or an editor's temporary
+ * file (`vault/sync-conflicts.ts`; the human reconciles it, and its entities are its original's).
+ * A note holding git merge conflict markers is read but not extracted (see `worker`).
  */
 const PENDING_SQL = `FROM notes n LEFT JOIN extractions x ON x.note_id = n.id
-  WHERE substr(n.path, 1, length(@graph)) != @graph AND n.path != @audit AND n.path != @report
-    AND n.path NOT LIKE '%.sync-conflict-%.md' AND n.path NOT LIKE '% (%conflict%).md'
+  WHERE substr(n.path, 1, length(@graph)) != @graph AND n.path != @audit AND n.path != @report AND n.path != @lease
+    AND n.path NOT LIKE '%.sync-conflict-%.md' AND n.path NOT LIKE '% (%conflict%).md' AND n.path NOT LIKE '~$%' AND n.path NOT LIKE '%/~$%'
     AND (x.note_id IS NULL OR x.note_hash != n.hash OR x.backend != @backend OR x.model != @model OR x.prompt_version != @prompt
          OR (x.status = 'transient') OR (x.status = 'failed' AND x.attempts < @maxAttempts))`;
 
@@ -100,6 +101,8 @@ function pendingParams(extractor: Pick<Extractor, 'backend' | 'model' | 'promptV
     graph: `${agentRoot}/Graph/`,
     audit: `${agentRoot}/Audit.md`,
     report: `${agentRoot}/Librarian.md`,
+    // The caretaker lease changes every heartbeat: extracting it would re-run (and pay) each time.
+    lease: `${agentRoot}/Caretaker.md`,
     backend: extractor.backend,
     model: extractor.model,
     prompt: extractor.promptVersion,
@@ -219,6 +222,10 @@ async function worker(run: Run, limit = Infinity): Promise<void> {
       skipPrivate(run, note, privacy.detail, privacy.reason === 'unreadable-frontmatter');
       continue;
     }
+    if (hasMergeConflictMarkers(read.text)) {
+      skipConflicted(run, note);
+      continue;
+    }
     cursor.started++;
     await extractNote(run, note, read.text, noteTags);
     options.onProgress?.(++cursor.done, run.pending.length);
@@ -252,6 +259,18 @@ function skipPrivate(run: Run, note: Pending, detail: string, unreadable: boolea
   })();
   run.report.skippedPrivate++;
   if (unreadable) run.report.unreadablePrivate.push(note.path);
+}
+
+/**
+ * A note with unresolved git merge markers holds both sides of a conflict: neither side's facts
+ * are settled, so it asserts nothing (what it asserted before is taken back) until the human
+ * resolves it — its hash then changes and it is extracted again.
+ */
+function skipConflicted(run: Run, note: Pending): void {
+  run.options.db.transaction(() => {
+    run.store.recordNote(note.id, { entities: [], relations: [] }, new Date(run.now()).toISOString());
+    run.sql.record.run(outcome(run, note, 'conflicted', 'unresolved git merge conflict markers'));
+  })();
 }
 
 /** Extracts one note and records what it asserted (one transaction), or the failure for a later run to retry. */

@@ -4,10 +4,10 @@
  * as failed; the others still run.
  */
 import type Database from 'better-sqlite3';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeRelationProblems, relationProblems } from '../index/index.js';
-import { findSyncConflicts } from '../vault/index.js';
+import { findSyncConflicts, hasMergeConflictMarkers, partialOriginalOf, readNoteText } from '../vault/index.js';
 
 export interface HealthCheck {
   name: string;
@@ -98,7 +98,36 @@ const CHECKS: [string, (db: Database.Database, options: HealthOptions, n: number
       );
       return {
         count: copies.length,
-        examples: copies.slice(0, n).map((copy) => `${copy.path} is a ${copy.kind === 'syncthing' ? 'Syncthing conflict copy' : copy.kind} of ${copy.original}: merge what differs into the original, then delete the copy`),
+        examples: copies
+          .slice(0, n)
+          .map((copy) =>
+            copy.kind === 'temporary copy'
+              ? `${copy.path} is an editor's temporary file beside ${copy.original}: delete it once ${copy.original} is closed`
+              : `${copy.path} is a ${copy.kind === 'syncthing' ? 'Syncthing conflict copy' : copy.kind} of ${copy.original}: merge what differs into the original, then delete the copy`,
+          ),
+      };
+    },
+  ],
+  [
+    'partially synced files',
+    (_db, options, n) => {
+      // Dot-names included: iCloud's placeholders and Syncthing's temporary files start with a dot.
+      const found = partialFiles(options.root);
+      return { count: found.length, examples: found.slice(0, n).map(describePartial) };
+    },
+  ],
+  [
+    'merge conflicts',
+    (db, options, n) => {
+      // Read from disk (the index keeps no note text); most notes are ruled out by one substring test.
+      const paths = db.prepare('SELECT path FROM notes ORDER BY path').pluck().all() as string[];
+      const conflicted = paths.filter((path) => {
+        const read = readNoteText(join(options.root, path));
+        return read.ok && hasMergeConflictMarkers(read.text);
+      });
+      return {
+        count: conflicted.length,
+        examples: conflicted.slice(0, n).map((path) => `${path} holds unresolved git merge conflict markers (<<<<<<< … >>>>>>>): keep the right side and delete the markers; until then agents cannot write it and the graph skips it`),
       };
     },
   ],
@@ -146,6 +175,32 @@ const CHECKS: [string, (db: Database.Database, options: HealthOptions, n: number
     },
   ],
 ];
+
+/** The vault's files whose names say a sync is writing them or has not downloaded them (dot-folders and symlinks left out). */
+function partialFiles(root: string, folder = ''): { path: string; original: string; kind: string }[] {
+  const out: { path: string; original: string; kind: string }[] = [];
+  let entries;
+  try {
+    entries = readdirSync(join(root, folder), { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  for (const entry of entries) {
+    const path = folder === '' ? entry.name : `${folder}/${entry.name}`;
+    if (entry.isDirectory()) {
+      if (!entry.name.startsWith('.')) out.push(...partialFiles(root, path));
+      continue;
+    }
+    const partial = entry.isFile() ? partialOriginalOf(path) : null;
+    if (partial) out.push({ path, ...partial });
+  }
+  return out.sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+function describePartial(file: { path: string; original: string; kind: string }): string {
+  if (file.kind === 'icloud placeholder') return `${file.path} is an iCloud placeholder: ${file.original} is not downloaded on this device, so it is not indexed (open it, or \`brctl download\` it)`;
+  return `${file.path} is a ${file.kind} file of ${file.original}: a sync still writing it, or one that was interrupted — delete it once ${file.original} is complete`;
+}
 
 export function runHealthChecks(db: Database.Database, options: HealthOptions): HealthCheck[] {
   const n = options.examples ?? 5;

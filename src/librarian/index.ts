@@ -27,3 +27,6 @@ export {
 } from './issues.js';
 export { decideProposal, pendingProposals, proposalStatus, type DecidePlace, type Decision, type Decided } from './decide.js';
 export { tickProblem, markDecidedElsewhere, filingSubject, mergeSubject, type ListedProposal, type ProposalKind } from './approvals.js';
+export { Caretaker, describeLease, readLeaseNote, type CaretakerOptions, type LeaseStatus } from './caretaker.js';
+export { LEASE_DEFAULTS, leasePath, oneOffRefusal, parseLease, type LeaseTimings } from './lease.js';
+export { readTicks, type Tick } from './approvals.js';

@@ -44,6 +44,8 @@ export interface EngineOptions {
   session?: VaultSession;
   /** How hybrid search fuses its lanes; else the session's, else the search default. */
   fusion?: FusionOptions;
+  /** Told the vault-relative paths of each burst of changes the watcher indexed (the daemon applies ticks in `Librarian.md`). */
+  onWatched?: (paths: readonly string[]) => void;
 }
 
 /** A write's receipt, and why it is not searchable yet when indexing it failed (the write stands). */
@@ -376,6 +378,8 @@ export class VaultEngine {
       .then(() => this.refresh(paths))
       .catch((error: unknown) => {
         this.options.log.err(`engram: re-indexing ${paths.length} changed paths failed: ${error instanceof Error ? error.message : String(error)}`);
-      });
+      })
+      // Told even when indexing failed: what it reacts to is the files, not the index.
+      .then(() => this.options.onWatched?.(paths));
   }
 }

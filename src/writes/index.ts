@@ -4,3 +4,4 @@ export { lineDiff, type WriteRequest, type WriteReceipt, type WriteOutcome, type
 export { AGENT_TOOLS, agent, classifyUndo, classifyWrite, GRAPH, journalActor, journalLabel, LIBRARIAN, ORGANIZER, OWNER, type Actor, type RefusalCode, type WriteVerdict, type QuarantineOptions } from './quarantine.js';
 export { safeNoteName, freeNotePath, type NameResult } from './names.js';
 export { writeFileAtomic } from './atomic.js';
+export { VaultFs } from './vault-fs.js';

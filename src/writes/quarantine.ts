@@ -39,6 +39,7 @@ export function classifyWrite(path: string, by: Actor, options: QuarantineOption
   // A copy a sync tool left is the human's to reconcile; a numbered name (`Plan 2.md`) may be a
   // note of its own, so only the names sync tools reserve are refused.
   const copy = conflictOriginalOf(path);
+  if (copy?.kind === 'temporary copy') return refused(`${path} is a temporary file beside ${copy.original} (an editor's or sync tool's), not a note: write to ${copy.original}`);
   if (copy !== null && copy.kind !== 'numbered copy') return refused(`${path} is a sync conflict copy of ${copy.original}: write to ${copy.original}; the human reconciles the copy`);
   const root = options.agentRoot.replace(/^\/+|\/+$/g, '');
   const normalized = path.normalize('NFC');
@@ -53,6 +54,7 @@ export function classifyWrite(path: string, by: Actor, options: QuarantineOption
   // approves through preview → apply (or elicitation) like any note of theirs.
   if (inside === 'readme.md') return { kind: 'confirm', reason: `${root}/README.md is the vault's constitution: a change needs the human's confirmation` };
   if (inside === 'librarian.md' && by.kind !== 'librarian') return refused(`${root}/Librarian.md is the caretaker's report; only the Librarian writes it`);
+  if (inside === 'caretaker.md') return refused(`${root}/Caretaker.md is the caretaker lease (which device sweeps); the daemon keeps it`);
   if (inside === 'audit.md') return refused(`${root}/Audit.md is the write journal's trail; Engram keeps it itself`);
   if ((inside === 'graph' || inside.startsWith('graph/')) && by.kind !== 'graph') {
     return refused(`${root}/Graph/ holds entity notes the graph tools maintain; correct facts through them, not by writing the files`);

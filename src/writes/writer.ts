@@ -11,7 +11,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { EngramError } from '../errors.js';
 import { acquireLock, linkablePaths, type Lock } from '../index/index.js';
-import { hashContent, isCanvasPath, linkWorlds, resolveNotePath, rewriteLinksForMove, type LinkWorlds } from '../vault/index.js';
+import { hashContent, isCanvasPath, hasMergeConflictMarkers, linkWorlds, resolveNotePath, rewriteLinksForMove, type LinkWorlds } from '../vault/index.js';
 import { newNotePathProblem } from './names.js';
 import { agent, classifyUndo, classifyWrite, journalActor, journalLabel, type Actor, type WriteVerdict } from './quarantine.js';
 import { lineDiff, validateText, type MoveReceipt, type MoveRequest, type Preview, type WriteOutcome, type WriteReceipt, type WriteRequest } from './requests.js';
@@ -100,6 +100,7 @@ export class VaultWriter {
     const current = this.readCurrent(path);
     if (request.create && current !== null) throw new EngramError('CONFLICT', `${path} exists already; choose another title or ask to overwrite it`);
     if (current === null) this.checkNewName(request.by, path);
+    refuseMergeConflict(request.by, path, current);
     const after = this.render(current, request.next);
     const token = randomBytes(16).toString('hex');
     const expires = this.now() + WRITE_DEFAULTS.previewMs;
@@ -531,6 +532,8 @@ export class VaultWriter {
     const current = this.readCurrent(path);
     if (create && current !== null) throw new EngramError('CONFLICT', `${path} exists already; choose another title or ask to overwrite it`);
     if (current === null) this.checkNewName(by, path);
+    // An undo or redo puts back bytes that were there; anything else must not settle a merge.
+    if (exact === null) refuseMergeConflict(by, path, current);
     const after = exact ?? this.render(current, next, maxBytes);
     this.locate(path);
     this.auditPath();
@@ -611,4 +614,14 @@ export class VaultWriter {
       }
     }
   }
+}
+
+/**
+ * A note a git merge left conflict markers in holds both sides: a write built on it would make
+ * one side's text (or the markers) look settled. Only the owner's own command writes it; the
+ * human resolves the conflict first.
+ */
+function refuseMergeConflict(by: Actor, path: string, current: { text: string } | null): void {
+  if (current === null || by.kind === 'owner' || !hasMergeConflictMarkers(current.text)) return;
+  throw new EngramError('WRITE_REFUSED', `${path} has unresolved git merge conflict markers (<<<<<<< … ======= … >>>>>>>): resolve the conflict in the note first, then write again`);
 }

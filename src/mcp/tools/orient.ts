@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { vectorStatus } from '../../embed/index.js';
 import { readStatus } from '../../index/index.js';
-import { extractionPaused, lastSweep, type SweepSummary } from '../../librarian/index.js';
+import { describeLease, extractionPaused, lastSweep, readLeaseNote, type SweepSummary } from '../../librarian/index.js';
 import type { VaultEngine } from '../engine.js';
 import { sessionRunId, type SessionIdentity } from '../identity.js';
 import { ok } from '../results.js';
@@ -105,7 +105,7 @@ function onboardTool(engine: VaultEngine, identity: SessionIdentity): Tool {
                 ? `the last index run failed: ${engine.indexState.reason}`
                 : `up to date (last full run ${status.last_indexed_at ?? 'never'})`,
           vectors: `${covered} of ${search.metas.length} notes have ${engine.settings.model} vectors`,
-          librarian: librarianLine(lastSweep(engine.db), extractionPaused(engine.db)),
+          librarian: librarianLine(lastSweep(engine.db), extractionPaused(engine.db), leaseLine(engine)),
           session: `${identity.serving}; writes journaled as run ${sessionRunId(identity)}`,
           warnings: status.warnings.slice(0, 5),
         },
@@ -172,15 +172,21 @@ function librarianStatusTool(engine: VaultEngine): Tool {
     annotations: READ_ONLY,
     handler: () => {
       const sweep = lastSweep(engine.db);
-      const line = librarianLine(sweep, extractionPaused(engine.db));
+      const line = librarianLine(sweep, extractionPaused(engine.db), leaseLine(engine));
       return ok({ status: line, last_run: sweep?.run_id ?? null, sweep }, sweep ? `${line}\n${sweep.phases.map((p) => `- ${p.name}: ${p.summary}`).join('\n')}` : line);
     },
   });
 }
 
+/** Who holds the caretaker lease on a synced vault, when a daemon ever took it. */
+function leaseLine(engine: VaultEngine): string | null {
+  return describeLease(readLeaseNote(engine.vault, engine.agentRoot));
+}
+
 /** One line for onboard and librarian_status. */
-function librarianLine(sweep: SweepSummary | null, paused: string | null): string {
-  if (!sweep) return `no sweep yet: the Librarian has not run on this vault (engram librarian, or engram daemon on a schedule)${paused === null ? '' : `; ${paused}`}`;
+function librarianLine(sweep: SweepSummary | null, paused: string | null, lease: string | null): string {
+  const tail = `${paused === null ? '' : `; ${paused}`}${lease === null ? '' : `; ${lease}`}`;
+  if (!sweep) return `no sweep yet: the Librarian has not run on this vault (engram librarian, or engram daemon on a schedule)${tail}`;
   const pending = sweep.pending_proposals.organize + sweep.pending_proposals.merges;
-  return `last sweep ${sweep.run_id} (${sweep.status}, ${sweep.finished_at ?? sweep.started_at}): ${sweep.moves} moves, ${pending} proposals pending, ${sweep.health.filter((check) => !check.ok).length} health findings, ${sweep.errors.length} errors${paused === null ? '' : `; ${paused}`}`;
+  return `last sweep ${sweep.run_id} (${sweep.status}, ${sweep.finished_at ?? sweep.started_at}): ${sweep.moves} moves, ${pending} proposals pending, ${sweep.health.filter((check) => !check.ok).length} health findings, ${sweep.errors.length} errors${tail}`;
 }
