@@ -26,8 +26,13 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-/** RSS of a process and all its descendants (MB), from /proc. */
-function treeRssMb(root: number): number {
+/**
+ * Memory of a process and all its descendants (MB), from /proc: RSS, or PSS — each shared page
+ * divided among the processes sharing it. Node's own binary is most of an idle process's RSS
+ * (40 MB RSS, ~10 MB PSS with eight running), so summed RSS counts it once per process while
+ * the machine holds it once; PSS sums to what the processes really take together.
+ */
+function treeMb(root: number, field: 'rss' | 'pss' = 'rss'): number {
   const children = new Map<number, number[]>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -43,7 +48,7 @@ function treeRssMb(root: number): number {
   for (const queue = [root]; queue.length > 0;) {
     const pid = queue.pop()!;
     try {
-      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+      kb += field === 'rss' ? Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) : Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? 0);
     } catch {
       // gone meanwhile
     }
@@ -83,16 +88,24 @@ async function timedSearches(client: Client, query: (i: number) => string): Prom
 /** Opens the sessions one after another (each one's start-up timed alone), keeps them all open, measures. */
 async function run(vault: string, env: Record<string, string>, query: (i: number) => string, extraPids: number[]) {
   const sessions: Session[] = [];
-  for (let i = 0; i < SESSIONS; i++) sessions.push(await open(vault, env, query(1000 + i)));
+  const treePss = (pids: number[]) => pids.reduce((sum, pid) => sum + treeMb(pid, 'pss'), 0);
+  let onePss = 0;
+  for (let i = 0; i < SESSIONS; i++) {
+    sessions.push(await open(vault, env, query(1000 + i)));
+    if (i === 0) onePss = treePss([sessions[0]!.pid, ...extraPids]); // one session (and the daemon), nothing else running
+  }
   const times = await timedSearches(sessions[0]!.client, query);
   // Every session searches at once, so each process holds what serving costs it.
   await Promise.all(sessions.map((session, i) => session.client.callTool({ name: 'search_brain', arguments: { query: query(2000 + i) } })));
-  const perSession = sessions.map((session) => treeRssMb(session.pid));
-  const rss = perSession.reduce((sum, mb) => sum + mb, 0) + extraPids.reduce((sum, pid) => sum + treeRssMb(pid), 0);
+  const perSession = sessions.map((session) => treeMb(session.pid));
+  const rss = perSession.reduce((sum, mb) => sum + mb, 0) + extraPids.reduce((sum, pid) => sum + treeMb(pid), 0);
+  const pss = treePss([...sessions.map((session) => session.pid), ...extraPids]);
   await Promise.all(sessions.map((session) => session.client.close()));
   const later = sessions.slice(1);
   return {
     rss,
+    pss,
+    onePss,
     perSession,
     p50: percentile(times, 50),
     p95: percentile(times, 95),
@@ -138,6 +151,10 @@ export async function benchSessions(size: number): Promise<Record<string, number
       '8 standalone RSS (MB)': Math.round(alone.rss),
       '8 attached + daemon RSS (MB)': Math.round(shared.rss),
       'attached ÷ one standalone': +(shared.rss / one).toFixed(2),
+      'one standalone alone PSS (MB)': Math.round(alone.onePss),
+      '8 standalone PSS (MB)': Math.round(alone.pss),
+      '8 attached + daemon PSS (MB)': Math.round(shared.pss),
+      'attached PSS ÷ one standalone alone': +(shared.pss / alone.onePss).toFixed(2),
       'relay process RSS (MB)': Math.round(median([...shared.perSession].sort((a, b) => a - b))),
       'standalone initialize (ms, median)': Math.round(median(alone.initMs)),
       'attached initialize (ms, median)': Math.round(median(shared.initMs)),
