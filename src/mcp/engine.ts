@@ -18,6 +18,7 @@ import type { VaultWriter, WriteReceipt, WriteRequest } from '../writes/index.js
 import { sessionOver, type VaultSession } from '../session/index.js';
 import type { ExtractorSettings } from '../graph/index.js';
 import { resolveNotePath } from '../vault/index.js';
+import { leasePath } from '../librarian/index.js';
 import { randomUUID } from 'node:crypto';
 import { currentIdentity, sessionRunId } from './identity.js';
 
@@ -177,6 +178,11 @@ export class VaultEngine {
     // Engram's own writes are indexed by whoever wrote them; their watcher events change nothing
     // here, so search keeps its loaded engine instead of reloading it.
     if (report.added + report.modified + report.moved.length + report.deleted === 0) return;
+    // The caretaker lease is rewritten every heartbeat (2 minutes), by this daemon or, synced, by
+    // another device's: its row is kept current, but search keeps its loaded engine — reloading
+    // it (about a second of a 10k-note vault, paid by the next search of every attached session)
+    // for a note nobody searches for would be the daemon's largest steady cost.
+    if (paths.every((path) => path === leasePath(this.agentRoot))) return;
     this.generation++;
     // Changed notes get vectors in the background when the embedder is already warm.
     const opened = this.embedder ? await this.embedder : null;
