@@ -6,20 +6,13 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { seededRandom } from '../src/map/random.js';
 
 const SYLLABLES = ['ka', 'lo', 'mi', 're', 'tan', 'vi', 'so', 'del', 'pra', 'un', 'ne', 'qua', 'ri', 'zen', 'bo', 'cha', 'fu', 'gar', 'hel', 'jo'];
 const TOPICS = ['project', 'area/health', 'area/finance', 'area/engineering', 'status/active', 'status/done', 'meeting', 'idea', 'reading', 'person'];
 
-export function seededRandom(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The one seeded generator (mulberry32), shared with the map's layout and the tests.
+export { seededRandom };
 
 function makeVocabulary(random: () => number, size: number): string[] {
   const words = new Set<string>();

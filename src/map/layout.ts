@@ -11,6 +11,7 @@
  */
 import { UMAP } from 'umap-js';
 import { VectorIndex } from '../search/index.js';
+import { seededRandom } from './random.js';
 
 export const LAYOUT_DEFAULTS = {
   /** UMAP's neighbourhood: 15 is UMAP's own default, a balance of local and global structure. */
@@ -37,18 +38,6 @@ export interface LayoutOptions {
 export interface Neighbour {
   index: number;
   distance: number;
-}
-
-/** Mulberry32: a small, fast, seedable generator of floats in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /**

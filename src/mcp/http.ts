@@ -10,6 +10,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { readBody } from './http-body.js';
 import { JsonResponseTransport } from './json-transport.js';
 import type { VaultEngine } from './engine.js';
 import { connectServer, createServer } from './server.js';
@@ -129,7 +130,7 @@ async function handle(engine: VaultEngine, options: HttpOptions, http: Server, s
   if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
     return reply(res, 400, rpcError(null, -32000, `unsupported MCP protocol version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`));
   }
-  const body = await readBody(req);
+  const body = await readBody(req, MAX_BODY_BYTES);
   if (body === null) return reply(res, 413, rpcError(null, -32600, `request body over ${MAX_BODY_BYTES} bytes`));
   let parsed: unknown;
   try {
@@ -187,20 +188,6 @@ function maxSessions(options: HttpOptions): number {
 
 function rpcError(id: string | number | null, code: number, message: string) {
   return { jsonrpc: '2.0', id, error: { code, message } };
-}
-
-/** The request body as text, or null when it exceeds the limit (the rest is read and dropped, so the client gets its 413). */
-function readBody(req: IncomingMessage): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size > MAX_BODY_BYTES ? null : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 function authorized(header: string | undefined, token: string): boolean {

@@ -6,6 +6,7 @@
  * matched exactly against a table: nothing outside the shipped files or the API is reachable.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { readBody } from './http-body.js';
 import { decide, mapsView, mapView, noteView, proposalsView, search, statusView, sweepsView, type ApiAnswer } from './web-api.js';
 import { loadAssets, type Asset } from './web-assets.js';
 import { grantCookie, pageAccess, sameSecret, unsafeWrite } from './web-auth.js';
@@ -69,7 +70,7 @@ async function api(engine: VaultEngine, options: PageOptions, req: IncomingMessa
     if (req.method !== 'POST') return { status: 405, body: { error: 'use POST' } };
     const unsafe = unsafeWrite(req.headers, origins);
     if (unsafe) return { status: 403, body: { error: unsafe } };
-    const body = await readBody(req);
+    const body = await readBody(req, MAX_PAGE_BODY);
     if (body === null) return { status: 413, body: { error: `body over ${MAX_PAGE_BODY} bytes` } };
     try {
       return await decide(engine, JSON.parse(body));
@@ -97,7 +98,7 @@ async function api(engine: VaultEngine, options: PageOptions, req: IncomingMessa
 async function login(options: PageOptions, req: IncomingMessage, res: ServerResponse, origins: ReadonlySet<string>): Promise<void> {
   if (req.method !== 'POST') return json(res, 405, { error: 'use POST (the form on /)' });
   if (req.headers.origin === undefined || !origins.has(req.headers.origin)) return json(res, 403, { error: 'log in from the page itself' });
-  const body = await readBody(req);
+  const body = await readBody(req, MAX_PAGE_BODY);
   const given = new URLSearchParams(body ?? '').get('token') ?? '';
   if (!options.token) return redirect(res);
   if (!sameSecret(given, options.token)) return loginPage(res, 401, 'That token is wrong.');
@@ -121,17 +122,4 @@ ${problem ? `<p role="alert" class="error">${problem}</p>` : ''}
 
 function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }).end(JSON.stringify(body));
-}
-
-function readBody(req: IncomingMessage): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_PAGE_BODY) chunks.push(chunk);
-    });
-    req.on('end', () => resolve(size > MAX_PAGE_BODY ? null : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
