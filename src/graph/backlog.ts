@@ -7,7 +7,7 @@
  */
 import type Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { hasMergeConflictMarkers, parseNote, readNoteFile } from '../vault/index.js';
+import { hasMergeConflictMarkers, isNamedConflictCopy, parseNote, readNoteFile } from '../vault/index.js';
 import { GRAPH, type VaultWriter } from '../writes/index.js';
 import { renderEntityNote } from './entity-notes.js';
 import { normalizeName, type ExtractionInput, type Extractor } from './model.js';
@@ -92,9 +92,18 @@ export interface GraphIndexReport {
  */
 const PENDING_SQL = `FROM notes n LEFT JOIN extractions x ON x.note_id = n.id
   WHERE substr(n.path, 1, length(@graph)) != @graph AND n.path != @audit AND n.path != @report AND n.path != @lease
-    AND n.path NOT LIKE '%.sync-conflict-%.md' AND n.path NOT LIKE '% (%conflict%).md' AND n.path NOT LIKE '~$%' AND n.path NOT LIKE '%/~$%'
+    AND NOT engram_named_conflict_copy(n.path)
     AND (x.note_id IS NULL OR x.note_hash != n.hash OR x.backend != @backend OR x.model != @model OR x.prompt_version != @prompt
          OR (x.status = 'transient') OR (x.status = 'failed' AND x.attempts < @maxAttempts))`;
+
+/**
+ * The pending query over `db`, with the conflict-copy rule of `vault/sync-conflicts.ts` as an SQL
+ * function, so the backlog and the health check, quarantine and link resolution read one rule.
+ */
+function pendingStatement(db: Database.Database, select: string, order = ''): Database.Statement {
+  db.function('engram_named_conflict_copy', { deterministic: true }, (path: unknown) => (typeof path === 'string' && isNamedConflictCopy(path) ? 1 : 0));
+  return db.prepare(`${select} ${PENDING_SQL}${order}`);
+}
 
 function pendingParams(extractor: Pick<Extractor, 'backend' | 'model' | 'promptVersion'>, agentRoot: string) {
   return {
@@ -112,7 +121,7 @@ function pendingParams(extractor: Pick<Extractor, 'backend' | 'model' | 'promptV
 
 /** The extraction backlog's size without touching it: notes waiting and their total size in bytes. */
 export function pendingExtractions(db: Database.Database, extractor: Pick<Extractor, 'backend' | 'model' | 'promptVersion'>, agentRoot: string): { notes: number; bytes: number } {
-  const row = db.prepare(`SELECT count(*) AS notes, coalesce(sum(n.size), 0) AS bytes ${PENDING_SQL}`).get(pendingParams(extractor, agentRoot)) as { notes: number; bytes: number };
+  const row = pendingStatement(db, 'SELECT count(*) AS notes, coalesce(sum(n.size), 0) AS bytes').get(pendingParams(extractor, agentRoot)) as { notes: number; bytes: number };
   return row;
 }
 
@@ -166,7 +175,7 @@ function startRun(options: GraphIndexOptions): Run {
   // from the notes rather than paying to extract every note again.
   const rebuilt = needsRebuild(db, options.agentRoot) ? rebuildGraphCache(db, { root: options.root, agentRoot: options.agentRoot, extractor, now }) : undefined;
   const privateTags = options.privateTags ?? GRAPH_DEFAULTS.privateTags;
-  const pending = db.prepare(`SELECT n.id, n.path, n.title, n.hash, coalesce(x.attempts, 0) AS attempts, x.status ${PENDING_SQL} ORDER BY n.id`).all(pendingParams(extractor, options.agentRoot)) as Pending[];
+  const pending = pendingStatement(db, 'SELECT n.id, n.path, n.title, n.hash, coalesce(x.attempts, 0) AS attempts, x.status', ' ORDER BY n.id').all(pendingParams(extractor, options.agentRoot)) as Pending[];
   const report: GraphIndexReport = {
     processed: 0,
     failed: 0,

@@ -11,4 +11,4 @@ export type { Frontmatter } from './frontmatter.js';
 export { pathKey, foldPath, baseName, folderOf, isNotePath, noteName, hasDotSegment } from './paths.js';
 export { resolveNotePath, isCanvasPath, type NotePathResult, type NotePathOptions } from './note-path.js';
 export { addRelatedEntries, type RelatedEntry, type RelatedEdit } from './related-edit.js';
-export { conflictOriginalOf, findSyncConflicts, hasMergeConflictMarkers, partialOriginalOf, type PartialFile, type SyncConflict } from './sync-conflicts.js';
+export { conflictOriginalOf, findSyncConflicts, isNamedConflictCopy, hasMergeConflictMarkers, partialOriginalOf, type PartialFile, type SyncConflict } from './sync-conflicts.js';

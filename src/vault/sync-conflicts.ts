@@ -46,6 +46,12 @@ export function conflictOriginalOf(path: string): { original: string; kind: Sync
   return null;
 }
 
+/** Whether the name alone says a sync tool made this file as a conflict copy (numbered copies need their ids). */
+export function isNamedConflictCopy(path: string): boolean {
+  const kind = conflictOriginalOf(path)?.kind;
+  return kind !== undefined && kind !== 'numbered copy';
+}
+
 /**
  * The vault's conflict copies whose original exists: named as a conflict by a sync tool, or
  * numbered and sharing the original's note id. `idOf` gives a note's id (null when it has none).
