@@ -4,7 +4,7 @@
 #
 # The committed sets (sample vault, Chinese/Japanese vault) always run. Sets over outside
 # corpora run when their data is there: ENGRAM_CORPORA (default: ../shared/corpora next to the
-# repository) holding obsidian-help/vault, yuri-estudos, locomo-dev and scifact; a missing one
+# repository) holding obsidian-help/vault, yuri-estudos, sc-pkm-legacy, locomo-dev and scifact; a missing one
 # is skipped with a line saying so. State goes to a scratch ENGRAM_HOME, never your own.
 # Extra arguments go to every `engram eval` (e.g. --title-weight 4).
 set -uo pipefail
@@ -52,6 +52,9 @@ else skip "obsidian-help known items" "$CORPORA/obsidian-help/vault"; fi
 if [ -d "$CORPORA/yuri-estudos" ]; then
   run "yuri-estudos (Portuguese)" --golden evals/yuri-estudos-pt.golden.json --vault "$CORPORA/yuri-estudos"
 else skip "yuri-estudos (Portuguese)" "$CORPORA/yuri-estudos"; fi
+if [ -d "$CORPORA/sc-pkm-legacy" ]; then
+  run "sc-pkm-legacy (PKM questions)" --golden evals/sc-pkm-legacy.golden.json --vault "$CORPORA/sc-pkm-legacy"
+else skip "sc-pkm-legacy (PKM questions)" "$CORPORA/sc-pkm-legacy"; fi
 if [ -d "$CORPORA/locomo-dev" ]; then
   run "LoCoMo dev (session recall)" --locomo "$CORPORA/locomo-dev" --vault "$SCRATCH/locomo-vault"
 else skip "LoCoMo dev (session recall)" "$CORPORA/locomo-dev"; fi
