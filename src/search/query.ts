@@ -49,6 +49,25 @@ const FUNCTION_WORDS_BY_LANGUAGE: Record<string, string> = {
     в на с по для о об это этот эта эти`,
 };
 
+/**
+ * Words that are function words only inside a question phrase: `how many`, `how much`, `how
+ * often`, `how far`. Alone they can be content (`many-worlds`, `much ado`), so they are dropped
+ * only right after the question word. Measured and left out: `how long` (conversation logs answer
+ * it with the word itself, "for a long time") and `what kind of` / `which type of` (the asking
+ * turn of a conversation repeats the phrase): both cost LoCoMo MRR. Languages not listed say
+ * these with one word (`quantos`, `combien`), already in their lists.
+ */
+const QUESTION_PHRASES: Record<string, { after: readonly string[]; words: readonly string[] }[]> = {
+  en: [{ after: ['how'], words: ['many', 'much', 'often', 'far'] }],
+};
+
+/** Whether `words[index]` is part of a question phrase of `language` (see `QUESTION_PHRASES`). */
+function inQuestionPhrase(language: string, words: readonly string[], index: number): boolean {
+  const previous = index > 0 ? foldToken(words[index - 1]!) : '';
+  const word = foldToken(words[index]!);
+  return (QUESTION_PHRASES[language] ?? []).some((phrase) => phrase.after.includes(previous) && phrase.words.includes(word));
+}
+
 /** Language → its folded function words. English first: it wins ties. */
 const FUNCTION_WORDS: ReadonlyMap<string, ReadonlySet<string>> = new Map(Object.entries(FUNCTION_WORDS_BY_LANGUAGE).map(([language, list]) => [language, new Set(list.split(/\s+/).filter(Boolean).map(foldToken))]));
 
@@ -124,7 +143,7 @@ export function analyzeQuery(query: string, tokenize: Tokenizer): AnalyzedQuery 
   for (const [index, word] of words.entries()) {
     const tokens = tokenize.expand(word);
     for (const token of tokens) if (!wordOf.has(token)) wordOf.set(token, index);
-    const into = functionWords?.has(foldToken(word)) ? ignored : content;
+    const into = functionWords?.has(foldToken(word)) || (language !== null && inQuestionPhrase(language, words, index)) ? ignored : content;
     for (const token of tokens) {
       all.push(token);
       into.push(token);

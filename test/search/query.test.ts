@@ -26,6 +26,20 @@ test('a query of only function words keeps them; statements and claims keep thei
   assert.deepEqual(analyzeQuery('', tokenize), { all: [], content: [], ignored: [], language: null, wordOf: new Map(), words: [] });
 });
 
+test('how many, how much, how often, how far: the quantity word is part of the question, elsewhere it is content', () => {
+  const many = analyzeQuery('How many children does Melanie have?', tokenize);
+  assert.deepEqual(many.content, tokenize('children Melanie'));
+  assert.ok(many.ignored.includes(tokenize('many')[0]!));
+  assert.deepEqual(analyzeQuery('how often should I water the ficus', tokenize).content, tokenize('water ficus'));
+  // Not after `how`: a word like any other.
+  assert.deepEqual(analyzeQuery('what is the many-worlds interpretation?', tokenize).content, tokenize('many-worlds interpretation'));
+  assert.deepEqual(analyzeQuery('much ado about nothing', tokenize).content, tokenize('much ado about nothing'));
+  // `how long` stays: conversation logs answer it with the word itself ("for a long time").
+  assert.ok(analyzeQuery('how long has Caroline painted?', tokenize).content.includes(tokenize('long')[0]!));
+  // A query of nothing else keeps it.
+  assert.deepEqual(analyzeQuery('how many', tokenize).content, tokenize('how many'));
+});
+
 test("NameIndex: a covered name earns its words' full weight, a partly shared name its share", () => {
   const names = new NameIndex(tokenize);
   names.add(0, 'Embed files');
