@@ -62,6 +62,7 @@ export class LexicalIndex {
     const counts: number[] = [];
     const lengths = new Float64Array(D);
     let total = 0;
+    const fieldTotals = new Float64Array(FIELDS.length);
     documents.forEach((document, d) => {
       const { termIds, fieldLengths } = document.stats;
       let previous = -1;
@@ -76,7 +77,10 @@ export class LexicalIndex {
         previous = stored;
       }
       let length = 0;
-      for (let f = 0; f < FIELDS.length; f++) length += fieldLengths[f]! * fieldWeights[f]!;
+      for (let f = 0; f < FIELDS.length; f++) {
+        length += fieldLengths[f]! * fieldWeights[f]!;
+        fieldTotals[f]! += fieldLengths[f]!;
+      }
       lengths[d] = length;
       total += length;
     });
@@ -86,13 +90,18 @@ export class LexicalIndex {
     this.postingDocs = new Int32Array(this.offsets[T]!);
     this.postingTfs = new Float32Array(this.offsets[T]!);
     const cursor = this.offsets.slice(0, T);
+    // Per field (BM25F): each field's weight over its length normalization, per note.
+    const perField = params.lengths === 'field';
+    const fieldAverages = Float64Array.from(fieldTotals, (sum) => (D === 0 ? 1 : sum / D || 1));
+    const fieldScale = Float64Array.from(fieldWeights);
     documents.forEach((document, d) => {
-      const { termIds, fields, tfs } = document.stats;
+      const { termIds, fields, tfs, fieldLengths } = document.stats;
+      if (perField) for (let f = 0; f < FIELDS.length; f++) fieldScale[f] = fieldWeights[f]! / (1 - params.b + (params.b * fieldLengths[f]!) / fieldAverages[f]!);
       for (let i = 0; i < termIds.length;) {
         const stored = termIds[i]!;
         let tf = 0;
         while (i < termIds.length && termIds[i] === stored) {
-          tf += tfs[i]! * fieldWeights[fields[i]!]!;
+          tf += tfs[i]! * fieldScale[fields[i]!]!;
           i++;
         }
         if (stored > maxStoredId || tf <= 0) continue;
@@ -108,7 +117,7 @@ export class LexicalIndex {
       if (t !== -1) this.terms.set(term, t);
     }
     const avgdl = D === 0 ? 1 : total / D || 1;
-    this.norms = Float32Array.from(lengths, (length) => 1 - params.b + (params.b * length) / avgdl);
+    this.norms = Float32Array.from(lengths, (length) => (perField ? 1 : 1 - params.b + (params.b * length) / avgdl));
     this.scores = new Float64Array(D);
     this.touched = new Int32Array(D);
   }

@@ -388,7 +388,7 @@ export class VaultSearch {
     const anchor: EvidenceAnchor = k !== -1 || !vector || vector.blockKey === '' ? { kind: 'keyword', terms: read.known, passage: passages.get(doc) ?? null } : { kind: 'block', key: vector.blockKey, terms: read.known };
     const result = this.hit(doc, score, lanes, anchor);
     if (at.explain && k !== -1) {
-      result.explain = this.index.explain(doc, read.known).map((part) => ({ ...part, idf: round(part.idf), score: round(part.score) }));
+      result.explain = this.index.explain(doc, read.known).map((part) => ({ ...part, tf: round(part.tf), idf: round(part.idf), score: round(part.score) }));
       const shared = read.boosts.terms.get(doc);
       const passage = passages.get(doc)?.score;
       result.boosts = [

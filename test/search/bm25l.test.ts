@@ -24,6 +24,22 @@ test('hand-computed BM25L scores on a 3-note fixture; notes without a query term
   assert.deepEqual(index.score([]), []);
 });
 
+test('per-field lengths: a title match counts the same in a long note as in a short one', () => {
+  const weights: FieldWeights = { title: 3, aliases: 1, headings: 1, tags: 1, body: 1 };
+  const long = Array.from({ length: 200 }, (_, i) => `filler${i % 50}`).join(' ');
+  const docs = [
+    { title: 'malebranche', body: `occasionalism ${long}` },
+    { title: 'malebranche', body: 'occasionalism in brief' },
+    { title: 'dualism', body: `malebranche ${long}` },
+    ...Array.from({ length: 10 }, (_, i) => ({ title: `other ${i}`, body: 'unrelated words here' })),
+  ];
+  const field = byDoc(buildIndex(docs, weights, BM25_DEFAULTS, plain).index.score(['malebranche']));
+  assert.ok(Math.abs(field[0]! - field[1]!) < 1e-9, 'the title scores alike whatever the body length');
+  assert.ok(field[0]! > field[2]!, 'a title match beats a body match');
+  const note = byDoc(buildIndex(docs, weights, { ...BM25_DEFAULTS, lengths: 'note' }, plain).index.score(['malebranche']));
+  assert.ok(note[0]! < 0.8 * note[1]!, 'normalized by the whole note, the long body dilutes the title');
+});
+
 test('explain parts add up to the score', () => {
   const { index } = buildIndex([{ body: 'apple banana' }, { body: 'apple apple cherry' }, { body: 'banana' }], BODY_ONLY, BM25_DEFAULTS, plain);
   const score = byDoc(index.score(['apple', 'cherry']))[1]!;
@@ -52,9 +68,9 @@ function corpus(seed: number, count: number) {
   return Array.from({ length: count }, () => ({ title: text(1 + Math.floor(random() * 3)), body: text(3 + Math.floor(random() * 30)) }));
 }
 
-test('differential: with δ = 0 and Lucene idf, rankings agree with wink-bm25-text-search', () => {
+test('differential: with δ = 0, Lucene idf and note-length normalization, rankings agree with wink-bm25-text-search', () => {
   const weights: FieldWeights = { title: 2, aliases: 1, headings: 1, tags: 1, body: 1 };
-  const params: Bm25Params = { k1: 1.2, b: 0.75, delta: 0, idf: 'lucene' };
+  const params: Bm25Params = { k1: 1.2, b: 0.75, delta: 0, idf: 'lucene', lengths: 'note' };
   const docs = corpus(7, 60);
   const { index, tokenize } = buildIndex(docs, weights, params, plain);
   const engine = wink();
@@ -80,18 +96,22 @@ test('differential: with δ = 0 and Lucene idf, rankings agree with wink-bm25-te
 test('randomized: the index agrees with a brute-force scorer over the same tokens', () => {
   for (let seed = 1; seed <= 15; seed++) {
     const weights: FieldWeights = { title: 1 + (seed % 4), aliases: 1, headings: 1, tags: 1, body: 1 };
-    const params: Bm25Params = { k1: 0.5 + (seed % 3) * 0.5, b: (seed % 5) / 4, delta: (seed % 3) * 0.5, idf: seed % 2 ? 'bm25l' : 'lucene' };
+    const params: Bm25Params = { k1: 0.5 + (seed % 3) * 0.5, b: (seed % 5) / 4, delta: (seed % 3) * 0.5, idf: seed % 2 ? 'bm25l' : 'lucene', lengths: seed % 4 < 2 ? 'field' : 'note' };
     const docs = corpus(seed, 25);
     const { index, tokenize } = buildIndex(docs, weights, params, plain);
-    // Brute force: weighted tf and length per document, straight from the formula.
-    const prepared = docs.map((doc) => {
+    // Brute force, straight from the formula: per field, each field's term counts and length.
+    const tokensOf = docs.map((doc) => FIELDS.map((field) => tokenize((doc as Record<string, string>)[field] ?? '')));
+    const fieldAverage = FIELDS.map((_, f) => tokensOf.reduce((sum, fields) => sum + fields[f]!.length, 0) / docs.length || 1);
+    const prepared = tokensOf.map((fields) => {
       const tf = new Map<string, number>();
       let length = 0;
-      for (const field of FIELDS) {
-        const tokens = tokenize((doc as Record<string, string>)[field] ?? '');
+      FIELDS.forEach((field, f) => {
+        const tokens = fields[f]!;
         length += tokens.length * weights[field];
-        for (const token of tokens) tf.set(token, (tf.get(token) ?? 0) + weights[field]);
-      }
+        // 'field': a field's count over its own normalization; 'note': the note's (below).
+        const scale = params.lengths === 'field' ? weights[field] / (1 - params.b + (params.b * tokens.length) / fieldAverage[f]!) : weights[field];
+        for (const token of tokens) tf.set(token, (tf.get(token) ?? 0) + scale);
+      });
       return { tf, length };
     });
     const avgdl = prepared.reduce((sum, d) => sum + d.length, 0) / prepared.length;
@@ -103,7 +123,7 @@ test('randomized: the index agrees with a brute-force scorer over the same token
           const tf = d.tf.get(term);
           if (!tf) continue;
           const df = prepared.filter((other) => other.tf.has(term)).length;
-          const norm = 1 - params.b + (params.b * d.length) / avgdl;
+          const norm = params.lengths === 'field' ? 1 : 1 - params.b + (params.b * d.length) / avgdl;
           expected.set(i, (expected.get(i) ?? 0) + termScore(tf, norm, inverseDocumentFrequency(docs.length, df, params.idf), params));
         }
       });
