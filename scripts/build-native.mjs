@@ -28,7 +28,8 @@ function compile(cc, output, sources, defines) {
   const result = spawnSync(cc, [...flags, '-o', temp, ...sources.map((source) => join(ROOT, 'native', source))], { encoding: 'utf8' });
   if (result.error || result.status !== 0) {
     rmSync(temp, { force: true });
-    return result.error ? `${cc} did not run (${result.error.code ?? result.error.message})` : `${cc} failed: ${(result.stderr || '').trim().split('\n')[0]}`;
+    const first = (result.stderr || '').trim().split('\n')[0];
+    return result.error ? `${cc} did not run (${result.error.code ?? result.error.message})` : `${cc} failed (exit ${result.status ?? result.signal})${first ? `: ${first}` : ''}`;
   }
   renameSync(temp, output); // in place at once: a relay running the old binary keeps it
   return null;
