@@ -10,7 +10,6 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { findDaemon, locateState, RUNNING_VERSION } from '../../src/attach/index.js';
@@ -32,7 +31,7 @@ test('where a C compiler exists, the native relay is built', () => {
 
 /** node, as the native relay runs it for everything but relaying (the test runs the TypeScript through tsx). */
 function nodeWrapper(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'engram-node-'));
+  const dir = mkdtempSync(join(REPO, 'build', 'test-node-')); // beside the relay: a tmpdir may be mounted noexec
   const path = join(dir, 'node');
   // The relay passes dist/cli/engram.js first; the tests run src/cli/engram.ts instead.
   writeFileSync(path, `#!/bin/sh\nshift\nexec '${process.execPath}' --import tsx '${join(REPO, 'src', 'cli', 'engram.ts')}' "$@"\n`, { mode: 0o755 });
