@@ -1,7 +1,7 @@
 /*
  * engram — the native launcher and stdio relay. `engram serve` over stdio, with the vault's
  * `engram daemon` running, relays the client's MCP session to the daemon exactly as the Node
- * relay (src/attach/relay.ts) does, in ~1 MB instead of Node's ~45 MB: newline-delimited JSON
+ * relay (src/attach/relay.ts) does, in ~2 MB instead of Node's ~45 MB: newline-delimited JSON
  * passed both ways unchanged, the client's initialize and the ids of requests in flight tracked
  * so that a daemon restart costs the client nothing (in-flight calls answered with an error, the
  * session re-initialized on the new daemon). Everything else — any other command, a serve with no
