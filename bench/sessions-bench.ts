@@ -1,7 +1,8 @@
 /**
  * Many sessions on one vault: 8 concurrent stdio sessions (`engram serve`, as Claude Code starts
  * them) served on their own, then the same 8 attached to one `engram daemon`, in the same run,
- * against the built CLI (dist/). Measures total RSS (each process and its children, from /proc),
+ * against the built CLI, started as users get it: the native launcher (build/engram, whose
+ * relay is native and which runs node for the rest) when it was built, else node dist/cli/engram.js. Measures total RSS (each process and its children, from /proc),
  * each session's `initialize` and first `search_brain` after it, and p50/p95 of sequential
  * searches on one session (direct vs over the relay). Keyword mode (no model on the bench
  * machine, so no embedder process on either side). Linux (reads /proc). Run by
@@ -19,6 +20,9 @@ import { stateDirFor } from '../src/index/index.js';
 
 const CLI = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const ENTRY = fileURLToPath(new URL('../dist/cli/engram.js', import.meta.url));
+const NATIVE = fileURLToPath(new URL('../build/engram', import.meta.url));
+/** What `engram mcp sync` registers on this machine: the native launcher when built. */
+const LAUNCHER = existsSync(NATIVE) ? { name: 'native (build/engram)', command: NATIVE, args: [] } : { name: 'node (dist/cli/engram.js)', command: process.execPath, args: [ENTRY] };
 const SESSIONS = 8;
 const TIMED_SEARCHES = 200;
 
@@ -66,7 +70,7 @@ interface Session {
 
 async function open(vault: string, env: Record<string, string>, query: string): Promise<Session> {
   const client = new Client({ name: 'bench', version: '0' });
-  const transport = new StdioClientTransport({ command: process.execPath, args: [ENTRY, 'serve', '--vault', vault, '--no-index'], env, stderr: 'ignore' });
+  const transport = new StdioClientTransport({ command: LAUNCHER.command, args: [...LAUNCHER.args, 'serve', '--vault', vault, '--no-index'], env, stderr: 'ignore' });
   const t0 = performance.now();
   await client.connect(transport);
   const t1 = performance.now();
@@ -147,6 +151,7 @@ export async function benchSessions(size: number): Promise<Record<string, number
     return {
       notes: size,
       sessions: SESSIONS,
+      launcher: LAUNCHER.name,
       'one standalone RSS (MB)': Math.round(one),
       '8 standalone RSS (MB)': Math.round(alone.rss),
       '8 attached + daemon RSS (MB)': Math.round(shared.rss),

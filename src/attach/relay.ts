@@ -87,11 +87,10 @@ export function connectDaemon(info: AttachInfo, hello: Hello): Promise<{ socket:
   });
 }
 
-/** Splits a stream into lines; a line over `max` bytes is dropped (`onOversize` says so). */
-function lines(stream: Readable, online: (line: string) => void, onOversize?: () => void): () => void {
+/** Splits a stream into lines; a line over `max` bytes is dropped (`onOversize` says so). `dropping`: the stream starts inside such a line. */
+function lines(stream: Readable, online: (line: string) => void, onOversize?: () => void, dropping = false): () => void {
   let chunks: Buffer[] = [];
   let size = 0;
-  let dropping = false;
   const ondata = (chunk: Buffer) => {
     let start = 0;
     for (let newline = chunk.indexOf(0x0a); newline !== -1; newline = chunk.indexOf(0x0a, start)) {
@@ -126,6 +125,22 @@ function parse(line: string): { id?: Id; method?: string } | null {
   }
 }
 
+/**
+ * A session the native relay (native/relay.c) began and handed over when its daemon went for
+ * good: what it had read of the client and not yet passed on.
+ */
+export interface Handover {
+  why: string;
+  /** The client's initialize line, replayed to the server this process starts. */
+  initialize: string | null;
+  initialized: boolean;
+  /** Lines read from the client and not yet sent. */
+  queue: string[];
+  /** A line partly read, and whether it was being dropped (over the limit). */
+  partial: Buffer;
+  dropping: boolean;
+}
+
 /** Relays the client's session until the client closes stdin. */
 export class Relay {
   private upstream: Upstream | null = null;
@@ -144,6 +159,25 @@ export class Relay {
   /** Relays over an attached daemon socket; resolves once the client has gone. */
   run(socket: Socket): Promise<void> {
     this.use({ readable: socket, writable: socket, close: () => socket.destroy() });
+    return this.listen();
+  }
+
+  /** Carries on a session handed over by the native relay, serving on its own as `recover` does after the daemon went for good. */
+  async continueAlone(handover: Handover): Promise<void> {
+    const message = handover.initialize === null ? null : parse(handover.initialize);
+    if (handover.initialize !== null && message?.id !== undefined) this.initialize = { line: handover.initialize, id: message.id };
+    this.initialized = handover.initialized;
+    this.queue = [...handover.queue];
+    if (handover.partial.length > 0) this.options.stdin.unshift(handover.partial);
+    const ended = this.listen(handover.dropping);
+    const upstream = await this.options.standalone(handover.why);
+    if (this.ended)
+      upstream.close(); // the client left while the server started
+    else await this.resume(upstream);
+    return ended;
+  }
+
+  private listen(dropping = false): Promise<void> {
     return new Promise((resolve) => {
       const finish = () => {
         if (this.ended) return;
@@ -155,6 +189,7 @@ export class Relay {
         this.options.stdin,
         (line) => this.fromClient(line),
         () => this.reply(null, -32600, `request too large: a message is one line of at most ${MAX_LINE_BYTES} bytes; this one was dropped (send large text in smaller parts)`),
+        dropping,
       );
       this.options.stdin.once('end', finish);
       this.options.stdin.once('close', finish);

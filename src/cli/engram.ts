@@ -7,7 +7,7 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { attachToDaemon, relaySession } from './relay-session.js';
+import { attachToDaemon, continueHandover, relaySession } from './relay-session.js';
 
 /** `serve [--vault PATH] [--no-watch] [--no-index] [--reconnect-wait S]`: its settings, or null when this is not a plain stdio serve. */
 function plainServe(argv: readonly string[]): { vault: string | undefined; reconnectMs: number } | null {
@@ -26,18 +26,24 @@ function plainServe(argv: readonly string[]): { vault: string | undefined; recon
   return seconds > 0 ? { vault, reconnectMs: seconds * 1000 } : null; // a bad value: the full command says so
 }
 
-const argv = process.argv.slice(2);
+// `serve --resume-relay FILE …` (hidden): the native relay (native/relay.c) hands its session over: its daemon went for good.
+const handover = process.argv[2] === 'serve' && process.argv[3] === '--resume-relay' ? (process.argv[4] ?? '') : null;
+const argv = handover === null ? process.argv.slice(2) : ['serve', ...process.argv.slice(5)];
 const serve = plainServe(argv);
 const vault = serve ? (serve.vault ?? process.env.ENGRAM_VAULT) : undefined;
 const log = { err: (text: string) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`) };
 const request = { vault: vault ?? '', home: process.env.ENGRAM_HOME || join(homedir(), '.engram'), reconnectMs: serve?.reconnectMs ?? 10_000, spawnDaemon: false, explain: false, log };
-const attached = vault ? await attachToDaemon(request) : null;
-if (attached) {
-  await relaySession(attached, request, async (why, sessionId) => {
-    const [{ standaloneUpstream }, { readCliEnv }] = await Promise.all([import('./serve-command.js'), import('./context.js')]);
-    const flags = { vault, 'no-watch': argv.includes('--no-watch'), 'no-index': argv.includes('--no-index') };
-    return standaloneUpstream(flags, readCliEnv(process.env), { out: (text) => process.stdout.write(`${text}\n`), ...log, errIsTty: false }, why, sessionId);
-  });
+const standalone = async (why: string, sessionId: string) => {
+  const [{ standaloneUpstream }, { readCliEnv }] = await Promise.all([import('./serve-command.js'), import('./context.js')]);
+  const flags = { vault, 'no-watch': argv.includes('--no-watch'), 'no-index': argv.includes('--no-index') };
+  return standaloneUpstream(flags, readCliEnv(process.env), { out: (text) => process.stdout.write(`${text}\n`), ...log, errIsTty: false }, why, sessionId);
+};
+const attached = vault && handover === null ? await attachToDaemon(request) : null;
+if (handover !== null) {
+  if (!vault) throw new Error('serve --resume-relay: the vault is not given (--vault PATH or ENGRAM_VAULT)');
+  await continueHandover(handover, request, standalone);
+} else if (attached) {
+  await relaySession(attached, request, standalone);
 } else {
   const { main } = await import('./main.js');
   process.exitCode = await main(argv, process.env, { out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`), ...log, errIsTty: process.stderr.isTTY === true });

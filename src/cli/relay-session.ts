@@ -6,10 +6,10 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, openSync } from 'node:fs';
+import { lstatSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
-import { connectDaemon, RUNNING_VERSION, findDaemon, locateState, Relay, type AttachInfo, type Hello, type Upstream } from '../attach/index.js';
+import { connectDaemon, RUNNING_VERSION, findDaemon, locateState, Relay, type AttachInfo, type Handover, type Hello, type Upstream } from '../attach/index.js';
 
 export interface AttachRequest {
   vault: string;
@@ -90,4 +90,39 @@ export async function relaySession(attached: Attached, request: AttachRequest, s
     reconnectMs: request.reconnectMs,
   });
   await relay.run(attached.socket);
+}
+
+/**
+ * The resume file the native relay (native/relay.c) writes before it hands its session over to
+ * this process (`serve --resume-relay FILE`): read once, then removed. Lines are base64 so that
+ * what the client sent passes byte for byte.
+ */
+export function readHandover(path: string): { session: string; handover: Handover } {
+  const stat = lstatSync(path);
+  const uid = process.getuid?.();
+  if (!stat.isFile() || (uid !== undefined && stat.uid !== uid)) throw new Error(`${path} is not a relay resume file of yours`);
+  const raw = JSON.parse(readFileSync(path, 'utf8')) as { session: string; why: string; initialize: string | null; initialized: boolean; queue: string[]; partial: string; dropping: boolean };
+  rmSync(path, { force: true });
+  const text = (base64: string) => Buffer.from(base64, 'base64').toString('utf8');
+  return {
+    session: raw.session,
+    handover: { why: raw.why, initialize: raw.initialize === null ? null : text(raw.initialize), initialized: raw.initialized, queue: raw.queue.map(text), partial: Buffer.from(raw.partial, 'base64'), dropping: raw.dropping },
+  };
+}
+
+/** Carries on the session the native relay handed over (its daemon went for good): served by this process from now on, under the same session id. */
+export async function continueHandover(path: string, request: AttachRequest, standalone: (why: string, sessionId: string) => Promise<Upstream>): Promise<void> {
+  const { session, handover } = readHandover(path);
+  const located = locateState(request.home, request.vault);
+  const hello: Hello = { vault: located?.vault ?? request.vault, version: RUNNING_VERSION, pid: process.pid, session };
+  const relay = new Relay({
+    stdin: process.stdin,
+    stdout: process.stdout,
+    hello,
+    find: () => (located ? findDaemon(located.stateDir, located.vault, RUNNING_VERSION, process.getuid?.()) : { absent: true }),
+    standalone: (why) => standalone(why, session),
+    log: request.log,
+    reconnectMs: request.reconnectMs,
+  });
+  await relay.continueAlone(handover);
 }

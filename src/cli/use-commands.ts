@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { UsageError } from '../errors.js';
 import { DB_FILE, resolveVaultRoot, stateDirFor } from '../index/index.js';
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { briefing, recallBundle } from '../librarian/index.js';
 import { checkVault, provisionVault } from '../provision/index.js';
 import { compareServers, desktopSnippet, findExecutable, loadServers, projectScoped, readClaudeServers, registerServers, shellLine, syncSkills } from '../sync/index.js';
@@ -82,10 +82,33 @@ export const provisionCommand: Command = {
   },
 };
 
-/** How to start engram on this machine: `engram` when it is on PATH, else node and this package's built entry. */
-function engramInvocation(env: CliEnv): { command: string; args: string[] } {
-  if (findExecutable('engram', env.path)) return { command: 'engram', args: [] };
-  return { command: process.execPath, args: [join(PACKAGE_ROOT, 'dist', 'cli', 'engram.js')] };
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The native launcher and stdio relay (native/, built at install into build/engram; never on Windows). */
+const NATIVE_LAUNCHER = join(PACKAGE_ROOT, 'build', 'engram');
+
+/**
+ * How to start engram on this machine, best first: the native launcher when this install built
+ * it (a session attached to the daemon then costs ~2 MB instead of a Node relay's ~45 MB; it runs
+ * node for everything else), else `engram` when it is on PATH, else node and this package's built
+ * entry. The others start the same Engram, so a server registered with one of them is present,
+ * not drift — `--check` only notes what registering again would bring.
+ */
+function engramInvocations(env: CliEnv): { command: string; args: string[]; note?: string }[] {
+  const native = process.platform !== 'win32' && isExecutable(NATIVE_LAUNCHER);
+  const onPath = { command: 'engram', args: [] };
+  const node = { command: process.execPath, args: [join(PACKAGE_ROOT, 'dist', 'cli', 'engram.js')] };
+  const viaNode = [...(findExecutable('engram', env.path) ? [onPath, node] : [node, onPath])];
+  if (!native) return viaNode;
+  const note = 'a Node relay per session (~45 MB); `claude mcp remove --scope user engram && engram mcp sync` registers the native one (~2 MB)';
+  return [{ command: NATIVE_LAUNCHER, args: [] }, ...viaNode.map((other) => ({ ...other, note }))];
 }
 
 export const mcpCommand: Command = {
@@ -108,7 +131,8 @@ export const mcpCommand: Command = {
       .split(',')
       .map((name) => name.trim())
       .filter(Boolean);
-    const servers = loadServers(join(PACKAGE_ROOT, 'mcp-servers.json'), { vault, engram: engramInvocation(env) }, withOptional);
+    const [engram, ...engramEquivalents] = engramInvocations(env);
+    const servers = loadServers(join(PACKAGE_ROOT, 'mcp-servers.json'), { vault, engram: engram!, engramEquivalents }, withOptional);
     if (args.values.desktop) {
       io.out(desktopSnippet(servers));
       io.err('merge this into claude_desktop_config.json (macOS: ~/Library/Application Support/Claude/, Windows: %APPDATA%\\Claude\\), then restart Claude Desktop');
@@ -117,7 +141,7 @@ export const mcpCommand: Command = {
     const states = compareServers(servers, readClaudeServers(env.claudeConfig));
     const drift = states.filter((state) => state.status === 'drift');
     const missing = states.filter((state) => state.status === 'missing');
-    const lines = states.map((state) => `${state.status.padEnd(8)} ${state.name}${state.difference ? ` (${state.difference})` : ''}`);
+    const lines = states.map((state) => `${state.status.padEnd(8)} ${state.name}${state.difference || state.note ? ` (${state.difference ?? state.note})` : ''}`);
     const again = shellLine(['engram', 'mcp', 'sync', '--vault', vault, ...(withOptional.length > 0 ? ['--with', withOptional.join(',')] : [])]);
     for (const state of drift) lines.push(`  to replace ${state.name}: claude mcp remove --scope user ${state.name} && ${again}`);
     for (const shadow of projectScoped(

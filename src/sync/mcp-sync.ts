@@ -16,6 +16,8 @@ export interface ServerSpec {
   env: Record<string, string>;
   why: string;
   optional: boolean;
+  /** Other command lines that start the same server (another launcher of this Engram): registered, they are not drift. */
+  equivalent?: { command: string; args: string[]; note?: string }[];
 }
 
 export interface ServerState {
@@ -25,10 +27,16 @@ export interface ServerState {
   add: string[];
   /** What differs, for drifted ones. */
   difference?: string;
+  /** For a present one registered with an equivalent command line: what registering again would bring. */
+  note?: string;
 }
 
 /** Reads the manifest, keeps the wanted servers (required ones plus `with`), and substitutes `{VAULT}` and `{ENGRAM}`. */
-export function loadServers(file: string, substitutions: { vault: string; engram: { command: string; args: string[] } }, withOptional: readonly string[] = []): ServerSpec[] {
+export function loadServers(
+  file: string,
+  substitutions: { vault: string; engram: { command: string; args: string[] }; engramEquivalents?: { command: string; args: string[]; note?: string }[] },
+  withOptional: readonly string[] = [],
+): ServerSpec[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
@@ -63,11 +71,13 @@ export function loadServers(file: string, substitutions: { vault: string; engram
     .filter((server) => !server.optional || withOptional.includes(server.name))
     .map((server) => {
       const engram = server.command === '{ENGRAM}';
+      const args = server.args.map(substitute);
       return {
         ...server,
         command: engram ? substitutions.engram.command : substitute(server.command),
-        args: [...(engram ? substitutions.engram.args : []), ...server.args.map(substitute)],
+        args: [...(engram ? substitutions.engram.args : []), ...args],
         env: Object.fromEntries(Object.entries(server.env).map(([key, value]) => [key, substitute(value)])),
+        ...(engram && substitutions.engramEquivalents ? { equivalent: substitutions.engramEquivalents.map((other) => ({ ...other, args: [...other.args, ...args] })) } : {}),
       };
     });
 }
@@ -99,11 +109,15 @@ export function compareServers(wanted: readonly ServerSpec[], registered: Return
     const add = addCommand(server);
     const current = registered[server.name];
     if (!current) return { name: server.name, status: 'missing', add };
+    const same = (command: string, args: string[]) => current.command === command && JSON.stringify(current.args ?? []) === JSON.stringify(args);
+    // Registered with another launcher of the same server (equivalent): present, with its note.
+    const equivalent = same(server.command, server.args) ? null : server.equivalent?.find((other) => same(other.command, other.args));
     const differences: string[] = [];
-    if (current.command !== server.command) differences.push(`command ${JSON.stringify(current.command)} ≠ ${JSON.stringify(server.command)}`);
-    if (JSON.stringify(current.args ?? []) !== JSON.stringify(server.args)) differences.push(`args ${JSON.stringify(current.args ?? [])} ≠ ${JSON.stringify(server.args)}`);
+    if (equivalent === undefined && current.command !== server.command) differences.push(`command ${JSON.stringify(current.command)} ≠ ${JSON.stringify(server.command)}`);
+    if (equivalent === undefined && JSON.stringify(current.args ?? []) !== JSON.stringify(server.args)) differences.push(`args ${JSON.stringify(current.args ?? [])} ≠ ${JSON.stringify(server.args)}`);
     if (JSON.stringify(sorted(current.env ?? {})) !== JSON.stringify(sorted(server.env))) differences.push('env differs');
-    return differences.length === 0 ? { name: server.name, status: 'present', add } : { name: server.name, status: 'drift', add, difference: differences.join('; ') };
+    if (differences.length > 0) return { name: server.name, status: 'drift', add, difference: differences.join('; ') };
+    return { name: server.name, status: 'present', add, ...(equivalent?.note ? { note: equivalent.note } : {}) };
   });
 }
 

@@ -66,6 +66,21 @@ test('mcp sync registers missing servers additively with claude mcp add; --check
   assert.match(drift.stdout, /claude mcp remove --scope user engram && engram mcp sync/);
   assert.equal(readFileSync(log, 'utf8').trim().split('\n').length, 1, 'drift is not "fixed"');
 
+  // Registered earlier with another launcher of the same Engram (`engram` on PATH, node and the
+  // built entry, the native launcher): present, not drift; when the native launcher is built and
+  // preferred, a note says what registering again brings.
+  const native = existsSync(join(REPO, 'build', 'engram'));
+  assert.equal(registered.command, native ? join(REPO, 'build', 'engram') : process.execPath, 'the native launcher is registered when built');
+  for (const other of [
+    { command: 'engram', args: ['serve', '--vault', real] },
+    { command: process.execPath, args: [join(REPO, 'dist', 'cli', 'engram.js'), 'serve', '--vault', real] },
+  ]) {
+    writeFileSync(join(userHome, '.claude.json'), JSON.stringify({ mcpServers: { engram: { ...other, env: {} } } }));
+    const same = await runCli(['mcp', 'sync', '--check'], env);
+    assert.equal(same.code, 0, same.stdout);
+    assert.match(same.stdout, native ? /present +engram \(a Node relay per session .*registers the native one/ : /present +engram$/m);
+  }
+
   // Optional companions only when asked, and only known ones.
   const unknown = await runCli(['mcp', 'sync', '--with', 'nope'], env);
   assert.equal(unknown.code, 2);
