@@ -1,6 +1,6 @@
 /**
  * `engram daemon`: one long-lived process per vault. It keeps the index and vectors fresh as
- * files change (the MCP engine's chokidar watcher, debounced; a catch-up index run at start),
+ * files change (the MCP engine's folder watcher, debounced; a catch-up index run at start),
  * runs the Librarian on node-cron schedules (a frequent backlog drain, a nightly full sweep;
  * never two at once, never beside another process's sweep), opens the attach endpoint that
  * `engram serve` sessions relay to (one engine for all of them; see mcp/attach-server.ts),

@@ -4,10 +4,10 @@
  * names, their type and aliases, and a few evidence quotes — note text, so fenced as untrusted
  * data. A failed call is "no opinion": the proposal stays pending for a human, never merged.
  */
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { randomBytes } from 'node:crypto';
 import type { Adjudicator, Candidate } from './consolidate.js';
-import { ANTHROPIC_DEFAULTS, usageOf } from './extract-anthropic.js';
+import { ANTHROPIC_DEFAULTS, anthropicSdk, usageOf } from './extract-anthropic.js';
 import { neutralizeMarker, redactSecrets } from './prompt.js';
 import type { ExtractionUsage } from './model.js';
 import { addCounts, redactText, type RedactionCounts } from './redact.js';
@@ -25,17 +25,19 @@ export interface AnthropicAdjudicatorOptions {
 }
 
 export function createAnthropicAdjudicator(options: AnthropicAdjudicatorOptions): Adjudicator {
-  const client = new Anthropic({
-    apiKey: options.apiKey,
-    baseURL: options.baseURL ?? ANTHROPIC_DEFAULTS.baseURL,
-    maxRetries: options.maxRetries ?? ANTHROPIC_DEFAULTS.maxRetries,
-    timeout: options.timeoutMs ?? ANTHROPIC_DEFAULTS.timeoutMs,
-    logLevel: 'off',
-  });
+  let client: Anthropic | null = null;
   return async (candidate) => {
     const marker = `ENGRAM-NOTE-${randomBytes(9).toString('hex')}`;
     let message: Anthropic.Message;
     try {
+      // The SDK is loaded by the first candidate (see anthropicSdk).
+      client ??= new (await anthropicSdk()).default({
+        apiKey: options.apiKey,
+        baseURL: options.baseURL ?? ANTHROPIC_DEFAULTS.baseURL,
+        maxRetries: options.maxRetries ?? ANTHROPIC_DEFAULTS.maxRetries,
+        timeout: options.timeoutMs ?? ANTHROPIC_DEFAULTS.timeoutMs,
+        logLevel: 'off',
+      });
       message = await client.messages.create({
         model: options.model,
         max_tokens: 300,

@@ -5,7 +5,8 @@
  * what still fails becomes an `ExtractorError` that says whether to retry later or fix the setup.
  * A reply that is not a usable tool call yields an empty extraction with `dropped`, never a throw.
  */
-import Anthropic, { APIConnectionError, APIConnectionTimeoutError, APIError } from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import type { APIError } from '@anthropic-ai/sdk';
 import type { ExtractionInput, ExtractionUsage } from './model.js';
 import { EXTRACTION_SCHEMA, EXTRACTION_TOOL, ExtractorError, checkFitsNote, PROMPT_VERSION, buildExtractionPrompt, checkReply, redactSecrets, tokensOf, type CheckedExtraction, type CheckedExtractor } from './prompt.js';
 
@@ -43,6 +44,18 @@ export interface AnthropicExtractorOptions {
   pricing?: { inputPerMTok: number; outputPerMTok: number };
 }
 
+type AnthropicSdk = typeof import('@anthropic-ai/sdk');
+let sdk: Promise<AnthropicSdk> | null = null;
+
+/**
+ * The SDK, loaded on first use: it is ~270 modules (about 16 MB of a process's memory), and the
+ * daemon and servers that only ever run the structural extractor must not carry it.
+ */
+export function anthropicSdk(): Promise<AnthropicSdk> {
+  sdk ??= import('@anthropic-ai/sdk');
+  return sdk;
+}
+
 export function createAnthropicExtractor(options: AnthropicExtractorOptions): CheckedExtractor {
   if (options.apiKey.trim() === '') {
     throw new ExtractorError('anthropic', 'the anthropic extractor has no API key; set one (ANTHROPIC_API_KEY) or choose the claude-cli or structural backend', {
@@ -53,20 +66,22 @@ export function createAnthropicExtractor(options: AnthropicExtractorOptions): Ch
   const maxRetries = options.maxRetries ?? ANTHROPIC_DEFAULTS.maxRetries;
   const timeoutMs = options.timeoutMs ?? ANTHROPIC_DEFAULTS.timeoutMs;
   const pricing = options.pricing ?? ANTHROPIC_DEFAULTS.pricing;
-  const client = new Anthropic({
-    apiKey: options.apiKey,
-    baseURL: options.baseURL ?? ANTHROPIC_DEFAULTS.baseURL,
-    maxRetries,
-    timeout: timeoutMs,
-    // Progress goes through the caller's hooks; the SDK must not print on stdout (the MCP channel).
-    logLevel: 'off',
-  });
+  let client: Anthropic | null = null;
   return {
     backend: 'anthropic',
     model: options.model,
     promptVersion: PROMPT_VERSION,
     async extract(input: ExtractionInput): Promise<CheckedExtraction> {
       const { system, user } = buildExtractionPrompt(input, { reply: 'tool' });
+      const loaded = await anthropicSdk();
+      client ??= new loaded.default({
+        apiKey: options.apiKey,
+        baseURL: options.baseURL ?? ANTHROPIC_DEFAULTS.baseURL,
+        maxRetries,
+        timeout: timeoutMs,
+        // Progress goes through the caller's hooks; the SDK must not print on stdout (the MCP channel).
+        logLevel: 'off',
+      });
       let message: Anthropic.Message;
       try {
         message = await client.messages.create({
@@ -78,7 +93,7 @@ export function createAnthropicExtractor(options: AnthropicExtractorOptions): Ch
           tool_choice: { type: 'tool', name: EXTRACTION_TOOL },
         });
       } catch (error) {
-        throw describeFailure(error, input.path, { maxRetries, timeoutMs, model: options.model });
+        throw describeFailure(error, loaded, input.path, { maxRetries, timeoutMs, model: options.model });
       }
       return checkFitsNote(readReply(message, pricing), input);
     },
@@ -105,7 +120,7 @@ export function usageOf(raw: Partial<Anthropic.Usage> | undefined, pricing: { in
 const RETRY_LATER = 'This is transient: the note stays pending; retry later (or lower the extraction concurrency).';
 
 /** Turns whatever the SDK threw into an `ExtractorError`: the fact, the remedy, and its kind (note, transient, environment). */
-function describeFailure(error: unknown, path: string, limits: { maxRetries: number; timeoutMs: number; model: string }): ExtractorError {
+function describeFailure(error: unknown, { APIConnectionTimeoutError, APIConnectionError, APIError }: AnthropicSdk, path: string, limits: { maxRetries: number; timeoutMs: number; model: string }): ExtractorError {
   const head = `anthropic extraction of "${path}" failed`;
   const attempts = `${limits.maxRetries + 1} attempt${limits.maxRetries === 0 ? '' : 's'}`;
   if (error instanceof APIConnectionTimeoutError) {

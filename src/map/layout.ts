@@ -9,7 +9,8 @@
  * (`setPrecomputedKNN`), since a note's links and tags say who its neighbours are, not where it
  * lies in a metric space.
  */
-import { UMAP } from 'umap-js';
+import { createRequire } from 'node:module';
+import type { UMAP } from 'umap-js';
 import { VectorIndex } from '../search/index.js';
 import { seededRandom } from './random.js';
 
@@ -125,7 +126,11 @@ export function layoutGraph(neighbours: readonly (readonly Neighbour[])[], optio
   return round(umap.fit(Array.from({ length: n }, (_, i) => [i])));
 }
 
+const require = createRequire(import.meta.url);
+
 function makeUmap(n: number, options: LayoutOptions): UMAP {
+  // Loaded by the first layout, not with the module: a daemon or server that never draws a map does not carry it.
+  const { UMAP } = require('umap-js') as typeof import('umap-js');
   const neighbours = Math.max(2, Math.min(options.neighbours ?? LAYOUT_DEFAULTS.neighbours, n - 1));
   return new UMAP({
     nComponents: 2,

@@ -3,21 +3,19 @@
  * rebuilt after the index changes, a warm embedder for queries, a background index run at start,
  * and a file watcher that re-indexes changed notes within a fraction of a second.
  *
- * Freshness: we watch (chokidar) rather than check before each query — a check is a vault
- * listing (~100 ms at 10k notes) on every call, a watcher event costs one `indexPaths` of the
- * changed notes (~15 ms) once.
+ * Freshness: we watch (one watch per folder, vault/watch.ts) rather than check before each
+ * query — a check is a vault listing (~100 ms at 10k notes) on every call, a watcher event costs
+ * one `indexPaths` of the changed notes (~15 ms) once.
  */
 import type Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { relative, sep } from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
 import { embedBacklog, openConfiguredEmbedder, queryInput, type Embedder, type LogSink, type VectorSettings } from '../embed/index.js';
 import { extensionMetaKey, indexPaths, planIndex, PARSER_VERSION } from '../index/index.js';
 import { lexicalExtension, VaultSearch, type FusionOptions } from '../search/index.js';
 import type { VaultWriter, WriteReceipt, WriteRequest } from '../writes/index.js';
 import { sessionOver, type VaultSession } from '../session/index.js';
 import type { ExtractorSettings } from '../graph/index.js';
-import { resolveNotePath } from '../vault/index.js';
+import { resolveNotePath, watchVault, type VaultWatcher } from '../vault/index.js';
 import { leasePath } from '../librarian/index.js';
 import { randomUUID } from 'node:crypto';
 import { currentIdentity, sessionRunId } from './identity.js';
@@ -67,7 +65,7 @@ export class VaultEngine {
   private engineGeneration = -1;
   private embedder: Promise<{ embedder: Embedder } | { reason: string }> | null = null;
   private child: ChildProcess | null = null;
-  private watcher: FSWatcher | null = null;
+  private watcher: VaultWatcher | null = null;
   private pending = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
@@ -316,7 +314,7 @@ export class VaultEngine {
 
   async close(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
-    await this.watcher?.close();
+    this.watcher?.close();
     this.child?.kill();
     const opened = this.embedder ? await this.embedder : null;
     if (opened && 'embedder' in opened) await opened.embedder.close();
@@ -346,25 +344,26 @@ export class VaultEngine {
   }
 
   private startWatcher(): void {
-    const root = this.vault;
-    this.watcher = watch(root, {
-      ignoreInitial: true,
-      followSymlinks: false,
-      // chokidar 5 takes functions, not globs: skip dot-folders and dot-files at any depth.
-      ignored: (path: string) =>
-        relative(root, path)
-          .split(sep)
-          .some((segment) => segment.startsWith('.')),
+    this.watcher = watchVault(this.vault, {
+      onFiles: (paths) => this.schedule(paths),
+      // A folder deleted or moved away: each file indexed under it is looked at again (and so dropped).
+      onFolderGone: (folder) => {
+        const indexed = this.indexedUnder(folder);
+        if (indexed.length > 0) this.schedule(indexed);
+      },
+      onError: (message) => this.options.log.err(`engram: watcher: ${message}`),
     });
-    const queue = (path: string) => {
-      const rel = relative(root, path).split(sep).join('/');
-      if (rel === '' || rel.startsWith('..')) return;
-      this.schedule([rel]);
-    };
-    const watcher = this.watcher;
-    this.watchReady = new Promise((resolve) => watcher.once('ready', () => resolve()));
-    for (const event of ['add', 'change', 'unlink'] as const) this.watcher.on(event, queue);
-    this.watcher.on('error', (error) => this.options.log.err(`engram: watcher: ${error instanceof Error ? error.message : String(error)}`));
+    this.watchReady = this.watcher.ready;
+  }
+
+  /** Vault-relative paths of the notes and attachments indexed under a folder. */
+  private indexedUnder(folder: string): string[] {
+    // A range on the path, not LIKE (a folder name may hold % or _): `/` + 1 is `0`.
+    const range = [`${folder}/`, `${folder}0`];
+    return this.db
+      .prepare('SELECT path FROM notes WHERE path >= ? AND path < ? UNION ALL SELECT path FROM attachments WHERE path >= ? AND path < ?')
+      .pluck()
+      .all(...range, ...range) as string[];
   }
 
   /** Queues vault-relative paths to be re-indexed after a quiet period. */

@@ -1,5 +1,6 @@
-/** The vault: walking it, reading and parsing notes, resolving links. Nothing here writes. */
+/** The vault: walking and watching it, reading and parsing notes, resolving links. Nothing here writes. */
 export { parseNote, type Note } from './parse-note.js';
+export { watchVault, type VaultWatcher, type VaultWatchOptions } from './watch.js';
 export { walkVault, statVaultPath, type PathStat, type DiskEntry, type Skipped, type WalkOptions, type WalkResult } from './walk.js';
 export { readNoteFile, readNoteText, hashContent, READ_DEFAULTS, type ReadOutcome } from './read-note.js';
 export { ASCII_WORD_CHAR, isWordChar, countWords } from './words.js';
