@@ -352,6 +352,7 @@ export class VaultEngine {
         if (indexed.length > 0) this.schedule(indexed);
       },
       onError: (message) => this.options.log.err(`engram: watcher: ${message}`),
+      onNotice: (message) => this.options.log.err(`engram: watcher: ${message}`),
     });
     this.watchReady = this.watcher.ready;
   }

@@ -15,10 +15,16 @@
  * it. Dot-entries are neither watched nor reported, and symlinked folders are not followed
  * (as the walk). Recursive `fs.watch` is not used: on Linux, Node 20 emulates it by polling
  * every file.
+ *
+ * Where the file system raises no events for changes made elsewhere — a network share (NFS,
+ * SMB), WSL's view of a Windows drive (9p: Obsidian on Windows writes, Linux hears nothing), a
+ * FUSE mount — folder watches would stay silent and search would go stale without a word. There
+ * the vault is polled instead, by chokidar (a stat of every file every few seconds: heavier, and
+ * only there), and the log says why.
  */
-import { lstatSync, watch, type FSWatcher } from 'node:fs';
+import { lstatSync, statfsSync, watch, type FSWatcher } from 'node:fs';
 import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { systemErrorCode } from '../errors.js';
 
 export interface VaultWatchOptions {
@@ -27,6 +33,39 @@ export interface VaultWatchOptions {
   /** A folder that is no longer there: everything indexed under it may be gone. */
   onFolderGone(path: string): void;
   onError(message: string): void;
+  /** Poll instead of watching (default: only where the file system raises no events, `pollingReason`). */
+  poll?: boolean;
+  /** Told once why the vault is polled. */
+  onNotice?(message: string): void;
+}
+
+/** How often a polled vault is looked at. */
+export const POLL_INTERVAL_MS = 2_000;
+
+/**
+ * File systems (Linux `statfs` magic numbers) whose changes made elsewhere raise no inotify
+ * event here: NFS, SMB/CIFS (three magics), 9p (WSL's Windows drives), FUSE (sshfs, rclone…).
+ */
+const SILENT_FILE_SYSTEMS = new Map<number, string>([
+  [0x6969, 'NFS'],
+  [0x517b, 'SMB'],
+  [0xff534d42, 'CIFS'],
+  [0xfe534d42, 'SMB2'],
+  [0x01021997, '9p (a WSL view of a Windows drive)'],
+  [0x65735546, 'FUSE'],
+]);
+
+/** Why the vault must be polled (its file system raises no events for others' changes), or null. */
+export function pollingReason(root: string): string | null {
+  if (process.platform !== 'linux') return null;
+  let type: number;
+  try {
+    type = Number(statfsSync(root).type);
+  } catch {
+    return null;
+  }
+  const name = SILENT_FILE_SYSTEMS.get(type >>> 0);
+  return name === undefined ? null : `the vault is on ${name}, which raises no change events for edits made elsewhere; polling it every ${POLL_INTERVAL_MS / 1000} s`;
 }
 
 export interface VaultWatcher {
@@ -36,6 +75,11 @@ export interface VaultWatcher {
 }
 
 export function watchVault(root: string, options: VaultWatchOptions): VaultWatcher {
+  const reason = options.poll === undefined ? pollingReason(root) : options.poll ? 'polling the vault, as asked' : null;
+  if (reason !== null) {
+    options.onNotice?.(reason);
+    return pollVault(root, options);
+  }
   const folders = new FolderWatches(root, options);
   const ready = folders.add('', { report: false }).catch((error: unknown) => options.onError(`watching the vault failed (${error instanceof Error ? error.message : String(error)})`));
   return { ready, close: () => folders.close() };
@@ -139,4 +183,40 @@ class FolderWatches {
     if (this.drop(path)) this.options.onFolderGone(path);
     this.options.onFiles([path]);
   }
+}
+
+/** The vault polled by chokidar (loaded only here): every file's stat every `POLL_INTERVAL_MS`. */
+function pollVault(root: string, options: VaultWatchOptions): VaultWatcher {
+  let closed = false;
+  let close = (): void => {
+    closed = true;
+  };
+  const ready = import('chokidar').then(
+    ({ watch: chokidarWatch }) =>
+      new Promise<void>((resolve) => {
+        if (closed) return resolve();
+        const rel = (path: string) => relative(root, path).split(sep).join('/');
+        const watcher = chokidarWatch(root, {
+          usePolling: true,
+          interval: POLL_INTERVAL_MS,
+          binaryInterval: POLL_INTERVAL_MS,
+          ignoreInitial: true,
+          followSymlinks: false,
+          // Dot-entries are neither watched nor reported (the vault itself is not one of them).
+          ignored: (path: string) =>
+            path !== root &&
+            rel(path)
+              .split('/')
+              .some((segment) => segment.startsWith('.')),
+        });
+        close = () => void watcher.close();
+        const files = (path: string) => !closed && options.onFiles([rel(path)]);
+        watcher.on('add', files).on('change', files).on('unlink', files);
+        watcher.on('unlinkDir', (path: string) => !closed && options.onFolderGone(rel(path)));
+        watcher.on('error', (error: unknown) => options.onError(`polling the vault failed (${error instanceof Error ? error.message : String(error)})`));
+        watcher.on('ready', () => resolve());
+      }),
+    (error: unknown) => options.onError(`cannot poll the vault (${error instanceof Error ? error.message : String(error)})`),
+  );
+  return { ready, close: () => close() };
 }

@@ -4,11 +4,13 @@
  * search, dot-folders stay out, and a vault of many notes costs one watch per folder.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { connectFixture } from '../helpers/mcp.js';
 import { eventually } from '../helpers/eventually.js';
+import { pollingReason, watchVault } from '../../src/vault/watch.js';
 
 const VAULT = {
   'Home.md': '# Home\nThe start page.\n',
@@ -76,4 +78,38 @@ test('the watcher holds one watch per folder, not one per note', { skip: !exists
   await engine.watching();
   // The vault root and its three folders; a watcher keeping a watch per file held 124.
   assert.equal(inotifyWatches() - before, 4);
+});
+
+test('a vault on a file system that raises no events is polled (chokidar): edits, new notes, deletions and folders gone are reported; dot-entries are not', async (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'engram-poll-'));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  mkdirSync(join(root, 'Zoo/Deep'), { recursive: true });
+  writeFileSync(join(root, 'Zoo/Walrus.md'), '# Walrus\n');
+  writeFileSync(join(root, 'Zoo/Deep/Otter.md'), '# Otter\n');
+  const files = new Set<string>();
+  const gone = new Set<string>();
+  const notices: string[] = [];
+  const watcher = watchVault(root, {
+    poll: true,
+    onFiles: (paths) => paths.forEach((path) => files.add(path)),
+    onFolderGone: (path) => gone.add(path),
+    onError: (message) => assert.fail(message),
+    onNotice: (message) => notices.push(message),
+  });
+  t.after(() => watcher.close());
+  await watcher.ready;
+  assert.match(notices.join(), /polling/);
+  writeFileSync(join(root, 'Zoo/Walrus.md'), '# Walrus\nTusks.\n');
+  writeFileSync(join(root, 'Home.md'), '# Home\n');
+  mkdirSync(join(root, '.trash'));
+  writeFileSync(join(root, '.trash/Old.md'), '# Old\n');
+  await eventually(() => files.has('Zoo/Walrus.md') && files.has('Home.md'), 'an edit and a new note, by polling');
+  rmSync(join(root, 'Zoo/Deep'), { recursive: true });
+  await eventually(() => gone.has('Zoo/Deep') || files.has('Zoo/Deep/Otter.md'), 'a folder deleted');
+  assert.ok(![...files].some((path) => path.startsWith('.')), 'dot-entries are not reported');
+});
+
+test('the file systems that raise no events for edits made elsewhere are recognised; a local one is not', () => {
+  assert.equal(pollingReason(tmpdir()), null, 'the temporary folder is local here');
+  assert.equal(pollingReason(join(tmpdir(), 'no such folder')), null);
 });
