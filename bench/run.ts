@@ -270,10 +270,11 @@ if (suites.has('map')) {
 
 /**
  * `engram` is the keyword core (query analysis, names, BM25L: what decides which notes match);
- * `engram+passages` adds the best-30 re-scoring by passage that the production search runs
- * after it (it reads each candidate's text, so it is measured apart).
+ * `engram+passages` adds the best-15 re-scoring by passage that the production search runs
+ * after it, and each hit's excerpt (it reads each candidate's text, so it is measured apart).
+ * `fts5+snippet` is FTS5 returning the same kind of answer: each hit with an excerpt.
  */
-const ENGINES = ['engram', 'engram+passages', 'fts5', 'wink'];
+const ENGINES = ['engram', 'engram+passages', 'fts5', 'fts5+snippet', 'wink'];
 
 if (suites.has('search')) {
   const datasets = [...sizes.map((size) => `synthetic:${size}`), ...(existsSync(SCIFACT) ? ['scifact'] : [])];

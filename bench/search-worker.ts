@@ -6,8 +6,10 @@
  *   engram — our tokenizer, term statistics persisted as blobs in SQLite, CSR postings, the
  *            production query analysis, BM25L
  *   engram+passages — the same, then the best-PASSAGE_DEPTH (15) re-scoring by passage (documents' text and
- *            sections held in memory, as the OS file cache holds them for the server)
+ *            sections held in memory, as the OS file cache holds them for the server) and each
+ *            returned hit's excerpt from its passage
  *   fts5   — SQLite FTS5, porter unicode61, bm25(), every query token quoted and OR-ed
+ *   fts5+snippet — the same, each hit with its `snippet()` excerpt (Engram's passages give its excerpts)
  *   wink   — wink-bm25-text-search with our tokenizer as its prep task
  */
 import Database from 'better-sqlite3';
@@ -15,7 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import wink from 'wink-bm25-text-search';
-import { analyzeQuery, compileFilter, TermCounter, createTokenizer, encodeTermStats, LexicalIndex, PASSAGE_DEPTH, passageScorer, rankDocuments, type EvidenceBlock, type NoteMeta } from '../src/search/index.js';
+import { analyzeQuery, compileFilter, TermCounter, createTokenizer, encodeTermStats, LexicalIndex, PASSAGE_DEPTH, passageEvidence, passageScorer, rankDocuments, type EvidenceBlock, type NoteMeta } from '../src/search/index.js';
 import { parseNote } from '../src/vault/index.js';
 import { loadDataset } from './search-datasets.js';
 
@@ -72,13 +74,18 @@ if (engine === 'engram' || engine === 'engram+passages') {
     const hits = rankDocuments(index, metas, terms, { limit: engine === 'engram' ? K : PASSAGE_DEPTH, filter }).hits;
     if (engine === 'engram') return hits;
     const scorer = passageScorer(terms, (term) => index.idf(term), tokenize, { wordOf: (term) => analyzed.wordOf.get(term) ?? -1 });
-    for (const hit of hits) {
+    const scored = hits.map((hit) => {
       const d = documents[hit.doc]!;
-      hit.score += scorer(d.body, blocks[hit.doc]!, d.title).score;
-    }
-    return hits.sort((a, b) => b.score - a.score).slice(0, K);
+      const passage = scorer(d.body, blocks[hit.doc]!, d.title);
+      return { doc: hit.doc, score: hit.score + passage.score, passage };
+    });
+    // The excerpt of each hit returned, from the passage that earned its score.
+    return scored
+      .sort((a, b) => b.score - a.score)
+      .slice(0, K)
+      .map((hit) => ({ ...hit, evidence: passageEvidence(documents[hit.doc]!.body, hit.passage, blocks[hit.doc]!) }));
   };
-} else if (engine === 'fts5') {
+} else if (engine === 'fts5' || engine === 'fts5+snippet') {
   const db = new Database(join(dir, 'fts.db'));
   db.pragma('journal_mode = WAL');
   db.exec("CREATE VIRTUAL TABLE docs USING fts5(id UNINDEXED, title, body, tokenize = 'porter unicode61 remove_diacritics 2')");
@@ -89,7 +96,13 @@ if (engine === 'engram' || engine === 'engram+passages') {
     })();
     db.exec("INSERT INTO docs(docs) VALUES ('optimize')");
   });
-  const statement = db.prepare('SELECT id, bm25(docs, 0, 3, 1) AS s FROM docs WHERE docs MATCH ? ORDER BY s LIMIT ?');
+  // fts5+snippet: the same ranking, plus each hit's excerpt from its best 16-token stretch of
+  // body — what a search returns to an agent (Engram's passages also choose its excerpts).
+  const statement = db.prepare(
+    engine === 'fts5'
+      ? 'SELECT id, bm25(docs, 0, 3, 1) AS s FROM docs WHERE docs MATCH ? ORDER BY s LIMIT ?'
+      : "SELECT id, bm25(docs, 0, 3, 1) AS s, snippet(docs, 2, '', '', '…', 16) AS excerpt FROM docs WHERE docs MATCH ? ORDER BY s LIMIT ?",
+  );
   query = (text) => {
     // Quote every token: FTS5 reads `foo-bar`, `c++` and `NEAR` as syntax otherwise.
     const match = (text.match(/[\p{L}\p{N}_]+/gu) ?? []).map((token) => `"${token.replace(/"/g, '""')}"`).join(' OR ');
