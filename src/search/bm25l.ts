@@ -27,11 +27,11 @@ export interface Bm25Params {
   idf: 'bm25l' | 'lucene';
   /**
    * What a term count is normalized by. `field` (BM25F): each field by its own length against
-   * that field's average, so a title match weighs the same in a long note as in a short one —
-   * normalized by the whole note, the body's length diluted the title of every long note
-   * (Portuguese set MRR 0.946 → 0.960, SciFact nDCG@10 0.704 → 0.708, sample vault s@5
-   * 0.941 → 0.947; Obsidian help MRR 0.915 → 0.907: one question 1st → 2nd). `note`: the note's
-   * field-weighted length, as wink-bm25-text-search does (the differential test's oracle).
+   * that field's average among the notes that have it, so a title match weighs the same in a
+   * long note as in a short one — normalized by the whole note, the body's length diluted the
+   * title of every long note (SciFact nDCG@10 0.704 → 0.708, sample vault s@5 0.941 → 0.947;
+   * Obsidian help MRR 0.915 → 0.907 and Portuguese 0.946 → 0.944, one question each). `note`:
+   * the note's field-weighted length, as wink-bm25-text-search does (the differential test's oracle).
    */
   lengths: 'field' | 'note';
 }

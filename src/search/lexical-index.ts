@@ -63,6 +63,7 @@ export class LexicalIndex {
     const lengths = new Float64Array(D);
     let total = 0;
     const fieldTotals = new Float64Array(FIELDS.length);
+    const fieldHolders = new Float64Array(FIELDS.length);
     documents.forEach((document, d) => {
       const { termIds, fieldLengths } = document.stats;
       let previous = -1;
@@ -80,6 +81,7 @@ export class LexicalIndex {
       for (let f = 0; f < FIELDS.length; f++) {
         length += fieldLengths[f]! * fieldWeights[f]!;
         fieldTotals[f]! += fieldLengths[f]!;
+        if (fieldLengths[f]! > 0) fieldHolders[f]!++;
       }
       lengths[d] = length;
       total += length;
@@ -92,7 +94,9 @@ export class LexicalIndex {
     const cursor = this.offsets.slice(0, T);
     // Per field (BM25F): each field's weight over its length normalization, per note.
     const perField = params.lengths === 'field';
-    const fieldAverages = Float64Array.from(fieldTotals, (sum) => (D === 0 ? 1 : sum / D || 1));
+    // A field's typical length among the notes that have it: averaged over every note, a field few
+    // notes use (aliases, tags) would be "long" wherever it appears and its matches crushed.
+    const fieldAverages = Float64Array.from(fieldTotals, (sum, f) => sum / fieldHolders[f]! || 1);
     const fieldScale = Float64Array.from(fieldWeights);
     documents.forEach((document, d) => {
       const { termIds, fields, tfs, fieldLengths } = document.stats;

@@ -40,6 +40,19 @@ test('per-field lengths: a title match counts the same in a long note as in a sh
   assert.ok(note[0]! < 0.8 * note[1]!, 'normalized by the whole note, the long body dilutes the title');
 });
 
+test('per-field lengths: a field few notes use is normalized against the notes that have it, not crushed', () => {
+  // One note of twenty has tags: averaged over every note, a two-tag list would be twenty times
+  // "longer than usual" and its match worth less than one body mention.
+  const weights: FieldWeights = { title: 3, aliases: 3, headings: 1.5, tags: 2, body: 1 };
+  const docs = [
+    { title: 'weekly sync', tags: 'beacon\nplanning', body: 'notes from the meeting' },
+    { title: 'misc', body: 'we talked about beacon once among many other things that week' },
+    ...Array.from({ length: 18 }, (_, i) => ({ title: `note ${i}`, body: 'unrelated words here and there' })),
+  ];
+  const scores = byDoc(buildIndex(docs, weights, BM25_DEFAULTS, plain).index.score(['beacon']));
+  assert.ok(scores[0]! > scores[1]!, `the tagged note (${scores[0]}) above a body mention (${scores[1]})`);
+});
+
 test('explain parts add up to the score', () => {
   const { index } = buildIndex([{ body: 'apple banana' }, { body: 'apple apple cherry' }, { body: 'banana' }], BODY_ONLY, BM25_DEFAULTS, plain);
   const score = byDoc(index.score(['apple', 'cherry']))[1]!;
@@ -101,7 +114,7 @@ test('randomized: the index agrees with a brute-force scorer over the same token
     const { index, tokenize } = buildIndex(docs, weights, params, plain);
     // Brute force, straight from the formula: per field, each field's term counts and length.
     const tokensOf = docs.map((doc) => FIELDS.map((field) => tokenize((doc as Record<string, string>)[field] ?? '')));
-    const fieldAverage = FIELDS.map((_, f) => tokensOf.reduce((sum, fields) => sum + fields[f]!.length, 0) / docs.length || 1);
+    const fieldAverage = FIELDS.map((_, f) => tokensOf.reduce((sum, fields) => sum + fields[f]!.length, 0) / tokensOf.filter((fields) => fields[f]!.length > 0).length || 1);
     const prepared = tokensOf.map((fields) => {
       const tf = new Map<string, number>();
       let length = 0;
