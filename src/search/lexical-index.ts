@@ -62,8 +62,6 @@ export class LexicalIndex {
     const counts: number[] = [];
     const lengths = new Float64Array(D);
     let total = 0;
-    const fieldTotals = new Float64Array(FIELDS.length);
-    const fieldHolders = new Float64Array(FIELDS.length);
     documents.forEach((document, d) => {
       const { termIds, fieldLengths } = document.stats;
       let previous = -1;
@@ -78,11 +76,7 @@ export class LexicalIndex {
         previous = stored;
       }
       let length = 0;
-      for (let f = 0; f < FIELDS.length; f++) {
-        length += fieldLengths[f]! * fieldWeights[f]!;
-        fieldTotals[f]! += fieldLengths[f]!;
-        if (fieldLengths[f]! > 0) fieldHolders[f]!++;
-      }
+      for (let f = 0; f < FIELDS.length; f++) length += fieldLengths[f]! * fieldWeights[f]!;
       lengths[d] = length;
       total += length;
     });
@@ -94,9 +88,7 @@ export class LexicalIndex {
     const cursor = this.offsets.slice(0, T);
     // Per field (BM25F): each field's weight over its length normalization, per note.
     const perField = params.lengths === 'field';
-    // A field's typical length among the notes that have it: averaged over every note, a field few
-    // notes use (aliases, tags) would be "long" wherever it appears and its matches crushed.
-    const fieldAverages = Float64Array.from(fieldTotals, (sum, f) => sum / fieldHolders[f]! || 1);
+    const fieldAverages = fieldAverageLengths(documents);
     const fieldScale = Float64Array.from(fieldWeights);
     documents.forEach((document, d) => {
       const { termIds, fields, tfs, fieldLengths } = document.stats;
@@ -197,4 +189,21 @@ export class LexicalIndex {
     }
     return parts;
   }
+}
+
+/**
+ * Each field's typical length among the notes that have it (as Lucene's): averaged over every
+ * note, a field few notes use (tags, aliases) would be "long" wherever it appears and its
+ * matches crushed. 1 for a field no note has.
+ */
+function fieldAverageLengths(documents: readonly IndexedDocument[]): Float64Array {
+  const totals = new Float64Array(FIELDS.length);
+  const holders = new Float64Array(FIELDS.length);
+  for (const { stats } of documents) {
+    for (let f = 0; f < FIELDS.length; f++) {
+      totals[f]! += stats.fieldLengths[f]!;
+      if (stats.fieldLengths[f]! > 0) holders[f]!++;
+    }
+  }
+  return totals.map((total, f) => total / holders[f]! || 1);
 }
