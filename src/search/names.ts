@@ -22,7 +22,9 @@ export class NameIndex {
   /** Token → the names containing it. */
   private readonly byTerm = new Map<string, number[]>();
   private readonly docs: number[] = [];
+  /** Each name's content tokens needed to cover it: its initials are not. */
   private readonly sizes: number[] = [];
+  private readonly initials: (ReadonlySet<string> | null)[] = [];
   /** Each name's number of words with a content token (a word yields a token per language). */
   private readonly wordCounts: number[] = [];
   /** Each name as written (the string the caller already holds), for the fuzzy lane to show. */
@@ -35,9 +37,12 @@ export class NameIndex {
     const analyzed = analyzeQuery(name, this.tokenize);
     const terms = [...new Set(analyzed.content)];
     if (terms.length === 0) return;
+    const initials = terms.filter((term) => isInitial(analyzed.words[analyzed.wordOf.get(term)!]!));
     const id = this.docs.length;
     this.docs.push(doc);
-    this.sizes.push(terms.length);
+    // An initial (`W` of `Tomasz W`, `J.` of `J. Smith`) is matched but not needed to cover the name.
+    this.initials.push(initials.length > 0 && initials.length < terms.length ? new Set(initials) : null);
+    this.sizes.push(terms.length - (this.initials[id]?.size ?? 0));
     this.spellings.push(name);
     this.wordCounts.push(new Set(terms.map((term) => analyzed.wordOf.get(term))).size);
     for (const term of terms) {
@@ -73,8 +78,8 @@ export class NameIndex {
   }
 
   /**
-   * Each note with a name sharing a query token, scored Σ weight(shared) × shared / size — the
-   * note's best name. A covered name scores its full weight; at most the query's own weight.
+   * Each note with a name sharing a query token, scored Σ weight(shared) × shared / size, initials
+   * counted in the weight but not in the share — the note's best name. A covered name scores its full weight; at most the query's own weight.
    */
   shared(queryTerms: readonly string[], weightOf: (term: string) => number): SharedName[] {
     const hits = new Map<number, string[]>();
@@ -88,11 +93,20 @@ export class NameIndex {
     const best = new Map<number, SharedName>();
     for (const [id, terms] of hits) {
       let weight = 0;
-      for (const term of terms) weight += weightOf(term);
-      const score = (weight * terms.length) / this.sizes[id]!;
+      let covering = 0;
+      for (const term of terms) {
+        weight += weightOf(term);
+        if (!this.initials[id]?.has(term)) covering++;
+      }
+      const score = (weight * covering) / this.sizes[id]!;
       const doc = this.docs[id]!;
       if (score > (best.get(doc)?.score ?? 0)) best.set(doc, { doc, terms, score });
     }
     return [...best.values()];
   }
+}
+
+/** A one-letter word, with or without its period: an initial in a name. */
+function isInitial(word: string): boolean {
+  return /^\p{L}\.?$/u.test(word);
 }

@@ -68,6 +68,40 @@ function inQuestionPhrase(language: string, words: readonly string[], index: num
   return (QUESTION_PHRASES[language] ?? []).some((phrase) => phrase.after.includes(previous) && phrase.words.includes(word));
 }
 
+/**
+ * Languages that capitalize a function word mid-sentence as a matter of grammar (German's
+ * polite `Sie`, `Ihr`, `Ihnen`), so a capital there does not mark a name.
+ */
+const CAPITALIZED_FUNCTION_WORDS = new Set(['de']);
+
+/** Words that are capitalized wherever they stand (English `I` and its contractions). */
+const ALWAYS_CAPITAL = new Set(['i', "i'm", "i've", "i'd", "i'll"]);
+
+/**
+ * Whether `words[index]`, a function word by spelling, is written as a name: capitalized after
+ * the first word ("on 1 May, 2022", "what did Will say") in a query that is not written in title
+ * case. A month or a person is content; the modal `may` and the verb `will` are not.
+ */
+function writtenAsName(language: string, words: readonly string[], index: number): boolean {
+  if (index === 0 || CAPITALIZED_FUNCTION_WORDS.has(language)) return false;
+  const word = words[index]!;
+  if (!startsUpper(word) || ALWAYS_CAPITAL.has(foldToken(word))) return false;
+  // Title case ("How Do I Embed A File") capitalizes every word: then a capital says nothing.
+  let capitalized = 0;
+  let cased = 0;
+  for (const other of words) {
+    if (other.toLowerCase() === other.toUpperCase()) continue;
+    cased++;
+    if (startsUpper(other)) capitalized++;
+  }
+  return capitalized * 2 <= cased;
+}
+
+function startsUpper(word: string): boolean {
+  const first = word.charAt(0);
+  return first !== first.toLowerCase() && first === first.toUpperCase();
+}
+
 /** Language → its folded function words. English first: it wins ties. */
 const FUNCTION_WORDS: ReadonlyMap<string, ReadonlySet<string>> = new Map(Object.entries(FUNCTION_WORDS_BY_LANGUAGE).map(([language, list]) => [language, new Set(list.split(/\s+/).filter(Boolean).map(foldToken))]));
 
@@ -143,7 +177,8 @@ export function analyzeQuery(query: string, tokenize: Tokenizer): AnalyzedQuery 
   for (const [index, word] of words.entries()) {
     const tokens = tokenize.expand(word);
     for (const token of tokens) if (!wordOf.has(token)) wordOf.set(token, index);
-    const into = functionWords?.has(foldToken(word)) || (language !== null && inQuestionPhrase(language, words, index)) ? ignored : content;
+    const functional = language !== null && ((functionWords!.has(foldToken(word)) && !writtenAsName(language, words, index)) || inQuestionPhrase(language, words, index));
+    const into = functional ? ignored : content;
     for (const token of tokens) {
       all.push(token);
       into.push(token);

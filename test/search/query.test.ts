@@ -40,6 +40,31 @@ test('how many, how much, how often, how far: the quantity word is part of the q
   assert.deepEqual(analyzeQuery('how many', tokenize).content, tokenize('how many'));
 });
 
+test('a function word written as a name (a month, a person) is content; title case and `I` are not names', () => {
+  // The modal `may` is a question word; the month is what the question is about.
+  assert.deepEqual(analyzeQuery('What movie did Joanna watch on 1 May, 2022?', tokenize).content, tokenize('movie Joanna watch 1 May 2022'));
+  assert.deepEqual(analyzeQuery('Who did Maria have dinner with on May 3?', tokenize).content, tokenize('Maria dinner May 3'));
+  // First word, title case, `I`: capitals that say nothing.
+  assert.deepEqual(analyzeQuery('May I embed a file?', tokenize).content, tokenize('embed file'));
+  assert.deepEqual(analyzeQuery('How Do I Embed A File', tokenize).content, tokenize('embed file'));
+  assert.deepEqual(analyzeQuery('what did I do with the car?', tokenize).content, tokenize('car'));
+  // German capitalizes its polite pronoun: grammar, not a name.
+  assert.deepEqual(analyzeQuery('Wie kann ich Sie erreichen?', tokenize).content, tokenize('erreichen'));
+});
+
+test('NameIndex: an initial is matched but not needed to cover a name', () => {
+  const names = new NameIndex(tokenize);
+  names.add(0, 'Tomasz W');
+  names.add(1, 'J. R. R. Tolkien');
+  names.add(2, 'C');
+  const shared = (query: string) => names.shared(analyzeQuery(query, tokenize).content, () => 1).map((hit) => [hit.doc, hit.terms.join(' '), +hit.score.toFixed(3)]);
+  assert.deepEqual(shared('where is Tomasz based?'), [[0, 'tomasz', 1]], 'covered, as `Tomasz` is what the alias says');
+  assert.deepEqual(shared('tomasz w'), [[0, 'tomasz w', 2]], 'the initial still adds its weight');
+  assert.deepEqual(shared('books by Tolkien'), [[1, 'tolkien', 1]]);
+  assert.deepEqual(shared('c'), [[2, 'c', 1]], 'a name of one letter is its own word, not an initial');
+  assert.deepEqual(shared('w'), [], 'an initial alone covers nothing');
+});
+
 test("NameIndex: a covered name earns its words' full weight, a partly shared name its share", () => {
   const names = new NameIndex(tokenize);
   names.add(0, 'Embed files');
