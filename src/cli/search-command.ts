@@ -91,7 +91,11 @@ export function describeResponse(response: SearchResponse, { explain = false }: 
       for (const part of hit.explain) lines.push(`     ${part.term}: tf ${part.tf} df ${part.df} idf ${part.idf} → ${part.score}`);
       for (const boost of hit.boosts ?? []) {
         lines.push(
-          boost.kind === 'name' ? `     + the query covers the name "${boost.terms.join(' ')}" → ${boost.score}` : `     + best passage "${boost.terms.join('') || '(top of the note)'}" → ${boost.score} (proximity ${boost.proximity})`,
+          boost.kind === 'name'
+            ? `     + the query covers the name "${boost.terms.join(' ')}" → ${boost.score}`
+            : boost.kind === 'date'
+              ? `     + the note is dated in "${boost.terms.join('')}" → ${boost.score}`
+              : `     + best passage "${boost.terms.join('') || '(top of the note)'}" → ${boost.score} (proximity ${boost.proximity})`,
         );
       }
     }

@@ -20,6 +20,7 @@ import { type Tokenizer, type TokenizerOptions } from './tokenizer.js';
 import { NameIndex } from './names.js';
 import { FuzzyNames, fuzzyMerge, fuzzyQueryWords } from './fuzzy-titles.js';
 import { analyzeQuery, type AnalyzedQuery } from './query.js';
+import { NoteDates, type DateBoost } from './dates.js';
 import { correctQuery, SpellingIndex, type WordCorrection } from './spelling.js';
 
 export const LIMITS = {
@@ -74,7 +75,15 @@ interface ReadQuery {
   corrected: WordCorrection[];
   named: NamedNotes;
   tiers: Map<number, number>;
-  boosts: { scores: Map<number, number>; terms: Map<number, readonly string[]> };
+  boosts: Boosts;
+}
+
+/** The bonuses a query gives notes before BM25 ranks them: names sharing its words, dates it names. */
+interface Boosts {
+  scores: Map<number, number>;
+  /** The name's shared terms, per boosted note. */
+  terms: Map<number, readonly string[]>;
+  dates: Map<number, DateBoost>;
 }
 
 /** What `resultOf` needs from the search that ranked the note. */
@@ -142,7 +151,7 @@ export interface SearchHit {
   };
   explain?: TermExplanation[];
   /** With explain: what was added to the keyword score besides the terms, and why. */
-  boosts?: ({ kind: 'name'; terms: readonly string[]; score: number } | { kind: 'passage'; terms: readonly string[]; score: number; proximity: number })[];
+  boosts?: ({ kind: 'name'; terms: readonly string[]; score: number } | { kind: 'date'; terms: readonly string[]; score: number } | { kind: 'passage'; terms: readonly string[]; score: number; proximity: number })[];
 }
 
 export interface ScopedOut {
@@ -191,6 +200,8 @@ export class VaultSearch {
   private spelling: SpellingIndex | null = null;
   /** The same names, read approximately when a query word is in no note (`fuzzy-titles.ts`). */
   private readonly fuzzy: FuzzyNames;
+  /** Each note's file-name date, for queries that name a date (`dates.ts`). */
+  private readonly dates: NoteDates;
 
   private constructor(
     private readonly db: Database.Database,
@@ -207,6 +218,7 @@ export class VaultSearch {
     this.tokenize = vaultTokenizer(db, options.tokenizer);
     this.covering = new NameIndex(this.tokenize);
     this.fuzzy = new FuzzyNames(this.covering);
+    this.dates = new NoteDates(metas.map((meta) => meta.path));
     // Known-item look-up: a note's title, file name and aliases, as token sequences.
     metas.forEach((meta, doc) => {
       for (const [name, match] of [[meta.title, 'title'], [noteName(meta.path), 'title'], ...(aliases[doc] ?? []).map((alias) => [alias, 'alias'])] as [string, 'title' | 'alias'][]) {
@@ -332,7 +344,7 @@ export class VaultSearch {
     const named: NamedNotes = this.names.get(analyzed.all.join(' ')) ?? new Map();
     const spelled = foldName(query);
     const tiers = new Map([...named].map(([doc, name]) => [doc, name.spellings.has(spelled) ? 2 : 1]));
-    return { query, limit, filter, notices, analyzed, known, corrected, named, tiers, boosts: this.nameBoosts(known) };
+    return { query, limit, filter, notices, analyzed, known, corrected, named, tiers, boosts: this.boostsOf(known, analyzed.words) };
   }
 
   /**
@@ -390,9 +402,11 @@ export class VaultSearch {
     if (at.explain && k !== -1) {
       result.explain = this.index.explain(doc, read.known).map((part) => ({ ...part, tf: round(part.tf), idf: round(part.idf), score: round(part.score) }));
       const shared = read.boosts.terms.get(doc);
+      const dated = read.boosts.dates.get(doc);
       const passage = passages.get(doc)?.score;
       result.boosts = [
-        ...(shared ? [{ kind: 'name' as const, terms: shared, score: round(read.boosts.scores.get(doc)!) }] : []),
+        ...(shared ? [{ kind: 'name' as const, terms: shared, score: round(read.boosts.scores.get(doc)! - (dated?.score ?? 0)) }] : []),
+        ...(dated ? [{ kind: 'date' as const, terms: [dated.text], score: round(dated.score) }] : []),
         ...(passage && passage.score > 0 ? [{ kind: 'passage' as const, terms: [passage.block?.headingPath.join(' > ') ?? ''], score: round(PASSAGE_WEIGHT * passage.score), proximity: round(PASSAGE_WEIGHT * passage.proximity) }] : []),
       ];
     }
@@ -429,15 +443,17 @@ export class VaultSearch {
    * the query's own idf mass, so it lifts a note named for what was asked among notes that only
    * mention it, and cannot lift a name of common words over a note matching the query's rare ones.
    */
-  private nameBoosts(terms: readonly string[]): { scores: Map<number, number>; terms: Map<number, readonly string[]> } {
+  private boostsOf(terms: readonly string[], words: readonly string[]): Boosts {
     const scores = new Map<number, number>();
     const named = new Map<number, readonly string[]>();
-    if (terms.length === 0) return { scores, terms: named };
+    if (terms.length === 0) return { scores, terms: named, dates: new Map() };
     for (const { doc, terms: shared, score } of this.covering.shared(terms, (term) => this.index.idf(term))) {
       scores.set(doc, score * NAME_WEIGHT);
       named.set(doc, shared);
     }
-    return { scores, terms: named };
+    const dates = this.dates.boosts(words);
+    for (const [doc, { score }] of dates) scores.set(doc, (scores.get(doc) ?? 0) + score);
+    return { scores, terms: named, dates };
   }
 
   /**
