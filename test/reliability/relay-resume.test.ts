@@ -1,9 +1,10 @@
 /**
  * `engram serve --resume-relay FILE`, the way the native relay hands its session over when its
- * daemon went for good, run as the real `engram` executable (src/cli/engram.ts through tsx): what
- * stops it — no vault, no FILE, a resume file missing, not a file, not JSON or not shaped as one —
- * is one line on stderr and the exit status the rest of the command line gives (2 bad usage,
- * 1 otherwise), and a resume file it cannot use is left where it is (it holds the client's lines).
+ * daemon went for good, run as the real `engram` executable (src/cli/engram.ts through tsx):
+ * what stops it — no vault, no FILE, an option a plain serve does not take, a resume file
+ * missing, not a file, not JSON or not shaped as one — is one line on stderr and the exit status
+ * the rest of the command line gives (2 bad usage, 1 otherwise), and a resume file it cannot use
+ * is left where it is (it holds the client's lines).
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -45,15 +46,16 @@ function assertOneLine(run: Run, code: number, pattern: RegExp, label: string): 
   assert.equal(run.code, code, `${label}: exit status (stderr: ${run.stderr})`);
 }
 
-test('serve --resume-relay without a vault or without FILE is bad usage: one line, exit 2; the resume file is kept', async (t) => {
+test('serve --resume-relay without a vault, without FILE or with options a plain serve does not take is bad usage: one line, exit 2; the resume file is kept', async (t) => {
   const vault = makeVault(t, { 'Note.md': '# Note\n' });
   mkdirSync(vault.home, { recursive: true });
   const file = join(vault.home, 'relay-resume-abc123.json');
   writeFileSync(file, RESUME, { mode: 0o600 });
-  const [noVault, noFile] = await Promise.all([resume(vault, [file]), resume(vault, [], { ENGRAM_VAULT: vault.root })]);
+  const [noVault, noFile, badOption] = await Promise.all([resume(vault, [file]), resume(vault, [], { ENGRAM_VAULT: vault.root }), resume(vault, [file, '--vault', vault.root, '--http'])]);
   assertOneLine(noVault, 2, /^engram: no vault given to serve --resume-relay: pass --vault PATH or set ENGRAM_VAULT/, 'no vault');
   assert.ok(existsSync(file), 'the resume file is left for a run that can use it');
   assertOneLine(noFile, 2, /^engram: serve --resume-relay needs the resume FILE/, 'no FILE');
+  assertOneLine(badOption, 2, /^engram: serve --resume-relay FILE takes only --vault PATH, --no-watch, --no-index and --reconnect-wait S/, '--http');
 });
 
 test('a resume file that is missing, not a file, not JSON or not a resume file: one line naming it, exit 1, the file kept', async (t) => {
