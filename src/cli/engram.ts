@@ -7,6 +7,8 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { EngramError, UsageError } from '../errors.js';
+import { exitCodeOf } from './exit-codes.js';
 import { attachToDaemon, continueHandover, relaySession } from './relay-session.js';
 
 /** `serve [--vault PATH] [--no-watch] [--no-index] [--reconnect-wait S]`: its settings, or null when this is not a plain stdio serve. */
@@ -40,11 +42,23 @@ const standalone = async (why: string, sessionId: string) => {
 };
 const attached = vault && handover === null ? await attachToDaemon(request) : null;
 if (handover !== null) {
-  if (!vault) throw new Error('serve --resume-relay: the vault is not given (--vault PATH or ENGRAM_VAULT)');
-  await continueHandover(handover, request, standalone);
+  await resumeHandover(handover);
 } else if (attached) {
   await relaySession(attached, request, standalone);
 } else {
   const { main } = await import('./main.js');
   process.exitCode = await main(argv, process.env, { out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`), ...log, errIsTty: process.stderr.isTTY === true });
+}
+
+/** Carries on the native relay's session; what stops it (no vault, a resume file it cannot use) is one line on stderr and the exit status main.ts would give. */
+async function resumeHandover(file: string): Promise<void> {
+  try {
+    if (!serve) throw new UsageError('serve --resume-relay FILE takes only --vault PATH, --no-watch, --no-index and --reconnect-wait S after FILE');
+    if (!vault) throw new UsageError('no vault given to serve --resume-relay: pass --vault PATH or set ENGRAM_VAULT to your vault folder');
+    await continueHandover(file, request, standalone);
+  } catch (error) {
+    if (!(error instanceof EngramError)) throw error; // a bug: its stack, as before
+    log.err(`engram: ${error.message}`);
+    process.exitCode = exitCodeOf(error);
+  }
 }

@@ -1,14 +1,15 @@
 /**
  * `engram serve` over stdio, attached to the vault's daemon when one runs: find it (the attach
- * file), start one with `--spawn-daemon`, and relay the session. Light on purpose (node built-ins
- * and `attach/` only): `cli/engram.ts` runs this before loading the rest of Engram, so a relaying
- * process stays small; the in-process server a fallback needs is loaded only then.
+ * file), start one with `--spawn-daemon`, and relay the session. Light on purpose (node built-ins,
+ * `attach/` and errors.ts only): `cli/engram.ts` runs this before loading the rest of Engram, so
+ * a relaying process stays small; the in-process server a fallback needs is loaded only then.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { lstatSync, mkdirSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Socket } from 'node:net';
+import { EngramError, systemErrorCode, UsageError } from '../errors.js';
 import { connectDaemon, RUNNING_VERSION, findDaemon, locateState, Relay, type AttachInfo, type Handover, type Hello, type Upstream } from '../attach/index.js';
 
 export interface AttachRequest {
@@ -95,19 +96,67 @@ export async function relaySession(attached: Attached, request: AttachRequest, s
 /**
  * The resume file the native relay (native/relay.c) writes before it hands its session over to
  * this process (`serve --resume-relay FILE`): read once, then removed. Lines are base64 so that
- * what the client sent passes byte for byte.
+ * what the client sent passes byte for byte. A file that cannot be used is left where it is (it
+ * holds the client's last lines) and refused with one line: INVALID_INPUT, or USAGE with no FILE.
  */
 export function readHandover(path: string): { session: string; handover: Handover } {
-  const stat = lstatSync(path);
-  const uid = process.getuid?.();
-  if (!stat.isFile() || (uid !== undefined && stat.uid !== uid)) throw new Error(`${path} is not a relay resume file of yours`);
-  const raw = JSON.parse(readFileSync(path, 'utf8')) as { session: string; why: string; initialize: string | null; initialized: boolean; queue: string[]; partial: string; dropping: boolean };
+  if (path === '') throw new UsageError('serve --resume-relay needs the resume FILE the native relay wrote');
+  const refuse = (why: string) => new EngramError('INVALID_INPUT', `cannot resume the relayed session from ${path}: ${why}; restart the session`);
+  let text: string;
+  try {
+    const stat = lstatSync(path);
+    const uid = process.getuid?.();
+    if (!stat.isFile() || (uid !== undefined && stat.uid !== uid)) throw refuse('it is not a relay resume file of yours');
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if (error instanceof EngramError) throw error;
+    throw refuse(systemErrorCode(error) === 'ENOENT' ? 'no such file' : error instanceof Error ? error.message.split('\n')[0]! : String(error));
+  }
+  const resumed = parseResume(text);
+  if (typeof resumed === 'string') throw refuse(resumed);
   rmSync(path, { force: true });
-  const text = (base64: string) => Buffer.from(base64, 'base64').toString('utf8');
-  return {
-    session: raw.session,
-    handover: { why: raw.why, initialize: raw.initialize === null ? null : text(raw.initialize), initialized: raw.initialized, queue: raw.queue.map(text), partial: Buffer.from(raw.partial, 'base64'), dropping: raw.dropping },
-  };
+  return resumed;
+}
+
+/** What native/handoff.c writes (`resume_json`); the lines base64. */
+interface ResumeFile {
+  session: string;
+  why: string;
+  initialize: string | null;
+  initialized: boolean;
+  queue: string[];
+  partial: string;
+  dropping: boolean;
+}
+
+function isResumeFile(raw: unknown): raw is ResumeFile {
+  if (typeof raw !== 'object' || raw === null) return false;
+  const r = raw as Record<string, unknown>;
+  const isString = (value: unknown): value is string => typeof value === 'string';
+  return (
+    isString(r.session) &&
+    isString(r.why) &&
+    (r.initialize === null || isString(r.initialize)) &&
+    typeof r.initialized === 'boolean' &&
+    Array.isArray(r.queue) &&
+    r.queue.every(isString) &&
+    isString(r.partial) &&
+    typeof r.dropping === 'boolean'
+  );
+}
+
+/** The resume file's text as a handover, or why it is not one. */
+function parseResume(text: string): { session: string; handover: Handover } | string {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return 'it is not JSON';
+  }
+  if (!isResumeFile(raw)) return 'it is not a relay resume file (session, why, initialize, initialized, queue, partial, dropping)';
+  const decode = (base64: string) => Buffer.from(base64, 'base64').toString('utf8');
+  const { session, why, initialize, initialized, queue, partial, dropping } = raw;
+  return { session, handover: { why, initialize: initialize === null ? null : decode(initialize), initialized, queue: queue.map(decode), partial: Buffer.from(partial, 'base64'), dropping } };
 }
 
 /** Carries on the session the native relay handed over (its daemon went for good): served by this process from now on, under the same session id. */

@@ -11,8 +11,7 @@ import { consolidate, GraphStore, graphStats, normalizeName, rebuildGraphCache, 
 import { errorStep, startFakeAnthropic, textReply, toolUseReply } from '../helpers/fake-anthropic.js';
 import { indexPaths, openStateDb, runIndex } from '../../src/index/index.js';
 import { lexicalExtension } from '../../src/search/index.js';
-import { VaultWriter } from '../../src/writes/index.js';
-import { makeVault } from '../helpers/vault.js';
+import { indexedVault } from '../helpers/indexed-vault.js';
 
 const VAULT = {
   'People/Ana Silva.md': '---\ntype: person\n---\n# Ana Silva\nEngineer.\n',
@@ -24,14 +23,7 @@ const VAULT = {
 };
 
 function setup(t: TestContext) {
-  const vault = makeVault(t, VAULT);
-  mkdirSync(vault.home, { recursive: true });
-  const root = realpathSync(vault.root);
-  const { db } = openStateDb(vault.home);
-  t.after(() => db.close());
-  const index = () => runIndex(db, { root, extensions: [lexicalExtension()] });
-  index();
-  const writer = new VaultWriter({ root, db, stateDir: vault.home, agentRoot: 'Claude', runId: 'test' });
+  const { vault, root, db, writer, index } = indexedVault(t, VAULT);
   const store = new GraphStore(db, 'Claude');
   const extract = async () => {
     const report = await runGraphIndex({ root, db, extractor: structuralExtractor(db), writer, agentRoot: 'Claude' });
@@ -189,18 +181,12 @@ test('an adjudicator that fails or answers without the tool leaves the proposal 
 });
 
 test('entity vectors: entities mentioned in notes about the same things, never together, are proposed; co-mentioned ones are not', async (t) => {
-  const vault = makeVault(t, {
+  const { root, db, writer } = indexedVault(t, {
     'Notes/A.md': '---\npeople: [Robert Zhang]\n---\n# A\nQuarterly budget review.\n',
     'Notes/B.md': '---\npeople: [Bob Z]\n---\n# B\nBudget review, next quarter.\n',
     'Notes/C.md': '---\npeople: [Carla Diaz, Dan Ortiz]\n---\n# C\nGarden plans.\n',
     'Notes/D.md': '---\npeople: [Maria Lopez]\n---\n# D\nAnother budget review.\n',
   });
-  mkdirSync(vault.home, { recursive: true });
-  const root = realpathSync(vault.root);
-  const { db } = openStateDb(vault.home);
-  t.after(() => db.close());
-  runIndex(db, { root, extensions: [lexicalExtension()] });
-  const writer = new VaultWriter({ root, db, stateDir: vault.home, agentRoot: 'Claude', runId: 'test' });
   await runGraphIndex({ root, db, extractor: structuralExtractor(db), writer, agentRoot: 'Claude' });
   // Note vectors as the embedder would store them: A and B point the same way, C elsewhere.
   const put = db.prepare("INSERT INTO vectors (note_id, block_key, model, source, content_hash, vector) SELECT id, '', 'test-model', 'local', hash, ? FROM notes WHERE path = ?");

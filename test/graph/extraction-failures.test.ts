@@ -5,25 +5,17 @@
  * migration 011 releases notes parked by the environment in an existing state directory.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, realpathSync } from 'node:fs';
 import { test, type TestContext } from 'node:test';
 import Database from 'better-sqlite3';
 import { ExtractorError, failedExtractions, GRAPH_DEFAULTS, readExtractionPause, releaseFailed, runGraphIndex, type Extraction, type ExtractionInput, type Extractor } from '../../src/graph/index.js';
-import { MIGRATIONS, migrate, openStateDb, runIndex } from '../../src/index/index.js';
+import { MIGRATIONS, migrate } from '../../src/index/index.js';
 import { extractionPaused } from '../../src/librarian/index.js';
-import { lexicalExtension } from '../../src/search/index.js';
-import { VaultWriter } from '../../src/writes/index.js';
-import { makeVault } from '../helpers/vault.js';
+import { indexedVault } from '../helpers/indexed-vault.js';
 
 const FILES = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`Notes/Walrus ${i}.md`, `# Walrus ${i}\nThe walrus eats fish.\n`]));
 
 function setup(t: TestContext) {
-  const vault = makeVault(t, FILES);
-  mkdirSync(vault.home, { recursive: true });
-  const root = realpathSync(vault.root);
-  const { db } = openStateDb(vault.home);
-  runIndex(db, { root, extensions: [lexicalExtension()] });
-  const writer = new VaultWriter({ root, db, stateDir: vault.home, agentRoot: 'Claude', runId: 'test' });
+  const { root, db, writer } = indexedVault(t, FILES);
   const run = (extractor: Extractor) => runGraphIndex({ root, db, extractor, writer, agentRoot: 'Claude', concurrency: 4 });
   return { db, run };
 }

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { entityFileName, GraphStore, graphStats, normalizeName, relatedNotes, renderEntityNote, runGraphIndex, structuralExtractor, validateExtraction, type Extractor } from '../../src/graph/index.js';
 import { indexPaths, openStateDb, runIndex } from '../../src/index/index.js';
 import { lexicalExtension } from '../../src/search/index.js';
 import { VaultWriter } from '../../src/writes/index.js';
-import { makeVault } from '../helpers/vault.js';
+import { indexedVault } from '../helpers/indexed-vault.js';
 
 const VAULT = {
   'People/Ana Silva.md': '---\ntype: person\naliases: [Ana]\n---\n# Ana Silva\nEngineer.\n',
@@ -18,13 +18,7 @@ const VAULT = {
 };
 
 function setup(t: TestContext, files: Record<string, string> = VAULT) {
-  const vault = makeVault(t, files);
-  mkdirSync(vault.home, { recursive: true });
-  const root = realpathSync(vault.root);
-  const { db } = openStateDb(vault.home);
-  const index = () => runIndex(db, { root, extensions: [lexicalExtension()] });
-  index();
-  const writer = new VaultWriter({ root, db, stateDir: vault.home, agentRoot: 'Claude', runId: 'test' });
+  const { vault, root, db, writer, index } = indexedVault(t, files);
   const extract = async (extractor: Extractor = structuralExtractor(db)) => {
     const report = await runGraphIndex({ root, db, extractor, writer, agentRoot: 'Claude' });
     indexPaths(db, [...report.written, 'Claude/Audit.md'], { root, extensions: [lexicalExtension()] });

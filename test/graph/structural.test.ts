@@ -1,22 +1,16 @@
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { normalizeName, runGraphIndex, structuralExtractor } from '../../src/graph/index.js';
-import { openStateDb, runIndex } from '../../src/index/index.js';
-import { lexicalExtension } from '../../src/search/index.js';
 import { parseNote } from '../../src/vault/index.js';
-import { VaultWriter } from '../../src/writes/index.js';
+import { indexVault } from '../helpers/indexed-vault.js';
 import { makeVault } from '../helpers/vault.js';
 
 async function graphOf(t: TestContext, files: Record<string, string>, copyFrom?: string) {
   const vault = makeVault(t, files);
   if (copyFrom) cpSync(copyFrom, vault.root, { recursive: true, filter: (path) => !relative(copyFrom, path).startsWith(join('Claude', 'Graph')) });
-  mkdirSync(vault.home, { recursive: true });
-  const root = realpathSync(vault.root);
-  const { db } = openStateDb(vault.home);
-  runIndex(db, { root, extensions: [lexicalExtension()] });
-  const writer = new VaultWriter({ root, db, stateDir: vault.home, agentRoot: 'Claude', runId: 'test' });
+  const { root, db, writer } = indexVault(t, vault);
   const report = await runGraphIndex({ root, db, extractor: structuralExtractor(db), writer, agentRoot: 'Claude' });
   assert.equal(report.failed, 0);
   const entities = db.prepare('SELECT name, type FROM entities ORDER BY type, name').all() as { name: string; type: string }[];

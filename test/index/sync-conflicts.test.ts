@@ -4,15 +4,11 @@
  * an id resolves to while the original exists.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, realpathSync } from 'node:fs';
 import { test } from 'node:test';
-import { openStateDb, runIndex } from '../../src/index/index.js';
 import { runGraphIndex, structuralExtractor } from '../../src/graph/index.js';
 import { runHealthChecks } from '../../src/librarian/index.js';
-import { lexicalExtension } from '../../src/search/index.js';
 import { conflictOriginalOf, findSyncConflicts } from '../../src/vault/index.js';
-import { VaultWriter } from '../../src/writes/index.js';
-import { makeVault } from '../helpers/vault.js';
+import { indexedVault } from '../helpers/indexed-vault.js';
 
 test('conflict copies are recognised by the names Syncthing, Dropbox, Obsidian-style and numbered copies get', () => {
   assert.deepEqual(conflictOriginalOf('A/Plan.sync-conflict-20261201-153012-ABCDEFG.md'), { original: 'A/Plan.md', kind: 'syncthing' });
@@ -33,7 +29,7 @@ test('conflict copies are recognised by the names Syncthing, Dropbox, Obsidian-s
 
 test('health lists conflict copies with their originals; an id both carry resolves to the original', (t) => {
   const id = '550e8400-e29b-41d4-a716-446655440000';
-  const vault = makeVault(t, {
+  const { vault, db } = indexedVault(t, {
     'Research/Attention.md': `---\nid: "${id}"\n---\n# Attention\nThe original.\n`,
     'Research/Attention (conflict 2026-12-01).md': `---\nid: "${id}"\n---\n# Attention\nEdited on the phone.\n`,
     'Research/Attention.sync-conflict-20261201-153012-ABCDEFG.md': `---\nid: "${id}"\n---\n# Attention\nEdited on the laptop.\n`,
@@ -41,10 +37,6 @@ test('health lists conflict copies with their originals; an id both carry resolv
     'Chapter.md': '# Chapter\n',
     'Chapter 2.md': '# Chapter 2\nA chapter of its own.\n',
   });
-  mkdirSync(vault.home, { recursive: true });
-  const { db } = openStateDb(vault.home);
-  t.after(() => db.close());
-  runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
   const target = db.prepare("SELECT l.resolved_path FROM links l JOIN notes n ON n.id = l.note_id WHERE n.path = 'Notes/Reader.md' AND l.kind = 'related'").pluck().get();
   assert.equal(target, 'Research/Attention.md', 'the original, not a copy (three notes share the id)');
   const check = runHealthChecks(db, { root: vault.root, agentRoot: 'Claude', model: 'm', modelMismatch: null, embedderUnavailable: null }).find((c) => c.name === 'sync conflicts')!;
@@ -55,17 +47,11 @@ test('health lists conflict copies with their originals; an id both carry resolv
 });
 
 test('the graph never extracts a conflict copy: its entities stay those of the original', async (t) => {
-  const vault = makeVault(t, {
+  const { root, db, writer } = indexedVault(t, {
     'Meetings/Sync.md': '---\nattendees: [Ana Silva]\n---\n# Sync\nA meeting.\n',
     'Meetings/Sync (conflict 2026-12-01).md': '---\nattendees: [Ana Silva, Bo Phone]\n---\n# Sync\nThe phone edit.\n',
     'Meetings/Sync.sync-conflict-20261201-153012-ABCDEFG.md': '---\nattendees: [Cy Laptop]\n---\n# Sync\nThe laptop edit.\n',
   });
-  mkdirSync(vault.home, { recursive: true });
-  const root = realpathSync(vault.root);
-  const { db } = openStateDb(vault.home);
-  t.after(() => db.close());
-  runIndex(db, { root, extensions: [lexicalExtension()] });
-  const writer = new VaultWriter({ root, db, stateDir: vault.home, agentRoot: 'Claude', runId: 'test' });
   const report = await runGraphIndex({ root, db, extractor: structuralExtractor(db), writer, agentRoot: 'Claude' });
   assert.equal(report.processed, 1, 'only the original');
   const people = db.prepare("SELECT name FROM entities WHERE type = 'person' ORDER BY name").pluck().all();

@@ -5,16 +5,14 @@
  * for, refused to agent writes, skipped by the graph, and never a link's target over the original.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { test, type TestContext } from 'node:test';
-import { openStateDb, runIndex } from '../../src/index/index.js';
+import { test } from 'node:test';
 import { runGraphIndex, structuralExtractor } from '../../src/graph/index.js';
 import { runHealthChecks } from '../../src/librarian/index.js';
-import { lexicalExtension } from '../../src/search/index.js';
 import { conflictOriginalOf, hasMergeConflictMarkers, partialOriginalOf } from '../../src/vault/index.js';
-import { agent, OWNER, VaultWriter } from '../../src/writes/index.js';
-import { makeVault } from '../helpers/vault.js';
+import { agent, OWNER } from '../../src/writes/index.js';
+import { indexedVault } from '../helpers/indexed-vault.js';
 
 const MERGED = ['# Plan', '<<<<<<< HEAD', 'Ship on Monday.', '=======', 'Ship on Friday.', '>>>>>>> phone', ''].join('\n');
 
@@ -41,19 +39,8 @@ test('git merge conflict markers count at line starts, in order, outside code fe
   assert.equal(hasMergeConflictMarkers('<<<<<<< HEAD\nonly the start\n'), false);
 });
 
-function indexed(t: TestContext, files: Record<string, string>) {
-  const vault = makeVault(t, files);
-  mkdirSync(vault.home, { recursive: true });
-  const root = realpathSync(vault.root);
-  const { db } = openStateDb(vault.home);
-  t.after(() => db.close());
-  runIndex(db, { root, extensions: [lexicalExtension()] });
-  const writer = new VaultWriter({ root, db, stateDir: vault.home, agentRoot: 'Claude', runId: 'test' });
-  return { vault, root, db, writer };
-}
-
 test('health lists partially synced files with their notes, and notes holding merge markers', (t) => {
-  const { root, db } = indexed(t, {
+  const { root, db } = indexedVault(t, {
     'Notes/Plan.md': '# Plan\nDone.\n',
     'Notes/.Budget.md.icloud': 'bplist00',
     'Notes/.syncthing.Plan.md.tmp': '# Pla',
@@ -76,7 +63,7 @@ test('health lists partially synced files with their notes, and notes holding me
 });
 
 test('agents cannot write a note with merge markers or an editor’s temporary file; then the owner resolves it and agents write again', (t) => {
-  const { root, writer } = indexed(t, { 'Claude/Sessions/Merged.md': MERGED, 'Claude/~$Draft.md': 'x', 'Claude/Draft.md': '# Draft\n' });
+  const { root, writer } = indexedVault(t, { 'Claude/Sessions/Merged.md': MERGED, 'Claude/~$Draft.md': 'x', 'Claude/Draft.md': '# Draft\n' });
   const append = (current: string | null) => `${current ?? ''}\nmore\n`;
   assert.throws(() => writer.write({ by: agent('append_note'), path: 'Claude/Sessions/Merged.md', next: append }), /WRITE_REFUSED|unresolved git merge conflict markers.*resolve the conflict in the note first/);
   assert.throws(() => writer.write({ by: agent('write_note'), path: 'Claude/~$Draft.md', next: () => 'y' }), /Claude\/~\$Draft\.md is a temporary file beside Claude\/Draft\.md.*write to Claude\/Draft\.md/);
@@ -90,7 +77,7 @@ test('agents cannot write a note with merge markers or an editor’s temporary f
 
 test('the graph skips a note with merge markers and an editor’s temporary file; a related id they share resolves to the original', async (t) => {
   const id = '550e8400-e29b-41d4-a716-446655440000';
-  const { root, db, writer } = indexed(t, {
+  const { root, db, writer } = indexedVault(t, {
     'Meetings/Sync.md': `---\nid: "${id}"\nattendees: [Ana Silva]\n---\n# Sync\nA meeting.\n`,
     'Meetings/~$Sync.md': `---\nid: "${id}"\nattendees: [Cy Temp]\n---\n# Sync\n`,
     'Meetings/Retro.md': '---\nattendees: [Bo Merge]\n---\n# Retro\n<<<<<<< HEAD\nWith Bo.\n=======\nWith Di.\n>>>>>>> phone\n',

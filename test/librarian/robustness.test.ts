@@ -4,15 +4,13 @@
  * owner declined is not made again; a note edited after planning is not moved.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { openStateDb, runIndex, vectorToBlob } from '../../src/index/index.js';
+import { vectorToBlob } from '../../src/index/index.js';
 import { decideProposals, moveNote, planOrganize, recordProposals, runSweep } from '../../src/librarian/index.js';
-import { lexicalExtension } from '../../src/search/index.js';
 import { sessionOver } from '../../src/session/index.js';
-import { VaultWriter } from '../../src/writes/index.js';
-import { makeVault } from '../helpers/vault.js';
+import { indexedVault } from '../helpers/indexed-vault.js';
 
 const FILES: Record<string, string> = {
   'Zoo/A.md': '# A\nwalrus\n',
@@ -25,19 +23,14 @@ const FILES: Record<string, string> = {
 };
 
 function setup(t: TestContext) {
-  const vault = makeVault(t, FILES);
-  mkdirSync(vault.home, { recursive: true });
-  const { db } = openStateDb(':memory:');
-  t.after(() => db.close());
-  runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
+  const { vault, root, db, writer, index } = indexedVault(t, FILES);
   // Note vectors by hand: the Inbox note sits among the Zoo notes (a clear vote for Zoo).
   const direction: Record<string, number[]> = { 'Zoo/A.md': [1, 0.1], 'Zoo/B.md': [1, 0.15], 'Zoo/C.md': [1, 0.05], 'Garden/D.md': [0, 1], 'Claude/Inbox/Plan.md': [1, 0.1] };
   const insert = db.prepare("INSERT INTO vectors (note_id, block_key, model, source, content_hash, vector) SELECT id, '', 'm', 'local', hash, ? FROM notes WHERE path = ?");
   for (const [path, vector] of Object.entries(direction)) insert.run(vectorToBlob(new Float32Array(vector)), path);
-  const writer = new VaultWriter({ root: vault.root, db, stateDir: vault.home, agentRoot: 'Claude', runId: 'test' });
-  const context = { root: vault.root, db, writer, agentRoot: 'Claude', exclude: [] as string[] };
-  const read = (path: string) => (existsSync(join(vault.root, path)) ? readFileSync(join(vault.root, path), 'utf8') : null);
-  return { vault, db, writer, context, read };
+  const context = { root, db, writer, agentRoot: 'Claude', exclude: [] as string[] };
+  const read = (path: string) => (existsSync(join(root, path)) ? readFileSync(join(root, path), 'utf8') : null);
+  return { vault, db, writer, index, context, read };
 }
 
 test("a move a kill interrupted is rolled back by the next sweep's cleanup", async (t) => {
@@ -73,12 +66,12 @@ test('a move is undone as a whole: undo_write on one of its files is refused', (
 });
 
 test('an undone move and a rejected proposal are not made again; a note edited since planning is not moved', (t) => {
-  const { vault, db, writer, context } = setup(t);
+  const { vault, db, writer, index, context } = setup(t);
   const plan = () => planOrganize(db, { agentRoot: 'Claude', model: 'm' }).filings.find((filing) => filing.path === 'Claude/Inbox/Plan.md')!;
   assert.equal(plan().kind, 'move');
   const { moveId } = moveNote(context, 'Claude/Inbox/Plan.md', 'Zoo/Plan.md');
   writer.undoMove(moveId);
-  runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
+  index();
   // The note is back with its vector (same content).
   db.prepare("INSERT OR REPLACE INTO vectors (note_id, block_key, model, source, content_hash, vector) SELECT id, '', 'm', 'local', hash, ? FROM notes WHERE path = 'Claude/Inbox/Plan.md'").run(vectorToBlob(new Float32Array([1, 0.1])));
   const after = plan();
