@@ -30,6 +30,14 @@ export interface TermExplanation {
   score: number;
 }
 
+/**
+ * Document frequencies to rank some terms with instead of their own: the spellings one query
+ * word has in a vault's several languages (`estrutur` in Portuguese notes, `estrutura` in a note
+ * read as English) share the word's document frequency, the sum of theirs. Each alone would make
+ * the rarer spelling a rare word — one note mis-read as English outranked every Portuguese note.
+ */
+export type PooledFrequencies = ReadonlyMap<string, number>;
+
 export class LexicalIndex {
   readonly documentCount: number;
   readonly ids: Int32Array;
@@ -133,8 +141,9 @@ export class LexicalIndex {
     return t === undefined ? 0 : this.offsets[t + 1]! - this.offsets[t]!;
   }
 
-  idf(term: string): number {
-    return inverseDocumentFrequency(this.documentCount, this.documentFrequency(term), this.params.idf);
+  /** A term's idf; `pooled` gives the document frequency to use instead of its own (see `PooledFrequencies`). */
+  idf(term: string, pooled?: PooledFrequencies): number {
+    return inverseDocumentFrequency(this.documentCount, pooled?.get(term) ?? this.documentFrequency(term), this.params.idf);
   }
 
   /**
@@ -142,7 +151,7 @@ export class LexicalIndex {
    * no particular order. Allocation-free: scores accumulate in a reused array (a 50k-note
    * query touching 20k notes must not make 20k objects for the collector).
    */
-  forEachScored(queryTerms: readonly string[], visit: (doc: number, score: number) => void): void {
+  forEachScored(queryTerms: readonly string[], visit: (doc: number, score: number) => void, pooled?: PooledFrequencies): void {
     const { scores, touched, params } = this;
     let count = 0;
     for (const term of new Set(queryTerms)) {
@@ -150,7 +159,7 @@ export class LexicalIndex {
       if (t === undefined) continue;
       const start = this.offsets[t]!;
       const end = this.offsets[t + 1]!;
-      const idf = inverseDocumentFrequency(this.documentCount, end - start, params.idf);
+      const idf = inverseDocumentFrequency(this.documentCount, pooled?.get(term) ?? end - start, params.idf);
       for (let p = start; p < end; p++) {
         const d = this.postingDocs[p]!;
         if (scores[d] === 0) touched[count++] = d;
@@ -173,7 +182,7 @@ export class LexicalIndex {
   }
 
   /** The per-term parts of one document's score, from the same `termScore` as `score`. */
-  explain(doc: number, queryTerms: readonly string[]): TermExplanation[] {
+  explain(doc: number, queryTerms: readonly string[], pooled?: PooledFrequencies): TermExplanation[] {
     const parts: TermExplanation[] = [];
     for (const term of new Set(queryTerms)) {
       const t = this.terms.get(term);
@@ -182,8 +191,9 @@ export class LexicalIndex {
       const end = this.offsets[t + 1]!;
       for (let p = start; p < end; p++) {
         if (this.postingDocs[p] !== doc) continue;
-        const idf = inverseDocumentFrequency(this.documentCount, end - start, this.params.idf);
-        parts.push({ term, tf: this.postingTfs[p]!, df: end - start, idf, score: termScore(this.postingTfs[p]!, this.norms[doc]!, idf, this.params) });
+        const df = pooled?.get(term) ?? end - start;
+        const idf = inverseDocumentFrequency(this.documentCount, df, this.params.idf);
+        parts.push({ term, tf: this.postingTfs[p]!, df, idf, score: termScore(this.postingTfs[p]!, this.norms[doc]!, idf, this.params) });
         break;
       }
     }

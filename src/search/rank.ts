@@ -4,7 +4,7 @@
  * MCP tool and `engram eval`.
  */
 import type { CompiledFilter, FilterVerdict, NoteMeta } from './filters.js';
-import type { LexicalIndex } from './lexical-index.js';
+import type { LexicalIndex, PooledFrequencies } from './lexical-index.js';
 
 export interface RankedDocument {
   doc: number;
@@ -32,6 +32,8 @@ export interface RankOptions {
   named?: ReadonlyMap<number, number>;
   /** Added to a matching note's score (a name the query covers); bounded by the caller. */
   boost?: ReadonlyMap<number, number>;
+  /** Document frequencies shared by a word's spellings in several languages (`PooledFrequencies`). */
+  pooled?: PooledFrequencies;
 }
 
 export function rankDocuments(index: LexicalIndex, metas: readonly NoteMeta[], terms: readonly string[], options: RankOptions): RankOutcome {
@@ -49,18 +51,22 @@ export function rankDocuments(index: LexicalIndex, metas: readonly NoteMeta[], t
   let matches = 0;
   let hiddenCount = 0;
   let hiddenBest: RankOutcome['hidden']['best'] = null;
-  index.forEachScored(terms, (doc, bm25) => {
-    const score = boost.size === 0 ? bm25 : bm25 + (boost.get(doc) ?? 0);
-    if (score < minScore) return;
-    const verdict = options.filter.active ? options.filter.test(metas[doc]!) : null;
-    if (verdict !== null) {
-      hiddenCount++;
-      if (hiddenBest === null || before({ doc, score }, hiddenBest)) hiddenBest = { doc, score, reason: verdict };
-      return;
-    }
-    matches++;
-    top.offer(doc, score);
-  });
+  index.forEachScored(
+    terms,
+    (doc, bm25) => {
+      const score = boost.size === 0 ? bm25 : bm25 + (boost.get(doc) ?? 0);
+      if (score < minScore) return;
+      const verdict = options.filter.active ? options.filter.test(metas[doc]!) : null;
+      if (verdict !== null) {
+        hiddenCount++;
+        if (hiddenBest === null || before({ doc, score }, hiddenBest)) hiddenBest = { doc, score, reason: verdict };
+        return;
+      }
+      matches++;
+      top.offer(doc, score);
+    },
+    options.pooled,
+  );
   return { hits: top.sorted(), matches, hidden: { count: hiddenCount, best: hiddenBest } };
 }
 

@@ -70,6 +70,12 @@ export interface Tokenizer {
   tokensOf(word: string): readonly string[];
   /** Whether the word is a stop word (of any language, for a union): no note's terms can hold it. */
   isStopWord(word: string): boolean;
+  /**
+   * A union's tokens of one word grouped by what they stand for: each group holds the spellings
+   * the vault's languages gave one token (`estruturas` → [`estrutura`, `estrutur`]), so its
+   * spellings are one word to the ranker. A single language's tokenizer has none.
+   */
+  variants?(word: string): readonly (readonly string[])[];
 }
 
 // Script extensions, not scripts: the katakana prolonged-sound mark `ー` is Common by script
@@ -331,7 +337,22 @@ export function unionTokenizer(tokenizers: readonly Tokenizer[]): Tokenizer {
     expand: (word: string) => table.lookup(word, 0, word.length, compute),
     tokensOf: compute,
     isStopWord: (word: string) => tokenizers.some((tokenizer) => tokenizer.isStopWord(word)),
+    variants: (word: string) => variantsOf(tokenizers.map((tokenizer) => tokenizer.tokensOf(word))),
   });
+}
+
+/**
+ * Each language's tokens of one word, grouped by position: the languages split a word alike
+ * (compound parts, then the whole) and differ only in stemming, so the i-th tokens are one
+ * token's spellings. Lists of other lengths (a language stopped the word) add no grouping.
+ */
+function variantsOf(lists: readonly (readonly string[])[]): string[][] {
+  const spelled = lists.filter((tokens) => tokens.length > 0);
+  const length = spelled[0]?.length ?? 0;
+  const aligned = spelled.filter((tokens) => tokens.length === length);
+  const groups: string[][] = [];
+  for (let i = 0; i < length; i++) groups.push([...new Set(aligned.map((tokens) => tokens[i]!))]);
+  return groups;
 }
 
 /** A short stable signature of the options: stored tokens are rebuilt when it changes. */

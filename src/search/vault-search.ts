@@ -10,7 +10,7 @@ import { BM25_DEFAULTS, type Bm25Params } from './bm25l.js';
 import { findEvidence, passageEvidence, passageScorer, type Evidence, type EvidenceBlock, type PassageScore } from './evidence.js';
 import type { FieldWeights } from './fields.js';
 import { compileFilter, folderSegments, type CompiledFilter, type NoteMeta, type SearchFilters } from './filters.js';
-import { DEFAULT_FIELD_WEIGHTS, LexicalIndex, type TermExplanation } from './lexical-index.js';
+import { DEFAULT_FIELD_WEIGHTS, LexicalIndex, type PooledFrequencies, type TermExplanation } from './lexical-index.js';
 import { loadTermStats, vaultTokenizer } from './lexical-store.js';
 import { rankDocuments, type RankOutcome } from './rank.js';
 import { rankSubstring, type SubstringCandidate } from './substring.js';
@@ -76,6 +76,8 @@ interface ReadQuery {
   named: NamedNotes;
   tiers: Map<number, number>;
   boosts: Boosts;
+  /** Document frequencies a query word's spellings in the vault's languages share. */
+  pooled: PooledFrequencies;
 }
 
 /** The bonuses a query gives notes before BM25 ranks them: names sharing its words, dates it names. */
@@ -278,10 +280,11 @@ export class VaultSearch {
       filter: read.filter,
       named: read.tiers,
       boost: read.boosts.scores,
+      pooled: read.pooled,
       ...(request.minScore === undefined ? {} : { minScore: request.minScore }),
     });
     const passages = new Map<number, Passage>();
-    const keyword = mode === 'semantic' ? ranked : this.rerankByPassages(ranked, read.known, read.analyzed.wordOf, read.tiers, passages, mode === 'keyword' ? read.limit : Math.max(read.limit, LANE_DEPTH));
+    const keyword = mode === 'semantic' ? ranked : this.rerankByPassages(ranked, read, passages, mode === 'keyword' ? read.limit : Math.max(read.limit, LANE_DEPTH));
     const semantic = mode === 'keyword' ? [] : this.semanticLane(request, mode === 'semantic' ? Math.max(read.limit, LANE_DEPTH) : LANE_DEPTH, read.filter);
     if ((mode === 'semantic' ? 0 : keyword.hits.length) + semantic.length > 0) {
       const ordered = this.order(mode, keyword, semantic, read.tiers);
@@ -344,7 +347,8 @@ export class VaultSearch {
     const named: NamedNotes = this.names.get(analyzed.all.join(' ')) ?? new Map();
     const spelled = foldName(query);
     const tiers = new Map([...named].map(([doc, name]) => [doc, name.spellings.has(spelled) ? 2 : 1]));
-    return { query, limit, filter, notices, analyzed, known, corrected, named, tiers, boosts: this.boostsOf(known, analyzed.words) };
+    const pooled = this.pooledFrequencies(analyzed.words, known);
+    return { query, limit, filter, notices, analyzed, known, corrected, named, tiers, boosts: this.boostsOf(known, analyzed.words, pooled), pooled };
   }
 
   /**
@@ -400,7 +404,7 @@ export class VaultSearch {
     const anchor: EvidenceAnchor = k !== -1 || !vector || vector.blockKey === '' ? { kind: 'keyword', terms: read.known, passage: passages.get(doc) ?? null } : { kind: 'block', key: vector.blockKey, terms: read.known };
     const result = this.hit(doc, score, lanes, anchor);
     if (at.explain && k !== -1) {
-      result.explain = this.index.explain(doc, read.known).map((part) => ({ ...part, tf: round(part.tf), idf: round(part.idf), score: round(part.score) }));
+      result.explain = this.index.explain(doc, read.known, read.pooled).map((part) => ({ ...part, tf: round(part.tf), idf: round(part.idf), score: round(part.score) }));
       const shared = read.boosts.terms.get(doc);
       const dated = read.boosts.dates.get(doc);
       const passage = passages.get(doc)?.score;
@@ -443,11 +447,11 @@ export class VaultSearch {
    * the query's own idf mass, so it lifts a note named for what was asked among notes that only
    * mention it, and cannot lift a name of common words over a note matching the query's rare ones.
    */
-  private boostsOf(terms: readonly string[], words: readonly string[]): Boosts {
+  private boostsOf(terms: readonly string[], words: readonly string[], pooled: PooledFrequencies): Boosts {
     const scores = new Map<number, number>();
     const named = new Map<number, readonly string[]>();
     if (terms.length === 0) return { scores, terms: named, dates: new Map() };
-    for (const { doc, terms: shared, score } of this.covering.shared(terms, (term) => this.index.idf(term))) {
+    for (const { doc, terms: shared, score } of this.covering.shared(terms, (term) => this.index.idf(term, pooled))) {
       scores.set(doc, score * NAME_WEIGHT);
       named.set(doc, shared);
     }
@@ -456,15 +460,35 @@ export class VaultSearch {
     return { scores, terms: named, dates };
   }
 
+  /** A query word's spellings in the vault's languages share the word's document frequency (`PooledFrequencies`). */
+  private pooledFrequencies(words: readonly string[], known: readonly string[]): PooledFrequencies {
+    const pooled = new Map<string, number>();
+    const variants = this.tokenize.variants;
+    if (variants === undefined || known.length < 2) return pooled;
+    const wanted = new Set(known);
+    for (const word of new Set(words)) {
+      for (const group of variants(word)) {
+        const spellings = group.filter((term) => wanted.has(term));
+        if (spellings.length < 2) continue;
+        let df = 0;
+        for (const term of spellings) df += this.index.documentFrequency(term);
+        for (const term of spellings) pooled.set(term, Math.max(pooled.get(term) ?? 0, Math.min(df, this.index.documentCount)));
+      }
+    }
+    return pooled;
+  }
+
   /**
    * Re-scores the keyword lane's best `PASSAGE_DEPTH` notes by their best passage (`scorePassages`:
    * a heading section's own BM25 plus term proximity), added to the note's score with
    * `PASSAGE_WEIGHT`, and keeps the passages for the evidence. The filter's hidden best is
    * re-scored the same way, so `scoped_out` compares like with like. Named tiers stay first.
    */
-  private rerankByPassages(ranked: RankOutcome, terms: readonly string[], wordOf: ReadonlyMap<string, number>, tiers: ReadonlyMap<number, number>, passages: Map<number, Passage>, keep: number): RankOutcome {
+  private rerankByPassages(ranked: RankOutcome, read: ReadQuery, passages: Map<number, Passage>, keep: number): RankOutcome {
+    const { known: terms, tiers, pooled } = read;
+    const wordOf = read.analyzed.wordOf;
     if (terms.length === 0) return { ...ranked, hits: ranked.hits.slice(0, keep) };
-    const scorer = passageScorer(terms, (term) => this.index.idf(term), this.tokenize, { wordOf: (term) => wordOf.get(term) ?? -1 });
+    const scorer = passageScorer(terms, (term) => this.index.idf(term, pooled), this.tokenize, { wordOf: (term) => wordOf.get(term) ?? -1 });
     const rescore = (doc: number, score: number): number => {
       const passage = this.passageOf(doc, scorer);
       if (passage === null) return score;

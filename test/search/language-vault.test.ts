@@ -81,3 +81,22 @@ test('an index built before languages were told apart is re-derived on the next 
 function englishStopWords(): string[] {
   return ['a', 'an', 'and', 'are', 'as', 'at', 'be', 'but', 'by', 'for', 'if', 'in', 'into', 'is', 'it', 'no', 'not', 'of', 'on', 'or', 'such', 'that', 'the', 'their', 'then', 'there', 'these', 'they', 'this', 'to', 'was', 'will', 'with'];
 }
+
+test("a word's spellings in the vault's languages share its document frequency: a note read in the other language is not made rare by it", (t) => {
+  const pt = (body: string) => `---\nlang: pt\n---\n${body}\n`;
+  const { db } = indexed(t, {
+    'Teoria.md': pt('# Teoria\nAs estruturas do sistema são permanentes: nenhuma estrutura muda depois de criada.'),
+    'Aula 1.md': pt('# Aula 1\nA estrutura da aula e os exercícios da semana.'),
+    'Aula 2.md': pt('# Aula 2\nUma estrutura nova para o caderno de exercícios.'),
+    'Aula 3.md': pt('# Aula 3\nRevisão da estrutura dos capítulos e leituras.'),
+    // English prose quoting the Portuguese word once: stemmed as English, `estrutura` stays whole.
+    'Reading list.md': '# Reading list\nThe permanent collection, the estrutura chapter and the notes on the system for the class.\n',
+    'Kitchen.md': FILES['Kitchen.md']!,
+  });
+  const engine = VaultSearch.open(db, '/unused');
+  const response = engine.search({ query: 'as estruturas do sistema são permanentes?', mode: 'keyword', explain: true });
+  assert.equal(response.results[0]!.path, 'Teoria.md');
+  const reading = response.results.find((hit) => hit.path === 'Reading list.md')!;
+  const estrutura = reading.explain!.find((part) => part.term === 'estrutura')!;
+  assert.equal(estrutura.df, 5, "the English spelling ranks with the word's document frequency, both spellings' notes");
+});

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { seededRandom } from '../../bench/generate-vault.js';
-import { createTokenizer, foldToken, tokenizerSignature } from '../../src/search/index.js';
+import { createTokenizer, foldToken, tokenizerSignature, unionTokenizer } from '../../src/search/index.js';
 
 const tokenize = createTokenizer();
 
@@ -83,4 +83,15 @@ test('property: index/query symmetry — text split on whitespace tokenizes to t
     const written = new Set(whole);
     for (const token of tokenize(text.toLowerCase())) assert.ok(written.has(token), `"${token}" from ${JSON.stringify(text.toLowerCase())}`);
   }
+});
+
+test("a union tokenizer groups each token's spellings in its languages; one language has no groups", () => {
+  const union = unionTokenizer([createTokenizer({ language: 'en' }), createTokenizer({ language: 'pt' })]);
+  assert.deepEqual(union.variants!('estruturas'), [['estrutura', 'estrutur']]);
+  // Compound parts stay apart: only the i-th tokens of each language are one token's spellings.
+  assert.deepEqual(union.variants!('JavaScript'), [['java', 'jav'], ['script'], ['javascript']]);
+  assert.deepEqual(union.variants!('order_items_v2'), [['order'], ['item', 'items'], ['2'], ['order_items_v2']]);
+  // A word one language stops (Portuguese `para`) has the other's tokens alone.
+  assert.deepEqual(union.variants!('para'), [['para']]);
+  assert.equal(createTokenizer({ language: 'en' }).variants, undefined);
 });
