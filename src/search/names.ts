@@ -22,9 +22,12 @@ export class NameIndex {
   /** Token → the names containing it. */
   private readonly byTerm = new Map<string, number[]>();
   private readonly docs: number[] = [];
-  /** Each name's content tokens needed to cover it: its initials are not. */
+  /** Each name's tokens needed to cover it, counting a token's spellings in several languages once; optional ones are not needed. */
   private readonly sizes: number[] = [];
-  private readonly initials: (ReadonlySet<string> | null)[] = [];
+  /** Tokens a name holds but a query need not: initials, and words one of the vault's languages stops (`de` in a Portuguese name). */
+  private readonly optional: (ReadonlySet<string> | null)[] = [];
+  /** Token → its group of spellings, for names with a token spelled differently by the vault's languages (else null: a group each). */
+  private readonly groups: (ReadonlyMap<string, number> | null)[] = [];
   /** Each name's number of words with a content token (a word yields a token per language). */
   private readonly wordCounts: number[] = [];
   /** Each name as written (the string the caller already holds), for the fuzzy lane to show. */
@@ -35,14 +38,25 @@ export class NameIndex {
   /** Adds one name of a note (its title, file name or an alias). */
   add(doc: number, name: string): void {
     const analyzed = analyzeQuery(name, this.tokenize);
-    const terms = [...new Set(analyzed.content)];
+    // Pictographs (`🕰️ Ocasionalismo`, common in Notion exports) decorate a name; no one asks for them.
+    const terms = [...new Set(analyzed.content)].filter((term) => LETTER_OR_DIGIT.test(term));
     if (terms.length === 0) return;
-    const initials = terms.filter((term) => isInitial(analyzed.words[analyzed.wordOf.get(term)!]!));
+    const optional = terms.filter((term) => {
+      const word = analyzed.words[analyzed.wordOf.get(term)!]!;
+      return isInitial(word) || this.tokenize.isStopWord(word);
+    });
     const id = this.docs.length;
     this.docs.push(doc);
     // An initial (`W` of `Tomasz W`, `J.` of `J. Smith`) is matched but not needed to cover the name.
-    this.initials.push(initials.length > 0 && initials.length < terms.length ? new Set(initials) : null);
-    this.sizes.push(terms.length - (this.initials[id]?.size ?? 0));
+    this.optional.push(optional.length > 0 && optional.length < terms.length ? new Set(optional) : null);
+    const groups = this.spellingGroups(analyzed.words, terms);
+    this.groups.push(groups);
+    this.sizes.push(
+      distinct(
+        terms.filter((term) => !this.optional[id]?.has(term)),
+        groups,
+      ),
+    );
     this.spellings.push(name);
     this.wordCounts.push(new Set(terms.map((term) => analyzed.wordOf.get(term))).size);
     for (const term of terms) {
@@ -50,6 +64,29 @@ export class NameIndex {
       if (!names) this.byTerm.set(term, (names = []));
       names.push(id);
     }
+  }
+
+  /**
+   * The name's tokens grouped by spelling (`Ocasionalismo` → `ocasionalismo` and `ocasional` in
+   * an English and Portuguese vault: one word, not two of which a query can share half), or null
+   * when every token is its own group.
+   */
+  private spellingGroups(words: readonly string[], terms: readonly string[]): ReadonlyMap<string, number> | null {
+    const variants = this.tokenize.variants;
+    if (variants === undefined) return null;
+    const wanted = new Set(terms);
+    const groups = new Map<string, number>();
+    let merged = false;
+    let next = 0;
+    for (const word of words) {
+      for (const group of variants(word)) {
+        const spellings = group.filter((term) => wanted.has(term) && !groups.has(term));
+        if (spellings.length > 1) merged = true;
+        const id = next++;
+        for (const term of spellings) groups.set(term, id);
+      }
+    }
+    return merged ? groups : null;
   }
 
   /** Every token some name holds (the fuzzy lane's dictionary). */
@@ -78,7 +115,7 @@ export class NameIndex {
   }
 
   /**
-   * Each note with a name sharing a query token, scored Σ weight(shared) × shared / size, initials
+   * Each note with a name sharing a query token, scored Σ weight(shared) × shared / size, optional tokens
    * counted in the weight but not in the share — the note's best name. A covered name scores its full weight; at most the query's own weight.
    */
   shared(queryTerms: readonly string[], weightOf: (term: string) => number): SharedName[] {
@@ -92,12 +129,19 @@ export class NameIndex {
     }
     const best = new Map<number, SharedName>();
     for (const [id, terms] of hits) {
-      let weight = 0;
-      let covering = 0;
+      const groups = this.groups[id] ?? null;
+      // A token's spellings count once, with the weight of the heaviest.
+      const weights = new Map<string | number, number>();
       for (const term of terms) {
-        weight += weightOf(term);
-        if (!this.initials[id]?.has(term)) covering++;
+        const key = groups?.get(term) ?? term;
+        weights.set(key, Math.max(weights.get(key) ?? 0, weightOf(term)));
       }
+      let weight = 0;
+      for (const value of weights.values()) weight += value;
+      const covering = distinct(
+        terms.filter((term) => !this.optional[id]?.has(term)),
+        groups,
+      );
       const score = (weight * covering) / this.sizes[id]!;
       const doc = this.docs[id]!;
       if (score > (best.get(doc)?.score ?? 0)) best.set(doc, { doc, terms, score });
@@ -106,7 +150,14 @@ export class NameIndex {
   }
 }
 
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
 /** A one-letter word, with or without its period: an initial in a name. */
 function isInitial(word: string): boolean {
   return /^\p{L}\.?$/u.test(word);
+}
+
+/** How many tokens the terms are, a token's spellings (one group) counting once. */
+function distinct(terms: readonly string[], groups: ReadonlyMap<string, number> | null): number {
+  return groups === null ? terms.length : new Set(terms.map((term) => groups.get(term) ?? term)).size;
 }

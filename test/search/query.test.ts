@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { test } from 'node:test';
 import { openStateDb, runIndex } from '../../src/index/index.js';
-import { analyzeQuery, createTokenizer, lexicalExtension, NameIndex, VaultSearch } from '../../src/search/index.js';
+import { analyzeQuery, createTokenizer, lexicalExtension, NameIndex, unionTokenizer, VaultSearch } from '../../src/search/index.js';
 import { makeVault } from '../helpers/vault.js';
 
 const tokenize = createTokenizer();
@@ -89,6 +89,19 @@ test("NameIndex: a covered name earns its words' full weight, a partly shared na
     names.shared(['emb'], idf).map((hit) => +hit.score.toFixed(3)),
     [2, 1.333],
   );
+});
+
+test("NameIndex: a name's word spelled two ways by the vault's languages counts once; pictographs are decoration", () => {
+  const union = unionTokenizer([createTokenizer({ language: 'en' }), createTokenizer({ language: 'pt' })]);
+  const names = new NameIndex(union);
+  names.add(0, '🕰️ Ocasionalismo de Malebranche');
+  const shared = (query: string) => names.shared(analyzeQuery(query, union).content, () => 1).map((hit) => [hit.doc, +hit.score.toFixed(3)]);
+  // Two words, one shared: half the name (not a quarter: `ocasionalismo`/`ocasional` and the clock are not words of their own).
+  assert.deepEqual(shared('Malebranche'), [[0, 0.5]]);
+  // Both of the word's spellings shared: the word once, at the heavier weight; `de` (stopped by
+  // Portuguese) is not needed to cover the name, and adds its weight when shared, as an initial.
+  assert.deepEqual(shared('ocasionalismo Malebranche'), [[0, 2]]);
+  assert.deepEqual(shared('ocasionalismo de Malebranche'), [[0, 3]]);
 });
 
 test('a question finds the note named for it above notes that repeat its function words', (t) => {
