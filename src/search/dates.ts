@@ -148,9 +148,13 @@ export class NoteDates {
   boosts(words: readonly string[]): Map<number, DateBoost> {
     const boosts = new Map<number, DateBoost>();
     if (this.dated === 0) return boosts;
-    const ranges = queryDateRanges(words);
     const total = this.days.length;
-    for (const range of ranges) {
+    const seen = new Set<string>();
+    for (const range of queryDateRanges(words)) {
+      // A query repeating a date (or pasted text full of them) walks the notes once per span.
+      const key = `${range.from}:${range.to}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
       const docs: number[] = [];
       for (let doc = 0; doc < total; doc++) {
         const day = this.days[doc]!;

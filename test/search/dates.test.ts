@@ -56,6 +56,8 @@ test('NoteDates: notes dated in a named span get its idf, a day more than a mont
   assert.ok(oneDay.get(0)!.score > month.get(0)!.score, 'a day is rarer than its month');
   assert.equal(oneDay.get(0)!.score, Math.log(1 + (4 - 1 + 0.5) / 1.5));
   assert.deepEqual(dates.boosts(words('what happened on 2027-01-01')).size, 0);
+  // A long pasted query repeating a date gives what the date once gives.
+  assert.deepEqual(dates.boosts(words('notes from May 2026, '.repeat(500))), month);
   assert.deepEqual(new NoteDates(['Plans.md']).boosts(words('2026-05-01')).size, 0);
 });
 
