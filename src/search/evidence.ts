@@ -200,11 +200,11 @@ export function passageScorer(
       while (to < matches.lines.length && matches.lines[to]! <= last) to++;
       if (to === from) continue;
       const span = lineStarts[last]! - (block.start >= 1 ? lineStarts[block.start - 1]! : 0);
-      const { score, proximity } = scoreBlock(matches, from, to, block.key === FRONTMATTER ? Math.max(span, options.sectionChars) : span, terms, scratch, options);
-      if (score + proximity > best.score) {
-        best = { score: score + proximity, proximity, block, line: -1 };
-        bestFrom = from;
-        bestTo = to;
+      const passage = scoreBlock(matches, from, to, block.key === FRONTMATTER ? Math.max(span, options.sectionChars) : span, terms, scratch, options);
+      if (passage.score + passage.proximity > best.score) {
+        best = { score: passage.score + passage.proximity, proximity: passage.proximity, block, line: -1 };
+        bestFrom = passage.from;
+        bestTo = passage.to;
       }
     }
     // The best line only for the winning section (a search scores many notes of many sections).
@@ -263,9 +263,11 @@ function collectMatches(text: string, terms: PassageTerms, tokenize: Tokenizer):
 }
 
 /**
- * One block's passage score from its matches [from, to): the section's term score (a section
- * longer than `sectionChars` by its best `windowChars` window: a conversation log is one
- * section of many turns, and one or two of them answer) and the proximity bonus.
+ * One block's passage from its matches [from, to): the section, or for a section longer than
+ * `sectionChars` its best `windowChars` window (a conversation log is one section of many turns,
+ * and one or two of them answer); its term score, and the proximity bonus of the terms *in it*
+ * — measured over a whole long section, a pair close together anywhere lent its bonus to a window
+ * elsewhere (Portuguese set MRR 0.952 → 0.968). Returns the passage's matches [from, to).
  */
 function scoreBlock(
   matches: Matches,
@@ -275,9 +277,16 @@ function scoreBlock(
   terms: PassageTerms,
   scratch: { counts: Float64Array; lastSeen: Float64Array; closest: Float64Array },
   options: typeof PASSAGE_DEFAULTS,
-): { score: number; proximity: number } {
+): { score: number; proximity: number; from: number; to: number } {
   const { counts, lastSeen, closest } = scratch;
   const n = terms.terms.length;
+  let score = -1;
+  if (chars > options.sectionChars) {
+    const window = bestWindow(matches.terms, matches.offsets, from, to, counts, terms.context, terms.weights, options);
+    score = window.score;
+    from = window.from;
+    to = window.to;
+  }
   counts.set(terms.context);
   lastSeen.fill(-1);
   closest.fill(0);
@@ -294,15 +303,12 @@ function scoreBlock(
       if (near > closest[pair]!) closest[pair] = near;
     }
   }
-  const score =
-    chars <= options.sectionChars
-      ? termScoreOf(counts, terms.weights, 1 - options.b + (options.b * chars) / options.sectionChars, options.k1)
-      : bestWindow(matches.terms, matches.offsets, from, to, counts, terms.context, terms.weights, options);
+  if (score < 0) score = termScoreOf(counts, terms.weights, 1 - options.b + (options.b * chars) / options.sectionChars, options.k1);
   let proximity = 0;
   for (let t = 0; t < n; t++) {
     for (let u = t + 1; u < n; u++) proximity += Math.min(terms.weights[t]!, terms.weights[u]!) * closest[t * n + u]!;
   }
-  return { score, proximity: proximity * options.proximity };
+  return { score, proximity: proximity * options.proximity, from, to };
 }
 
 function termScoreOf(counts: Float64Array, weights: readonly number[], norm: number, k1: number): number {
@@ -314,15 +320,28 @@ function termScoreOf(counts: Float64Array, weights: readonly number[], norm: num
   return score;
 }
 
-/** The best term score of any `windowChars`-wide window of matches in [from, to); `counts` is scratch. */
-function bestWindow(matched: readonly number[], offsets: readonly number[], from: number, to: number, counts: Float64Array, context: Float64Array, weights: readonly number[], options: typeof PASSAGE_DEFAULTS): number {
+/** The `windowChars`-wide window of matches in [from, to) with the best term score, as matches [from, to); `counts` is scratch. */
+function bestWindow(
+  matched: readonly number[],
+  offsets: readonly number[],
+  from: number,
+  to: number,
+  counts: Float64Array,
+  context: Float64Array,
+  weights: readonly number[],
+  options: typeof PASSAGE_DEFAULTS,
+): { score: number; from: number; to: number } {
   counts.set(context);
-  let best = 0;
+  const best = { score: 0, from, to: from + 1 };
   for (let left = from, right = from; right < to; right++) {
     counts[matched[right]!]!++;
     while (offsets[right]! - offsets[left]! > options.windowChars) counts[matched[left++]!]!--;
     const score = termScoreOf(counts, weights, 1, options.k1);
-    if (score > best) best = score;
+    if (score > best.score) {
+      best.score = score;
+      best.from = left;
+      best.to = right + 1;
+    }
   }
   return best;
 }

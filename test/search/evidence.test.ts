@@ -185,3 +185,14 @@ test('passages: a long section is read as windows of windowChars, so nearby term
   const close = `${filler(200)} alpha ${filler(5)} beta ${filler(200)}`;
   assert.equal(score(close), score(near));
 });
+
+test("passages: a long section's proximity is its best window's, not a pair's anywhere in the section", () => {
+  const filler = 'and then some unrelated words about other things '.repeat(10);
+  const text = `# Log\nalpha beta\n${filler}\ngamma alpha gamma alpha gamma\n${filler}\n`;
+  const blocks = parseNote('n.md', text).blocks;
+  assert.ok(text.length > PASSAGE_DEFAULTS.sectionChars && filler.length > PASSAGE_DEFAULTS.windowChars);
+  const passage = scorePassages(text, blocks, tokenize('alpha beta gamma'), () => 1, tokenize);
+  assert.equal(passage.line, 4, 'the window with the most query-term weight');
+  // Only alpha and gamma are in that window, side by side: `alpha beta` far above lends nothing.
+  assert.equal(passage.proximity, 1);
+});
