@@ -28,22 +28,23 @@ const EXCERPT_CHARS = 240;
 const PROBE_CHARS = 3;
 
 /**
- * Where the query's terms occur in a note, as (line, term index) pairs in line order, written
- * into `lines` and `terms` (reused: evidence runs for every hit of every search, and its
+ * Where the query's terms occur in a note, as (line, term index, chunk offset) triples in text
+ * order, written into `matches` (reused: evidence runs for every hit of every search, and its
  * per-hit arrays were most of a search's allocation). Tokenizing every line of every hit was
  * most of a search's server time, so one case-insensitive pattern walks the note
  * for the query terms' first characters (stems start like the words they come from) and for
  * non-ASCII characters (whose folded form no probe can see); only the whitespace-delimited
  * chunk around each place is tokenized — tokens never span whitespace, so those are the chunks
  * whose tokens can match. Porter2's few irregular stems (`dying` → `die`) can hide a match
- * here; that changes which line is quoted, never which notes rank.
+ * here; that changes which line is quoted, never which notes rank. `matches.lineStarts` must
+ * hold the text's line starts (`lineStartsOf`).
  */
-function findMatches(text: string, places: RegExp, termOf: ReadonlyMap<string, number>, tokenize: Tokenizer, lines: number[], terms: number[], offsets: number[]): void {
+function findMatches(text: string, places: RegExp, termOf: ReadonlyMap<string, number>, tokenize: Tokenizer, matches: Matches): void {
+  const { lines, terms, offsets } = matches;
   lines.length = 0;
   terms.length = 0;
   offsets.length = 0;
   let line = 1;
-  let nextBreak = text.indexOf('\n');
   // Where to look next is kept here, not in the shared pattern's `lastIndex`.
   for (let next = 0; ;) {
     places.lastIndex = next;
@@ -56,19 +57,17 @@ function findMatches(text: string, places: RegExp, termOf: ReadonlyMap<string, n
     while (end < text.length && !isBreak(text.charCodeAt(end))) end++;
     // The walk resumes after this chunk, so chunks come once each and in order.
     next = end;
-    while (nextBreak !== -1 && nextBreak < start) {
-      line++;
-      nextBreak = text.indexOf('\n', nextBreak + 1);
-    }
+    // From the line starts, not an `indexOf` per line: that was a sixth of this walk.
+    while (line < matches.lineCount && matches.lineStarts[line]! <= start) line++;
     // Most chunks are one plain word with punctuation around it: its tokens come straight from
-    // the tokenizer's word cache, without scanning.
+    // the tokenizer's word cache, looked up in place (a string per chunk was a third of the walk).
     let from = start;
     let to = end;
     while (from < to && isAsciiPunctuation(text.charCodeAt(from))) from++;
     while (to > from && isAsciiPunctuation(text.charCodeAt(to - 1))) to--;
-    const word = text.slice(from, to);
-    for (const token of isPlainWord(word) ? tokenize.expand(word) : tokenize(text.slice(start, end))) {
-      const term = termOf.get(token);
+    const tokens = !isPlainSpan(text, from, to) ? tokenize(text.slice(start, end)) : tokenize.expandSpan ? tokenize.expandSpan(text, from, to) : tokenize.expand(text.slice(from, to));
+    for (let i = 0; i < tokens.length; i++) {
+      const term = termOf.get(tokens[i]!);
       if (term === undefined) continue;
       lines.push(line);
       terms.push(term);
@@ -84,9 +83,10 @@ function placesPattern(probes: readonly string[]): RegExp {
   return new RegExp(alternatives.join('|'), 'gi');
 }
 
-function isPlainWord(word: string): boolean {
-  if (word.length === 0) return false;
-  for (let i = 0; i < word.length; i++) if (!isAlnum(word.charCodeAt(i))) return false;
+/** Whether `text[from, to)` is a non-empty run of ASCII letters and digits. */
+function isPlainSpan(text: string, from: number, to: number): boolean {
+  if (from === to) return false;
+  for (let i = from; i < to; i++) if (!isAlnum(text.charCodeAt(i))) return false;
   return true;
 }
 
@@ -104,9 +104,8 @@ function isBreak(code: number): boolean {
   return code === 32 || code === 10 || code === 9 || code === 13 || code === 12 || code === 11;
 }
 
-const sharedLines: number[] = [];
-const sharedTerms: number[] = [];
-const sharedOffsets: number[] = [];
+/** The note being scored's matches and line starts (reused: one set per search would be garbage for every hit). */
+const shared: Matches = { lines: [], terms: [], offsets: [], lineStarts: new Int32Array(1024), lineCount: 0 };
 /** Set while `findMatches` fills the reused arrays. */
 let matching = false;
 
@@ -126,6 +125,13 @@ export interface PassageScore {
   block: EvidenceBlock | null;
   /** The best line in it (-1 when none matched). */
   line: number;
+  /**
+   * The note's line count, and where `line` starts and ends in its text (−1 when none): the
+   * evidence is cut from them, without another walk over the text.
+   */
+  lineCount: number;
+  lineFrom: number;
+  lineTo: number;
 }
 
 export const PASSAGE_DEFAULTS = {
@@ -183,12 +189,10 @@ export function passageScorer(
       }
     }
     const matches = collectMatches(text, terms, tokenize);
-    // After every tokenize call: a tokenizer may run a search of its own, which reuses the buffer.
-    const lineCount = lineStartsOf(text);
-    const lineStarts = sharedLineStarts;
+    const { lineStarts, lineCount } = matches;
     const contextOnly = termScoreOf(terms.context, terms.weights, 1, options.k1);
     const first = blocks.find((block) => block.key !== FRONTMATTER) ?? null;
-    let best: PassageScore = { score: contextOnly, proximity: 0, block: contextOnly > 0 ? first : null, line: -1 };
+    let best: PassageScore = { score: contextOnly, proximity: 0, block: contextOnly > 0 ? first : null, line: -1, lineCount, lineFrom: -1, lineTo: -1 };
     let bestFrom = -1;
     let bestTo = -1;
     for (const block of blocks) {
@@ -202,13 +206,18 @@ export function passageScorer(
       const span = lineStarts[last]! - (block.start >= 1 ? lineStarts[block.start - 1]! : 0);
       const passage = scoreBlock(matches, from, to, block.key === FRONTMATTER ? Math.max(span, options.sectionChars) : span, terms, scratch, options);
       if (passage.score + passage.proximity > best.score) {
-        best = { score: passage.score + passage.proximity, proximity: passage.proximity, block, line: -1 };
+        best = { score: passage.score + passage.proximity, proximity: passage.proximity, block, line: -1, lineCount, lineFrom: -1, lineTo: -1 };
         bestFrom = passage.from;
         bestTo = passage.to;
       }
     }
     // The best line only for the winning section (a search scores many notes of many sections).
-    if (bestFrom !== -1) best.line = bestLineOf(matches.lines, matches.terms, terms.weights, bestFrom, bestTo, best.block!);
+    if (bestFrom !== -1) {
+      best.line = bestLineOf(matches.lines, matches.terms, terms.weights, bestFrom, bestTo, best.block!);
+      best.lineFrom = lineStarts[best.line - 1]!;
+      // Without the line's break (the next line's start is one past it).
+      best.lineTo = best.line < lineCount ? lineStarts[best.line]! - 1 : text.length;
+    }
     return best;
   };
 }
@@ -242,19 +251,26 @@ function passageTerms(queryTerms: readonly string[], weightOf: (term: string) =>
   };
 }
 
-/** Where the terms occur, in line order (the shared arrays unless a search runs inside this one). */
+/**
+ * Where the terms occur, in line order, and the text's line starts (index n − 1 for line n;
+ * after the last, the text's end): the shared buffers unless a search runs inside this one.
+ */
 interface Matches {
   lines: number[];
   terms: number[];
   offsets: number[];
+  lineStarts: Int32Array;
+  lineCount: number;
 }
 
 function collectMatches(text: string, terms: PassageTerms, tokenize: Tokenizer): Matches {
   const nested = matching;
-  const matches = nested ? { lines: [], terms: [], offsets: [] } : { lines: sharedLines, terms: sharedTerms, offsets: sharedOffsets };
+  // A search run by the tokenizer (inside `findMatches`) gets buffers of its own.
+  const matches = nested ? { lines: [], terms: [], offsets: [], lineStarts: new Int32Array(64), lineCount: 0 } : shared;
   matching = true;
   try {
-    if (terms.places !== null) findMatches(text, terms.places, terms.index, tokenize, matches.lines, matches.terms, matches.offsets);
+    lineStartsOf(text, matches);
+    if (terms.places !== null) findMatches(text, terms.places, terms.index, tokenize, matches);
     else matches.lines.length = matches.terms.length = matches.offsets.length = 0;
   } finally {
     matching = nested;
@@ -374,32 +390,26 @@ function bestLineOf(lines: readonly number[], matched: readonly number[], weight
   return bestLine;
 }
 
-/**
- * Writes each line's character offset (index n − 1 for line n) and, after the last, the text's
- * end into `sharedLineStarts`; returns the line count.
- */
-function lineStartsOf(text: string): number {
+/** Writes the text's line starts and count into `matches` (growing its buffer as needed). */
+function lineStartsOf(text: string, matches: Matches): void {
   let n = 1;
+  let starts = matches.lineStarts;
+  starts[0] = 0;
   for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
-    if (n + 1 >= sharedLineStarts.length) growLineStarts();
-    sharedLineStarts[n++] = at + 1;
+    if (n + 1 >= starts.length) {
+      const grown = new Int32Array(starts.length * 2);
+      grown.set(starts);
+      starts = matches.lineStarts = grown;
+    }
+    starts[n++] = at + 1;
   }
-  sharedLineStarts[n] = text.length;
-  return n;
-}
-
-/** Line starts of the note being scored (reused: one per search would be garbage for every hit). */
-let sharedLineStarts = new Int32Array(1024);
-
-function growLineStarts(): void {
-  const grown = new Int32Array(sharedLineStarts.length * 2);
-  grown.set(sharedLineStarts);
-  sharedLineStarts = grown;
+  starts[n] = text.length;
+  matches.lineCount = n;
 }
 
 /** The evidence of a scored passage: its best line as the excerpt, its heading path and line range. */
 export function passageEvidence(text: string, passage: PassageScore, blocks: readonly EvidenceBlock[]): Evidence {
-  const lineCount = countLines(text);
+  const lineCount = passage.lineCount;
   const block = passage.block;
   if (block === null) {
     const first = blocks.find((candidate) => candidate.key !== FRONTMATTER);
@@ -407,8 +417,9 @@ export function passageEvidence(text: string, passage: PassageScore, blocks: rea
     return { excerpt: firstText(text.split('\n'), from, lineCount), section: first ? first.headingPath.join(' > ') : '', lines: first ? [first.start, Math.min(first.bodyEnd, lineCount)] : null };
   }
   const line = passage.line !== -1 ? passage.line : firstContentLine(text.split('\n'), block);
+  const quoted = passage.line !== -1 ? text.slice(passage.lineFrom, passage.lineTo) : line === -1 ? '' : lineAt(text, line);
   return {
-    excerpt: line === -1 ? '' : clip(cleanLine(lineAt(text, line)), EXCERPT_CHARS),
+    excerpt: line === -1 ? '' : clip(cleanLine(quoted), EXCERPT_CHARS),
     section: block.headingPath.join(' > '),
     lines: [block.start, Math.min(block.bodyEnd, lineCount)],
   };
@@ -416,12 +427,6 @@ export function passageEvidence(text: string, passage: PassageScore, blocks: rea
 
 export function findEvidence(text: string, blocks: readonly EvidenceBlock[], queryTerms: readonly string[], weightOf: (term: string) => number, tokenize: Tokenizer): Evidence {
   return passageEvidence(text, scorePassages(text, blocks, queryTerms, weightOf, tokenize), blocks);
-}
-
-function countLines(text: string): number {
-  let count = 1;
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
-  return count;
 }
 
 /** Line `n` (1-based) of a text. */

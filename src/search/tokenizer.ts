@@ -66,6 +66,8 @@ export interface Tokenizer {
   (text: string, out?: string[]): string[];
   /** The tokens of one word as `scanWords` yields it (cached). */
   expand(word: string): readonly string[];
+  /** `expand` of `text[start, end)`, looked up where it stands: no string is made for a word seen before. */
+  expandSpan?(text: string, start: number, end: number): readonly string[];
   /** The same, uncached: for callers that cache words themselves (term counting). */
   tokensOf(word: string): readonly string[];
   /** Whether the word is a stop word (of any language, for a union): no note's terms can hold it. */
@@ -122,6 +124,7 @@ export function createTokenizer(options: Partial<TokenizerOptions> = {}): Tokeni
   };
   const table = new WordTable<readonly string[]>();
   const expand = (token: string): readonly string[] => table.lookup(token, 0, token.length, compute);
+  const expandSpan = (text: string, start: number, end: number): readonly string[] => table.lookup(text, start, end, compute);
 
   const tokenize = (text: string, out: string[] = []): string[] => {
     scanWordSpans(text, (start, end, hash) => {
@@ -130,7 +133,7 @@ export function createTokenizer(options: Partial<TokenizerOptions> = {}): Tokeni
     });
     return out;
   };
-  return Object.assign(tokenize, { expand, tokensOf: compute, isStopWord: (word: string) => stop.has(foldToken(word)) });
+  return Object.assign(tokenize, { expand, expandSpan, tokensOf: compute, isStopWord: (word: string) => stop.has(foldToken(word)) });
 }
 
 /**
@@ -335,6 +338,7 @@ export function unionTokenizer(tokenizers: readonly Tokenizer[]): Tokenizer {
   };
   return Object.assign(tokenize, {
     expand: (word: string) => table.lookup(word, 0, word.length, compute),
+    expandSpan: (text: string, start: number, end: number) => table.lookup(text, start, end, compute),
     tokensOf: compute,
     isStopWord: (word: string) => tokenizers.some((tokenizer) => tokenizer.isStopWord(word)),
     variants: (word: string) => variantsOf(tokenizers.map((tokenizer) => tokenizer.tokensOf(word))),

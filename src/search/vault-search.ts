@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import { sep } from 'node:path';
 import { noteName, readNoteText } from '../vault/index.js';
+import { NoteTexts } from './note-texts.js';
 import { BM25_DEFAULTS, type Bm25Params } from './bm25l.js';
 import { findEvidence, passageEvidence, passageScorer, type Evidence, type EvidenceBlock, type PassageScore } from './evidence.js';
 import type { FieldWeights } from './fields.js';
@@ -194,6 +195,8 @@ export class VaultSearch {
   private readonly tokenize: Tokenizer;
   private readonly blockQuery: Database.Statement;
   private readonly blocks = new Map<number, StoredBlock[]>();
+  /** The text of notes read for passages and evidence, while their files are unchanged. */
+  private readonly texts = new NoteTexts();
   /** Token key → the notes so named: how (`title` or `alias`) and every folded spelling. */
   private readonly names = new Map<string, Map<number, { match: 'title' | 'alias'; spellings: Set<string> }>>();
   /** Names (title, file name, aliases) by their content tokens, for coverage by a longer query. */
@@ -504,7 +507,7 @@ export class VaultSearch {
 
   private passageOf(doc: number, scorer: ReturnType<typeof passageScorer>): Passage | null {
     const meta = this.metas[doc]!;
-    const read = readNoteText(this.absolute(meta.path));
+    const read = this.texts.read(this.absolute(meta.path));
     if (!read.ok) return null;
     const blocks = this.blocksOf(doc);
     return { text: read.text, blocks, score: scorer(read.text, blocks, `${meta.title}\n${noteName(meta.path)}`) };
@@ -570,7 +573,7 @@ export class VaultSearch {
   private hit(doc: number, score: number, lanes: SearchHit['lanes'], anchor: EvidenceAnchor): SearchHit {
     const meta = this.metas[doc]!;
     const passage = anchor.kind === 'keyword' ? anchor.passage : null;
-    const read = passage ? ({ ok: true, text: passage.text } as const) : readNoteText(this.absolute(meta.path));
+    const read = passage ? ({ ok: true, text: passage.text } as const) : this.texts.read(this.absolute(meta.path));
     const blocks = this.blocksOf(doc);
     const evidence = !read.ok ? { excerpt: '', section: '', lines: null } : this.evidenceOf(read.text, blocks, anchor);
     return {

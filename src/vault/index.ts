@@ -2,7 +2,7 @@
 export { parseNote, type Note } from './parse-note.js';
 export { watchVault, type VaultWatcher, type VaultWatchOptions } from './watch.js';
 export { walkVault, statVaultPath, type PathStat, type DiskEntry, type Skipped, type WalkOptions, type WalkResult } from './walk.js';
-export { readNoteFile, readNoteText, hashContent, READ_DEFAULTS, type ReadOutcome } from './read-note.js';
+export { readNoteFile, readNoteText, readNoteTextStamped, hashContent, READ_DEFAULTS, type ReadOutcome } from './read-note.js';
 export { ASCII_WORD_CHAR, isWordChar, countWords } from './words.js';
 export { rewriteLinksForMove, linkWorlds, type NoteMove, type LinkWorlds } from './link-rewrite.js';
 export { LinkResolver, linkTargetName, fileTargetName, type Link, type LinkKind, type ResolvedLink } from './links.js';

@@ -4,7 +4,7 @@
  * a file with invalid UTF-8 is indexed with replacement characters and a warning.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, lstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync, type Stats } from 'node:fs';
 import { systemErrorCode } from '../errors.js';
 
 export const READ_DEFAULTS = {
@@ -48,13 +48,24 @@ export function readNoteFile(absPath: string, maxNoteBytes: number = READ_DEFAUL
  * `readNoteFile`, without hashing the content, which only change detection needs.
  */
 export function readNoteText(absPath: string, maxNoteBytes: number = READ_DEFAULTS.maxNoteBytes): { ok: true; text: string } | { ok: false; reason: string } {
+  const read = readNoteTextStamped(absPath, maxNoteBytes);
+  return read.ok ? { ok: true, text: read.text } : read;
+}
+
+/**
+ * `readNoteText` with the file's stamp, from the open file (so it is the stamp of the bytes
+ * read, and costs no system call more: reading to the stamp's size needs no second one).
+ */
+export function readNoteTextStamped(absPath: string, maxNoteBytes: number = READ_DEFAULTS.maxNoteBytes): { ok: true; text: string; stat: Stats } | { ok: false; reason: string } {
   let bytes: Buffer;
+  let stat: Stats;
   let fd: number | null = null;
   try {
     // One open that refuses a symlink (ELOOP) instead of an lstat and an open: this runs for
     // every search hit.
     fd = openSync(absPath, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
-    bytes = readFileSync(fd);
+    stat = fstatSync(fd);
+    bytes = readToSize(fd, stat.size);
   } catch (error) {
     const code = systemErrorCode(error);
     return { ok: false, reason: code === 'ELOOP' ? 'is now a symlink (not followed)' : `cannot be read (${code ?? String(error)})` };
@@ -62,7 +73,20 @@ export function readNoteText(absPath: string, maxNoteBytes: number = READ_DEFAUL
     if (fd !== null) closeSync(fd);
   }
   if (bytes.length > maxNoteBytes || bytes.subarray(0, READ_DEFAULTS.binarySniffBytes).indexOf(0) !== -1) return { ok: false, reason: 'not a readable note' };
-  return { ok: true, text: lenientUtf8.decode(bytes) };
+  return { ok: true, text: lenientUtf8.decode(bytes), stat };
+}
+
+/** As `readFileSync(fd)` reads a file of a known size (up to it); a size of 0 (not reported) reads to the end. */
+function readToSize(fd: number, size: number): Buffer {
+  if (size === 0) return readFileSync(fd);
+  const buffer = Buffer.allocUnsafe(size);
+  let at = 0;
+  while (at < size) {
+    const read = readSync(fd, buffer, at, size - at, null);
+    if (read === 0) break;
+    at += read;
+  }
+  return at < size ? buffer.subarray(0, at) : buffer;
 }
 
 /** Content identity used for change and move detection: sha256, first 128 bits, hex. */
