@@ -53,13 +53,16 @@ export class LexicalIndex {
     const fieldWeights = Float64Array.from(FIELDS, (field) => weights[field]);
     const D = documents.length;
     this.documentCount = D;
-    this.ids = Int32Array.from(documents, (document) => document.id);
+    this.ids = new Int32Array(D);
+    for (let d = 0; d < D; d++) this.ids[d] = documents[d]!.id;
 
     // Dense term numbering over the terms that occur (the vocabulary keeps ids of deleted notes' terms).
     let maxStoredId = 0;
     for (const id of vocabulary.values()) if (id > maxStoredId) maxStoredId = id;
     const dense = new Int32Array(maxStoredId + 1).fill(-1);
-    const counts: number[] = [];
+    // Per dense term: its notes (at most one dense term per stored id).
+    const counts = new Int32Array(maxStoredId + 1);
+    let T = 0;
     const lengths = new Float64Array(D);
     let total = 0;
     documents.forEach((document, d) => {
@@ -68,10 +71,7 @@ export class LexicalIndex {
       for (let i = 0; i < termIds.length; i++) {
         const stored = termIds[i]!;
         if (stored > maxStoredId) continue; // a term id the vocabulary does not know: ignore it
-        if (dense[stored] === -1) {
-          dense[stored] = counts.length;
-          counts.push(0);
-        }
+        if (dense[stored] === -1) dense[stored] = T++;
         if (stored !== previous) counts[dense[stored]!]!++;
         previous = stored;
       }
@@ -80,7 +80,6 @@ export class LexicalIndex {
       lengths[d] = length;
       total += length;
     });
-    const T = counts.length;
     this.offsets = new Int32Array(T + 1);
     for (let t = 0; t < T; t++) this.offsets[t + 1] = this.offsets[t]! + counts[t]!;
     this.postingDocs = new Int32Array(this.offsets[T]!);
@@ -113,7 +112,8 @@ export class LexicalIndex {
       if (t !== -1) this.terms.set(term, t);
     }
     const avgdl = D === 0 ? 1 : total / D || 1;
-    this.norms = Float32Array.from(lengths, (length) => (perField ? 1 : 1 - params.b + (params.b * length) / avgdl));
+    this.norms = new Float32Array(D);
+    for (let d = 0; d < D; d++) this.norms[d] = perField ? 1 : 1 - params.b + (params.b * lengths[d]!) / avgdl;
     this.scores = new Float64Array(D);
     this.touched = new Int32Array(D);
   }
