@@ -113,10 +113,10 @@ export class LexicalIndex {
       }
     });
     this.terms = new Map();
-    for (const [term, stored] of vocabulary) {
+    vocabulary.forEach((stored, term) => {
       const t = stored <= maxStoredId ? dense[stored]! : -1;
       if (t !== -1) this.terms.set(term, t);
-    }
+    });
     const avgdl = D === 0 ? 1 : total / D || 1;
     this.norms = new Float32Array(D);
     for (let d = 0; d < D; d++) this.norms[d] = perField ? 1 : 1 - params.b + (params.b * lengths[d]!) / avgdl;

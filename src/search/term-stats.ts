@@ -87,12 +87,20 @@ export class TermCounter {
   private readonly multi: number[] = [];
   private readonly arena = new StatsArena();
   private stamp = 0;
-  /** Per term id: the note (stamp) that last used it, and its row in `counts`. */
-  private seen = new Uint32Array(1024);
-  private row = new Uint32Array(1024);
+  /**
+   * Per term id, side by side (one cache line, not two): at 2·id the note (stamp) that last
+   * used it, at 2·id + 1 its row in `counts`.
+   */
+  private seen = new Uint32Array(2 * 1024);
   /** Per row: the term id, and FIELDS.length counts. */
   private rowTerm = new Uint32Array(256);
   private counts = new Uint32Array(256 * FIELDS.length);
+  /**
+   * Per row: a bit per field that has a count. A field's count is valid only under its bit, so
+   * a new row clears one byte instead of FIELDS.length counts, and collecting visits only the
+   * fields a term is in (most are in one).
+   */
+  private rowFields = new Uint8Array(256);
   /** The note being counted: its rows, its (term, field) pairs so far, its field lengths. */
   private rows = 0;
   private pairs = 0;
@@ -143,16 +151,21 @@ export class TermCounter {
   private tally(id: number): void {
     const F = FIELDS.length;
     const { stamp } = this;
-    if (id >= this.seen.length) this.growTerms(id);
+    if (2 * id >= this.seen.length) this.growTerms(id);
     let r: number;
-    if (this.seen[id] !== stamp) {
+    if (this.seen[2 * id] !== stamp) {
       if (this.rows === this.rowTerm.length) this.growRows();
-      this.seen[id] = stamp;
-      this.row[id] = r = this.rows++;
+      this.seen[2 * id] = stamp;
+      this.seen[2 * id + 1] = r = this.rows++;
       this.rowTerm[r] = id;
-      for (let k = r * F; k < r * F + F; k++) this.counts[k] = 0;
-    } else r = this.row[id]!;
-    if (this.counts[r * F + this.field]!++ === 0) this.pairs++;
+      this.rowFields[r] = 0;
+    } else r = this.seen[2 * id + 1]!;
+    const bit = 1 << this.field;
+    if ((this.rowFields[r]! & bit) === 0) {
+      this.rowFields[r]! |= bit;
+      this.counts[r * F + this.field] = 1;
+      this.pairs++;
+    } else this.counts[r * F + this.field]!++;
   }
 
   /** The note's pairs, grouped by term in first-seen order, fields ascending. */
@@ -161,15 +174,15 @@ export class TermCounter {
     const stats = this.arena.take(this.pairs, F);
     stats.fieldLengths.set(lengths);
     const { termIds, fields, tfs } = stats;
-    const { rowTerm, counts, rows } = this;
+    const { rowTerm, rowFields, counts, rows } = this;
     let p = 0;
     for (let r = 0; r < rows; r++) {
-      for (let f = 0; f < F; f++) {
-        const tf = counts[r * F + f]!;
-        if (tf === 0) continue;
+      // The row's fields, lowest bit (first field) first.
+      for (let bits = rowFields[r]!; bits !== 0; bits &= bits - 1) {
+        const f = 31 - Math.clz32(bits & -bits);
         termIds[p] = rowTerm[r]!;
         fields[p] = f;
-        tfs[p++] = Math.min(tf, MAX_TF);
+        tfs[p++] = Math.min(counts[r * F + f]!, MAX_TF);
       }
     }
     return stats;
@@ -191,13 +204,9 @@ export class TermCounter {
   };
 
   private growTerms(id: number): void {
-    const size = Math.max(id + 1, this.seen.length * 2);
-    const seen = new Uint32Array(size);
+    const seen = new Uint32Array(Math.max(2 * (id + 1), this.seen.length * 2));
     seen.set(this.seen);
-    const row = new Uint32Array(size);
-    row.set(this.row);
     this.seen = seen;
-    this.row = row;
   }
 
   private growRows(): void {
@@ -205,8 +214,11 @@ export class TermCounter {
     rowTerm.set(this.rowTerm);
     const counts = new Uint32Array(this.counts.length * 2);
     counts.set(this.counts);
+    const rowFields = new Uint8Array(this.rowFields.length * 2);
+    rowFields.set(this.rowFields);
     this.rowTerm = rowTerm;
     this.counts = counts;
+    this.rowFields = rowFields;
   }
 }
 
