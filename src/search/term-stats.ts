@@ -27,10 +27,10 @@ export interface TermStats {
 
 /**
  * Where the arrays of many notes' statistics are cut from: each note's arrays are views into
- * shared chunks, not typed arrays of their own. Three to four arrays per note (40k at 10k
- * notes), each with a backing store of its own, cost more to allocate than the counting that
- * fills them, and left ~30 MB of freed small arrays in the heap after a load; a chunk is one
- * allocation, freed whole once none of its notes' statistics is held.
+ * shared chunks, not typed arrays of their own. Three arrays per note (30k at 10k notes), each
+ * with a backing store of its own, cost more to allocate than the counting that filled them,
+ * and were left behind as freed small blocks after a load (~10 MB more RSS after the first);
+ * a chunk is one allocation, freed whole once none of its notes' statistics is held.
  */
 export class StatsArena {
   private termIds = new Uint32Array(0);
