@@ -7,7 +7,7 @@ import type { IndexExtension } from '../index/index.js';
 import type { Note } from '../vault/index.js';
 import { FIELDS, noteFieldTexts } from './fields.js';
 import { DETECTION_VERSION, LANGUAGES, noteLanguage, type Language } from './language.js';
-import { decodeTermStats, encodeTermStats, TermCounter, type TermStats } from './term-stats.js';
+import { decodeTermStats, encodeTermStats, StatsArena, TermCounter, type TermStats } from './term-stats.js';
 import { createTokenizer, tokenizerSignature, unionTokenizer, type Tokenizer, type TokenizerOptions } from './tokenizer.js';
 
 /** Bump when fields or their text change: stored statistics are then rebuilt. */
@@ -93,8 +93,9 @@ export function loadTermStats(db: Database.Database): { vocabulary: Map<string, 
   const vocabulary = new Map<string, number>();
   for (const [id, term] of db.prepare('SELECT id, term FROM terms').raw().iterate() as IterableIterator<[number, string]>) vocabulary.set(term, id);
   const notes: StoredNoteStats[] = [];
+  const arena = new StatsArena();
   for (const [noteId, blob] of db.prepare('SELECT note_id, stats FROM note_terms ORDER BY note_id').raw().iterate() as IterableIterator<[number, Buffer]>) {
-    notes.push({ noteId, stats: decodeTermStats(blob) });
+    notes.push({ noteId, stats: decodeTermStats(blob, arena) });
   }
   return { vocabulary, notes };
 }

@@ -26,21 +26,91 @@ export interface TermStats {
 }
 
 /**
+ * Where the arrays of many notes' statistics are cut from: each note's arrays are views into
+ * shared chunks, not typed arrays of their own. Three arrays per note (30k at 10k notes), each
+ * with a backing store of its own, cost more to allocate than the counting that filled them,
+ * and were left behind as freed small blocks after a load (~10 MB more RSS after the first);
+ * a chunk is one allocation, freed whole once none of its notes' statistics is held.
+ */
+export class StatsArena {
+  private termIds = new Uint32Array(0);
+  private fields = new Uint8Array(0);
+  private tfs = new Uint32Array(0);
+  private lengths = new Uint32Array(0);
+  private used = 0;
+  private lengthsUsed = 0;
+
+  /** `pairs` entries in each array, zeroed, and `fieldCount` zeroed field lengths. */
+  take(pairs: number, fieldCount: number): TermStats {
+    if (this.used + pairs > this.termIds.length) {
+      const size = Math.max(ARENA_CHUNK, pairs);
+      this.termIds = new Uint32Array(size);
+      this.fields = new Uint8Array(size);
+      this.tfs = new Uint32Array(size);
+      this.used = 0;
+    }
+    if (this.lengthsUsed + fieldCount > this.lengths.length) {
+      this.lengths = new Uint32Array(Math.max(ARENA_CHUNK / 16, fieldCount));
+      this.lengthsUsed = 0;
+    }
+    const from = this.used;
+    const to = (this.used += pairs);
+    const at = this.lengthsUsed;
+    this.lengthsUsed += fieldCount;
+    return {
+      fieldLengths: this.lengths.subarray(at, at + fieldCount),
+      termIds: this.termIds.subarray(from, to),
+      fields: this.fields.subarray(from, to),
+      tfs: this.tfs.subarray(from, to),
+    };
+  }
+}
+
+/** Pairs per arena chunk: a few hundred notes' worth (a 10k-note vault's average is ~250 a note). */
+const ARENA_CHUNK = 1 << 16;
+
+/** A word's value in the counter's table: no terms (a stop word), or where its ids start in `multi`. */
+const NO_TERMS = -1;
+const MULTI = -2;
+
+/**
  * Counts (term, field) occurrences for one note at a time. A word's term ids are cached (words
- * repeat), and counting goes through scratch arrays indexed by term id, not a Map per note:
- * indexing calls this once per note and these were most of its cost. Each term the note uses
- * gets a row of per-field counts in first-seen order, so the pairs come out grouped by term
- * with no sort (a per-note sort was ~15 % of indexing).
+ * repeat) as one number — the term id itself for the usual word of one token, so counting it
+ * reads no array — and counting goes through scratch arrays indexed by term id, not a Map per
+ * note: indexing calls this once per note and these were most of its cost. Each term the note
+ * uses gets a row of per-field counts in first-seen order, so the pairs come out grouped by
+ * term with no sort (a per-note sort was ~15 % of indexing).
  */
 export class TermCounter {
-  private readonly words = new WordTable<readonly number[]>();
+  private readonly words = new WordTable<number>();
+  /** The ids of words of several tokens: at `MULTI - value`, the count, then the ids. */
+  private readonly multi: number[] = [];
+  private readonly arena = new StatsArena();
   private stamp = 0;
-  /** Per term id: the note (stamp) that last used it, and its row in `counts`. */
-  private seen = new Uint32Array(1024);
-  private row = new Uint32Array(1024);
+  /**
+   * Per term id, side by side (one cache line, not two): at 2·id the note (stamp) that last
+   * used it, at 2·id + 1 its row in `counts`.
+   */
+  private seen = new Uint32Array(2 * 1024);
   /** Per row: the term id, and FIELDS.length counts. */
   private rowTerm = new Uint32Array(256);
   private counts = new Uint32Array(256 * FIELDS.length);
+  /**
+   * Per row: a bit per field that has a count. A field's count is valid only under its bit, so
+   * a new row clears one byte instead of FIELDS.length counts, and collecting visits only the
+   * fields a term is in (most are in one).
+   */
+  private rowFields = new Uint8Array(256);
+  /** The note being counted: its rows, its (term, field) pairs so far, its field lengths. */
+  private rows = 0;
+  private pairs = 0;
+  private readonly lengths = new Uint32Array(FIELDS.length);
+  /** The field being counted: its text, its index in FIELDS, its tokens so far. */
+  private text = '';
+  private field = 0;
+  private length = 0;
+  /** How much of `multi` belongs to remembered words (a full word table remembers no more). */
+  private multiKept = 0;
 
   /** `idOf` maps a term to its vocabulary id, minting new ones. */
   constructor(
@@ -49,60 +119,94 @@ export class TermCounter {
   ) {}
 
   count(texts: FieldTexts): TermStats {
-    const F = FIELDS.length;
-    const fieldLengths = new Uint32Array(F);
-    const stamp = ++this.stamp;
-    let rows = 0;
-    let pairs = 0;
-    for (let f = 0; f < F; f++) {
-      const text = texts[FIELDS[f]!];
-      let length = 0;
-      scanWordSpans(text, (start, end, hash) => {
-        const ids = this.words.lookup(text, start, end, this.expandIds, hash);
-        length += ids.length;
-        for (let i = 0; i < ids.length; i++) {
-          const id = ids[i]!;
-          if (id >= this.seen.length) this.growTerms(id);
-          let r: number;
-          if (this.seen[id] !== stamp) {
-            if (rows === this.rowTerm.length) this.growRows();
-            this.seen[id] = stamp;
-            this.row[id] = r = rows++;
-            this.rowTerm[r] = id;
-            for (let k = r * F; k < r * F + F; k++) this.counts[k] = 0;
-          } else r = this.row[id]!;
-          if (this.counts[r * F + f]!++ === 0) pairs++;
-        }
-      });
-      fieldLengths[f] = length;
+    this.stamp++;
+    this.rows = this.pairs = 0;
+    for (let f = 0; f < FIELDS.length; f++) {
+      this.text = texts[FIELDS[f]!];
+      this.field = f;
+      this.length = 0;
+      scanWordSpans(this.text, this.visitWord);
+      this.lengths[f] = this.length;
     }
-    const termIds = new Uint32Array(pairs);
-    const fields = new Uint8Array(pairs);
-    const tfs = new Uint32Array(pairs);
-    const { rowTerm, counts } = this;
-    let p = 0;
-    for (let r = 0; r < rows; r++) {
-      for (let f = 0; f < F; f++) {
-        const tf = counts[r * F + f]!;
-        if (tf === 0) continue;
-        termIds[p] = rowTerm[r]!;
-        fields[p] = f;
-        tfs[p++] = Math.min(tf, MAX_TF);
-      }
-    }
-    return { fieldLengths, termIds, fields, tfs };
+    this.text = '';
+    return this.collect(this.lengths);
   }
 
-  private readonly expandIds = (word: string): number[] => this.tokenizer.tokensOf(word).map(this.idOf);
+  /** Counts one word of `text` (made once, not a closure per field of every note). */
+  private readonly visitWord = (start: number, end: number, hash: number): void => {
+    const value = this.words.lookup(this.text, start, end, this.expandIds, hash);
+    if (value >= 0) {
+      this.length++;
+      this.tally(value);
+    } else if (value !== NO_TERMS) {
+      const { multi } = this;
+      const at = MULTI - value;
+      const n = multi[at]!;
+      this.length += n;
+      for (let i = at + 1; i <= at + n; i++) this.tally(multi[i]!);
+    }
+  };
+
+  /** One occurrence of term `id` in the field being counted. */
+  private tally(id: number): void {
+    const F = FIELDS.length;
+    const { stamp } = this;
+    if (2 * id >= this.seen.length) this.growTerms(id);
+    let r: number;
+    if (this.seen[2 * id] !== stamp) {
+      if (this.rows === this.rowTerm.length) this.growRows();
+      this.seen[2 * id] = stamp;
+      this.seen[2 * id + 1] = r = this.rows++;
+      this.rowTerm[r] = id;
+      this.rowFields[r] = 0;
+    } else r = this.seen[2 * id + 1]!;
+    const bit = 1 << this.field;
+    if ((this.rowFields[r]! & bit) === 0) {
+      this.rowFields[r]! |= bit;
+      this.counts[r * F + this.field] = 1;
+      this.pairs++;
+    } else this.counts[r * F + this.field]!++;
+  }
+
+  /** The note's pairs, grouped by term in first-seen order, fields ascending. */
+  private collect(lengths: Uint32Array): TermStats {
+    const F = FIELDS.length;
+    const stats = this.arena.take(this.pairs, F);
+    stats.fieldLengths.set(lengths);
+    const { termIds, fields, tfs } = stats;
+    const { rowTerm, rowFields, counts, rows } = this;
+    let p = 0;
+    for (let r = 0; r < rows; r++) {
+      // The row's fields, lowest bit (first field) first.
+      for (let bits = rowFields[r]!; bits !== 0; bits &= bits - 1) {
+        const f = 31 - Math.clz32(bits & -bits);
+        termIds[p] = rowTerm[r]!;
+        fields[p] = f;
+        tfs[p++] = Math.min(counts[r * F + f]!, MAX_TF);
+      }
+    }
+    return stats;
+  }
+
+  /** A new word's value: its one term id, NO_TERMS, or MULTI minus where its ids are kept. */
+  private readonly expandIds = (word: string): number => {
+    const tokens = this.tokenizer.tokensOf(word);
+    if (tokens.length === 0) return NO_TERMS;
+    if (tokens.length === 1) return this.idOf(tokens[0]!);
+    // A word the full table will not remember is counted at once: its ids go past the kept
+    // part of `multi`, overwritten by the next such word, so `multi` stays bounded.
+    const remembered = !this.words.full;
+    const at = (this.multi.length = this.multiKept);
+    this.multi.push(tokens.length);
+    for (const token of tokens) this.multi.push(this.idOf(token));
+    if (remembered) this.multiKept = this.multi.length;
+    return MULTI - at;
+  };
 
   private growTerms(id: number): void {
-    const size = Math.max(id + 1, this.seen.length * 2);
-    const seen = new Uint32Array(size);
+    const seen = new Uint32Array(Math.max(2 * (id + 1), this.seen.length * 2));
     seen.set(this.seen);
-    const row = new Uint32Array(size);
-    row.set(this.row);
     this.seen = seen;
-    this.row = row;
   }
 
   private growRows(): void {
@@ -110,39 +214,51 @@ export class TermCounter {
     rowTerm.set(this.rowTerm);
     const counts = new Uint32Array(this.counts.length * 2);
     counts.set(this.counts);
+    const rowFields = new Uint8Array(this.rowFields.length * 2);
+    rowFields.set(this.rowFields);
     this.rowTerm = rowTerm;
     this.counts = counts;
+    this.rowFields = rowFields;
   }
 }
 
 /** Scratch for encoding: grown to the largest note seen (5 bytes bound a varint below 2^32). */
-let scratch = new Uint8Array(1 << 16);
+let scratch = Buffer.alloc(1 << 16);
 
 export function encodeTermStats(stats: TermStats): Buffer {
   const pairs = stats.termIds.length;
   const bound = 5 * (3 + FIELDS.length + 2 * pairs);
-  if (bound > scratch.length) scratch = new Uint8Array(Math.max(bound, scratch.length * 2));
-  const out = scratch;
-  let at = 0;
-  const put = (value: number): void => {
-    while (value >= 0x80) {
-      out[at++] = (value & 0x7f) | 0x80;
-      value >>>= 7;
-    }
-    out[at++] = value;
-  };
-  put(FORMAT);
-  put(FIELDS.length);
-  for (let f = 0; f < FIELDS.length; f++) put(stats.fieldLengths[f]!);
-  put(pairs);
+  if (bound > scratch.length) scratch = Buffer.alloc(Math.max(bound, scratch.length * 2));
+  let at = put(scratch, 0, FORMAT);
+  at = put(scratch, at, FIELDS.length);
+  for (let f = 0; f < FIELDS.length; f++) at = put(scratch, at, stats.fieldLengths[f]!);
+  at = put(scratch, at, pairs);
+  const { termIds, tfs, fields } = stats;
   for (let i = 0; i < pairs; i++) {
-    put(stats.termIds[i]!);
-    put(stats.tfs[i]! * 8 + stats.fields[i]!);
+    at = put(scratch, at, termIds[i]!);
+    at = put(scratch, at, tfs[i]! * 8 + fields[i]!);
   }
-  return Buffer.from(out.subarray(0, at));
+  // Copied out (a small Buffer comes from Node's pool): the scratch is the next note's.
+  const blob = Buffer.allocUnsafe(at);
+  scratch.copy(blob, 0, 0, at);
+  return blob;
 }
 
-export function decodeTermStats(blob: Uint8Array): TermStats {
+/** Writes `value` as an unsigned LEB128 varint at `at`; returns where the next one goes. */
+function put(out: Uint8Array, at: number, value: number): number {
+  while (value >= 0x80) {
+    out[at++] = (value & 0x7f) | 0x80;
+    value >>>= 7;
+  }
+  out[at++] = value;
+  return at;
+}
+
+/**
+ * A blob's statistics. With an `arena` (a caller decoding every note at once), its arrays are
+ * views into the arena's chunks; without, arrays of their own.
+ */
+export function decodeTermStats(blob: Uint8Array, arena?: StatsArena): TermStats {
   if (blob[0] === 1) return decodeLayout1(blob);
   // A whole stream ends on a byte without the continuation bit, so no varint runs off the end.
   if (blob.length === 0 || blob[blob.length - 1]! >= 0x80) throw new Error('truncated term-stats blob');
@@ -150,14 +266,14 @@ export function decodeTermStats(blob: Uint8Array): TermStats {
   const format = varint(blob);
   const fieldCount = varint(blob);
   if (format !== FORMAT || fieldCount !== FIELDS.length) throw new Error(`unknown term-stats format ${format}/${fieldCount}`);
-  const fieldLengths = new Uint32Array(fieldCount);
-  for (let f = 0; f < fieldCount; f++) fieldLengths[f] = varint(blob);
+  const lengths = FIELD_LENGTHS;
+  for (let f = 0; f < fieldCount; f++) lengths[f] = varint(blob);
   const count = varint(blob);
   // Each pair takes at least two bytes: a count the blob cannot hold is corruption, not an allocation.
   if (count * 2 > blob.length - cursor) throw new Error('truncated term-stats blob');
-  const termIds = new Uint32Array(count);
-  const fields = new Uint8Array(count);
-  const tfs = new Uint32Array(count);
+  const stats = arena ? arena.take(count, fieldCount) : { fieldLengths: new Uint32Array(fieldCount), termIds: new Uint32Array(count), fields: new Uint8Array(count), tfs: new Uint32Array(count) };
+  stats.fieldLengths.set(lengths);
+  const { termIds, fields, tfs } = stats;
   for (let i = 0; i < count; i++) {
     termIds[i] = varint(blob);
     const packed = varint(blob);
@@ -166,8 +282,11 @@ export function decodeTermStats(blob: Uint8Array): TermStats {
     tfs[i] = packed >>> 3;
   }
   if (cursor !== blob.length) throw new Error('truncated term-stats blob');
-  return { fieldLengths, termIds, fields, tfs };
+  return stats;
 }
+
+/** A blob's field lengths, read before its pairs' count says how much to take from an arena. */
+const FIELD_LENGTHS = new Uint32Array(FIELDS.length);
 
 /** Where `varint` reads next. */
 let cursor = 0;
