@@ -2,7 +2,7 @@
  * Dates a query names, and the day a note is dated by its file name. Memory vaults are kept by
  * date — daily notes, meeting notes, session logs are named `2026-05-12 …` — and agents ask by
  * date ("what did Joanna say on 1 May, 2022?", "1:1 with Priya May 2026"), in words no note's
- * text needs to share: the note is *dated* that day, its name says so in digits. Pure: words and
+ * text needs to share: the note is *dated* that day, its name (or its `date:`) says so in digits. Pure: words and
  * paths in, day numbers out (days since 1970-01-01, UTC).
  */
 import { foldToken } from './tokenizer.js';
@@ -115,6 +115,12 @@ function monthNamed(words: readonly string[], i: number, month: number): DateRan
   return day ? dayRange(+year[1]!, month, +day[1]!, text) : monthRange(+year[1]!, month, text);
 }
 
+/** The day a frontmatter value names (`2026-05-28`, `2026-05-28T10:00`, `2026-05-28 10:00`), or -1. */
+export function dayOfValue(value: string | null): number {
+  const match = value === null ? null : /^(\d{4})-(\d{2})-(\d{2})(?:$|[T ])/.exec(value.trim());
+  return match ? dayNumber(+match[1]!, +match[2]!, +match[3]!) : -1;
+}
+
 /** The day a note's file name is dated (`2026-05-12 1-1 Priya.md`, `Daily/2026-05-01.md`), or -1. */
 export function dayOfName(path: string): number {
   const name = path.slice(path.lastIndexOf('/') + 1);
@@ -129,7 +135,7 @@ export interface DateBoost {
 }
 
 /**
- * Each note's file-name day, and the bonus a query naming a date gives the notes dated in it:
+ * Each note's day (its file name's date, else its frontmatter `date`), and the bonus a query naming a date gives the notes dated in it:
  * the span's idf, as if being dated that day were a word the dated notes contain —
  * ln(1 + (N − n + 0.5) / (n + 0.5)) for n notes so dated among N — so one daily note of a day
  * weighs like a rare word, a month of meetings like a common one. Only notes that match the
@@ -139,8 +145,16 @@ export class NoteDates {
   private readonly days: Int32Array;
   private readonly dated: number;
 
-  constructor(paths: readonly string[]) {
-    this.days = Int32Array.from(paths, dayOfName);
+  /**
+   * `frontmatter[i]`: the note's frontmatter `date`, when it has one — a meeting note named
+   * `Architecture review.md` is dated by it. Not `created`: when a file was made says little of
+   * what it is about (counted too, it cost the sample vault's date questions 0.012 MRR).
+   */
+  constructor(paths: readonly string[], frontmatter: readonly (string | null)[] = []) {
+    this.days = Int32Array.from(paths, (path, i) => {
+      const named = dayOfName(path);
+      return named !== -1 ? named : dayOfValue(frontmatter[i] ?? null);
+    });
     this.dated = this.days.reduce((count, day) => (day === -1 ? count : count + 1), 0);
   }
 

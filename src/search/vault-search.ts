@@ -186,6 +186,8 @@ interface NoteRow {
   type: string | null;
   mtime_ms: number;
   tags: string | null;
+  /** Frontmatter `date`, as stored. */
+  dated: string | number | null;
 }
 
 /** Notes whose block rows a search engine keeps at most (a few MB). */
@@ -215,6 +217,8 @@ export class VaultSearch {
     readonly metas: NoteMeta[],
     private readonly noteIds: Int32Array,
     aliases: readonly string[][],
+    /** Each note's frontmatter date, if any (the file name's date comes first). */
+    dated: readonly (string | null)[],
     readonly vectors: VectorIndex,
     private readonly options: SearchEngineOptions,
     /** How long loading took: the keyword index, then the vectors (ms). */
@@ -223,7 +227,10 @@ export class VaultSearch {
     this.tokenize = vaultTokenizer(db, options.tokenizer);
     this.covering = new NameIndex(this.tokenize);
     this.fuzzy = new FuzzyNames(this.covering);
-    this.dates = new NoteDates(metas.map((meta) => meta.path));
+    this.dates = new NoteDates(
+      metas.map((meta) => meta.path),
+      dated,
+    );
     // Known-item look-up: a note's title, file name and aliases, as token sequences.
     metas.forEach((meta, doc) => {
       for (const [name, match] of [[meta.title, 'title'], [noteName(meta.path), 'title'], ...(aliases[doc] ?? []).map((alias) => [alias, 'alias'])] as [string, 'title' | 'alias'][]) {
@@ -248,7 +255,8 @@ export class VaultSearch {
     const { vocabulary, notes } = loadTermStats(db);
     const rows = db
       .prepare(
-        `SELECT n.id, n.path, n.title, n.aliases, n.type, n.mtime_ms, (SELECT group_concat(tag, char(10)) FROM tags WHERE note_id = n.id) AS tags
+        `SELECT n.id, n.path, n.title, n.aliases, n.type, n.mtime_ms, (SELECT group_concat(tag, char(10)) FROM tags WHERE note_id = n.id) AS tags,
+        CASE WHEN json_valid(n.frontmatter) THEN json_extract(n.frontmatter, '$.date') END AS dated
       FROM notes n`,
       )
       .all() as NoteRow[];
@@ -259,11 +267,15 @@ export class VaultSearch {
       return { path: row.path, title: row.title, folders: folderSegments(row.path), tags: row.tags ? row.tags.split('\n').sort() : [], type: row.type, mtimeMs: row.mtime_ms };
     });
     const aliases = documents.map(({ id }) => JSON.parse(byId.get(id)!.aliases) as string[]);
+    const dated = documents.map(({ id }) => {
+      const value = byId.get(id)!.dated;
+      return value === null ? null : String(value);
+    });
     const index = new LexicalIndex(documents, vocabulary, options.weights ?? DEFAULT_FIELD_WEIGHTS, options.params ?? BM25_DEFAULTS);
     const keywordDone = performance.now();
     const vectors = loadVectors(db, options.model ?? DEFAULT_MODEL, index.ids);
     const timings = { keywordMs: keywordDone - started, vectorsMs: performance.now() - keywordDone };
-    return new VaultSearch(db, root, index, metas, index.ids, aliases, vectors, options, timings);
+    return new VaultSearch(db, root, index, metas, index.ids, aliases, dated, vectors, options, timings);
   }
 
   search(request: SearchRequest): SearchResponse {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { test } from 'node:test';
 import { openStateDb, runIndex } from '../../src/index/index.js';
-import { dayNumber, dayOfName, NoteDates, queryDateRanges } from '../../src/search/dates.js';
+import { dayNumber, dayOfName, dayOfValue, NoteDates, queryDateRanges } from '../../src/search/dates.js';
 import { lexicalExtension, scanWords, VaultSearch } from '../../src/search/index.js';
 import { makeVault } from '../helpers/vault.js';
 
@@ -47,6 +47,15 @@ test("a note's day is the ISO date in its file name, not in its folders", () => 
   assert.equal(dayOfName('Plans.md'), -1);
 });
 
+test('a frontmatter date dates a note its name does not: ISO days, with or without a time', () => {
+  assert.equal(dayOfValue('2026-05-28'), day('2026-05-28'));
+  assert.equal(dayOfValue('2026-05-28T10:00:00.000Z'), day('2026-05-28'));
+  assert.equal(dayOfValue(' 2026-05-28 10:00'), day('2026-05-28'));
+  for (const value of ['May 28', '28/05/2026', '2026-05-280', '2026-13-01', null]) assert.equal(dayOfValue(value), -1, String(value));
+  const dates = new NoteDates(['Architecture review.md', 'Daily/2026-05-01.md', 'Plans.md'], ['2026-05-28', '2020-01-01', 'someday']);
+  assert.deepEqual([...dates.boosts(words('May 2026')).keys()], [0, 1], "the file name's date comes first");
+});
+
 test('NoteDates: notes dated in a named span get its idf, a day more than a month', () => {
   const dates = new NoteDates(['Daily/2026-05-01.md', 'Daily/2026-05-02.md', 'Daily/2026-06-01.md', 'Plans.md']);
   const oneDay = dates.boosts(words('what happened on 2026-05-01'));
@@ -69,6 +78,8 @@ test('a query naming a date puts the note dated then above its siblings, and exp
     'Meetings/2026-05-12 1-1 Priya.md': meeting('2026-05-12'),
     'Meetings/2026-06-09 1-1 Priya.md': meeting('2026-06-09'),
     'Plans.md': '# Plans\nA hiring freeze until May 2026.\n',
+    'Reviews/Architecture review (spring).md': '---\ndate: 2026-03-03\n---\n# Architecture review (spring)\nThe storage layer and the search index.\n',
+    'Reviews/Architecture review (summer).md': '---\ndate: 2026-05-28\n---\n# Architecture review (summer)\nThe storage layer and the search index.\n',
   });
   mkdirSync(vault.home, { recursive: true });
   const { db } = openStateDb(vault.home);
@@ -87,4 +98,6 @@ test('a query naming a date puts the note dated then above its siblings, and exp
   );
   const byDay = engine.search({ query: 'roadmap on 2026-05-12', mode: 'keyword' }).results.map((hit) => hit.path);
   assert.equal(byDay[0], 'Meetings/2026-05-12 1-1 Priya.md');
+  // Dated by its frontmatter: a review note whose name has no date.
+  assert.equal(engine.search({ query: 'architecture review May 2026', mode: 'keyword' }).results[0]!.path, 'Reviews/Architecture review (summer).md');
 });
