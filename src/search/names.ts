@@ -8,7 +8,7 @@
  * found these notes). Matching is on tokens (stemmed, folded), so `files` meets `file`.
  */
 import { analyzeQuery } from './query.js';
-import type { Tokenizer } from './tokenizer.js';
+import { spellingGroups, type Tokenizer } from './tokenizer.js';
 
 export interface SharedName {
   doc: number;
@@ -72,21 +72,9 @@ export class NameIndex {
    * when every token is its own group.
    */
   private spellingGroups(words: readonly string[], terms: readonly string[]): ReadonlyMap<string, number> | null {
-    const variants = this.tokenize.variants;
-    if (variants === undefined) return null;
-    const wanted = new Set(terms);
-    const groups = new Map<string, number>();
-    let merged = false;
-    let next = 0;
-    for (const word of words) {
-      for (const group of variants(word)) {
-        const spellings = group.filter((term) => wanted.has(term) && !groups.has(term));
-        if (spellings.length > 1) merged = true;
-        const id = next++;
-        for (const term of spellings) groups.set(term, id);
-      }
-    }
-    return merged ? groups : null;
+    const groups = spellingGroups(this.tokenize, words, terms);
+    if (groups.every((group) => group.length === 1)) return null;
+    return new Map(groups.flatMap((group, id) => group.map((term) => [term, id] as const)));
   }
 
   /** Every token some name holds (the fuzzy lane's dictionary). */

@@ -82,19 +82,22 @@ const ALWAYS_CAPITAL = new Set(['i', "i'm", "i've", "i'd", "i'll"]);
  * the first word ("on 1 May, 2022", "what did Will say") in a query that is not written in title
  * case. A month or a person is content; the modal `may` and the verb `will` are not.
  */
-function writtenAsName(language: string, words: readonly string[], index: number): boolean {
-  if (index === 0 || CAPITALIZED_FUNCTION_WORDS.has(language)) return false;
+function writtenAsName(language: string, words: readonly string[], index: number, titleCase: boolean): boolean {
+  if (index === 0 || titleCase || CAPITALIZED_FUNCTION_WORDS.has(language)) return false;
   const word = words[index]!;
-  if (!startsUpper(word) || ALWAYS_CAPITAL.has(foldToken(word))) return false;
-  // Title case ("How Do I Embed A File") capitalizes every word: then a capital says nothing.
+  return startsUpper(word) && !ALWAYS_CAPITAL.has(foldToken(word));
+}
+
+/** Title case ("How Do I Embed A File") capitalizes most words: then a capital says nothing. */
+function isTitleCase(words: readonly string[]): boolean {
   let capitalized = 0;
   let cased = 0;
-  for (const other of words) {
-    if (other.toLowerCase() === other.toUpperCase()) continue;
+  for (const word of words) {
+    if (word.toLowerCase() === word.toUpperCase()) continue;
     cased++;
-    if (startsUpper(other)) capitalized++;
+    if (startsUpper(word)) capitalized++;
   }
-  return capitalized * 2 <= cased;
+  return capitalized * 2 > cased;
 }
 
 function startsUpper(word: string): boolean {
@@ -170,6 +173,7 @@ export function analyzeQuery(query: string, tokenize: Tokenizer): AnalyzedQuery 
   });
   const language = isQuestion(query, words) ? functionWordLanguage(words) : null;
   const functionWords = language === null ? null : FUNCTION_WORDS.get(language)!;
+  const titleCase = language !== null && isTitleCase(words);
   const all: string[] = [];
   const content: string[] = [];
   const ignored: string[] = [];
@@ -177,7 +181,7 @@ export function analyzeQuery(query: string, tokenize: Tokenizer): AnalyzedQuery 
   for (const [index, word] of words.entries()) {
     const tokens = tokenize.expand(word);
     for (const token of tokens) if (!wordOf.has(token)) wordOf.set(token, index);
-    const functional = language !== null && ((functionWords!.has(foldToken(word)) && !writtenAsName(language, words, index)) || inQuestionPhrase(language, words, index));
+    const functional = language !== null && ((functionWords!.has(foldToken(word)) && !writtenAsName(language, words, index, titleCase)) || inQuestionPhrase(language, words, index));
     const into = functional ? ignored : content;
     for (const token of tokens) {
       all.push(token);

@@ -359,6 +359,28 @@ function variantsOf(lists: readonly (readonly string[])[]): string[][] {
   return groups;
 }
 
+/**
+ * The tokens among `terms` grouped by what they spell: for each query or name word, each of its
+ * tokens' spellings in the union's languages that are in `terms` (`estruturas` → [`estrutura`,
+ * `estrutur`]), each term in its first group only. With a single language's tokenizer every
+ * term is a group of its own; terms no word yields are left out.
+ */
+export function spellingGroups(tokenize: Tokenizer, words: readonly string[], terms: readonly string[]): string[][] {
+  if (tokenize.variants === undefined) return terms.map((term) => [term]);
+  const wanted = new Set(terms);
+  const placed = new Set<string>();
+  const groups: string[][] = [];
+  for (const word of words) {
+    for (const variant of tokenize.variants(word)) {
+      const spellings = variant.filter((term) => wanted.has(term) && !placed.has(term));
+      if (spellings.length === 0) continue;
+      for (const term of spellings) placed.add(term);
+      groups.push(spellings);
+    }
+  }
+  return groups;
+}
+
 /** A short stable signature of the options: stored tokens are rebuilt when it changes. */
 export function tokenizerSignature(options: Partial<TokenizerOptions> = {}): string {
   const settings = { ...TOKENIZER_DEFAULTS, ...options };

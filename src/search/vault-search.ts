@@ -17,7 +17,7 @@ import { rankDocuments, type RankOutcome } from './rank.js';
 import { rankSubstring, type SubstringCandidate } from './substring.js';
 import { FUSION_DEFAULTS, fuseRrf, type FusionOptions } from './fusion.js';
 import { VectorIndex, type VectorHit, type VectorScope, type VectorSource } from './vector-index.js';
-import { type Tokenizer, type TokenizerOptions } from './tokenizer.js';
+import { spellingGroups, type Tokenizer, type TokenizerOptions } from './tokenizer.js';
 import { NameIndex } from './names.js';
 import { FuzzyNames, fuzzyMerge, fuzzyQueryWords } from './fuzzy-titles.js';
 import { analyzeQuery, type AnalyzedQuery } from './query.js';
@@ -83,9 +83,10 @@ interface ReadQuery {
 
 /** The bonuses a query gives notes before BM25 ranks them: names sharing its words, dates it names. */
 interface Boosts {
+  /** Their sum per note, as ranking adds it. */
   scores: Map<number, number>;
-  /** The name's shared terms, per boosted note. */
-  terms: Map<number, readonly string[]>;
+  /** The note's best name sharing the query's words: its shared terms and bonus. */
+  names: Map<number, { terms: readonly string[]; score: number }>;
   dates: Map<number, DateBoost>;
 }
 
@@ -207,7 +208,7 @@ export class VaultSearch {
   private spelling: SpellingIndex | null = null;
   /** The same names, read approximately when a query word is in no note (`fuzzy-titles.ts`). */
   private readonly fuzzy: FuzzyNames;
-  /** Each note's file-name date, for queries that name a date (`dates.ts`). */
+  /** Each note's date (file name, else frontmatter `date:`), for queries that name one (`dates.ts`). */
   private readonly dates: NoteDates;
 
   private constructor(
@@ -420,11 +421,11 @@ export class VaultSearch {
     const result = this.hit(doc, score, lanes, anchor);
     if (at.explain && k !== -1) {
       result.explain = this.index.explain(doc, read.known, read.pooled).map((part) => ({ ...part, tf: round(part.tf), idf: round(part.idf), score: round(part.score) }));
-      const shared = read.boosts.terms.get(doc);
+      const named = read.boosts.names.get(doc);
       const dated = read.boosts.dates.get(doc);
       const passage = passages.get(doc)?.score;
       result.boosts = [
-        ...(shared ? [{ kind: 'name' as const, terms: shared, score: round(read.boosts.scores.get(doc)! - (dated?.score ?? 0)) }] : []),
+        ...(named ? [{ kind: 'name' as const, terms: named.terms, score: round(named.score) }] : []),
         ...(dated ? [{ kind: 'date' as const, terms: [dated.text], score: round(dated.score) }] : []),
         ...(passage && passage.score > 0 ? [{ kind: 'passage' as const, terms: [passage.block?.headingPath.join(' > ') ?? ''], score: round(PASSAGE_WEIGHT * passage.score), proximity: round(PASSAGE_WEIGHT * passage.proximity) }] : []),
       ];
@@ -464,31 +465,26 @@ export class VaultSearch {
    */
   private boostsOf(terms: readonly string[], words: readonly string[], pooled: PooledFrequencies): Boosts {
     const scores = new Map<number, number>();
-    const named = new Map<number, readonly string[]>();
-    if (terms.length === 0) return { scores, terms: named, dates: new Map() };
+    const names = new Map<number, { terms: readonly string[]; score: number }>();
+    if (terms.length === 0) return { scores, names, dates: new Map() };
     for (const { doc, terms: shared, score } of this.covering.shared(terms, (term) => this.index.idf(term, pooled))) {
+      names.set(doc, { terms: shared, score: score * NAME_WEIGHT });
       scores.set(doc, score * NAME_WEIGHT);
-      named.set(doc, shared);
     }
     const dates = this.dates.boosts(words);
     for (const [doc, { score }] of dates) scores.set(doc, (scores.get(doc) ?? 0) + score);
-    return { scores, terms: named, dates };
+    return { scores, names, dates };
   }
 
   /** A query word's spellings in the vault's languages share the word's document frequency (`PooledFrequencies`). */
   private pooledFrequencies(words: readonly string[], known: readonly string[]): PooledFrequencies {
     const pooled = new Map<string, number>();
-    const variants = this.tokenize.variants;
-    if (variants === undefined || known.length < 2) return pooled;
-    const wanted = new Set(known);
-    for (const word of new Set(words)) {
-      for (const group of variants(word)) {
-        const spellings = group.filter((term) => wanted.has(term));
-        if (spellings.length < 2) continue;
-        let df = 0;
-        for (const term of spellings) df += this.index.documentFrequency(term);
-        for (const term of spellings) pooled.set(term, Math.max(pooled.get(term) ?? 0, Math.min(df, this.index.documentCount)));
-      }
+    if (this.tokenize.variants === undefined || known.length < 2) return pooled;
+    for (const spellings of spellingGroups(this.tokenize, [...new Set(words)], known)) {
+      if (spellings.length < 2) continue;
+      let df = 0;
+      for (const term of spellings) df += this.index.documentFrequency(term);
+      for (const term of spellings) pooled.set(term, Math.min(df, this.index.documentCount));
     }
     return pooled;
   }

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { test } from 'node:test';
-import { openStateDb, runIndex } from '../../src/index/index.js';
 import { dayNumber, dayOfName, dayOfValue, NoteDates, queryDateRanges } from '../../src/search/dates.js';
-import { lexicalExtension, scanWords, VaultSearch } from '../../src/search/index.js';
-import { makeVault } from '../helpers/vault.js';
+import { scanWords, VaultSearch } from '../../src/search/index.js';
+import { indexedVault } from '../helpers/indexed-vault.js';
 
 const words = (query: string): string[] => {
   const out: string[] = [];
@@ -72,7 +70,7 @@ test('NoteDates: notes dated in a named span get its idf, a day more than a mont
 
 test('a query naming a date puts the note dated then above its siblings, and explains why', (t) => {
   const meeting = (day: string) => `# 1:1 with Priya — ${day}\nWe went over the roadmap, hiring and the on-call rotation.\n`;
-  const vault = makeVault(t, {
+  const { db, root } = indexedVault(t, {
     'Meetings/2026-03-10 1-1 Priya.md': meeting('2026-03-10'),
     'Meetings/2026-04-14 1-1 Priya.md': meeting('2026-04-14'),
     'Meetings/2026-05-12 1-1 Priya.md': meeting('2026-05-12'),
@@ -81,11 +79,7 @@ test('a query naming a date puts the note dated then above its siblings, and exp
     'Reviews/Architecture review (spring).md': '---\ndate: 2026-03-03\n---\n# Architecture review (spring)\nThe storage layer and the search index.\n',
     'Reviews/Architecture review (summer).md': '---\ndate: 2026-05-28\n---\n# Architecture review (summer)\nThe storage layer and the search index.\n',
   });
-  mkdirSync(vault.home, { recursive: true });
-  const { db } = openStateDb(vault.home);
-  t.after(() => db.close());
-  runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
-  const engine = VaultSearch.open(db, vault.root);
+  const engine = VaultSearch.open(db, root);
   const response = engine.search({ query: '1:1 with Priya May 2026', mode: 'keyword', explain: true });
   assert.equal(response.results[0]!.path, 'Meetings/2026-05-12 1-1 Priya.md');
   assert.deepEqual(
