@@ -9,17 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { Fts5Baseline, loadGolden, runGolden, runGoldenFts5, vaultDocuments } from '../../src/eval/index.js';
-import { openStateDb, runIndex } from '../../src/index/index.js';
-import { lexicalExtension, VaultSearch } from '../../src/search/index.js';
+import { VaultSearch } from '../../src/search/index.js';
 import { REPO } from '../helpers/cli.js';
+import { indexState } from '../helpers/indexed-vault.js';
 
 test('the Chinese/Japanese dev set: every path is a note, and the keyword lane finds the answers', (t) => {
   const home = mkdtempSync(join(tmpdir(), 'engram-cjk-'));
   t.after(() => rmSync(home, { recursive: true, force: true }));
   const root = join(REPO, 'evals', 'cjk-vault');
-  const { db } = openStateDb(home);
-  t.after(() => db.close());
-  runIndex(db, { root, extensions: [lexicalExtension()] });
+  const { db } = indexState(t, { root, home });
   const queries = loadGolden(join(REPO, 'evals', 'cjk.golden.yaml'));
   assert.ok(queries.length >= 12, `at least 12 queries (${queries.length})`);
   const known = new Set(db.prepare('SELECT path FROM notes').pluck().all() as string[]);

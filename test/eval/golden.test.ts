@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { checkFloors, loadGolden, runGolden, type Floor } from '../../src/eval/index.js';
-import { openStateDb, runIndex } from '../../src/index/index.js';
-import { lexicalExtension, VaultSearch } from '../../src/search/index.js';
+import { VaultSearch } from '../../src/search/index.js';
 import { REPO } from '../helpers/cli.js';
+import { indexState } from '../helpers/indexed-vault.js';
 
 const KEYWORD_CATEGORIES = ['keyword', 'title', 'alias', 'tag', 'folder', 'degenerate', 'long-note-trap', 'non-english', 'typo'];
 
@@ -30,8 +30,7 @@ test('golden set: floors hold for every category the keyword lane can answer', (
   const home = mkdtempSync(join(tmpdir(), 'engram-golden-'));
   t.after(() => rmSync(home, { recursive: true, force: true }));
   const root = join(REPO, 'evals', 'vault');
-  const { db } = openStateDb(home);
-  runIndex(db, { root, extensions: [lexicalExtension()] });
+  const { db } = indexState(t, { root, home });
   const engine = VaultSearch.open(db, root);
   const queries = loadGolden(join(REPO, 'evals', 'golden.yaml'));
   assert.ok(queries.length >= 60, `at least 60 golden queries (${queries.length})`);
@@ -53,7 +52,6 @@ test('golden set: floors hold for every category the keyword lane can answer', (
   const failures = checkFloors(report, FLOORS);
   const misses = report.results.filter((r) => KEYWORD_CATEGORIES.includes(r.category) && r.rank !== 1).map((r) => `${r.id}: rank ${r.rank}`);
   assert.deepEqual(failures, [], `below the floor; first misses: ${misses.slice(0, 5).join(', ')}`);
-  db.close();
 });
 
 test('golden set in hybrid mode with the tiny model: recorded, not gated', async (t) => {

@@ -4,14 +4,14 @@
  * later extractions follow the merge; undo puts everything back.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { consolidate, GraphStore, graphStats, normalizeName, rebuildGraphCache, runGraphIndex, selectAdjudicator, structuralExtractor } from '../../src/graph/index.js';
 import { errorStep, startFakeAnthropic, textReply, toolUseReply } from '../helpers/fake-anthropic.js';
-import { indexPaths, openStateDb, runIndex } from '../../src/index/index.js';
+import { indexPaths } from '../../src/index/index.js';
 import { lexicalExtension } from '../../src/search/index.js';
-import { indexedVault } from '../helpers/indexed-vault.js';
+import { indexedVault, indexState } from '../helpers/indexed-vault.js';
 
 const VAULT = {
   'People/Ana Silva.md': '---\ntype: person\n---\n# Ana Silva\nEngineer.\n',
@@ -53,7 +53,7 @@ test('a near-duplicate becomes a pending proposal; listing again proposes nothin
 });
 
 test('applying moves mentions and names to the winner and leaves a stub; new extractions follow the merge; undo restores', async (t) => {
-  const { vault, db, writer, store, extract, index, mentionsOf, read } = setup(t);
+  const { vault, root, db, writer, store, extract, index, mentionsOf, read } = setup(t);
   await extract();
   const [proposal] = (await consolidate(store, db, writer, {})).proposed;
   const applied = await consolidate(store, db, writer, { apply: [proposal!.id] });
@@ -77,11 +77,8 @@ test('applying moves mentions and names to the winner and leaves a stub; new ext
   );
 
   // The merge lives in the notes: a cache rebuilt from them still knows it.
-  const home = join(vault.home, '..', 'rebuilt-home');
-  mkdirSync(home, { recursive: true });
-  const fresh = openStateDb(home).db;
-  runIndex(fresh, { root: realpathSync(vault.root), extensions: [lexicalExtension()] });
-  const rebuilt = rebuildGraphCache(fresh, { root: realpathSync(vault.root), agentRoot: 'Claude', extractor: structuralExtractor(fresh) });
+  const fresh = indexState(t, { root, home: join(vault.home, '..', 'rebuilt-home') }).db;
+  const rebuilt = rebuildGraphCache(fresh, { root, agentRoot: 'Claude', extractor: structuralExtractor(fresh) });
   assert.equal(rebuilt.merged, 1);
   assert.deepEqual(
     new GraphStore(fresh, 'Claude').find('anna silva', 'person', 5).map((row) => row.name),

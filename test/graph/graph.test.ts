@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { entityFileName, GraphStore, graphStats, normalizeName, relatedNotes, renderEntityNote, runGraphIndex, structuralExtractor, validateExtraction, type Extractor } from '../../src/graph/index.js';
-import { indexPaths, openStateDb, runIndex } from '../../src/index/index.js';
+import { indexPaths } from '../../src/index/index.js';
 import { lexicalExtension } from '../../src/search/index.js';
 import { VaultWriter } from '../../src/writes/index.js';
-import { indexedVault } from '../helpers/indexed-vault.js';
+import { indexedVault, indexState } from '../helpers/indexed-vault.js';
 
 const VAULT = {
   'People/Ana Silva.md': '---\ntype: person\naliases: [Ana]\n---\n# Ana Silva\nEngineer.\n',
@@ -222,13 +222,10 @@ test('an empty cache is rebuilt from the entity notes: same graph, nothing re-ex
 
   // A new state directory: the index is rebuilt from the vault, the graph from its entity notes.
   const home = join(vault.home, '..', 'fresh-home');
-  mkdirSync(home, { recursive: true });
-  const fresh = openStateDb(home).db;
-  t.after(() => fresh.close());
-  runIndex(fresh, { root, extensions: [lexicalExtension()] });
+  const { db: fresh, index: indexFresh } = indexState(t, { root, home });
   // One note changes after its entities were written: it alone is extracted again.
   vault.write('Meetings/Design.md', '---\nattendees: ["[[Bo Chen]]"]\n---\n# Design\nMockups with [[Bo Chen]], again.\n');
-  runIndex(fresh, { root, extensions: [lexicalExtension()] });
+  indexFresh();
   const sent: string[] = [];
   const structural = structuralExtractor(fresh);
   const counting: Extractor = {

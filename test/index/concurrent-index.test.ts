@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { indexPaths, openStateDb, runIndex } from '../../src/index/index.js';
 import { lexicalExtension } from '../../src/search/index.js';
+import { indexState } from '../helpers/indexed-vault.js';
 import { orphanRows, termRows } from '../helpers/index-check.js';
 import { makeVault } from '../helpers/vault.js';
 import { dumpState, withoutIds } from '../helpers/state.js';
@@ -43,10 +44,7 @@ test('an index run overtaken by another connection indexing new notes (new terms
   assert.equal(report.notes, 32, "every note indexed: the run's own 31 and the server's new one");
   runIndex(a, { root: vault.root, extensions: [lexicalExtension()] });
 
-  mkdirSync(join(vault.home, 'clean'), { recursive: true });
-  const clean = openStateDb(join(vault.home, 'clean')).db;
-  t.after(() => clean.close());
-  runIndex(clean, { root: vault.root, extensions: [lexicalExtension()] });
+  const clean = indexState(t, { root: vault.root, home: join(vault.home, 'clean') }).db;
   assert.deepEqual(termRows(a), termRows(clean));
   assert.deepEqual(withoutIds(dumpState(a)), withoutIds(dumpState(clean)));
   assert.deepEqual(
@@ -57,15 +55,12 @@ test('an index run overtaken by another connection indexing new notes (new terms
 
 test('a whole-vault run removes rows left behind by notes no longer indexed (a database written without foreign keys enforced)', (t) => {
   const vault = makeVault(t, { 'A.md': '# A\nalpha [[B]]\n- [ ] task\n', 'B.md': '# B\nbeta #tag\n' });
-  mkdirSync(vault.home, { recursive: true });
-  const db = openStateDb(vault.home).db;
-  t.after(() => db.close());
-  runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
+  const { db, index } = indexState(t, vault);
   db.pragma('foreign_keys = OFF');
   db.prepare("DELETE FROM notes WHERE path = 'A.md'").run();
   db.pragma('foreign_keys = ON');
   assert.ok((orphanRows(db).note_terms ?? 0) > 0);
-  const report = runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
+  const report = index();
   assert.equal(report.added, 1, 'the note is indexed again');
   assert.ok(report.orphansRemoved >= 4, `blocks, links, tasks and statistics of the lost row: ${report.orphansRemoved}`);
   assert.deepEqual(orphanRows(db), { note_terms: 0, notes_without_terms: 0, blocks: 0, links: 0, vectors: 0, foreign_key_violations: 0 });

@@ -4,12 +4,12 @@
  * bad ids and entries are reported by health and status, and the rest is indexed.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, renameSync } from 'node:fs';
+import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { openStateDb, readStatus, runIndex } from '../../src/index/index.js';
+import { readStatus, type openStateDb } from '../../src/index/index.js';
 import { runHealthChecks } from '../../src/librarian/index.js';
-import { lexicalExtension } from '../../src/search/index.js';
+import { indexState } from '../helpers/indexed-vault.js';
 import { connectFixture } from '../helpers/mcp.js';
 import { makeVault } from '../helpers/vault.js';
 
@@ -36,10 +36,7 @@ function resolved(db: ReturnType<typeof openStateDb>['db']) {
 
 test('every Smart Relations relation resolves before and after renames, by id and by path', (t) => {
   const vault = makeVault(t, SMART_RELATIONS_VAULT);
-  mkdirSync(vault.home, { recursive: true });
-  const { db } = openStateDb(vault.home);
-  t.after(() => db.close());
-  runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
+  const { db, index } = indexState(t, vault);
   const before = resolved(db);
   assert.equal(before.length, 6);
   assert.ok(
@@ -56,7 +53,7 @@ test('every Smart Relations relation resolves before and after renames, by id an
   // Renamed outside Obsidian (no link rewriting): entries by id follow the note.
   renameSync(join(vault.root, 'Notes/Scaling.md'), join(vault.root, 'Notes/Scaling laws.md'));
   renameSync(join(vault.root, 'Research/Transformers.md'), join(vault.root, 'Archive-Transformers.md'));
-  runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
+  index();
   const after = resolved(db);
   const byId = after.filter((row) => row.source !== 'Notes/Plain.md');
   assert.ok(
@@ -101,10 +98,7 @@ test('shared, numeric and empty ids, unresolved, self and cyclic relations: repo
     'Loop.md': '---\nid: ""\nrelated: [42]\n---\n# Loop\n',
     'Broken.md': '---\nrelated: [unclosed\n---\n# Broken\nstill searchable\n',
   });
-  mkdirSync(vault.home, { recursive: true });
-  const { db } = openStateDb(vault.home);
-  t.after(() => db.close());
-  runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
+  const { db } = indexState(t, vault);
   assert.equal(db.prepare('SELECT count(*) FROM notes').pluck().get(), 5, 'every note indexed');
   const rows = resolved(db);
   // The cycle Num ↔ Loop resolves both ways (42 is Num's id, read as text).

@@ -6,14 +6,14 @@
  * state database holds exactly what a clean index of the vault holds: no orphaned rows.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { openStateDb, resolveVaultRoot, runIndex, stateDirFor } from '../../src/index/index.js';
-import { lexicalExtension } from '../../src/search/index.js';
+import { openStateDb, resolveVaultRoot, stateDirFor } from '../../src/index/index.js';
 import { REPO } from '../helpers/cli.js';
+import { indexState } from '../helpers/indexed-vault.js';
 import { orphanRows, runEngram, termRows, type Spawned } from '../helpers/index-check.js';
 import { dumpState, withoutIds } from '../helpers/state.js';
 import { makeVault } from '../helpers/vault.js';
@@ -122,10 +122,7 @@ test('writers hammering through two servers while index and librarian run: every
   const root = resolveVaultRoot(vault.root);
   const live = openStateDb(stateDirFor(resolve(vault.home), root)).db;
   t.after(() => live.close());
-  mkdirSync(join(vault.home, 'clean'), { recursive: true });
-  const clean = openStateDb(join(vault.home, 'clean')).db;
-  t.after(() => clean.close());
-  runIndex(clean, { root, extensions: [lexicalExtension()] });
+  const clean = indexState(t, { root, home: join(vault.home, 'clean') }).db;
   assert.equal(live.prepare('SELECT count(*) FROM notes').pluck().get(), clean.prepare('SELECT count(*) FROM notes').pluck().get());
   assert.ok((live.prepare('SELECT count(*) FROM notes').pluck().get() as number) > NOTES, "the vault's notes and the written ones are indexed");
   assert.deepEqual(orphanRows(live), { note_terms: 0, notes_without_terms: 0, blocks: 0, links: 0, vectors: 0, foreign_key_violations: 0 });

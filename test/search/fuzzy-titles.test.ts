@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { test } from 'node:test';
-import { openStateDb, runIndex } from '../../src/index/index.js';
-import { createTokenizer, lexicalExtension, NameIndex, VaultSearch } from '../../src/search/index.js';
+import { createTokenizer, NameIndex, VaultSearch } from '../../src/search/index.js';
 import { FuzzyNames, fuzzyMerge, fuzzyQueryWords } from '../../src/search/fuzzy-titles.js';
 import { boundedDistance } from '../../src/search/edit-distance.js';
+import { indexState } from '../helpers/indexed-vault.js';
 import { makeVault } from '../helpers/vault.js';
 
 const FILES = {
@@ -19,11 +18,8 @@ const FILES = {
 };
 
 function engine(t: Parameters<typeof makeVault>[0], files: Record<string, string> = FILES) {
-  const vault = makeVault(t, files);
-  mkdirSync(vault.home, { recursive: true });
-  const { db } = openStateDb(vault.home);
-  runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
-  return VaultSearch.open(db, vault.root);
+  const { db, root } = indexState(t, makeVault(t, files));
+  return VaultSearch.open(db, root);
 }
 
 const withoutTypoNote = Object.fromEntries(Object.entries(FILES).filter(([path]) => path !== 'Daily/Canvs.md'));

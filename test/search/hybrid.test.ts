@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { test } from 'node:test';
-import { openStateDb, runIndex } from '../../src/index/index.js';
-import { fuseRrf, lexicalExtension, VaultSearch, VectorIndex } from '../../src/search/index.js';
+import { fuseRrf, VaultSearch, VectorIndex } from '../../src/search/index.js';
+import { indexState } from '../helpers/indexed-vault.js';
 import { makeVault } from '../helpers/vault.js';
 
 /** A deterministic unit vector pointing mostly along `axis` (4 dims are enough to test geometry). */
@@ -74,9 +73,7 @@ test('hybrid search: fuses lanes, reports each lane, finds a note by meaning alo
     'Cooking/Bread.md': '# Sourdough\nFeed the starter 1:5:5 every morning.\n## Crumb\nA dense loaf means under-proofed.\n',
     'Notes/Random.md': '# Random\nNothing about money or bread here, just a note.\n',
   });
-  mkdirSync(vault.home, { recursive: true });
-  const { db } = openStateDb(vault.home);
-  runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
+  const { db, root, index } = indexState(t, vault);
   const id = (path: string) => db.prepare('SELECT id, hash FROM notes WHERE path = ?').get(path) as { id: number; hash: string };
   const insert = db.prepare("INSERT INTO vectors (note_id, block_key, model, source, content_hash, vector) VALUES (?, ?, 'TaylorAI/bge-micro-v2', ?, ?, ?)");
   const put = (path: string, block: string, source: string, vector: Float32Array) => {
@@ -87,7 +84,7 @@ test('hybrid search: fuses lanes, reports each lane, finds a note by meaning alo
   put('Cooking/Bread.md', '', 'smart-connections', unit(0, 1, 0, 0));
   put('Cooking/Bread.md', '#Sourdough#Crumb', 'local', unit(0, 0.2, 1, 0));
   put('Notes/Random.md', '', 'local', unit(0, 0, 0, 1));
-  const engine = VaultSearch.open(db, vault.root);
+  const engine = VaultSearch.open(db, root);
 
   // "who do I owe" shares no word with the invoice note; its vector points at it.
   const owe = engine.search({ query: 'who do I owe', queryVector: unit(1, 0, 0, 0.1) });
@@ -135,16 +132,15 @@ test('hybrid search: fuses lanes, reports each lane, finds a note by meaning alo
   const moneyIn = (search: VaultSearch) => search.search({ query: 'money', queryVector: unit(1, 0, 0, 0) });
   assert.match(moneyIn(engine).mode_reason, /k = 60; weights keyword 1, semantic 1/);
   assert.equal(moneyIn(engine).results[0]!.path, 'Notes/Random.md');
-  const vectorsOnly = VaultSearch.open(db, vault.root, { fusion: { k: 60, weights: { keyword: 0, semantic: 1 } } });
+  const vectorsOnly = VaultSearch.open(db, root, { fusion: { k: 60, weights: { keyword: 0, semantic: 1 } } });
   assert.match(moneyIn(vectorsOnly).mode_reason, /weights keyword 0, semantic 1/);
   assert.equal(moneyIn(vectorsOnly).results[0]!.path, 'Finance/Invoices.md');
 
   // A stale vector (its note changed since) is never served.
   vault.write('Finance/Invoices.md', '# Invoices\nPaid the plumber.\n');
-  runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
-  const after = VaultSearch.open(db, vault.root);
+  index();
+  const after = VaultSearch.open(db, root);
   assert.equal(after.vectors.size, 3);
-  db.close();
 });
 
 test('the SIMD kernel and the JS loop give the same nearest notes', () => {

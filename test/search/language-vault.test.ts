@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { test, type TestContext } from 'node:test';
-import { openStateDb, runIndex } from '../../src/index/index.js';
+import { runIndex } from '../../src/index/index.js';
 import { lexicalExtension, loadLanguages, VaultSearch } from '../../src/search/index.js';
+import { indexState } from '../helpers/indexed-vault.js';
 import { makeVault } from '../helpers/vault.js';
 
 /** A vault in English and Portuguese: each note's words also occur, inflected, in the other's language. */
@@ -17,11 +17,7 @@ const FILES: Record<string, string> = {
 
 function indexed(t: TestContext, files: Record<string, string> = FILES) {
   const vault = makeVault(t, files);
-  mkdirSync(vault.home, { recursive: true });
-  const { db } = openStateDb(vault.home);
-  t.after(() => db.close());
-  runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
-  return { vault, db };
+  return { vault, ...indexState(t, vault) };
 }
 
 const paths = (engine: VaultSearch, query: string): string[] => engine.search({ query, mode: 'keyword' }).results.map((hit) => hit.path);
@@ -60,7 +56,7 @@ test('bad queries on a two-language vault: 10,000 characters, mixed scripts, onl
 });
 
 test('an index built before languages were told apart is re-derived on the next index', (t) => {
-  const { vault, db } = indexed(t);
+  const { vault, db, index } = indexed(t);
   // The state an older engram left: every note read as English, no language table, and the
   // extension version it wrote (the tokenizer signature before languages).
   runIndex(db, { root: vault.root, extensions: [lexicalExtension({ language: 'en' })] });
@@ -71,7 +67,7 @@ test('an index built before languages were told apart is re-derived on the next 
   assert.deepEqual(loadLanguages(db), ['en'], 'no language table: everything is English, as it was indexed');
   assert.ok(!paths(before, 'estudei').includes('Estudos de linguística.md'), 'English stems kept `estudei` apart from `estudadas`');
 
-  const run = runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
+  const run = index();
   assert.equal(run.full, true, 'the changed extension version re-derives every note');
   assert.deepEqual(loadLanguages(db), ['en', 'pt']);
   const after = VaultSearch.open(db, '/unused');

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { test } from 'node:test';
-import { openStateDb, runIndex } from '../../src/index/index.js';
-import { distinctiveTerms, lexicalExtension, moreLikeThis, VaultSearch } from '../../src/search/index.js';
+import { distinctiveTerms, moreLikeThis, VaultSearch } from '../../src/search/index.js';
+import { indexState } from '../helpers/indexed-vault.js';
 import { makeVault } from '../helpers/vault.js';
 
 test('more like this: a note relates to the notes sharing its rarer words; pronouns are not its terms', (t) => {
@@ -14,11 +13,8 @@ test('more like this: a note relates to the notes sharing its rarer words; prono
     'Daily/Tue.md': 'Sun, then rain.\n',
     'Daily/Wed.md': 'Cold morning.\n',
   });
-  mkdirSync(vault.home, { recursive: true });
-  const { db } = openStateDb(vault.home);
-  t.after(() => db.close());
-  runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
-  const engine = VaultSearch.open(db, vault.root);
+  const { db, root } = indexState(t, vault);
+  const engine = VaultSearch.open(db, root);
   const doc = engine.metas.findIndex((meta) => meta.path === 'People/Ana.md');
   const terms = distinctiveTerms(db, engine.index, doc);
   assert.ok(terms.includes('walrus') && terms.includes('sonar'), terms.join(' '));

@@ -1,17 +1,15 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { renameSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { openStateDb, runIndex } from '../../src/index/index.js';
-import { lexicalExtension, VaultSearch } from '../../src/search/index.js';
+import { VaultSearch } from '../../src/search/index.js';
+import { indexState } from '../helpers/indexed-vault.js';
 import { makeVault } from '../helpers/vault.js';
 
 test('a note edited after a search is quoted as it is now by the same engine: in place, same size and time, or replaced by a rename', (t) => {
   const vault = makeVault(t, { 'Notes/Plan.md': '# Plan\nThe rollout starts on Monday.\n' });
-  mkdirSync(vault.home, { recursive: true });
-  const { db } = openStateDb(vault.home);
-  runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
-  const engine = VaultSearch.open(db, vault.root);
+  const { db, root } = indexState(t, vault);
+  const engine = VaultSearch.open(db, root);
   const abs = join(vault.root, 'Notes/Plan.md');
   const excerpt = () => engine.search({ query: 'rollout', mode: 'keyword' }).results[0]!.excerpt;
   assert.equal(excerpt(), 'The rollout starts on Monday.');
@@ -36,5 +34,4 @@ test('a note edited after a search is quoted as it is now by the same engine: in
   assert.equal(statSync(abs).size, stamp.size);
   assert.equal(statSync(abs).mtimeMs, stamp.mtimeMs);
   assert.equal(excerpt(), 'The rollout starts on Sunday! now.');
-  db.close();
 });

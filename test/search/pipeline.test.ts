@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { test } from 'node:test';
-import { openStateDb, runIndex } from '../../src/index/index.js';
-import { fuseWordings, lexicalExtension, planWordings, searchVault, VaultSearch, type SearchResponse } from '../../src/search/index.js';
+import { fuseWordings, planWordings, searchVault, VaultSearch, type SearchResponse } from '../../src/search/index.js';
+import { indexState } from '../helpers/indexed-vault.js';
 import { makeVault } from '../helpers/vault.js';
 
 const NO_MODEL = async () => ({ reason: 'no model in this test' });
@@ -14,12 +13,8 @@ const FILES = {
 };
 
 function openEngine(t: Parameters<typeof makeVault>[0]) {
-  const vault = makeVault(t, FILES);
-  mkdirSync(vault.home, { recursive: true });
-  const { db } = openStateDb(vault.home);
-  t.after(() => db.close());
-  runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
-  return VaultSearch.open(db, vault.root);
+  const { db, root } = indexState(t, makeVault(t, FILES));
+  return VaultSearch.open(db, root);
 }
 
 test('alternatives are fused with the query; each hit says which wordings found it', async (t) => {

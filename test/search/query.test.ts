@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { test } from 'node:test';
-import { openStateDb, runIndex } from '../../src/index/index.js';
-import { analyzeQuery, createTokenizer, lexicalExtension, NameIndex, unionTokenizer, VaultSearch } from '../../src/search/index.js';
+import { analyzeQuery, createTokenizer, NameIndex, unionTokenizer, VaultSearch } from '../../src/search/index.js';
+import { indexState } from '../helpers/indexed-vault.js';
 import { makeVault } from '../helpers/vault.js';
 
 const tokenize = createTokenizer();
@@ -111,11 +110,8 @@ test('a question finds the note named for it above notes that repeat its functio
     'Refunds.md': `# Refunds\n${'How do I get a refund? I do. '.repeat(10)}\n`,
     'Devices.md': '# Devices\niOS, iPadOS and macOS apps: I install them from the store.\n',
   });
-  mkdirSync(vault.home, { recursive: true });
-  const { db } = openStateDb(vault.home);
-  t.after(() => db.close());
-  runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
-  const engine = VaultSearch.open(db, vault.root);
+  const { db, root } = indexState(t, vault);
+  const engine = VaultSearch.open(db, root);
   const response = engine.search({ query: 'how do I embed a file', explain: true });
   assert.equal(response.results[0]!.path, 'Embed files.md');
   assert.deepEqual(response.analysis, { terms: ['emb', 'file'], ignored: ['how', 'do', 'i'], language: 'en', corrected: [] });

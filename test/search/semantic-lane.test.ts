@@ -4,11 +4,11 @@
  * own text even when a blank line follows its heading, and `include_text`'s matched block.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
-import { openStateDb, runIndex } from '../../src/index/index.js';
-import { lexicalExtension, matchedText, VaultSearch } from '../../src/search/index.js';
+import { matchedText, VaultSearch } from '../../src/search/index.js';
+import { indexState } from '../helpers/indexed-vault.js';
 import { makeVault } from '../helpers/vault.js';
 
 function unit(...components: number[]): Float32Array {
@@ -23,10 +23,7 @@ function engineWith(t: TestContext, count: number) {
   };
   for (let i = 0; i < count; i++) files[`Notes/N${String(i).padStart(3, '0')}.md`] = `# Note ${i}\nSomething about topic ${i}.\n`;
   const vault = makeVault(t, files);
-  mkdirSync(vault.home, { recursive: true });
-  const { db } = openStateDb(vault.home);
-  t.after(() => db.close());
-  runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
+  const { db, root } = indexState(t, vault);
   const insert = db.prepare("INSERT INTO vectors (note_id, block_key, model, source, content_hash, vector) VALUES (?, ?, 'TaylorAI/bge-micro-v2', 'local', ?, ?)");
   const put = (path: string, block: string, vector: Float32Array) => {
     const note = db.prepare('SELECT id, hash FROM notes WHERE path = ?').get(path) as { id: number; hash: string };
@@ -36,7 +33,7 @@ function engineWith(t: TestContext, count: number) {
   for (let i = 0; i < count; i++) put(`Notes/N${String(i).padStart(3, '0')}.md`, '', unit(1, i / 20, 0));
   put('Cooking/Bread.md', '', unit(0, 0, 1));
   put('Cooking/Bread.md', '#Sourdough#Crumb', unit(0, 0.1, 1));
-  return { engine: VaultSearch.open(db, vault.root), read: (path: string) => readFileSync(join(vault.root, path), 'utf8') };
+  return { engine: VaultSearch.open(db, root), read: (path: string) => readFileSync(join(vault.root, path), 'utf8') };
 }
 
 test('min_score applies to cosine scores in semantic mode; min_similarity floors the semantic lane in any mode', (t) => {

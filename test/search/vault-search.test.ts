@@ -1,19 +1,20 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, utimesSync } from 'node:fs';
+import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { test } from 'node:test';
-import { openStateDb, runIndex } from '../../src/index/index.js';
-import { lexicalExtension, VaultSearch } from '../../src/search/index.js';
+import { test, type TestContext } from 'node:test';
+import { VaultSearch } from '../../src/search/index.js';
+import { indexState } from '../helpers/indexed-vault.js';
 import { makeVault, type FixtureVault } from '../helpers/vault.js';
 
-function engineFor(vault: FixtureVault) {
-  mkdirSync(vault.home, { recursive: true });
-  const { db } = openStateDb(vault.home);
+/** `vault` indexed; `open` opens a search engine on it, `refresh` indexes again first. */
+function engineFor(t: TestContext, vault: FixtureVault) {
+  const { db, root, index } = indexState(t, vault);
+  const open = () => VaultSearch.open(db, root);
   const refresh = () => {
-    runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
-    return VaultSearch.open(db, vault.root);
+    index();
+    return open();
   };
-  return { db, refresh };
+  return { db, open, refresh };
 }
 
 const FILES = {
@@ -28,7 +29,7 @@ const FILES = {
 
 test('a title or alias puts its note first; hits carry evidence', (t) => {
   const vault = makeVault(t, FILES);
-  const engine = engineFor(vault).refresh();
+  const engine = engineFor(t, vault).open();
   assert.equal(engine.search({ query: 'Atlas Search Index Migration' }).results[0]!.path, 'Projects/Atlas/Overview.md');
   assert.equal(engine.search({ query: 'Tomek' }).results[0]!.path, 'People/Tomasz Wójcik.md');
   assert.equal(engine.search({ query: 'project atlas' }).results[0]!.path, 'Projects/Atlas/Overview.md');
@@ -47,7 +48,7 @@ test('a title or alias puts its note first; hits carry evidence', (t) => {
 
 test('only notes containing a query term are returned', (t) => {
   const vault = makeVault(t, FILES);
-  const response = engineFor(vault).refresh().search({ query: 'idempotency', limit: 50 });
+  const response = engineFor(t, vault).open().search({ query: 'idempotency', limit: 50 });
   assert.deepEqual(
     response.results.map((r) => r.path),
     ['Projects/Billing/Overview.md'],
@@ -61,7 +62,7 @@ test('filters run before ranking: folders by whole segments, tags by nested pref
   const vault = makeVault(t, FILES);
   const past = new Date('2020-01-01T00:00:00Z');
   utimesSync(join(vault.root, 'Claude/Sessions/2026-03-12 Review.md'), past, past);
-  const engine = engineFor(vault).refresh();
+  const engine = engineFor(t, vault).open();
   const paths = (request: Parameters<typeof engine.search>[0]) => engine.search(request).results.map((r) => r.path);
   assert.deepEqual(paths({ query: 'tantivy', filters: { folders: ['projects'] } }), ['Projects/Atlas/Overview.md']);
   assert.deepEqual(paths({ query: 'tantivy', filters: { folders: ['Sessions'] } }), ['Claude/Sessions/2026-03-12 Review.md'], 'any depth');
@@ -79,7 +80,7 @@ test('filters run before ranking: folders by whole segments, tags by nested pref
 
 test('scoped_out says when a filter hid a better match', (t) => {
   const vault = makeVault(t, FILES);
-  const engine = engineFor(vault).refresh();
+  const engine = engineFor(t, vault).open();
   const response = engine.search({ query: 'tantivy', filters: { folders: ['Projects'] } });
   assert.equal(response.results.length, 1);
   assert.ok(response.scoped_out);
@@ -95,7 +96,7 @@ test('scoped_out says when a filter hid a better match', (t) => {
 
 test('the substring lane answers punctuation, ranked by position and length, only when keywords find nothing', (t) => {
   const vault = makeVault(t, { ...FILES, 'Short.md': '%\n' });
-  const engine = engineFor(vault).refresh();
+  const engine = engineFor(t, vault).open();
   const response = engine.search({ query: '%' });
   assert.deepEqual(
     response.results.map((r) => r.path),
@@ -108,8 +109,7 @@ test('the substring lane answers punctuation, ranked by position and length, onl
 
 test('a changed note updates only its own postings; a deleted note disappears', (t) => {
   const vault = makeVault(t, FILES);
-  const { refresh, db } = engineFor(vault);
-  refresh();
+  const { refresh, db } = engineFor(t, vault);
   const before = db.prepare('SELECT note_id, stats FROM note_terms ORDER BY note_id').all() as { note_id: number; stats: Buffer }[];
   vault.write('People/Tomasz Wójcik.md', '---\naliases: [Tomek]\n---\nSRE lead, now also owns the zeppelin budget.\n');
   let engine = refresh();
@@ -126,7 +126,7 @@ test('a changed note updates only its own postings; a deleted note disappears', 
 
 test('bad input: empty, stop words only, huge, operators, regex metacharacters, lone surrogates, limits', (t) => {
   const vault = makeVault(t, FILES);
-  const engine = engineFor(vault).refresh();
+  const engine = engineFor(t, vault).open();
   for (const query of ['', '   ', 'the of and', 'foo-bar', 'c++', '"unbalanced', 'NEAR', 'tantivy AND', '.*[(?', '\uD800\uDFFF\uD800', 'x'.repeat(10_000)]) {
     const response = engine.search({ query });
     assert.ok(Array.isArray(response.results), JSON.stringify(query.slice(0, 20)));
@@ -140,9 +140,9 @@ test('bad input: empty, stop words only, huge, operators, regex metacharacters, 
 
 test('a vault with no notes searches cleanly; explain is the score', (t) => {
   const empty = makeVault(t, {});
-  assert.deepEqual(engineFor(empty).refresh().search({ query: 'anything' }).results, []);
+  assert.deepEqual(engineFor(t, empty).open().search({ query: 'anything' }).results, []);
   const vault = makeVault(t, FILES);
-  const hit = engineFor(vault).refresh().search({ query: 'tantivy cutover', explain: true }).results[0]!;
+  const hit = engineFor(t, vault).open().search({ query: 'tantivy cutover', explain: true }).results[0]!;
   const total = hit.explain!.reduce((sum, part) => sum + part.score, 0) + (hit.boosts ?? []).reduce((sum, boost) => sum + boost.score, 0);
   assert.ok(
     hit.boosts?.some((boost) => boost.kind === 'passage'),
@@ -158,7 +158,7 @@ test('a note whose title or alias is the query comes first, exact spelling befor
     'Sync/Local and remote vaults.md': '---\naliases: [Vault types]\n---\nLocal vault, remote vault, vault vault vault.\n',
     'Create a vault.md': '---\naliases: [New vault]\n---\nMake one.\n',
   });
-  const engine = engineFor(vault).refresh();
+  const engine = engineFor(t, vault).open();
   const workspace = engine.search({ query: 'Workspace' }).results;
   assert.equal(workspace[0]!.path, 'Workspace.md');
   assert.deepEqual(workspace[0]!.lanes.name, { match: 'title' });
@@ -177,7 +177,7 @@ test('passages: a focused section beats a long note with the same words scattere
     'Apart.md': `# Log\nThe release went out. ${filler(8)} Later a note about the pipeline.\n`,
     'Together.md': `# Log two\n${filler(8)} The release pipeline failed twice.\n`,
   });
-  const engine = engineFor(vault).refresh();
+  const engine = engineFor(t, vault).open();
   const font = engine.search({ query: 'font size', explain: true }).results;
   assert.equal(font[0]!.path, 'Focused.md');
   assert.equal(font[0]!.section, 'Settings > Appearance > Font size', 'the excerpt is the passage that earned the score');
@@ -190,7 +190,7 @@ test('passages: a focused section beats a long note with the same words scattere
 
 test('a misspelt word is searched as the nearest indexed word, saying so; known words are never corrected', (t) => {
   const vault = makeVault(t, FILES);
-  const engine = engineFor(vault).refresh();
+  const engine = engineFor(t, vault).open();
   const typo = engine.search({ query: 'Tantivy cutovr', explain: true });
   assert.equal(typo.results[0]!.path, 'Claude/Sessions/2026-03-12 Review.md');
   assert.deepEqual(typo.analysis!.corrected, [{ word: 'cutovr', from: 'cutovr', to: 'cutov' }]);

@@ -1,10 +1,9 @@
 /** The related lane's signals on a small vault: hops, tag rarity, related: types, weights, folders, cycles. */
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
 import { test, type TestContext } from 'node:test';
-import { openStateDb, runIndex } from '../../src/index/index.js';
-import { lexicalExtension, VaultSearch } from '../../src/search/index.js';
+import { VaultSearch } from '../../src/search/index.js';
 import { relatedLane } from '../../src/session/index.js';
+import { indexState } from '../helpers/indexed-vault.js';
 import { makeVault } from '../helpers/vault.js';
 
 const FILES: Record<string, string> = {
@@ -18,11 +17,8 @@ const FILES: Record<string, string> = {
 
 function open(t: TestContext) {
   const vault = makeVault(t, FILES);
-  mkdirSync(vault.home, { recursive: true });
-  const { db } = openStateDb(vault.home);
-  t.after(() => db.close());
-  runIndex(db, { root: vault.root, extensions: [lexicalExtension()] });
-  return { db, engine: VaultSearch.open(db, vault.root) };
+  const { db, root } = indexState(t, vault);
+  return { db, engine: VaultSearch.open(db, root) };
 }
 
 test('each signal finds what it should, says why, and closer, rarer and stated relations count more', (t) => {
