@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { readStatus, type openStateDb } from '../../src/index/index.js';
+import type Database from 'better-sqlite3';
+import { readStatus } from '../../src/index/index.js';
 import { runHealthChecks } from '../../src/librarian/index.js';
 import { indexState } from '../helpers/indexed-vault.js';
 import { connectFixture } from '../helpers/mcp.js';
@@ -25,7 +26,7 @@ export const SMART_RELATIONS_VAULT: Record<string, string> = {
   'Notes/Plain.md': `---\nrelated:\n  - "[[Scaling]]"\n  - Research/Attention.md\n---\n# Plain\nNo id of its own.\n`,
 };
 
-function resolved(db: ReturnType<typeof openStateDb>['db']) {
+function resolved(db: Database.Database) {
   return db.prepare(`SELECT n.path AS source, l.target, l.resolved_path AS resolved, l.rel_type AS type FROM links l JOIN notes n ON n.id = l.note_id WHERE l.kind = 'related' ORDER BY n.path, l.ord`).all() as {
     source: string;
     target: string;
