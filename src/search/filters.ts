@@ -29,7 +29,7 @@ export interface SearchFilters {
 }
 
 /** Why a note is hidden (`folder`, `tags`, …), or null when it passes. */
-export type FilterVerdict = null | 'folder' | 'excluded_folder' | 'tags' | 'type' | 'modified';
+export type FilterVerdict = null | 'folder' | 'excluded_folder' | 'tags' | 'type' | 'modified' | 'query_excluded';
 
 export interface CompiledFilter {
   active: boolean;
@@ -60,6 +60,16 @@ export function compileFilter(filters: SearchFilters): CompiledFilter {
       return null;
     },
   };
+}
+
+/**
+ * `filter` that also hides `notes` — the notes holding a word the query excludes (`-paris`). The
+ * verdict `query_excluded` is never reported as a better match hidden by the filters: the
+ * query asked for them to go.
+ */
+export function excludingNotes(filter: CompiledFilter, notes: ReadonlySet<NoteMeta>): CompiledFilter {
+  if (notes.size === 0) return filter;
+  return { active: true, test: (meta) => (notes.has(meta) ? 'query_excluded' : filter.test(meta)) };
 }
 
 export function folderSegments(path: string): string[] {
