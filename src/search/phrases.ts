@@ -29,6 +29,7 @@ const QUOTES: ReadonlyMap<string, string> = new Map([
   ['«', '»'],
 ]);
 
+const SYNTAX = /["“„«-]/u;
 const LETTER = /\p{L}/u;
 const SPACE = /\s/u;
 
@@ -38,6 +39,8 @@ const SPACE = /\s/u;
  * text. A quote without its closing quote is text too.
  */
 export function parseQuerySyntax(query: string): QuerySyntax {
+  // Most queries have neither: they are searched exactly as written.
+  if (!SYNTAX.test(query)) return { text: query, phrases: [], excluded: [] };
   const text: string[] = [];
   const phrases: string[] = [];
   const excluded: string[] = [];
