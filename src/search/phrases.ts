@@ -19,6 +19,14 @@ export interface QuerySyntax {
   phrases: string[];
   /** Words and quoted phrases written after a `-`, as written. */
   excluded: string[];
+  /** Obsidian's search operators `tag:`, `path:` and `file:` (a `-` before one leaves its notes out). */
+  scopes: QueryScope[];
+}
+
+export interface QueryScope {
+  key: 'tag' | 'path' | 'file';
+  value: string;
+  negated: boolean;
 }
 
 /** Opening quote → the closing quotes that end it (typographic pairs, and the straight quote for any). */
@@ -29,7 +37,7 @@ const QUOTES: ReadonlyMap<string, string> = new Map([
   ['«', '»'],
 ]);
 
-const SYNTAX = /["“„«-]/u;
+const SYNTAX = /["“„«-]|(?:tag|path|file):/iu;
 const LETTER = /\p{L}/u;
 const SPACE = /\s/u;
 
@@ -40,14 +48,22 @@ const SPACE = /\s/u;
  */
 export function parseQuerySyntax(query: string): QuerySyntax {
   // Most queries have neither: they are searched exactly as written.
-  if (!SYNTAX.test(query)) return { text: query, phrases: [], excluded: [] };
+  if (!SYNTAX.test(query)) return { text: query, phrases: [], excluded: [], scopes: [] };
   const text: string[] = [];
   const phrases: string[] = [];
   const excluded: string[] = [];
+  const scopes: QueryScope[] = [];
   let i = 0;
   while (i < query.length) {
     const char = query[i]!;
     const atWordStart = i === 0 || SPACE.test(query[i - 1]!);
+    const scope = atWordStart ? scopeAt(query, i) : null;
+    if (scope) {
+      scopes.push(scope.scope);
+      text.push(' ');
+      i = scope.end;
+      continue;
+    }
     const next = query[i + 1] ?? '';
     if (char === '-' && atWordStart && (LETTER.test(next) || QUOTES.has(next))) {
       const quoted = QUOTES.has(next) ? quotedAt(query, i + 1) : null;
@@ -69,7 +85,22 @@ export function parseQuerySyntax(query: string): QuerySyntax {
     text.push(char);
     i++;
   }
-  return { text: text.join('').replace(/\s+/gu, ' ').trim(), phrases, excluded };
+  return { text: text.join('').replace(/\s+/gu, ' ').trim(), phrases, excluded, scopes };
+}
+
+const OPERATOR = /(-?)(tag|path|file):/iy;
+
+/** An operator with its value (`tag:#travel`, `path:"Daily notes"`, `-file:draft`) at `at`, or null. */
+function scopeAt(query: string, at: number): { scope: QueryScope; end: number } | null {
+  OPERATOR.lastIndex = at;
+  const match = OPERATOR.exec(query);
+  if (match === null) return null;
+  const from = at + match[0].length;
+  const quoted = QUOTES.has(query[from] ?? '') ? quotedAt(query, from) : null;
+  const end = quoted ? quoted.end : wordEnd(query, from);
+  const value = (quoted ? quoted.inner : query.slice(from, end)).trim();
+  if (value === '') return null;
+  return { scope: { key: match[2]!.toLowerCase() as QueryScope['key'], value, negated: match[1] === '-' }, end };
 }
 
 /** The quoted span opening at `at`: its inner text and where it ends (past the closing quote), or null when it is not closed. */

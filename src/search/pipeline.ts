@@ -29,11 +29,11 @@ export async function searchVault(search: VaultSearch, request: PipelineRequest,
   const depth = wordings.length > 1 ? Math.max(limit, WORDING_DEPTH) : limit;
   const responses: SearchResponse[] = [];
   const requests: SearchRequest[] = [];
-  // The query's `-word`s hold for its rephrasings too: "lisbon -paris" with "lisboa trip" still leaves Paris out.
-  const excluded = parseQuerySyntax(request.query).excluded;
+  // The query's `-word`s and operators hold for its rephrasings too: "lisbon -paris" with "lisboa trip" still leaves Paris out.
+  const { excluded, scopes } = parseQuerySyntax(request.query);
   for (const [i, wording] of wordings.entries()) {
-    const exclude = i > 0 && excluded.length > 0 ? { exclude: [...(request.exclude ?? []), ...excluded] } : {};
-    requests.push({ ...request, query: wording, limit: depth, ...exclude, ...(await vectorFor(search, request, parseQuerySyntax(wording).text, embed)) });
+    const inherited = i === 0 ? {} : { exclude: [...(request.exclude ?? []), ...excluded], scopes: [...(request.scopes ?? []), ...scopes] };
+    requests.push({ ...request, query: wording, limit: depth, ...inherited, ...(await vectorFor(search, request, parseQuerySyntax(wording).text, embed)) });
   }
   // The engine's own typed reason, not its sentence parsed back.
   const noSemantic = request.mode === 'semantic' ? search.semanticUnavailable(requests[0]!) : null;

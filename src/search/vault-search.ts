@@ -10,8 +10,8 @@ import { NoteTexts } from './note-texts.js';
 import { BM25_DEFAULTS, type Bm25Params } from './bm25l.js';
 import { findEvidence, passageEvidence, passageScorer, type Evidence, type EvidenceBlock, type PassageScore } from './evidence.js';
 import type { FieldWeights } from './fields.js';
-import { compileFilter, excludingNotes, folderSegments, type CompiledFilter, type NoteMeta, type SearchFilters } from './filters.js';
-import { notesHolding, parseQuerySyntax, PHRASE_CHECKS, type PhraseSources } from './phrases.js';
+import { compileFilter, excludingNotes, folderSegments, scopedBy, type CompiledFilter, type NoteMeta, type SearchFilters } from './filters.js';
+import { notesHolding, parseQuerySyntax, PHRASE_CHECKS, type PhraseSources, type QueryScope } from './phrases.js';
 import { DEFAULT_FIELD_WEIGHTS, LexicalIndex, type PooledFrequencies, type TermExplanation } from './lexical-index.js';
 import { loadTermStats, vaultTokenizer } from './lexical-store.js';
 import { rankDocuments, type RankOutcome } from './rank.js';
@@ -79,6 +79,8 @@ interface ReadQuery {
   corrected: WordCorrection[];
   named: NamedNotes;
   tiers: Map<number, number>;
+  /** Whether the query wrote operators (`tag:`, `path:`, `file:`), its own or inherited. */
+  scoped: boolean;
   /** The query's quoted phrases each note holds (notes holding more rank first). */
   phrases: Map<number, string[]>;
   boosts: Boosts;
@@ -120,6 +122,8 @@ export interface SearchRequest {
   filters?: SearchFilters;
   /** Words and phrases no returned note may hold, besides the query's own `-word`s (the query's, for its rephrasings). */
   exclude?: readonly string[];
+  /** Operators (`tag:`, `path:`, `file:`) besides the query's own (the query's, for its rephrasings). */
+  scopes?: readonly QueryScope[];
   /** Drop keyword hits scoring below this; in semantic mode, where cosine is the only score, hits below this cosine. */
   minScore?: number;
   /** Drop semantic-lane hits whose cosine similarity is below this, in any mode (default: `minScore` in semantic mode, else none). */
@@ -154,6 +158,8 @@ export interface SearchHit {
     keyword?: LaneRank;
     semantic?: LaneRank & { source: VectorSource; block: string | null };
     substring?: LaneRank;
+    /** A query of operators only (`tag:travel`): the notes they let through, newest first (score 0: there are no words to rank by). */
+    scope?: LaneRank;
     /** A name close to a query word no note contains (a typo, a partial name): which name, and how each word was read. */
     fuzzy?: LaneRank & { name: string; read_as: { token: string; as: string }[] };
     name?: { match: 'title' | 'alias' };
@@ -319,6 +325,11 @@ export class VaultSearch {
       const ordered = this.order(mode, keyword, semantic, read.tiers);
       response.total_matches = mode === 'keyword' ? keyword.matches : ordered.length;
       response.results = ordered.slice(0, read.limit).map(({ doc, score }) => this.resultOf(doc, score, { mode, read, keyword, semantic, passages, explain: request.explain === true }));
+    } else if (read.query === '' && read.scoped) {
+      const listed = this.scopeLane(read.limit, read.filter);
+      response.results = listed.hits;
+      response.total_matches = listed.total;
+      read.notices.push('the query has only operators and no words to rank by: the notes they let through, newest first');
     } else if (keyword.hidden.count === 0 && read.query.trim() !== '') {
       response.results = this.substringLane(read.query, read.limit, read.filter);
       response.total_matches = response.results.length;
@@ -366,16 +377,18 @@ export class VaultSearch {
     const syntax = parseQuerySyntax(written);
     const query = syntax.text;
     const limit = Math.min(Math.max(1, Math.trunc(request.limit ?? LIMITS.defaultLimit)), LIMITS.maxLimit);
-    let filter = compileFilter(request.filters ?? {});
+    const scopes = [...syntax.scopes, ...(request.scopes ?? [])];
+    let filter = scopedBy(compileFilter(request.filters ?? {}), scopes);
     if (filter.active && !this.metas.some((meta) => filter.test(meta) === null)) {
-      notices.push(`no note passes the filters (${describeFilters(request.filters ?? {})}); check the folder, tag or type names`);
+      const described = [describeFilters(request.filters ?? {}), ...scopes.map(({ key, value, negated }) => `${negated ? '-' : ''}${key}:${value}`)].filter(Boolean).join('; ');
+      notices.push(`no note passes the filters (${described}); check the folder, tag or type names`);
     }
     filter = this.excluding(filter, [...syntax.excluded, ...(request.exclude ?? [])], notices);
     const analyzed = analyzeQuery(query, this.tokenize);
     const known = this.index.knownTerms(analyzed.content);
     const corrected = this.correctSpelling(analyzed, known);
     for (const { word, to } of corrected) notices.push(`no note contains "${word}"; searched the nearest indexed word ("${to}") instead`);
-    if (analyzed.all.length === 0 && written.trim() !== '')
+    if (analyzed.all.length === 0 && written.trim() !== '' && !(query === '' && scopes.length > 0))
       notices.push(query === '' && syntax.excluded.length > 0 ? 'the query only leaves words out; add the words to search for' : 'the query has no searchable words (only stop words or punctuation)');
     const named: NamedNotes = this.names.get(analyzed.all.join(' ')) ?? new Map();
     const spelled = foldName(query);
@@ -384,7 +397,7 @@ export class VaultSearch {
     const tiers = new Map([...phrases].map(([doc, held]) => [doc, held.length]));
     for (const [doc, name] of named) tiers.set(doc, (name.spellings.has(spelled) ? 2 : 1) * NAME_TIER + (tiers.get(doc) ?? 0));
     const pooled = this.pooledFrequencies(analyzed.words, known);
-    return { query, limit, filter, notices, analyzed, known, corrected, named, tiers, phrases, boosts: this.boostsOf(known, analyzed.words, pooled), pooled };
+    return { query, limit, filter, notices, analyzed, known, corrected, named, tiers, scoped: scopes.length > 0, phrases, boosts: this.boostsOf(known, analyzed.words, pooled), pooled };
   }
 
   /** How `notesHolding` reads the index and the notes. */
@@ -670,6 +683,16 @@ export class VaultSearch {
   }
 
   /** Reads the notes inside the filter and ranks those containing the query text. */
+  private scopeLane(limit: number, filter: CompiledFilter): { hits: SearchHit[]; total: number } {
+    const docs: number[] = [];
+    this.metas.forEach((meta, doc) => {
+      if (filter.test(meta) === null) docs.push(doc);
+    });
+    docs.sort((a, b) => this.metas[b]!.mtimeMs - this.metas[a]!.mtimeMs || (this.metas[a]!.path < this.metas[b]!.path ? -1 : 1));
+    const hits = docs.slice(0, limit).map((doc, i) => this.hit(doc, 0, { scope: { rank: i + 1, score: 0 } }, { kind: 'keyword', terms: [], passage: null }));
+    return { hits, total: docs.length };
+  }
+
   private substringLane(query: string, limit: number, filter: ReturnType<typeof compileFilter>): SearchHit[] {
     const metas = this.metas;
     const prefix = this.rootPrefix;

@@ -5,9 +5,9 @@ import { createTokenizer, searchVault, VaultSearch } from '../../src/search/inde
 import { indexedVault } from '../helpers/indexed-vault.js';
 
 test('the syntax read out of a query: quoted phrases kept as words, -words and -"phrases" removed', () => {
-  assert.deepEqual(parseQuerySyntax('"Casa do Beco" per night'), { text: 'Casa do Beco per night', phrases: ['Casa do Beco'], excluded: [] });
-  assert.deepEqual(parseQuerySyntax('lisbon -paris'), { text: 'lisbon', phrases: [], excluded: ['paris'] });
-  assert.deepEqual(parseQuerySyntax('trip -"Casa do Beco" -paris,'), { text: 'trip', phrases: [], excluded: ['Casa do Beco', 'paris,'] });
+  assert.deepEqual(parseQuerySyntax('"Casa do Beco" per night'), { text: 'Casa do Beco per night', phrases: ['Casa do Beco'], excluded: [], scopes: [] });
+  assert.deepEqual(parseQuerySyntax('lisbon -paris'), { text: 'lisbon', phrases: [], excluded: ['paris'], scopes: [] });
+  assert.deepEqual(parseQuerySyntax('trip -"Casa do Beco" -paris,'), { text: 'trip', phrases: [], excluded: ['Casa do Beco', 'paris,'], scopes: [] });
   assert.deepEqual(parseQuerySyntax('“smart quotes” and „German quotes“ and «deux mots»').phrases, ['smart quotes', 'German quotes', 'deux mots']);
 });
 
@@ -17,7 +17,7 @@ test('what is not syntax stays text: hyphens inside words, numbers, flags, lone 
     assert.deepEqual([syntax.phrases, syntax.excluded], [[], []], query);
   }
   assert.deepEqual(parseQuerySyntax('the "Eternal Sunshine of the Spotless Mind?').phrases, [], 'an unclosed quote is text');
-  assert.deepEqual(parseQuerySyntax('"sourdough" starter'), { text: 'sourdough starter', phrases: [], excluded: [] }, 'one quoted word is just the word');
+  assert.deepEqual(parseQuerySyntax('"sourdough" starter'), { text: 'sourdough starter', phrases: [], excluded: [], scopes: [] }, 'one quoted word is just the word');
   assert.deepEqual(parseQuerySyntax('-'.repeat(10_000)).excluded, []);
 });
 
@@ -89,5 +89,51 @@ test('a -word leaves out every note holding it, in every lane; a query of only -
   assert.deepEqual(
     fused.results.map((hit) => hit.path),
     ['Trips/Lisbon.md'],
+  );
+});
+
+test('operators read out of a query: tag:, path:, file:, quoted values, a - before one', () => {
+  assert.deepEqual(parseQuerySyntax('tag:#travel path:"Daily notes" -file:draft lisbon'), {
+    text: 'lisbon',
+    phrases: [],
+    excluded: [],
+    scopes: [
+      { key: 'tag', value: '#travel', negated: false },
+      { key: 'path', value: 'Daily notes', negated: false },
+      { key: 'file', value: 'draft', negated: true },
+    ],
+  });
+  assert.deepEqual(parseQuerySyntax('note: tag: and a file:').scopes, [], 'an operator without a value is text');
+  assert.deepEqual(parseQuerySyntax('the hashtag:x thing').scopes, [], 'only at the start of a word');
+});
+
+const TAGGED = {
+  'Trips/Lisbon.md': '---\ntags: [travel/portugal]\n---\n# Lisbon\nTrams and tiles in Lisbon.\n',
+  'Trips/Lisbon draft.md': '---\ntags: [travel]\n---\n# Lisbon draft\nLisbon notes to tidy.\n',
+  'Daily/2026-06-12.md': '# Friday\nLanded in Lisbon.\n',
+  'Work/Lisbon office.md': '# Lisbon office\nThe Lisbon office opens in June.\n',
+};
+
+test('tag:, path: and file: narrow the search like filters; -tag: leaves notes out; operators alone list their notes', async (t) => {
+  const { db, root } = indexedVault(t, TAGGED);
+  const engine = VaultSearch.open(db, root);
+  const paths = (query: string) =>
+    engine
+      .search({ query, mode: 'keyword' })
+      .results.map((hit) => hit.path)
+      .sort();
+  assert.deepEqual(paths('lisbon tag:travel'), ['Trips/Lisbon draft.md', 'Trips/Lisbon.md'], '`travel` also matches `travel/portugal`');
+  assert.deepEqual(paths('lisbon tag:travel -file:draft'), ['Trips/Lisbon.md']);
+  assert.deepEqual(paths('lisbon path:daily'), ['Daily/2026-06-12.md']);
+  assert.deepEqual(paths('lisbon -tag:travel'), ['Daily/2026-06-12.md', 'Work/Lisbon office.md']);
+  const scoped = engine.search({ query: 'lisbon tag:nosuch', mode: 'keyword' });
+  assert.ok(scoped.notices.includes('no note passes the filters (tag:nosuch); check the folder, tag or type names'));
+  const listed = engine.search({ query: 'tag:travel', mode: 'keyword' });
+  assert.deepEqual(listed.results.map((hit) => hit.path).sort(), ['Trips/Lisbon draft.md', 'Trips/Lisbon.md']);
+  assert.equal(listed.results[0]!.lanes.scope?.rank, 1);
+  const fused = await searchVault(engine, { query: 'lisbon tag:travel', alternatives: ['trams tiles office'], mode: 'keyword' }, async () => ({ reason: 'no model' }));
+  assert.ok(
+    fused.results.every((hit) => hit.path.startsWith('Trips/')),
+    'rephrasings keep the operators',
   );
 });

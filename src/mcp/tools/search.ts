@@ -51,7 +51,7 @@ function searchBrain(engine: VaultEngine): Tool {
         .min(1)
         .max(10_000)
         .describe(
-          'what to look for, in words; a date in it (2026-05-01, May 2026, 1 May 2026) favours notes dated then (by file name or frontmatter date); "quoted words" rank notes holding that phrase first; -word leaves out every note holding the word',
+          'what to look for, in words; a date in it (2026-05-01, May 2026, 1 May 2026) favours notes dated then (by file name or frontmatter date); "quoted words" rank notes holding that phrase first; -word leaves out every note holding the word; tag:x, path:x, file:x narrow as in Obsidian search',
         ),
       limit: z.number().int().min(1).max(100).default(10).describe('how many hits (1–100)'),
       folder: folderArg,
@@ -118,7 +118,7 @@ function contextBundle(engine: VaultEngine): Tool {
     description:
       "Everything useful for answering from the vault, sized to a token budget: the best hits for a query (or a note given by path) with their sections, then related notes. Give either query or path; with a query, `alternatives` (rephrasings in the vault's words) widen what it finds.",
     inputSchema: {
-      query: z.string().min(1).max(10_000).optional().describe('the question or topic ("quoted words" and -word work as in search_brain)'),
+      query: z.string().min(1).max(10_000).optional().describe('the question or topic ("quoted words", -word, tag:/path:/file: work as in search_brain)'),
       path: z.string().optional().describe('a note to gather context around'),
       max_tokens: z.number().int().min(200).max(50_000).default(4000).describe('budget, estimated at 4 characters a token'),
       alternatives: alternativesArg,
