@@ -95,7 +95,9 @@ export function describeResponse(response: SearchResponse, { explain = false }: 
             ? `     + the query covers the name "${boost.terms.join(' ')}" → ${boost.score}`
             : boost.kind === 'date'
               ? `     + the note is dated in "${boost.terms.join('')}" → ${boost.score}`
-              : `     + best passage "${boost.terms.join('') || '(top of the note)'}" → ${boost.score} (proximity ${boost.proximity})`,
+              : boost.kind === 'phrase'
+                ? `     + holds the phrase ${boost.terms.map((phrase) => `"${phrase}"`).join(', ')} (ranked before notes that do not)`
+                : `     + best passage "${boost.terms.join('') || '(top of the note)'}" → ${boost.score} (proximity ${boost.proximity})`,
         );
       }
     }

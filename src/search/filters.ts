@@ -29,7 +29,7 @@ export interface SearchFilters {
 }
 
 /** Why a note is hidden (`folder`, `tags`, …), or null when it passes. */
-export type FilterVerdict = null | 'folder' | 'excluded_folder' | 'tags' | 'type' | 'modified';
+export type FilterVerdict = null | 'folder' | 'excluded_folder' | 'tags' | 'type' | 'modified' | 'query_excluded';
 
 export interface CompiledFilter {
   active: boolean;
@@ -39,12 +39,11 @@ export interface CompiledFilter {
 export function compileFilter(filters: SearchFilters): CompiledFilter {
   const folders = (filters.folders ?? []).map(splitFolder).filter((segments) => segments.length > 0);
   const excluded = (filters.excludeFolders ?? []).map(splitFolder).filter((segments) => segments.length > 0);
-  const tags = (filters.tags ?? []).map((tag) => tag.trim().replace(/^#+/, '').replace(/\/+$/, '').toLowerCase()).filter((tag) => tag !== '');
+  const tags = (filters.tags ?? []).map(normalTag).filter((tag) => tag !== '');
   const types = new Set((filters.types ?? []).map((type) => type.trim().toLowerCase()).filter((type) => type !== ''));
   const after = filters.modifiedAfter;
   const before = filters.modifiedBefore;
   const active = folders.length > 0 || excluded.length > 0 || tags.length > 0 || types.size > 0 || after !== undefined || before !== undefined;
-  const hasTag = (meta: NoteMeta, wanted: string) => meta.tags.some((tag) => tag === wanted || tag.startsWith(`${wanted}/`));
   return {
     active,
     test(meta) {
@@ -58,6 +57,53 @@ export function compileFilter(filters: SearchFilters): CompiledFilter {
       if (after !== undefined && meta.mtimeMs < after) return 'modified';
       if (before !== undefined && meta.mtimeMs > before) return 'modified';
       return null;
+    },
+  };
+}
+
+/**
+ * `filter` that also hides `notes` — the notes holding a word the query excludes (`-paris`). The
+ * verdict `query_excluded` is never reported as a better match hidden by the filters: the
+ * query asked for them to go.
+ */
+export function excludingNotes(filter: CompiledFilter, notes: ReadonlySet<NoteMeta>): CompiledFilter {
+  if (notes.size === 0) return filter;
+  return { active: true, test: (meta) => (notes.has(meta) ? 'query_excluded' : filter.test(meta)) };
+}
+
+/** A tag as filters compare it: no `#`, no trailing `/`, lower case. */
+function normalTag(tag: string): string {
+  return tag.trim().replace(/^#+/, '').replace(/\/+$/, '').toLowerCase();
+}
+
+function hasTag(meta: NoteMeta, wanted: string): boolean {
+  return meta.tags.some((tag) => tag === wanted || tag.startsWith(`${wanted}/`));
+}
+
+/**
+ * `filter` narrowed by the operators a query wrote (`tag:travel`, `path:Daily`, `file:roteiro`,
+ * as in Obsidian's search): a note must match every one, and none written with a `-`. `tag:` is
+ * a tag filter (`project` also matches `project/atlas`); `path:` a case-insensitive substring of
+ * the note's path, `file:` of its file name. A note an operator hides is reported like one a
+ * tag or folder filter hides; one a `-` operator hides, like an excluded word (never).
+ */
+export function scopedBy(filter: CompiledFilter, scopes: readonly { key: 'tag' | 'path' | 'file'; value: string; negated: boolean }[]): CompiledFilter {
+  if (scopes.length === 0) return filter;
+  const tests = scopes.map(({ key, value, negated }) => {
+    const wanted = key === 'tag' ? normalTag(value) : value.normalize('NFC').toLowerCase();
+    const holds = (meta: NoteMeta): boolean => {
+      if (key === 'tag') return hasTag(meta, wanted);
+      const path = meta.path.normalize('NFC').toLowerCase();
+      return (key === 'path' ? path : path.slice(path.lastIndexOf('/') + 1)).includes(wanted);
+    };
+    const verdict: Exclude<FilterVerdict, null> = negated ? 'query_excluded' : key === 'tag' ? 'tags' : 'folder';
+    return { holds, negated, verdict };
+  });
+  return {
+    active: true,
+    test(meta) {
+      for (const { holds, negated, verdict } of tests) if (holds(meta) === negated) return verdict;
+      return filter.test(meta);
     },
   };
 }

@@ -147,6 +147,13 @@ export class LexicalIndex {
     return t === undefined ? 0 : this.offsets[t + 1]! - this.offsets[t]!;
   }
 
+  /** Calls `visit` with each document containing `term`, in document order. */
+  forEachDocumentWith(term: string, visit: (doc: number) => void): void {
+    const t = this.terms.get(term);
+    if (t === undefined) return;
+    for (let p = this.offsets[t]!, end = this.offsets[t + 1]!; p < end; p++) visit(this.postingDocs[2 * p]!);
+  }
+
   /** A term's idf; `pooled` gives the document frequency to use instead of its own (see `PooledFrequencies`). */
   idf(term: string, pooled?: PooledFrequencies): number {
     return inverseDocumentFrequency(this.documentCount, pooled?.get(term) ?? this.documentFrequency(term), this.params.idf);

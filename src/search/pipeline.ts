@@ -5,6 +5,7 @@
  * same filters, and fuses the wordings by reciprocal rank. Embedding is passed in, so this
  * layer does not depend on the embedder.
  */
+import { parseQuerySyntax } from './phrases.js';
 import { EngramError } from '../errors.js';
 import { FUSION_DEFAULTS, fuseRrf } from './fusion.js';
 import { LIMITS, type SearchHit, type SearchRequest, type SearchResponse, type VaultSearch } from './vault-search.js';
@@ -28,7 +29,12 @@ export async function searchVault(search: VaultSearch, request: PipelineRequest,
   const depth = wordings.length > 1 ? Math.max(limit, WORDING_DEPTH) : limit;
   const responses: SearchResponse[] = [];
   const requests: SearchRequest[] = [];
-  for (const wording of wordings) requests.push({ ...request, query: wording, limit: depth, ...(await vectorFor(search, request, wording, embed)) });
+  // The query's `-word`s and operators hold for its rephrasings too: "lisbon -paris" with "lisboa trip" still leaves Paris out.
+  const { excluded, scopes } = parseQuerySyntax(request.query);
+  for (const [i, wording] of wordings.entries()) {
+    const inherited = i === 0 ? {} : { exclude: [...(request.exclude ?? []), ...excluded], scopes: [...(request.scopes ?? []), ...scopes] };
+    requests.push({ ...request, query: wording, limit: depth, ...inherited, ...(await vectorFor(search, request, parseQuerySyntax(wording).text, embed)) });
+  }
   // The engine's own typed reason, not its sentence parsed back.
   const noSemantic = request.mode === 'semantic' ? search.semanticUnavailable(requests[0]!) : null;
   if (noSemantic !== null) throw new EngramError('INVALID_INPUT', `semantic search is not possible: ${noSemantic}; use mode "hybrid" or "keyword"`);
@@ -60,6 +66,8 @@ export function planWordings(query: string, alternatives: readonly string[]): { 
 
 async function vectorFor(search: VaultSearch, request: PipelineRequest, text: string, embed: QueryVectorSource): Promise<Pick<SearchRequest, 'queryVector' | 'vectorUnavailable'>> {
   if (request.mode === 'keyword' || search.vectors.size === 0) return {};
+  // Embedded without its syntax: quotes are not meaning, and a word left out must not pull notes toward it.
+  if (text === '') return { vectorUnavailable: 'the query has no words to embed, only words to leave out' };
   const embedded = await embed(text);
   return 'vector' in embedded ? { queryVector: embedded.vector } : { vectorUnavailable: embedded.reason };
 }

@@ -16,7 +16,7 @@ export interface RankOutcome {
   /** Matching notes inside the filter (before `limit`). */
   matches: number;
   /** Matching notes the filter hid, and the best of them. */
-  hidden: { count: number; best: (RankedDocument & { reason: Exclude<FilterVerdict, null> }) | null };
+  hidden: { count: number; best: (RankedDocument & { reason: Exclude<FilterVerdict, null | 'query_excluded'> }) | null };
 }
 
 export interface RankOptions {
@@ -57,6 +57,7 @@ export function rankDocuments(index: LexicalIndex, metas: readonly NoteMeta[], t
       const score = boost.size === 0 ? bm25 : bm25 + (boost.get(doc) ?? 0);
       if (score < minScore) return;
       const verdict = options.filter.active ? options.filter.test(metas[doc]!) : null;
+      if (verdict === 'query_excluded') return;
       if (verdict !== null) {
         hiddenCount++;
         if (hiddenBest === null || before({ doc, score }, hiddenBest)) hiddenBest = { doc, score, reason: verdict };

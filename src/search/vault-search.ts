@@ -10,7 +10,8 @@ import { NoteTexts } from './note-texts.js';
 import { BM25_DEFAULTS, type Bm25Params } from './bm25l.js';
 import { findEvidence, passageEvidence, passageScorer, type Evidence, type EvidenceBlock, type PassageScore } from './evidence.js';
 import type { FieldWeights } from './fields.js';
-import { compileFilter, folderSegments, type CompiledFilter, type NoteMeta, type SearchFilters } from './filters.js';
+import { compileFilter, excludingNotes, folderSegments, scopedBy, type CompiledFilter, type NoteMeta, type SearchFilters } from './filters.js';
+import { notesHolding, parseQuerySyntax, PHRASE_CHECKS, type PhraseSources, type QueryScope } from './phrases.js';
 import { DEFAULT_FIELD_WEIGHTS, LexicalIndex, type PooledFrequencies, type TermExplanation } from './lexical-index.js';
 import { loadTermStats, vaultTokenizer } from './lexical-store.js';
 import { rankDocuments, type RankOutcome } from './rank.js';
@@ -54,6 +55,8 @@ const NAME_WEIGHT = 1;
  */
 export const PASSAGE_DEPTH = 15;
 const PASSAGE_WEIGHT = 1;
+/** A named note's tier counts above any number of quoted phrases held (see `readQuery`). */
+const NAME_TIER = 100;
 
 /** A note read for its passage score: kept for its evidence, so it is read once per search. */
 /**
@@ -76,6 +79,10 @@ interface ReadQuery {
   corrected: WordCorrection[];
   named: NamedNotes;
   tiers: Map<number, number>;
+  /** Whether the query wrote operators (`tag:`, `path:`, `file:`), its own or inherited. */
+  scoped: boolean;
+  /** The query's quoted phrases each note holds (notes holding more rank first). */
+  phrases: Map<number, string[]>;
   boosts: Boosts;
   /** Document frequencies a query word's spellings in the vault's languages share. */
   pooled: PooledFrequencies;
@@ -113,6 +120,10 @@ export interface SearchRequest {
   query: string;
   limit?: number;
   filters?: SearchFilters;
+  /** Words and phrases no returned note may hold, besides the query's own `-word`s (the query's, for its rephrasings). */
+  exclude?: readonly string[];
+  /** Operators (`tag:`, `path:`, `file:`) besides the query's own (the query's, for its rephrasings). */
+  scopes?: readonly QueryScope[];
   /** Drop keyword hits scoring below this; in semantic mode, where cosine is the only score, hits below this cosine. */
   minScore?: number;
   /** Drop semantic-lane hits whose cosine similarity is below this, in any mode (default: `minScore` in semantic mode, else none). */
@@ -147,6 +158,8 @@ export interface SearchHit {
     keyword?: LaneRank;
     semantic?: LaneRank & { source: VectorSource; block: string | null };
     substring?: LaneRank;
+    /** A query of operators only (`tag:travel`): the notes they let through, newest first (score 0: there are no words to rank by). */
+    scope?: LaneRank;
     /** A name close to a query word no note contains (a typo, a partial name): which name, and how each word was read. */
     fuzzy?: LaneRank & { name: string; read_as: { token: string; as: string }[] };
     name?: { match: 'title' | 'alias' };
@@ -155,7 +168,13 @@ export interface SearchHit {
   };
   explain?: TermExplanation[];
   /** With explain: what was added to the keyword score besides the terms, and why. */
-  boosts?: ({ kind: 'name'; terms: readonly string[]; score: number } | { kind: 'date'; terms: readonly string[]; score: number } | { kind: 'passage'; terms: readonly string[]; score: number; proximity: number })[];
+  boosts?: (
+    | { kind: 'name'; terms: readonly string[]; score: number }
+    | { kind: 'date'; terms: readonly string[]; score: number }
+    | { kind: 'passage'; terms: readonly string[]; score: number; proximity: number }
+    /** The quoted phrases the note holds: it ranks before notes holding fewer (no score: an order). */
+    | { kind: 'phrase'; terms: readonly string[]; score: 0 }
+  )[];
 }
 
 export interface ScopedOut {
@@ -306,6 +325,11 @@ export class VaultSearch {
       const ordered = this.order(mode, keyword, semantic, read.tiers);
       response.total_matches = mode === 'keyword' ? keyword.matches : ordered.length;
       response.results = ordered.slice(0, read.limit).map(({ doc, score }) => this.resultOf(doc, score, { mode, read, keyword, semantic, passages, explain: request.explain === true }));
+    } else if (read.query === '' && read.scoped) {
+      const listed = this.scopeLane(read.limit, read.filter);
+      response.results = listed.hits;
+      response.total_matches = listed.total;
+      read.notices.push('the query has only operators and no words to rank by: the notes they let through, newest first');
     } else if (keyword.hidden.count === 0 && read.query.trim() !== '') {
       response.results = this.substringLane(read.query, read.limit, read.filter);
       response.total_matches = response.results.length;
@@ -342,29 +366,75 @@ export class VaultSearch {
     read.notices.push(`no note contains ${[...new Set(words.filter((word) => !word.known).map((word) => `"${word.word}"`))].join(', ')}; notes whose name is close to the query are listed after exact matches (lane "fuzzy")`);
   }
 
-  /** The request read: the query (cut to the limit), its analysis, the filter, the names it matches, and the notices so far. */
+  /** The request read: the query (cut to the limit, its syntax read out), its analysis, the filter, the names and phrases it matches, and the notices so far. */
   private readQuery(request: SearchRequest): ReadQuery {
     const notices: string[] = [];
-    let query = request.query;
-    if (query.length > LIMITS.maxQueryChars) {
-      query = query.slice(0, LIMITS.maxQueryChars);
+    let written = request.query;
+    if (written.length > LIMITS.maxQueryChars) {
+      written = written.slice(0, LIMITS.maxQueryChars);
       notices.push(`the query was cut to its first ${LIMITS.maxQueryChars} characters`);
     }
+    const syntax = parseQuerySyntax(written);
+    const query = syntax.text;
     const limit = Math.min(Math.max(1, Math.trunc(request.limit ?? LIMITS.defaultLimit)), LIMITS.maxLimit);
-    const filter = compileFilter(request.filters ?? {});
+    const scopes = [...syntax.scopes, ...(request.scopes ?? [])];
+    let filter = scopedBy(compileFilter(request.filters ?? {}), scopes);
     if (filter.active && !this.metas.some((meta) => filter.test(meta) === null)) {
-      notices.push(`no note passes the filters (${describeFilters(request.filters ?? {})}); check the folder, tag or type names`);
+      const described = [describeFilters(request.filters ?? {}), ...scopes.map(({ key, value, negated }) => `${negated ? '-' : ''}${key}:${value}`)].filter(Boolean).join('; ');
+      notices.push(`no note passes the filters (${described}); check the folder, tag or type names`);
     }
+    filter = this.excluding(filter, [...syntax.excluded, ...(request.exclude ?? [])], notices);
     const analyzed = analyzeQuery(query, this.tokenize);
     const known = this.index.knownTerms(analyzed.content);
     const corrected = this.correctSpelling(analyzed, known);
     for (const { word, to } of corrected) notices.push(`no note contains "${word}"; searched the nearest indexed word ("${to}") instead`);
-    if (analyzed.all.length === 0 && query.trim() !== '') notices.push('the query has no searchable words (only stop words or punctuation)');
+    if (analyzed.all.length === 0 && written.trim() !== '' && !(query === '' && scopes.length > 0))
+      notices.push(query === '' && syntax.excluded.length > 0 ? 'the query only leaves words out; add the words to search for' : 'the query has no searchable words (only stop words or punctuation)');
     const named: NamedNotes = this.names.get(analyzed.all.join(' ')) ?? new Map();
     const spelled = foldName(query);
-    const tiers = new Map([...named].map(([doc, name]) => [doc, name.spellings.has(spelled) ? 2 : 1]));
+    const phrases = this.phrasesHeld(syntax.phrases, notices);
+    // Named notes first (2: spelled as the query, 1: the same tokens), then by the phrases held.
+    const tiers = new Map([...phrases].map(([doc, held]) => [doc, held.length]));
+    for (const [doc, name] of named) tiers.set(doc, (name.spellings.has(spelled) ? 2 : 1) * NAME_TIER + (tiers.get(doc) ?? 0));
     const pooled = this.pooledFrequencies(analyzed.words, known);
-    return { query, limit, filter, notices, analyzed, known, corrected, named, tiers, boosts: this.boostsOf(known, analyzed.words, pooled), pooled };
+    return { query, limit, filter, notices, analyzed, known, corrected, named, tiers, scoped: scopes.length > 0, phrases, boosts: this.boostsOf(known, analyzed.words, pooled), pooled };
+  }
+
+  /** How `notesHolding` reads the index and the notes. */
+  private get phraseSources(): PhraseSources {
+    return {
+      tokenize: this.tokenize,
+      index: this.index,
+      textOf: (doc) => {
+        const meta = this.metas[doc]!;
+        const read = this.texts.read(this.absolute(meta.path));
+        return read.ok ? `${meta.title}\n${noteName(meta.path)}\n${read.text}` : null;
+      },
+    };
+  }
+
+  /** Each note holding one of the quoted phrases, with the phrases it holds. */
+  private phrasesHeld(phrases: readonly string[], notices: string[]): Map<number, string[]> {
+    const held = new Map<number, string[]>();
+    for (const phrase of phrases) {
+      const { docs, capped } = notesHolding(phrase, this.phraseSources);
+      for (const doc of docs) held.set(doc, [...(held.get(doc) ?? []), phrase]);
+      if (capped) notices.push(`"${phrase}": only the first ${PHRASE_CHECKS} notes holding its words were read for the phrase`);
+      else if (docs.size === 0) notices.push(`no note holds the phrase "${phrase}"; ranked by its words`);
+    }
+    return held;
+  }
+
+  /** `filter`, also hiding the notes that hold a word or phrase the query leaves out (`-paris`). */
+  private excluding(filter: CompiledFilter, excluded: readonly string[], notices: string[]): CompiledFilter {
+    if (excluded.length === 0) return filter;
+    const notes = new Set<NoteMeta>();
+    for (const entry of new Set(excluded)) {
+      const { docs, capped } = notesHolding(entry, this.phraseSources, Number.POSITIVE_INFINITY);
+      for (const doc of docs) notes.add(this.metas[doc]!);
+      if (!capped && docs.size > 0) notices.push(`left out ${docs.size} note${docs.size === 1 ? '' : 's'} holding "${entry}"`);
+    }
+    return excludingNotes(filter, notes);
   }
 
   /**
@@ -424,7 +494,9 @@ export class VaultSearch {
       const named = read.boosts.names.get(doc);
       const dated = read.boosts.dates.get(doc);
       const passage = passages.get(doc)?.score;
+      const phrases = read.phrases.get(doc);
       result.boosts = [
+        ...(phrases ? [{ kind: 'phrase' as const, terms: phrases, score: 0 as const }] : []),
         ...(named ? [{ kind: 'name' as const, terms: named.terms, score: round(named.score) }] : []),
         ...(dated ? [{ kind: 'date' as const, terms: [dated.text], score: round(dated.score) }] : []),
         ...(passage && passage.score > 0 ? [{ kind: 'passage' as const, terms: [passage.block?.headingPath.join(' > ') ?? ''], score: round(PASSAGE_WEIGHT * passage.score), proximity: round(PASSAGE_WEIGHT * passage.proximity) }] : []),
@@ -611,6 +683,16 @@ export class VaultSearch {
   }
 
   /** Reads the notes inside the filter and ranks those containing the query text. */
+  private scopeLane(limit: number, filter: CompiledFilter): { hits: SearchHit[]; total: number } {
+    const docs: number[] = [];
+    this.metas.forEach((meta, doc) => {
+      if (filter.test(meta) === null) docs.push(doc);
+    });
+    docs.sort((a, b) => this.metas[b]!.mtimeMs - this.metas[a]!.mtimeMs || (this.metas[a]!.path < this.metas[b]!.path ? -1 : 1));
+    const hits = docs.slice(0, limit).map((doc, i) => this.hit(doc, 0, { scope: { rank: i + 1, score: 0 } }, { kind: 'keyword', terms: [], passage: null }));
+    return { hits, total: docs.length };
+  }
+
   private substringLane(query: string, limit: number, filter: ReturnType<typeof compileFilter>): SearchHit[] {
     const metas = this.metas;
     const prefix = this.rootPrefix;

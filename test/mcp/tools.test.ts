@@ -69,6 +69,12 @@ test('search_brain: hits with evidence, filters, scoped_out, include_text, mode 
     rephrased.results.some((hit) => hit.lanes.wordings?.[0]?.wording === 1),
     'a note only the alternative found is fused in and says so',
   );
+  const excluding = (await call('search_brain', { query: 'tantivy -cutover' })).structuredContent! as { results: { path: string }[]; notices: string[] };
+  assert.ok(
+    excluding.results.every((hit) => hit.path !== 'Claude/Sessions/2026-03-12 Review.md'),
+    'a -word leaves out the notes holding it',
+  );
+  assert.ok(excluding.notices.some((notice) => /^left out \d+ notes? holding "cutover"$/.test(notice)));
   const tooMany = await call('search_brain', { query: 'x', alternatives: ['a', 'b', 'c', 'd', 'e'] });
   assert.equal(tooMany.isError, true);
   const bad = await call('search_brain', { query: '', limit: 500 });

@@ -46,7 +46,13 @@ function searchBrain(engine: VaultEngine): Tool {
     description:
       "Find notes by words and meaning. Returns ranked hits with path, title, score, the best-matching section with its 1-based line range and an excerpt, tags, modified time, and per-lane ranks (keyword, semantic with the vector source, name; fuzzy when a query word is in no note and a title, file name or alias comes close, e.g. a typo). The response says which mode ran and why, and reports scoped_out when a filter hid a better match. Asking a question in natural language? Pass `alternatives`: two or three keyword-style rephrasings in the vault's own words; each hit's lanes.wordings says which wording found it.",
     inputSchema: {
-      query: z.string().min(1).max(10_000).describe('what to look for, in words; a date in it (2026-05-01, May 2026, 1 May 2026) favours notes dated then (by file name or frontmatter date)'),
+      query: z
+        .string()
+        .min(1)
+        .max(10_000)
+        .describe(
+          'what to look for, in words; a date in it (2026-05-01, May 2026, 1 May 2026) favours notes dated then (by file name or frontmatter date); "quoted words" rank notes holding that phrase first; -word leaves out every note holding the word; tag:x, path:x, file:x narrow as in Obsidian search',
+        ),
       limit: z.number().int().min(1).max(100).default(10).describe('how many hits (1–100)'),
       folder: folderArg,
       exclude_folders: z.array(z.string()).optional().describe('folders to leave out'),
@@ -112,7 +118,7 @@ function contextBundle(engine: VaultEngine): Tool {
     description:
       "Everything useful for answering from the vault, sized to a token budget: the best hits for a query (or a note given by path) with their sections, then related notes. Give either query or path; with a query, `alternatives` (rephrasings in the vault's words) widen what it finds.",
     inputSchema: {
-      query: z.string().min(1).max(10_000).optional().describe('the question or topic'),
+      query: z.string().min(1).max(10_000).optional().describe('the question or topic ("quoted words", -word, tag:/path:/file: work as in search_brain)'),
       path: z.string().optional().describe('a note to gather context around'),
       max_tokens: z.number().int().min(200).max(50_000).default(4000).describe('budget, estimated at 4 characters a token'),
       alternatives: alternativesArg,

@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { holdsPhrase, parseQuerySyntax, phraseWords, wordMatcher } from '../../src/search/phrases.js';
+import { createTokenizer, searchVault, VaultSearch } from '../../src/search/index.js';
+import { indexedVault } from '../helpers/indexed-vault.js';
+
+test('the syntax read out of a query: quoted phrases kept as words, -words and -"phrases" removed', () => {
+  assert.deepEqual(parseQuerySyntax('"Casa do Beco" per night'), { text: 'Casa do Beco per night', phrases: ['Casa do Beco'], excluded: [], scopes: [] });
+  assert.deepEqual(parseQuerySyntax('lisbon -paris'), { text: 'lisbon', phrases: [], excluded: ['paris'], scopes: [] });
+  assert.deepEqual(parseQuerySyntax('trip -"Casa do Beco" -paris,'), { text: 'trip', phrases: [], excluded: ['Casa do Beco', 'paris,'], scopes: [] });
+  assert.deepEqual(parseQuerySyntax('“smart quotes” and „German quotes“ and «deux mots»').phrases, ['smart quotes', 'German quotes', 'deux mots']);
+});
+
+test('what is not syntax stays text: hyphens inside words, numbers, flags, lone quotes, one quoted word', () => {
+  for (const query of ['e-mail setup', 'below -5 degrees', 'the --verbose flag', 'a - b', 'say "hello', 'it’s 5"']) {
+    const syntax = parseQuerySyntax(query);
+    assert.deepEqual([syntax.phrases, syntax.excluded], [[], []], query);
+  }
+  assert.deepEqual(parseQuerySyntax('the "Eternal Sunshine of the Spotless Mind?').phrases, [], 'an unclosed quote is text');
+  assert.deepEqual(parseQuerySyntax('"sourdough" starter'), { text: 'sourdough starter', phrases: [], excluded: [], scopes: [] }, 'one quoted word is just the word');
+  assert.deepEqual(parseQuerySyntax('-'.repeat(10_000)).excluded, []);
+});
+
+test('a phrase is held when its words stand side by side, in order, in any case, accents and endings', () => {
+  const tokenize = createTokenizer();
+  const holds = (text: string, phrase: string) => holdsPhrase(text, phraseWords(phrase), wordMatcher(phraseWords(phrase), tokenize));
+  assert.equal(holds('Book a room at **Casa do Beco**, in Alfama.', 'casa do beco'), true);
+  assert.equal(holds('Search operators\nlet you narrow', 'search operator'), true, 'another ending, a line break between');
+  assert.equal(holds('Café  Central', 'cafe central'), true);
+  assert.equal(holds('self-hosted sync', 'self hosted'), true);
+  assert.equal(holds('the beco of casa', 'casa do beco'), false);
+  assert.equal(holds('beco do casa', 'casa do beco'), false, 'order matters');
+  assert.equal(holds('casa and do and beco', 'casa do beco'), false, 'side by side');
+  assert.equal(holds('我喜欢学习中文', '学习 中文'), true, 'Chinese is looked for as written');
+});
+
+const FILES = {
+  'Trips/Lisbon.md': '# Lisbon\nWe stayed at Casa do Beco, a guesthouse in Alfama.\n',
+  'Trips/Lisbon and Paris.md': '# Lisbon and Paris\nThe night train from Lisbon to Paris. A casa, a beco: Alfama words.\n',
+  'Trips/Porto.md': '# Porto\nCasa do Beco has a sister house in Porto, a guesthouse too.\n',
+  'Food/Paris bistro.md': '# Bistro\nDinner in paris at a bistro.\n',
+};
+
+test('notes holding a quoted phrase rank first; explain says so; a phrase no note holds is said', async (t) => {
+  const { db, root } = indexedVault(t, FILES);
+  const engine = VaultSearch.open(db, root);
+  const plain = engine.search({ query: 'casa beco alfama', mode: 'keyword' });
+  assert.equal(plain.results[0]!.path, 'Trips/Lisbon and Paris.md', 'unquoted, the words alone decide');
+  const quoted = engine.search({ query: '"casa do beco" alfama', mode: 'keyword', explain: true });
+  assert.deepEqual(
+    quoted.results
+      .map((hit) => hit.path)
+      .slice(0, 2)
+      .sort(),
+    ['Trips/Lisbon.md', 'Trips/Porto.md'],
+  );
+  assert.equal(quoted.results[2]!.path, 'Trips/Lisbon and Paris.md', 'a note with the words but not the phrase is still found, after');
+  assert.deepEqual(
+    quoted.results[0]!.boosts?.filter((boost) => boost.kind === 'phrase').map((boost) => boost.terms),
+    [['casa do beco']],
+  );
+  const missing = engine.search({ query: '"beco casa" alfama', mode: 'keyword' });
+  assert.ok(missing.notices.includes('no note holds the phrase "beco casa"; ranked by its words'));
+  assert.equal(missing.results.length, 3);
+});
+
+test('a -word leaves out every note holding it, in every lane; a query of only -words says what to add', async (t) => {
+  const { db, root } = indexedVault(t, FILES);
+  const engine = VaultSearch.open(db, root);
+  const response = engine.search({ query: 'lisbon -paris', mode: 'keyword' });
+  assert.deepEqual(
+    response.results.map((hit) => hit.path),
+    ['Trips/Lisbon.md'],
+  );
+  assert.ok(response.notices.includes('left out 2 notes holding "paris"'));
+  assert.equal(response.scoped_out, undefined, 'what the query left out is not a better match hidden by a filter');
+  const phrase = engine.search({ query: 'guesthouse -"casa do beco"', mode: 'keyword' });
+  assert.deepEqual(phrase.results, []);
+  const substring = engine.search({ query: 'alfam -paris', mode: 'keyword' });
+  assert.ok(
+    substring.results.every((hit) => hit.path !== 'Trips/Lisbon and Paris.md'),
+    'the substring and fuzzy lanes leave it out too',
+  );
+  const only = engine.search({ query: '-paris', mode: 'keyword' });
+  assert.deepEqual(only.results, []);
+  assert.ok(only.notices.includes('the query only leaves words out; add the words to search for'));
+  // The query's exclusions hold for its rephrasings.
+  const fused = await searchVault(engine, { query: 'lisbon -paris', alternatives: ['night train', 'bistro dinner'], mode: 'keyword' }, async () => ({ reason: 'no model' }));
+  assert.deepEqual(
+    fused.results.map((hit) => hit.path),
+    ['Trips/Lisbon.md'],
+  );
+});
+
+test('operators read out of a query: tag:, path:, file:, quoted values, a - before one', () => {
+  assert.deepEqual(parseQuerySyntax('tag:#travel path:"Daily notes" -file:draft lisbon'), {
+    text: 'lisbon',
+    phrases: [],
+    excluded: [],
+    scopes: [
+      { key: 'tag', value: '#travel', negated: false },
+      { key: 'path', value: 'Daily notes', negated: false },
+      { key: 'file', value: 'draft', negated: true },
+    ],
+  });
+  assert.deepEqual(parseQuerySyntax('note: tag: and a file:').scopes, [], 'an operator without a value is text');
+  assert.deepEqual(parseQuerySyntax('the hashtag:x thing').scopes, [], 'only at the start of a word');
+});
+
+const TAGGED = {
+  'Trips/Lisbon.md': '---\ntags: [travel/portugal]\n---\n# Lisbon\nTrams and tiles in Lisbon.\n',
+  'Trips/Lisbon draft.md': '---\ntags: [travel]\n---\n# Lisbon draft\nLisbon notes to tidy.\n',
+  'Daily/2026-06-12.md': '# Friday\nLanded in Lisbon.\n',
+  'Work/Lisbon office.md': '# Lisbon office\nThe Lisbon office opens in June.\n',
+};
+
+test('tag:, path: and file: narrow the search like filters; -tag: leaves notes out; operators alone list their notes', async (t) => {
+  const { db, root } = indexedVault(t, TAGGED);
+  const engine = VaultSearch.open(db, root);
+  const paths = (query: string) =>
+    engine
+      .search({ query, mode: 'keyword' })
+      .results.map((hit) => hit.path)
+      .sort();
+  assert.deepEqual(paths('lisbon tag:travel'), ['Trips/Lisbon draft.md', 'Trips/Lisbon.md'], '`travel` also matches `travel/portugal`');
+  assert.deepEqual(paths('lisbon tag:travel -file:draft'), ['Trips/Lisbon.md']);
+  assert.deepEqual(paths('lisbon path:daily'), ['Daily/2026-06-12.md']);
+  assert.deepEqual(paths('lisbon -tag:travel'), ['Daily/2026-06-12.md', 'Work/Lisbon office.md']);
+  const scoped = engine.search({ query: 'lisbon tag:nosuch', mode: 'keyword' });
+  assert.ok(scoped.notices.includes('no note passes the filters (tag:nosuch); check the folder, tag or type names'));
+  const listed = engine.search({ query: 'tag:travel', mode: 'keyword' });
+  assert.deepEqual(listed.results.map((hit) => hit.path).sort(), ['Trips/Lisbon draft.md', 'Trips/Lisbon.md']);
+  assert.equal(listed.results[0]!.lanes.scope?.rank, 1);
+  const fused = await searchVault(engine, { query: 'lisbon tag:travel', alternatives: ['trams tiles office'], mode: 'keyword' }, async () => ({ reason: 'no model' }));
+  assert.ok(
+    fused.results.every((hit) => hit.path.startsWith('Trips/')),
+    'rephrasings keep the operators',
+  );
+});
