@@ -53,11 +53,12 @@ export function parseQuerySyntax(query: string): QuerySyntax {
   const phrases: string[] = [];
   const excluded: string[] = [];
   const scopes: QueryScope[] = [];
+  const unclosed = new Map<string, number>();
   let i = 0;
   while (i < query.length) {
     const char = query[i]!;
     const atWordStart = i === 0 || SPACE.test(query[i - 1]!);
-    const scope = atWordStart ? scopeAt(query, i) : null;
+    const scope = atWordStart ? scopeAt(query, i, unclosed) : null;
     if (scope) {
       scopes.push(scope.scope);
       text.push(' ');
@@ -66,7 +67,7 @@ export function parseQuerySyntax(query: string): QuerySyntax {
     }
     const next = query[i + 1] ?? '';
     if (char === '-' && atWordStart && (LETTER.test(next) || QUOTES.has(next))) {
-      const quoted = QUOTES.has(next) ? quotedAt(query, i + 1) : null;
+      const quoted = QUOTES.has(next) ? quotedAt(query, i + 1, unclosed) : null;
       const end = quoted ? quoted.end : wordEnd(query, i + 1);
       const written = (quoted ? quoted.inner : query.slice(i + 1, end)).trim();
       if (phraseWords(written).length > 0) excluded.push(written);
@@ -74,7 +75,7 @@ export function parseQuerySyntax(query: string): QuerySyntax {
       i = end;
       continue;
     }
-    const quoted = QUOTES.has(char) ? quotedAt(query, i) : null;
+    const quoted = QUOTES.has(char) ? quotedAt(query, i, unclosed) : null;
     if (quoted) {
       const inner = quoted.inner.trim();
       if (phraseWords(inner).length > 1 && !phrases.includes(inner)) phrases.push(inner);
@@ -91,24 +92,32 @@ export function parseQuerySyntax(query: string): QuerySyntax {
 const OPERATOR = /(-?)(tag|path|file):/iy;
 
 /** An operator with its value (`tag:#travel`, `path:"Daily notes"`, `-file:draft`) at `at`, or null. */
-function scopeAt(query: string, at: number): { scope: QueryScope; end: number } | null {
+function scopeAt(query: string, at: number, unclosed: Map<string, number>): { scope: QueryScope; end: number } | null {
   OPERATOR.lastIndex = at;
   const match = OPERATOR.exec(query);
   if (match === null) return null;
   const from = at + match[0].length;
-  const quoted = QUOTES.has(query[from] ?? '') ? quotedAt(query, from) : null;
+  const quoted = QUOTES.has(query[from] ?? '') ? quotedAt(query, from, unclosed) : null;
   const end = quoted ? quoted.end : wordEnd(query, from);
   const value = (quoted ? quoted.inner : query.slice(from, end)).trim();
   if (value === '') return null;
   return { scope: { key: match[2]!.toLowerCase() as QueryScope['key'], value, negated: match[1] === '-' }, end };
 }
 
-/** The quoted span opening at `at`: its inner text and where it ends (past the closing quote), or null when it is not closed. */
-function quotedAt(query: string, at: number): { inner: string; end: number } | null {
-  const closers = QUOTES.get(query[at]!)!;
+/**
+ * The quoted span opening at `at`: its inner text and where it ends (past the closing quote), or
+ * null when it is not closed. `unclosed` remembers, per opening quote, where a scan found no
+ * closing one — none follows any later opening either — so a query of 10,000 lone `“` is read
+ * in one pass, not 10,000.
+ */
+function quotedAt(query: string, at: number, unclosed: Map<string, number>): { inner: string; end: number } | null {
+  const opener = query[at]!;
+  if ((unclosed.get(opener) ?? query.length) <= at) return null;
+  const closers = QUOTES.get(opener)!;
   for (let j = at + 1; j < query.length; j++) {
     if (closers.includes(query[j]!)) return { inner: query.slice(at + 1, j), end: j + 1 };
   }
+  unclosed.set(opener, at);
   return null;
 }
 

@@ -137,3 +137,10 @@ test('tag:, path: and file: narrow the search like filters; -tag: leaves notes o
     'rephrasings keep the operators',
   );
 });
+
+test('hostile syntax: thousands of lone quotes, dashes and operators read as text, in one pass', () => {
+  assert.deepEqual(parseQuerySyntax('“'.repeat(10_000)), { text: '“'.repeat(10_000), phrases: [], excluded: [], scopes: [] });
+  assert.deepEqual(parseQuerySyntax('-“ '.repeat(3_000)).excluded, []);
+  assert.deepEqual(parseQuerySyntax('tag:'.repeat(2_500)).scopes, [{ key: 'tag', value: 'tag:'.repeat(2_499), negated: false }]);
+  assert.deepEqual(parseQuerySyntax('"a b" '.repeat(1_000)).phrases, ['a b'], 'a phrase repeated is one phrase');
+});
