@@ -40,19 +40,17 @@ export function searchTools({ engine }: ToolContext): Tool[] {
   return [searchBrain(engine), contextBundle(engine)];
 }
 
+/** search_brain's `query`: what it reads besides words. */
+const QUERY =
+  'what to look for, in words; a date in it (2026-05-01, May 2026, 1 May 2026) favours notes dated then (by file name or frontmatter date); "quoted words" rank notes holding that phrase first; -word leaves out every note holding the word; tag:x, path:x, file:x narrow as in Obsidian search';
+
 function searchBrain(engine: VaultEngine): Tool {
   return defineTool('search_brain', {
     title: 'Search the vault',
     description:
       "Find notes by words and meaning. Returns ranked hits with path, title, score, the best-matching section with its 1-based line range and an excerpt, tags, modified time, and per-lane ranks (keyword, semantic with the vector source, name; fuzzy when a query word is in no note and a title, file name or alias comes close, e.g. a typo). The response says which mode ran and why, and reports scoped_out when a filter hid a better match. Asking a question in natural language? Pass `alternatives`: two or three keyword-style rephrasings in the vault's own words; each hit's lanes.wordings says which wording found it.",
     inputSchema: {
-      query: z
-        .string()
-        .min(1)
-        .max(10_000)
-        .describe(
-          'what to look for, in words; a date in it (2026-05-01, May 2026, 1 May 2026) favours notes dated then (by file name or frontmatter date); "quoted words" rank notes holding that phrase first; -word leaves out every note holding the word; tag:x, path:x, file:x narrow as in Obsidian search',
-        ),
+      query: z.string().min(1).max(10_000).describe(QUERY),
       limit: z.number().int().min(1).max(100).default(10).describe('how many hits (1–100)'),
       folder: folderArg,
       exclude_folders: z.array(z.string()).optional().describe('folders to leave out'),
