@@ -12,6 +12,7 @@
  * is about exactly those words (dropping them cost LoCoMo dev 0.00x MRR).
  */
 import { foldToken, scanWords, type Tokenizer } from './tokenizer.js';
+import { leadingRequest, requestLanguage } from './requests.js';
 
 const FUNCTION_WORDS_BY_LANGUAGE: Record<string, string> = {
   en: `how what what's whats which who whom whose when where why whether
@@ -171,8 +172,10 @@ export function analyzeQuery(query: string, tokenize: Tokenizer): AnalyzedQuery 
   scanWords(query, (word) => {
     words.push(word);
   });
-  const language = isQuestion(query, words) ? functionWordLanguage(words) : null;
+  // A question, or a request ("tell me about …", `requests.ts`): both lose their function words, and a request its framing.
+  const language = isQuestion(query, words) ? functionWordLanguage(words) : requestLanguage(words, (name, word) => FUNCTION_WORDS.get(name)!.has(word));
   const functionWords = language === null ? null : FUNCTION_WORDS.get(language)!;
+  const framing = language === null ? 0 : leadingRequest(language, words, (word) => functionWords!.has(word));
   const titleCase = language !== null && isTitleCase(words);
   const all: string[] = [];
   const content: string[] = [];
@@ -181,7 +184,7 @@ export function analyzeQuery(query: string, tokenize: Tokenizer): AnalyzedQuery 
   for (const [index, word] of words.entries()) {
     const tokens = tokenize.expand(word);
     for (const token of tokens) if (!wordOf.has(token)) wordOf.set(token, index);
-    const functional = language !== null && ((functionWords!.has(foldToken(word)) && !writtenAsName(language, words, index, titleCase)) || inQuestionPhrase(language, words, index));
+    const functional = language !== null && (index < framing || (functionWords!.has(foldToken(word)) && !writtenAsName(language, words, index, titleCase)) || inQuestionPhrase(language, words, index));
     const into = functional ? ignored : content;
     for (const token of tokens) {
       all.push(token);

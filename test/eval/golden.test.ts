@@ -23,6 +23,9 @@ const FLOORS: Floor[] = [
   { category: 'date', metric: 'success10', min: 0.7 },
   // Natural-language questions: the answer must be on the first page; MRR is what ranking work moves.
   { category: 'question', metric: 'success5', min: 0.9 },
+  // Requests ("tell me about the Harbor project"): the verb must not outrank the subject.
+  { category: 'request', metric: 'success5', min: 0.9 },
+  { category: 'request', metric: 'mrr', min: 0.85 },
   { category: null, metric: 'success10', min: 0.85 },
 ];
 
@@ -47,7 +50,7 @@ test('golden set: floors hold for every category the keyword lane can answer', (
       })
       .results.map((hit) => hit.path),
   );
-  for (const category of [...KEYWORD_CATEGORIES, 'date', 'paraphrase']) assert.ok(report.categories[category], `category ${category} has queries`);
+  for (const category of [...KEYWORD_CATEGORIES, 'date', 'paraphrase', 'request']) assert.ok(report.categories[category], `category ${category} has queries`);
   assert.ok((report.categories.question?.queries ?? 0) >= 40, 'at least 40 natural-language questions');
   const failures = checkFloors(report, FLOORS);
   const misses = report.results.filter((r) => KEYWORD_CATEGORIES.includes(r.category) && r.rank !== 1).map((r) => `${r.id}: rank ${r.rank}`);

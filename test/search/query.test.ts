@@ -25,6 +25,28 @@ test('a query of only function words keeps them; statements and claims keep thei
   assert.deepEqual(analyzeQuery('', tokenize), { all: [], content: [], ignored: [], language: null, wordOf: new Map(), words: [] });
 });
 
+test('a request loses its framing: the verb, its pronouns, and "my notes about", "everything on"', () => {
+  const content = (query: string, tokens = tokenize) => analyzeQuery(query, tokens).content;
+  assert.deepEqual(content('tell me about the Atlas project'), tokenize('Atlas project'));
+  assert.deepEqual(content('show me my notes about sourdough'), tokenize('sourdough'));
+  assert.deepEqual(content('find everything on Lisbon'), tokenize('Lisbon'));
+  assert.deepEqual(content('summarize what I know about Tantivy'), tokenize('Tantivy'));
+  assert.deepEqual(content('can you tell me about the Atlas migration?'), tokenize('Atlas migration'));
+  assert.deepEqual(content('give me info on the staff engineer book'), tokenize('staff engineer book'));
+  assert.equal(analyzeQuery('list my notes on Priya', tokenize).language, 'en');
+  const pt = unionTokenizer([createTokenizer({ language: 'pt' }), createTokenizer({ language: 'en' })]);
+  assert.deepEqual(content('me fale sobre o projeto Harbor', pt), pt('projeto Harbor'));
+  assert.deepEqual(content('mostre minhas notas sobre a viagem', pt), pt('viagem'));
+});
+
+test('what only looks like a request keeps every word: a first word that is content, a verb after the subject', () => {
+  for (const query of ['list comprehension', 'search operators to find notes by path or tag', 'show hidden files', 'find duplicates', 'help center', 'notes plugin settings']) {
+    assert.deepEqual(analyzeQuery(query, tokenize).content, tokenize(query), query);
+  }
+  assert.ok(analyzeQuery('what does Jon tell Gina he will do?', tokenize).content.includes(tokenize('tell')[0]!));
+  assert.deepEqual(analyzeQuery('tell me', tokenize).content, tokenize('tell me'), 'nothing else: kept');
+});
+
 test('how many, how much, how often, how far: the quantity word is part of the question, elsewhere it is content', () => {
   const many = analyzeQuery('How many children does Melanie have?', tokenize);
   assert.deepEqual(many.content, tokenize('children Melanie'));

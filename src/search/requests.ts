@@ -1,0 +1,80 @@
+/**
+ * Requests, the other way agents and people ask: "tell me about the Atlas project", "show me my
+ * notes about sourdough", "summarize what I know about Tantivy", "can you list my notes on
+ * Priya". The verb asks for the answer; it is not what the answer is about. Left in, a rare
+ * verb outranks the subject: in the sample vault `tell` (in 9 notes of 163) put a book note
+ * above every Atlas note, whose word is in 105.
+ *
+ * Only the request's leading run is read as framing: request verbs, the function words around
+ * them, and nouns for "what the vault holds" (`notes`, `everything`, `info`) right before a
+ * function word ("my notes about …", "everything on …"). A verb counts only when what follows it
+ * is framing too — `list comprehension`, `search operators`, `show hidden files` and
+ * `find duplicates` are keyword queries whose first word is content — and a verb after the
+ * subject stays ("what does Jon tell Gina").
+ */
+import { foldToken } from './tokenizer.js';
+
+const REQUEST_VERBS_BY_LANGUAGE: Record<string, string> = {
+  en: `tell show give find list summarize summarise explain describe search look get fetch recall remind help
+    want need know remember bring pull display locate`,
+  pt: `mostre mostra mostrar diga diz diga-me fale fala conte conta liste lista resuma resume explique explica
+    descreva descreve encontre encontra procure procura busque busca quero preciso sei saber lembre ajude`,
+  es: `muestra muéstrame dime di habla háblame cuenta cuéntame lista resume resúmeme explica explícame
+    describe encuentra busca quiero necesito sé saber recuerda ayuda ayúdame dame`,
+  fr: `montre montrez dis dites parle parlez raconte liste listez résume résumez explique expliquez décris
+    décrivez trouve trouvez cherche cherchez veux voudrais sais savoir rappelle aide donne donnez`,
+  de: `zeig zeige zeigen sag sage erzähl erzähle nenne liste fasse erkläre erklär beschreibe finde such suche
+    gib möchte will brauche weiß wissen hilf`,
+  it: `mostra mostrami dimmi parla parlami racconta elenca riassumi spiega descrivi trova cerca voglio vorrei
+    so sapere ricorda aiuta dammi`,
+  nl: `toon laat vertel zeg noem geef vat leg beschrijf vind zoek wil weet help`,
+  ru: `покажи расскажи скажи назови перечисли объясни опиши найди дай хочу нужно знаю помоги напомни`,
+};
+
+/** Nouns for what the vault holds, framing only right before a function word ("my notes about …"). */
+const VAULT_NOUNS_BY_LANGUAGE: Record<string, string> = {
+  en: 'notes note info information everything anything something all details stuff things',
+  pt: 'notas nota informação informações tudo algo',
+  es: 'notas nota información todo algo',
+  fr: 'notes note informations tout quelque',
+  de: 'notizen notiz infos informationen alles etwas',
+  it: 'note nota informazioni tutto qualcosa',
+  nl: 'notities notitie informatie alles iets',
+  ru: 'заметки заметку информацию всё',
+};
+
+const setsOf = (lists: Record<string, string>): ReadonlyMap<string, ReadonlySet<string>> => new Map(Object.entries(lists).map(([language, list]) => [language, new Set(list.split(/\s+/).filter(Boolean).map(foldToken))]));
+
+const REQUEST_VERBS = setsOf(REQUEST_VERBS_BY_LANGUAGE);
+const VAULT_NOUNS = setsOf(VAULT_NOUNS_BY_LANGUAGE);
+
+/**
+ * How many of the query's first words frame a request in `language` (0 when the leading run
+ * holds no request verb): function words, request verbs followed by framing, and vault nouns
+ * followed by a function word.
+ */
+export function leadingRequest(language: string, words: readonly string[], isFunctionWord: (folded: string) => boolean): number {
+  const verbs = REQUEST_VERBS.get(language);
+  const nouns = VAULT_NOUNS.get(language);
+  if (verbs === undefined || nouns === undefined) return 0;
+  let sawVerb = false;
+  let i = 0;
+  for (; i < words.length; i++) {
+    const word = foldToken(words[i]!);
+    const next = i + 1 < words.length ? foldToken(words[i + 1]!) : null;
+    if (isFunctionWord(word)) continue;
+    if (verbs.has(word) && next !== null && (isFunctionWord(next) || verbs.has(next) || nouns.has(next))) sawVerb = true;
+    else if (!(nouns.has(word) && next !== null && isFunctionWord(next))) break;
+  }
+  return sawVerb ? i : 0;
+}
+
+/** The language whose request verb opens the query, framing what follows (English first), or null. */
+export function requestLanguage(words: readonly string[], isFunctionWord: (language: string, folded: string) => boolean): string | null {
+  if (words.length < 2) return null;
+  const first = foldToken(words[0]!);
+  for (const [language, verbs] of REQUEST_VERBS) {
+    if (verbs.has(first) && leadingRequest(language, words, (word) => isFunctionWord(language, word)) > 0) return language;
+  }
+  return null;
+}
