@@ -16,7 +16,7 @@ import { foldToken } from './tokenizer.js';
 
 const REQUEST_VERBS_BY_LANGUAGE: Record<string, string> = {
   en: `tell show give find list summarize summarise explain describe search look get fetch recall remind help
-    want need know remember bring pull display locate`,
+    want need know remember bring pull display locate looking searching trying write wrote written`,
   pt: `mostre mostra mostrar diga diz diga-me fale fala conte conta liste lista resuma resume explique explica
     descreva descreve encontre encontra procure procura busque busca quero preciso sei saber lembre ajude`,
   es: `muestra muéstrame dime di habla háblame cuenta cuéntame lista resume resúmeme explica explícame

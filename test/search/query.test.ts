@@ -34,6 +34,9 @@ test('a request loses its framing: the verb, its pronouns, and "my notes about",
   assert.deepEqual(content('can you tell me about the Atlas migration?'), tokenize('Atlas migration'));
   assert.deepEqual(content('give me info on the staff engineer book'), tokenize('staff engineer book'));
   assert.equal(analyzeQuery('list my notes on Priya', tokenize).language, 'en');
+  assert.deepEqual(content("I'm looking for my notes on knee rehab"), tokenize('knee rehab'));
+  assert.deepEqual(content('where did I write about the Harbor project'), tokenize('Harbor project'));
+  assert.deepEqual(content('how to write design docs'), tokenize('write design docs'), 'a verb before content is content');
   const pt = unionTokenizer([createTokenizer({ language: 'pt' }), createTokenizer({ language: 'en' })]);
   assert.deepEqual(content('me fale sobre o projeto Harbor', pt), pt('projeto Harbor'));
   assert.deepEqual(content('mostre minhas notas sobre a viagem', pt), pt('viagem'));
