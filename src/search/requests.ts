@@ -7,7 +7,8 @@
  *
  * Only the request's leading run is read as framing: request verbs, the function words around
  * them, and nouns for "what the vault holds" (`notes`, `everything`, `info`) right before a
- * function word ("my notes about …", "everything on …"). A verb counts only when what follows it
+ * function word or a word of relation ("my notes about …", "anything on …", "notes related
+ * to …", which ask without a verb). A verb counts only when what follows it
  * is framing too — `list comprehension`, `search operators`, `show hidden files` and
  * `find duplicates` are keyword queries whose first word is content — and a verb after the
  * subject stays ("what does Jon tell Gina").
@@ -50,31 +51,38 @@ const VAULT_NOUNS = setsOf(VAULT_NOUNS_BY_LANGUAGE);
 
 /**
  * How many of the query's first words frame a request in `language` (0 when the leading run
- * holds no request verb): function words, request verbs followed by framing, and vault nouns
- * followed by a function word.
+ * frames nothing): function words, request verbs followed by framing, and vault nouns followed
+ * by a function word or a word of relation ("notes on …", "anything about …", "notes related
+ * to …" ask as plainly as "show me …").
  */
 export function leadingRequest(language: string, words: readonly string[], isFunctionWord: (folded: string) => boolean): number {
   const verbs = REQUEST_VERBS.get(language);
   const nouns = VAULT_NOUNS.get(language);
   if (verbs === undefined || nouns === undefined) return 0;
-  let sawVerb = false;
+  let framed = false;
   let i = 0;
   for (; i < words.length; i++) {
     const word = foldToken(words[i]!);
     const next = i + 1 < words.length ? foldToken(words[i + 1]!) : null;
     if (isFunctionWord(word)) continue;
-    if (verbs.has(word) && next !== null && (isFunctionWord(next) || verbs.has(next) || nouns.has(next))) sawVerb = true;
-    else if (!(nouns.has(word) && next !== null && isFunctionWord(next))) break;
+    if (next === null) break;
+    if (verbs.has(word) && (isFunctionWord(next) || verbs.has(next) || nouns.has(next))) framed = true;
+    else if (nouns.has(word) && (isFunctionWord(next) || RELATION.has(next))) framed = true;
+    else if (!RELATION.has(word) || i === 0) break;
   }
-  return sawVerb ? i : 0;
+  return framed ? i : 0;
 }
 
-/** The language whose request verb opens the query, framing what follows (English first), or null. */
+/** Words of relation after a vault noun: "notes related to …", "anything regarding …". */
+const RELATION = new Set(['related', 'relating', 'regarding', 'concerning', 'relacionado', 'relacionadas', 'relacionados', 'sobre', 'über', 'concernant']);
+
+/** The language whose request opens the query — a request verb or a vault noun framing what follows (English first) — or null. */
 export function requestLanguage(words: readonly string[], isFunctionWord: (language: string, folded: string) => boolean): string | null {
   if (words.length < 2) return null;
   const first = foldToken(words[0]!);
   for (const [language, verbs] of REQUEST_VERBS) {
-    if (verbs.has(first) && leadingRequest(language, words, (word) => isFunctionWord(language, word)) > 0) return language;
+    if (!verbs.has(first) && !VAULT_NOUNS.get(language)!.has(first)) continue;
+    if (leadingRequest(language, words, (word) => isFunctionWord(language, word)) > 0) return language;
   }
   return null;
 }

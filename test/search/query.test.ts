@@ -37,13 +37,17 @@ test('a request loses its framing: the verb, its pronouns, and "my notes about",
   assert.deepEqual(content("I'm looking for my notes on knee rehab"), tokenize('knee rehab'));
   assert.deepEqual(content('where did I write about the Harbor project'), tokenize('Harbor project'));
   assert.deepEqual(content('how to write design docs'), tokenize('write design docs'), 'a verb before content is content');
+  // Without a verb: a vault noun before a function word or a word of relation frames the ask.
+  assert.deepEqual(content('notes related to the Lantern project'), tokenize('Lantern project'));
+  assert.deepEqual(content('anything on crypto-shredding?'), tokenize('crypto-shredding'));
+  assert.deepEqual(content('info about bike maintenance'), tokenize('bike maintenance'));
   const pt = unionTokenizer([createTokenizer({ language: 'pt' }), createTokenizer({ language: 'en' })]);
   assert.deepEqual(content('me fale sobre o projeto Harbor', pt), pt('projeto Harbor'));
   assert.deepEqual(content('mostre minhas notas sobre a viagem', pt), pt('viagem'));
 });
 
 test('what only looks like a request keeps every word: a first word that is content, a verb after the subject', () => {
-  for (const query of ['list comprehension', 'search operators to find notes by path or tag', 'show hidden files', 'find duplicates', 'help center', 'notes plugin settings']) {
+  for (const query of ['list comprehension', 'search operators to find notes by path or tag', 'show hidden files', 'find duplicates', 'help center', 'notes plugin settings', 'related notes']) {
     assert.deepEqual(analyzeQuery(query, tokenize).content, tokenize(query), query);
   }
   assert.ok(analyzeQuery('what does Jon tell Gina he will do?', tokenize).content.includes(tokenize('tell')[0]!));
