@@ -65,7 +65,7 @@ const NAME_TIER = 100;
  */
 type EvidenceAnchor = { kind: 'keyword'; terms: readonly string[]; passage: Passage | null } | { kind: 'block'; key: string; terms: readonly string[] } | { kind: 'line'; line: number };
 
-type NamedNotes = Map<number, { match: 'title' | 'alias'; spellings: Set<string> }>;
+type NamedNotes = Map<number, { match: 'title' | 'alias' | 'path'; spellings: Set<string> }>;
 
 /** A search request as read: the query, its analysis, filter and names (`VaultSearch.readQuery`). */
 interface ReadQuery {
@@ -162,7 +162,8 @@ export interface SearchHit {
     scope?: LaneRank;
     /** A name close to a query word no note contains (a typo, a partial name): which name, and how each word was read. */
     fuzzy?: LaneRank & { name: string; read_as: { token: string; as: string }[] };
-    name?: { match: 'title' | 'alias' };
+    /** The query is the note's title, file name or an alias — or its path (`Projects/Atlas/Overview.md`, `[[Atlas/Migration plan]]`). */
+    name?: { match: 'title' | 'alias' | 'path' };
     /** With alternatives: which wordings found the note (0 is the query) and at what rank. */
     wordings?: { wording: number; rank: number }[];
   };
@@ -390,14 +391,32 @@ export class VaultSearch {
     for (const { word, to } of corrected) notices.push(`no note contains "${word}"; searched the nearest indexed word ("${to}") instead`);
     if (analyzed.all.length === 0 && written.trim() !== '' && !(query === '' && scopes.length > 0))
       notices.push(query === '' && syntax.excluded.length > 0 ? 'the query only leaves words out; add the words to search for' : 'the query has no searchable words (only stop words or punctuation)');
-    const named: NamedNotes = this.names.get(analyzed.all.join(' ')) ?? new Map();
+    const named: NamedNotes = new Map(this.names.get(analyzed.all.join(' ')));
     const spelled = foldName(query);
+    for (const doc of this.notesAtPath(query)) named.set(doc, { match: 'path', spellings: new Set() });
     const phrases = this.phrasesHeld(syntax.phrases, notices);
     // Named notes first (2: spelled as the query, 1: the same tokens), then by the phrases held.
     const tiers = new Map([...phrases].map(([doc, held]) => [doc, held.length]));
-    for (const [doc, name] of named) tiers.set(doc, (name.spellings.has(spelled) ? 2 : 1) * NAME_TIER + (tiers.get(doc) ?? 0));
+    for (const [doc, name] of named) tiers.set(doc, (name.match === 'path' ? 3 : name.spellings.has(spelled) ? 2 : 1) * NAME_TIER + (tiers.get(doc) ?? 0));
     const pooled = this.pooledFrequencies(analyzed.words, known);
     return { query, limit, filter, notices, analyzed, known, corrected, named, tiers, scoped: scopes.length > 0, phrases, boosts: this.boostsOf(known, analyzed.words, pooled), pooled };
+  }
+
+  /**
+   * A query that is a note's path, as an agent copies it from a result or a link (any case, with
+   * or without `.md`, `[[…]]`, `|alias` or `#heading`): that note, or the notes whose path ends
+   * with it (`Atlas/Migration plan`). Only queries with a `/`: a bare name is the name tier's.
+   */
+  private notesAtPath(query: string): number[] {
+    const link = query.trim().replace(/^\[\[/, '').replace(/\]\]$/, '').split('|')[0]!.split('#')[0]!.trim();
+    if (!link.includes('/')) return [];
+    const wanted = link.replace(/\.md$/i, '').replace(/^\/+/, '').normalize('NFC').toLowerCase();
+    const found: number[] = [];
+    this.metas.forEach((meta, doc) => {
+      const path = meta.path.normalize('NFC').toLowerCase().replace(/\.md$/, '');
+      if (path === wanted || path.endsWith(`/${wanted}`)) found.push(doc);
+    });
+    return found;
   }
 
   /** How `notesHolding` reads the index and the notes. */

@@ -154,3 +154,18 @@ test('a question finds the note named for it above notes that repeat its functio
     ['Devices.md'],
   );
 });
+
+test('a query that is a note path (as copied from a result or a link) puts that note first', (t) => {
+  const vault = makeVault(t, {
+    'Projects/Atlas/Overview.md': '# Atlas — Search Index Migration\nMove search off the old cluster.\n',
+    'Projects/Lantern/Lantern overview.md': '# Lantern overview\nProjects overview: Lantern, Atlas, Atlas again, projects and more projects.\n',
+    'Projects/Atlas/Migration plan.md': '# Atlas migration plan\nThe plan, step by step.\n',
+  });
+  const { db, root } = indexState(t, vault);
+  const engine = VaultSearch.open(db, root);
+  for (const query of ['Projects/Atlas/Overview.md', 'projects/atlas/overview', '[[Projects/Atlas/Overview|the overview]]', 'Atlas/Overview#Goals']) {
+    const first = engine.search({ query, mode: 'keyword' }).results[0]!;
+    assert.deepEqual([first.path, first.lanes.name], ['Projects/Atlas/Overview.md', { match: 'path' }], query);
+  }
+  assert.equal(engine.search({ query: 'CI/CD overview', mode: 'keyword' }).results[0]!.lanes.name, undefined, 'a slash that names no path is text');
+});
