@@ -26,7 +26,7 @@ export const TOOL_GUIDE: Record<string, string> = {
   onboard: 'this orientation: rules, tools, status',
   index_status: 'full index health: counts, links, vectors, skipped files, warnings',
   librarian_status: "the caretaker's last sweep",
-  search_brain: 'find notes by words or meaning (hybrid), with filters; cite the path and lines',
+  search_brain: 'find notes by words or meaning (hybrid), with filters, "phrases", -words and tag:/path:; for a question add 2–3 keyword alternatives; cite the path and lines',
   context_bundle: 'search hits plus related notes, sized to a token budget — for answering a question',
   recall_bundle: 'recent sessions, captures, open tasks and changes — for a digest or resuming a project',
   read_note: 'read one note (paths as search returns them)',
