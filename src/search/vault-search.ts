@@ -195,7 +195,7 @@ export interface SearchResponse {
   total_matches: number;
   scoped_out?: ScopedOut;
   notices: string[];
-  /** With explain: the query's ranked terms, the question and function words left out, their language, and misspelt words searched as their nearest indexed term. */
+  /** With explain: the query's ranked terms, the question, request and function words left out, their language, and misspelt words searched as their nearest indexed term. */
   analysis?: { terms: string[]; ignored: string[]; language: string | null; corrected: { word: string; from: string; to: string }[] };
 }
 
