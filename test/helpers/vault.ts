@@ -16,7 +16,8 @@ export interface FixtureVault {
 
 export function makeVault(t: TestContext, files: Record<string, string | Uint8Array> = {}): FixtureVault {
   const base = mkdtempSync(join(tmpdir(), 'engram-test-'));
-  t.after(() => rmSync(base, { recursive: true, force: true }));
+  // Retried: a process the test started may still be writing its last file into the folder.
+  t.after(() => rmSync(base, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }));
   const root = join(base, 'vault');
   const home = join(base, 'home');
   mkdirSync(root, { recursive: true });

@@ -261,12 +261,16 @@ export function relayScenarios(launcher: Launcher): void {
     const vault = makeVault(t, FILES);
     spawnCli(['index', '--vault', vault.root, '--quiet'], { ENGRAM_HOME: vault.home });
     let spawned: number | null = null;
-    t.after(() => {
+    t.after(async () => {
+      if (spawned === null) return;
       try {
-        if (spawned !== null) process.kill(spawned, 'SIGTERM'); // detached: it would outlive the test
+        process.kill(spawned, 'SIGTERM'); // detached: it would outlive the test
       } catch {
-        // already gone
+        return; // already gone
       }
+      // The vault's folder is removed next: let the daemon finish writing its state first (it
+      // still did while the folder went, and the removal failed with ENOTEMPTY).
+      for (let i = 0; i < 200 && isAlive(spawned); i++) await new Promise((resolve) => setTimeout(resolve, 50));
     });
     const first = await connect(t, launcher, vault, { args: ['--spawn-daemon'] });
     const daemon = attachFile(vault);
@@ -320,4 +324,13 @@ export function relayScenarios(launcher: Launcher): void {
     );
     assert.ok(!readFileSync(join(vault.root, 'Notes/Alpha.md'), 'utf8').includes('Never written.'));
   });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
