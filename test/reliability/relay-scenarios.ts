@@ -258,8 +258,8 @@ export function relayScenarios(launcher: Launcher): void {
   });
 
   scenario(`${launcher.name}: serve --spawn-daemon starts a detached daemon when none runs and attaches to it; the next session attaches to the same one`, async (t) => {
-    const vault = makeVault(t, FILES);
-    spawnCli(['index', '--vault', vault.root, '--quiet'], { ENGRAM_HOME: vault.home });
+    // Registered before the vault, so it runs first (hooks run in the order they were added):
+    // the detached daemon is stopped and gone before its folder is removed.
     let spawned: number | null = null;
     t.after(async () => {
       if (spawned === null) return;
@@ -268,10 +268,13 @@ export function relayScenarios(launcher: Launcher): void {
       } catch {
         return; // already gone
       }
-      // The vault's folder is removed next: let the daemon finish writing its state first (it
-      // still did while the folder went, and the removal failed with ENOTEMPTY).
+      // The vault's folder is removed next: let the daemon finish writing its state first (the
+      // folder used to go first, while the daemon still wrote there: ENOTEMPTY, and the daemon
+      // and its sessions outlived the test).
       for (let i = 0; i < 200 && isAlive(spawned); i++) await new Promise((resolve) => setTimeout(resolve, 50));
     });
+    const vault = makeVault(t, FILES);
+    spawnCli(['index', '--vault', vault.root, '--quiet'], { ENGRAM_HOME: vault.home });
     const first = await connect(t, launcher, vault, { args: ['--spawn-daemon'] });
     const daemon = attachFile(vault);
     assert.ok(daemon, 'the spawned daemon wrote its attach file');
