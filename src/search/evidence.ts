@@ -31,9 +31,9 @@ const PROBE_CHARS = 3;
  * Where the query's terms occur in a note, as (line, term index, chunk offset) triples in text
  * order, written into `matches` (reused: evidence runs for every hit of every search, and its
  * per-hit arrays were most of a search's allocation). Tokenizing every line of every hit was
- * most of a search's server time, so case-insensitive patterns walk the note for the query
- * terms' first characters (stems start like the words they come from) and for non-ASCII
- * characters (whose folded form no probe can see); only the whitespace-delimited
+ * most of a search's server time, so one case-insensitive pattern walks the note
+ * for the query terms' first characters (stems start like the words they come from) and for
+ * non-ASCII characters (whose folded form no probe can see); only the whitespace-delimited
  * chunk around each place is tokenized — tokens never span whitespace, so those are the chunks
  * whose tokens can match. Porter2's few irregular stems (`dying` → `die`) can hide a match
  * here; that changes which line is quoted, never which notes rank. `matches.lineStarts` must
@@ -88,13 +88,11 @@ function nextPlace(place: RegExp, text: string, from: number): number {
 
 /**
  * The pattern of places worth tokenizing for one probe: the probe, case-insensitive, or any
- * non-ASCII character. One pattern per probe, kept across searches (`PLACE_PATTERNS`), not one
- * of all the query's probes made per search: V8 compiles a pattern to machine code the first
- * time it scans (30–45 µs; the case-insensitive non-ASCII class is half of it), and while most
- * queries' sets of probes are new, their probes mostly are not (of the bench's 300 queries, 75 %
- * have a new set, 38 % a new probe). A query of several probes then scans each note once per
- * probe, which takes back part of the gain. Consuming, not a zero-width lookahead: V8 scans for
- * a plain alternation 2.5× faster.
+ * non-ASCII character. One pattern per probe, kept across searches (`PLACE_PATTERNS`): V8
+ * compiles a pattern to machine code the first time it scans, which cost a search as much as
+ * the scan itself (25–45 µs, more for many probes), and while most queries' sets of probes are
+ * new, their probes mostly are not (on the bench's queries 62 % have no new probe, 25 % no new
+ * set). Consuming, not a zero-width lookahead: V8 scans for a plain alternation 2.5× faster.
  */
 function placesPattern(probe: string): RegExp {
   let pattern = placePatterns.get(probe);
@@ -135,7 +133,7 @@ function isBreak(code: number): boolean {
 }
 
 /** The note being scored's matches and line starts (reused: one set per search would be garbage for every hit). */
-const shared: Matches = { lines: [], terms: [], offsets: [], lineStarts: new Int32Array(1024), lineCount: 0, ahead: new Int32Array(8) };
+const shared: Matches = { lines: [], terms: [], offsets: [], lineStarts: new Int32Array(0), lineCount: 0, starts: new Int32Array(1024), ahead: new Int32Array(8) };
 /** Set while `findMatches` fills the reused arrays. */
 let matching = false;
 
@@ -205,12 +203,12 @@ export function passageScorer(
   weightOf: (term: string) => number,
   tokenize: Tokenizer,
   query: Omit<PassageQuery, 'context'> = {},
-): (text: string, blocks: readonly EvidenceBlock[], context?: string) => PassageScore {
+): (text: string, blocks: readonly EvidenceBlock[], context?: string, layout?: TextLayout) => PassageScore {
   const options = query.options ?? PASSAGE_DEFAULTS;
   const terms = passageTerms(queryTerms, weightOf, query.wordOf ?? (() => -1));
   const n = terms.terms.length;
   const scratch = { counts: new Float64Array(n), lastSeen: new Float64Array(n), closest: new Float64Array(n * n) };
-  return (text, blocks, context) => {
+  return (text, blocks, context, layout) => {
     terms.context.fill(0);
     if (context) {
       for (const token of tokenize(context)) {
@@ -218,11 +216,10 @@ export function passageScorer(
         if (t !== undefined) terms.context[t]!++;
       }
     }
-    const matches = collectMatches(text, terms, tokenize);
+    const matches = collectMatches(text, terms, tokenize, layout);
     const { lineStarts, lineCount } = matches;
     const contextOnly = termScoreOf(terms.context, terms.weights, 1, options.k1);
-    const first = blocks.find((block) => block.key !== FRONTMATTER) ?? null;
-    let best: PassageScore = { score: contextOnly, proximity: 0, block: contextOnly > 0 ? first : null, line: -1, lineCount, lineFrom: -1, lineTo: -1 };
+    let best: PassageScore = { score: contextOnly, proximity: 0, block: contextOnly > 0 ? firstBodyBlock(blocks) : null, line: -1, lineCount, lineFrom: -1, lineTo: -1 };
     let bestFrom = -1;
     let bestTo = -1;
     for (const block of blocks) {
@@ -254,6 +251,28 @@ export function passageScorer(
 
 const FRONTMATTER = '#---frontmatter---';
 
+/** The first block that is not the frontmatter (a plain loop: it ran for every note scored). */
+function firstBodyBlock(blocks: readonly EvidenceBlock[]): EvidenceBlock | null {
+  for (const block of blocks) if (block.key !== FRONTMATTER) return block;
+  return null;
+}
+
+/**
+ * A text's line starts (index n − 1 for line n; after the last, the text's end) and line count:
+ * what the scorer needs of a note besides its words. Made once when the note is read and kept
+ * beside its text (`NoteTexts`), rather than found again by every search that scores the note.
+ */
+export interface TextLayout {
+  readonly lineStarts: Int32Array;
+  readonly lineCount: number;
+}
+
+export function textLayout(text: string): TextLayout {
+  const found = { starts: new Int32Array(64), lineCount: 0 };
+  lineStartsOf(text, found);
+  return { lineStarts: found.starts.slice(0, found.lineCount + 1), lineCount: found.lineCount };
+}
+
 /** The query's distinct terms with their weights, their counts in the note's name, their word groups and probes. */
 interface PassageTerms {
   terms: string[];
@@ -282,26 +301,35 @@ function passageTerms(queryTerms: readonly string[], weightOf: (term: string) =>
 }
 
 /**
- * Where the terms occur, in line order, and the text's line starts (index n − 1 for line n;
- * after the last, the text's end): the shared buffers unless a search runs inside this one.
+ * Where the terms occur, in line order, and the text's line starts (`TextLayout`): the shared
+ * buffers unless a search runs inside this one.
  */
 interface Matches {
   lines: number[];
   terms: number[];
   offsets: number[];
+  /** The text's line starts: its layout's, or `starts` filled for it. */
   lineStarts: Int32Array;
   lineCount: number;
+  /** Line starts found here when the text came without its layout. */
+  starts: Int32Array;
   /** `findMatches`' scratch: each probe's next place. */
   ahead: Int32Array;
 }
 
-function collectMatches(text: string, terms: PassageTerms, tokenize: Tokenizer): Matches {
+function collectMatches(text: string, terms: PassageTerms, tokenize: Tokenizer, layout: TextLayout | undefined): Matches {
   const nested = matching;
   // A search run by the tokenizer (inside `findMatches`) gets buffers of its own.
-  const matches = nested ? { lines: [], terms: [], offsets: [], lineStarts: new Int32Array(64), lineCount: 0, ahead: new Int32Array(8) } : shared;
+  const matches = nested ? { lines: [], terms: [], offsets: [], lineStarts: new Int32Array(0), lineCount: 0, starts: new Int32Array(64), ahead: new Int32Array(8) } : shared;
   matching = true;
   try {
-    lineStartsOf(text, matches);
+    if (layout === undefined) {
+      lineStartsOf(text, matches);
+      matches.lineStarts = matches.starts;
+    } else {
+      matches.lineStarts = layout.lineStarts;
+      matches.lineCount = layout.lineCount;
+    }
     findMatches(text, terms.places, terms.index, tokenize, matches);
   } finally {
     matching = nested;
@@ -421,21 +449,21 @@ function bestLineOf(lines: readonly number[], matched: readonly number[], weight
   return bestLine;
 }
 
-/** Writes the text's line starts and count into `matches` (growing its buffer as needed). */
-function lineStartsOf(text: string, matches: Matches): void {
+/** Writes the text's line starts and count into `found.starts` (growing it as needed). */
+function lineStartsOf(text: string, found: { starts: Int32Array; lineCount: number }): void {
   let n = 1;
-  let starts = matches.lineStarts;
+  let starts = found.starts;
   starts[0] = 0;
   for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
     if (n + 1 >= starts.length) {
       const grown = new Int32Array(starts.length * 2);
       grown.set(starts);
-      starts = matches.lineStarts = grown;
+      starts = found.starts = grown;
     }
     starts[n++] = at + 1;
   }
   starts[n] = text.length;
-  matches.lineCount = n;
+  found.lineCount = n;
 }
 
 /** The evidence of a scored passage: its best line as the excerpt, its heading path and line range. */
