@@ -5,9 +5,9 @@
  *
  *   engram — our tokenizer, term statistics persisted as blobs in SQLite, CSR postings, the
  *            production query analysis, BM25L
- *   engram+passages — the same, then the best-PASSAGE_DEPTH (15) re-scoring by passage (documents'
- *            text, line starts and sections held in memory, as `NoteTexts` and the OS file cache
- *            hold them for the server) and each returned hit's excerpt from its passage
+ *   engram+passages — the same, then the best-PASSAGE_DEPTH (15) re-scoring by passage (documents' text and
+ *            sections held in memory, as the OS file cache holds them for the server) and each
+ *            returned hit's excerpt from its passage
  *   fts5   — SQLite FTS5, porter unicode61, bm25(), every query token quoted and OR-ed
  *   fts5+snippet — the same, each hit with its `snippet()` excerpt (Engram's passages give its excerpts)
  *   wink   — wink-bm25-text-search with our tokenizer as its prep task
@@ -17,22 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import wink from 'wink-bm25-text-search';
-import {
-  analyzeQuery,
-  compileFilter,
-  TermCounter,
-  createTokenizer,
-  encodeTermStats,
-  LexicalIndex,
-  PASSAGE_DEPTH,
-  passageEvidence,
-  passageScorer,
-  rankDocuments,
-  textLayout,
-  type EvidenceBlock,
-  type NoteMeta,
-  type TextLayout,
-} from '../src/search/index.js';
+import { analyzeQuery, compileFilter, TermCounter, createTokenizer, encodeTermStats, LexicalIndex, PASSAGE_DEPTH, passageEvidence, passageScorer, rankDocuments, type EvidenceBlock, type NoteMeta } from '../src/search/index.js';
 import { parseNote } from '../src/vault/index.js';
 import { loadDataset } from './search-datasets.js';
 
@@ -57,7 +42,6 @@ if (engine === 'engram' || engine === 'engram+passages') {
   db.exec('CREATE TABLE terms (id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE); CREATE TABLE note_terms (note_id INTEGER PRIMARY KEY, stats BLOB NOT NULL)');
   let index!: LexicalIndex;
   let blocks: EvidenceBlock[][] = [];
-  let layouts: TextLayout[] = [];
   const metas: NoteMeta[] = documents.map((d) => ({ path: d.id, title: d.title, folders: [], tags: [], type: null, mtimeMs: 0 }));
   buildMs = time(() => {
     const vocabulary = new Map<string, number>();
@@ -80,12 +64,8 @@ if (engine === 'engram' || engine === 'engram+passages') {
       }),
     )();
     index = new LexicalIndex(stored, vocabulary);
-    // Sections are found at index time in production (stored as block rows); a note's line
-    // starts when it is first read for a search, then kept with its text (`NoteTexts`).
-    if (engine === 'engram+passages') {
-      blocks = documents.map((d) => parseNote(`${d.id}.md`, d.body).blocks);
-      layouts = documents.map((d) => textLayout(d.body));
-    }
+    // Sections are found at index time in production (stored as block rows).
+    if (engine === 'engram+passages') blocks = documents.map((d) => parseNote(`${d.id}.md`, d.body).blocks);
   });
   const filter = compileFilter({});
   query = (text) => {
@@ -96,7 +76,7 @@ if (engine === 'engram' || engine === 'engram+passages') {
     const scorer = passageScorer(terms, (term) => index.idf(term), tokenize, { wordOf: (term) => analyzed.wordOf.get(term) ?? -1 });
     const scored = hits.map((hit) => {
       const d = documents[hit.doc]!;
-      const passage = scorer(d.body, blocks[hit.doc]!, d.title, layouts[hit.doc]);
+      const passage = scorer(d.body, blocks[hit.doc]!, d.title);
       return { doc: hit.doc, score: hit.score + passage.score, passage };
     });
     // The excerpt of each hit returned, from the passage that earned its score.

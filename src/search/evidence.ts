@@ -39,27 +39,24 @@ const PROBE_CHARS = 3;
  * here; that changes which line is quoted, never which notes rank. `matches.lineStarts` must
  * hold the text's line starts (`lineStartsOf`).
  */
-function findMatches(text: string, places: readonly RegExp[], termOf: ReadonlyMap<string, number>, tokenize: Tokenizer, matches: Matches): void {
+function findMatches(text: string, places: RegExp, termOf: ReadonlyMap<string, number>, tokenize: Tokenizer, matches: Matches): void {
   const { lines, terms, offsets } = matches;
   lines.length = 0;
   terms.length = 0;
   offsets.length = 0;
   let line = 1;
-  // Each probe's next place (its match's last character, −1 once it has none left): the
-  // nearest is the next chunk, as one pattern of all the probes would have found it.
-  if (matches.ahead.length < places.length) matches.ahead = new Int32Array(places.length);
-  const ahead = matches.ahead;
-  for (let p = 0; p < places.length; p++) ahead[p] = nextPlace(places[p]!, text, 0);
-  for (;;) {
-    let at = -1;
-    for (let p = 0; p < places.length; p++) if (ahead[p]! !== -1 && (at === -1 || ahead[p]! < at)) at = ahead[p]!;
-    if (at === -1) break;
+  // Where to look next is kept here, not in the shared pattern's `lastIndex`.
+  for (let next = 0; ;) {
+    places.lastIndex = next;
+    if (!places.test(text)) break;
+    // The match's last character: inside the chunk, as probes hold no whitespace.
+    const at = places.lastIndex - 1;
     let start = at;
     while (start > 0 && !isBreak(text.charCodeAt(start - 1))) start--;
     let end = at + 1;
     while (end < text.length && !isBreak(text.charCodeAt(end))) end++;
     // The walk resumes after this chunk, so chunks come once each and in order.
-    for (let p = 0; p < places.length; p++) if (ahead[p]! !== -1 && ahead[p]! < end) ahead[p] = nextPlace(places[p]!, text, end);
+    next = end;
     // From the line starts, not an `indexOf` per line: that was a sixth of this walk.
     while (line < matches.lineCount && matches.lineStarts[line]! <= start) line++;
     // Most chunks are one plain word with punctuation around it: its tokens come straight from
@@ -79,37 +76,12 @@ function findMatches(text: string, places: readonly RegExp[], termOf: ReadonlyMa
   }
 }
 
-/** The last character of `place`'s first match at or after `from`, or −1. */
-function nextPlace(place: RegExp, text: string, from: number): number {
-  // Where to look is set here, not left in the shared pattern's `lastIndex`.
-  place.lastIndex = from;
-  return place.test(text) ? place.lastIndex - 1 : -1;
+/** The pattern of places worth tokenizing for a set of probes (made once per scorer). */
+function placesPattern(probes: readonly string[]): RegExp {
+  const alternatives = [...probes.map((probe) => probe.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), '[^\\x00-\\x7f]'];
+  // Consuming, not a zero-width lookahead: V8 scans for a plain alternation 2.5× faster.
+  return new RegExp(alternatives.join('|'), 'gi');
 }
-
-/**
- * The pattern of places worth tokenizing for one probe: the probe, case-insensitive, or any
- * non-ASCII character. One pattern per probe, kept across searches (`PLACE_PATTERNS`): V8
- * compiles a pattern to machine code the first time it scans, which cost a search as much as
- * the scan itself (25–45 µs, more for many probes), and while most queries' sets of probes are
- * new, their probes mostly are not (on the bench's queries 62 % have no new probe, 25 % no new
- * set). Consuming, not a zero-width lookahead: V8 scans for a plain alternation 2.5× faster.
- */
-function placesPattern(probe: string): RegExp {
-  let pattern = placePatterns.get(probe);
-  if (pattern !== undefined) {
-    // Most recently used last, so the first key is the one to drop.
-    placePatterns.delete(probe);
-  } else {
-    pattern = new RegExp(`${probe.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}|[^\\x00-\\x7f]`, 'gi');
-    if (placePatterns.size >= PLACE_PATTERNS) placePatterns.delete(placePatterns.keys().next().value!);
-  }
-  placePatterns.set(probe, pattern);
-  return pattern;
-}
-
-/** Probe patterns kept (a few KB of machine code each): the probes of many searches. */
-export const PLACE_PATTERNS = 512;
-const placePatterns = new Map<string, RegExp>();
 
 /** Whether `text[from, to)` is a non-empty run of ASCII letters and digits. */
 function isPlainSpan(text: string, from: number, to: number): boolean {
@@ -133,7 +105,7 @@ function isBreak(code: number): boolean {
 }
 
 /** The note being scored's matches and line starts (reused: one set per search would be garbage for every hit). */
-const shared: Matches = { lines: [], terms: [], offsets: [], lineStarts: new Int32Array(0), lineCount: 0, starts: new Int32Array(1024), ahead: new Int32Array(8) };
+const shared: Matches = { lines: [], terms: [], offsets: [], lineStarts: new Int32Array(1024), lineCount: 0 };
 /** Set while `findMatches` fills the reused arrays. */
 let matching = false;
 
@@ -203,12 +175,12 @@ export function passageScorer(
   weightOf: (term: string) => number,
   tokenize: Tokenizer,
   query: Omit<PassageQuery, 'context'> = {},
-): (text: string, blocks: readonly EvidenceBlock[], context?: string, layout?: TextLayout) => PassageScore {
+): (text: string, blocks: readonly EvidenceBlock[], context?: string) => PassageScore {
   const options = query.options ?? PASSAGE_DEFAULTS;
   const terms = passageTerms(queryTerms, weightOf, query.wordOf ?? (() => -1));
   const n = terms.terms.length;
   const scratch = { counts: new Float64Array(n), lastSeen: new Float64Array(n), closest: new Float64Array(n * n) };
-  return (text, blocks, context, layout) => {
+  return (text, blocks, context) => {
     terms.context.fill(0);
     if (context) {
       for (const token of tokenize(context)) {
@@ -216,10 +188,11 @@ export function passageScorer(
         if (t !== undefined) terms.context[t]!++;
       }
     }
-    const matches = collectMatches(text, terms, tokenize, layout);
+    const matches = collectMatches(text, terms, tokenize);
     const { lineStarts, lineCount } = matches;
     const contextOnly = termScoreOf(terms.context, terms.weights, 1, options.k1);
-    let best: PassageScore = { score: contextOnly, proximity: 0, block: contextOnly > 0 ? firstBodyBlock(blocks) : null, line: -1, lineCount, lineFrom: -1, lineTo: -1 };
+    const first = blocks.find((block) => block.key !== FRONTMATTER) ?? null;
+    let best: PassageScore = { score: contextOnly, proximity: 0, block: contextOnly > 0 ? first : null, line: -1, lineCount, lineFrom: -1, lineTo: -1 };
     let bestFrom = -1;
     let bestTo = -1;
     for (const block of blocks) {
@@ -251,28 +224,6 @@ export function passageScorer(
 
 const FRONTMATTER = '#---frontmatter---';
 
-/** The first block that is not the frontmatter (a plain loop: it ran for every note scored). */
-function firstBodyBlock(blocks: readonly EvidenceBlock[]): EvidenceBlock | null {
-  for (const block of blocks) if (block.key !== FRONTMATTER) return block;
-  return null;
-}
-
-/**
- * A text's line starts (index n − 1 for line n; after the last, the text's end) and line count:
- * what the scorer needs of a note besides its words. Made once when the note is read and kept
- * beside its text (`NoteTexts`), rather than found again by every search that scores the note.
- */
-export interface TextLayout {
-  readonly lineStarts: Int32Array;
-  readonly lineCount: number;
-}
-
-export function textLayout(text: string): TextLayout {
-  const found = { starts: new Int32Array(64), lineCount: 0 };
-  lineStartsOf(text, found);
-  return { lineStarts: found.starts.slice(0, found.lineCount + 1), lineCount: found.lineCount };
-}
-
 /** The query's distinct terms with their weights, their counts in the note's name, their word groups and probes. */
 interface PassageTerms {
   terms: string[];
@@ -283,8 +234,8 @@ interface PassageTerms {
   context: Float64Array;
   /** Terms of one query word share a group (and are never "near" each other); others have their own. */
   group: number[];
-  /** Where a term may start, a pattern per probe (see `findMatches`). */
-  places: RegExp[];
+  /** Where a term may start (see `findMatches`), or null when there are no terms. */
+  places: RegExp | null;
 }
 
 function passageTerms(queryTerms: readonly string[], weightOf: (term: string) => number, wordOf: (term: string) => number): PassageTerms {
@@ -296,41 +247,31 @@ function passageTerms(queryTerms: readonly string[], weightOf: (term: string) =>
     weights: terms.map(weightOf),
     context: new Float64Array(terms.length),
     group: terms.map((term, i) => (wordOf(term) === -1 ? -1 - i : wordOf(term))),
-    places: probes.filter((probe) => probe !== '').map(placesPattern),
+    places: probes.length > 0 ? placesPattern(probes) : null,
   };
 }
 
 /**
- * Where the terms occur, in line order, and the text's line starts (`TextLayout`): the shared
- * buffers unless a search runs inside this one.
+ * Where the terms occur, in line order, and the text's line starts (index n − 1 for line n;
+ * after the last, the text's end): the shared buffers unless a search runs inside this one.
  */
 interface Matches {
   lines: number[];
   terms: number[];
   offsets: number[];
-  /** The text's line starts: its layout's, or `starts` filled for it. */
   lineStarts: Int32Array;
   lineCount: number;
-  /** Line starts found here when the text came without its layout. */
-  starts: Int32Array;
-  /** `findMatches`' scratch: each probe's next place. */
-  ahead: Int32Array;
 }
 
-function collectMatches(text: string, terms: PassageTerms, tokenize: Tokenizer, layout: TextLayout | undefined): Matches {
+function collectMatches(text: string, terms: PassageTerms, tokenize: Tokenizer): Matches {
   const nested = matching;
   // A search run by the tokenizer (inside `findMatches`) gets buffers of its own.
-  const matches = nested ? { lines: [], terms: [], offsets: [], lineStarts: new Int32Array(0), lineCount: 0, starts: new Int32Array(64), ahead: new Int32Array(8) } : shared;
+  const matches = nested ? { lines: [], terms: [], offsets: [], lineStarts: new Int32Array(64), lineCount: 0 } : shared;
   matching = true;
   try {
-    if (layout === undefined) {
-      lineStartsOf(text, matches);
-      matches.lineStarts = matches.starts;
-    } else {
-      matches.lineStarts = layout.lineStarts;
-      matches.lineCount = layout.lineCount;
-    }
-    findMatches(text, terms.places, terms.index, tokenize, matches);
+    lineStartsOf(text, matches);
+    if (terms.places !== null) findMatches(text, terms.places, terms.index, tokenize, matches);
+    else matches.lines.length = matches.terms.length = matches.offsets.length = 0;
   } finally {
     matching = nested;
   }
@@ -449,21 +390,21 @@ function bestLineOf(lines: readonly number[], matched: readonly number[], weight
   return bestLine;
 }
 
-/** Writes the text's line starts and count into `found.starts` (growing it as needed). */
-function lineStartsOf(text: string, found: { starts: Int32Array; lineCount: number }): void {
+/** Writes the text's line starts and count into `matches` (growing its buffer as needed). */
+function lineStartsOf(text: string, matches: Matches): void {
   let n = 1;
-  let starts = found.starts;
+  let starts = matches.lineStarts;
   starts[0] = 0;
   for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
     if (n + 1 >= starts.length) {
       const grown = new Int32Array(starts.length * 2);
       grown.set(starts);
-      starts = found.starts = grown;
+      starts = matches.lineStarts = grown;
     }
     starts[n++] = at + 1;
   }
   starts[n] = text.length;
-  found.lineCount = n;
+  matches.lineCount = n;
 }
 
 /** The evidence of a scored passage: its best line as the excerpt, its heading path and line range. */

@@ -10,7 +10,6 @@
  */
 import { lstatSync } from 'node:fs';
 import { readNoteTextStamped, type readNoteText } from '../vault/index.js';
-import { textLayout, type TextLayout } from './evidence.js';
 
 /** Characters kept at most (16 MB of UTF-16): the candidates of many searches, not the vault. */
 export const NOTE_TEXT_CACHE_CHARS = 8_000_000;
@@ -21,8 +20,6 @@ interface Kept {
   ctimeMs: number;
   ino: number;
   text: string;
-  /** Its line starts, made the first time a search scores the note (4 bytes a line). */
-  layout?: TextLayout;
 }
 
 export class NoteTexts {
@@ -51,17 +48,6 @@ export class NoteTexts {
       this.chars += read.text.length;
     }
     return { ok: true, text: read.text };
-  }
-
-  /**
-   * The layout of a text `read` returned for `absPath`: kept with the text while the text is
-   * kept, so a note scored by many searches finds its lines once.
-   */
-  layout(absPath: string, text: string): TextLayout {
-    const kept = this.kept.get(absPath);
-    // The same string `read` kept, not just equal text: a text read again after a change is another.
-    if (kept === undefined || kept.text !== text) return textLayout(text);
-    return (kept.layout ??= textLayout(text));
   }
 
   private forget(absPath: string, kept: Kept): void {

@@ -515,11 +515,10 @@ export class VaultSearch {
 
   private passageOf(doc: number, scorer: ReturnType<typeof passageScorer>): Passage | null {
     const meta = this.metas[doc]!;
-    const path = this.absolute(meta.path);
-    const read = this.texts.read(path);
+    const read = this.texts.read(this.absolute(meta.path));
     if (!read.ok) return null;
     const blocks = this.blocksOf(doc);
-    return { text: read.text, blocks, score: scorer(read.text, blocks, `${meta.title}\n${noteName(meta.path)}`, this.texts.layout(path, read.text)) };
+    return { text: read.text, blocks, score: scorer(read.text, blocks, `${meta.title}\n${noteName(meta.path)}`) };
   }
 
   /**

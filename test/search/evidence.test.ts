@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { seededRandom } from '../../bench/generate-vault.js';
-import { createTokenizer, findEvidence, PASSAGE_DEFAULTS, passageScorer, scorePassages, textLayout, type EvidenceBlock } from '../../src/search/index.js';
-import { PLACE_PATTERNS } from '../../src/search/evidence.js';
+import { createTokenizer, findEvidence, PASSAGE_DEFAULTS, scorePassages, type EvidenceBlock } from '../../src/search/index.js';
 import { parseNote } from '../../src/vault/index.js';
 
 const tokenize = createTokenizer();
@@ -196,34 +195,4 @@ test("passages: a long section's proximity is its best window's, not a pair's an
   assert.equal(passage.line, 4, 'the window with the most query-term weight');
   // Only alpha and gamma are in that window, side by side: `alpha beta` far above lends nothing.
   assert.equal(passage.proximity, 1);
-});
-
-test('passages: a note scored with its kept layout scores exactly as one whose lines are found per search', () => {
-  const random = seededRandom(31);
-  for (let n = 0; n < 200; n++) {
-    const text = randomNote(random);
-    const blocks = parseNote('note.md', text).blocks;
-    const queryTerms = tokenize(Array.from({ length: 1 + Math.floor(random() * 3) }, () => WORDS[Math.floor(random() * WORDS.length)]).join(' '));
-    const scorer = passageScorer(queryTerms, (term) => 1 + (term.length % 4), tokenize);
-    const layout = textLayout(text);
-    assert.equal(layout.lineCount, text.split('\n').length);
-    assert.deepEqual(scorer(text, blocks, 'Atlas plan', layout), scorer(text, blocks, 'Atlas plan'), text);
-    // The layout is the note's own: scoring another note in between leaves it as it was.
-    scorer('other\nlines', parseNote('o.md', 'other\nlines').blocks);
-    assert.deepEqual(layout, textLayout(text));
-  }
-});
-
-test("passages: the probes' kept patterns, once more probes than are kept have been seen, find the same places", () => {
-  const text = '# Plan\nthe Atlas budget (atlases) for INC-212\ncafé über getUserName and plans\n';
-  const blocks = parseNote('n.md', text).blocks;
-  const query = tokenize('atlas budget café plan getUserName');
-  const before = scorePassages(text, blocks, query, () => 1, tokenize);
-  assert.ok(before.score > 0 && before.line === 3);
-  // Probes of searches for other words push the query's patterns out of the kept ones.
-  for (let i = 0; i < PLACE_PATTERNS + 10; i++) scorePassages(text, blocks, [`q${i.toString(36).padStart(2, '0')}x`], () => 1, tokenize);
-  assert.deepEqual(
-    scorePassages(text, blocks, query, () => 1, tokenize),
-    before,
-  );
 });
