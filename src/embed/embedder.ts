@@ -162,10 +162,15 @@ interface Job {
   reject(error: Error): void;
 }
 
+/** How long `close` waits for the batch the model is running before ending the worker anyway. */
+const CLOSE_WAIT_MS = 10_000;
+
 class WorkerEmbedder implements Embedder {
   /** Jobs with texts left to send, in turn order: a job goes to the back after each batch. */
   private queue: Job[] = [];
   private inFlight: { id: number; job: Job; start: number; count: number } | null = null;
+  /** The batch the worker is computing, even after `stop` gave up on its job: `close` lets it finish. */
+  private running: { id: number; finished: Promise<void>; finish(): void } | null = null;
   private nextId = 1;
   private stopped: string | null = null;
 
@@ -176,8 +181,14 @@ class WorkerEmbedder implements Embedder {
     private readonly batchSize: number,
   ) {
     worker.on('message', (reply: WorkerReply) => this.receive(reply));
-    worker.on('error', (error) => this.stop(`the embed worker failed: ${firstLine(error)}`));
-    worker.on('exit', (code) => this.stop(`the embed worker exited (code ${code})`));
+    worker.on('error', (error) => {
+      this.running?.finish();
+      this.stop(`the embed worker failed: ${firstLine(error)}`);
+    });
+    worker.on('exit', (code) => {
+      this.running?.finish();
+      this.stop(`the embed worker exited (code ${code})`);
+    });
   }
 
   embed(texts: readonly string[]): Promise<Float32Array[]> {
@@ -190,8 +201,20 @@ class WorkerEmbedder implements Embedder {
     });
   }
 
+  /**
+   * Rejects what is pending, lets the batch the model is running finish (at most `CLOSE_WAIT_MS`),
+   * then ends the worker. Ended mid-batch, onnxruntime's native code can throw into a torn-down
+   * thread and abort the whole process ("terminate called after throwing an instance of
+   * 'Napi::Error'", seen once in CI).
+   */
   async close(): Promise<void> {
     this.stop('the embedder is closed');
+    const running = this.running;
+    if (running !== null) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([running.finished, new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT_MS)))]);
+      clearTimeout(timer);
+    }
     await this.worker.terminate();
   }
 
@@ -205,11 +228,18 @@ class WorkerEmbedder implements Embedder {
     if (job.next < job.texts.length) this.queue.push(job);
     const id = this.nextId++;
     this.inFlight = { id, job, start, count };
+    let finish = () => {};
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    this.running = { id, finished, finish };
     const request: WorkerRequest = { kind: 'embed', id, texts: job.texts.slice(start, start + count) };
     this.worker.postMessage(request);
   }
 
   private receive(reply: WorkerReply): void {
+    if ((reply.kind === 'vectors' || reply.kind === 'error') && this.running?.id === reply.id) {
+      this.running.finish();
+      this.running = null;
+    }
     const batch = this.inFlight;
     if (batch === null || (reply.kind !== 'vectors' && reply.kind !== 'error') || reply.id !== batch.id) return;
     this.inFlight = null;

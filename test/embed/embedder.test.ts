@@ -148,6 +148,28 @@ test('the worker is quiet: nothing from a verbose load reaches stdout; the log h
   // running until the timeout killed it.
 });
 
+test('close() while the model runs a batch lets it finish: the process never aborts', () => {
+  // Ended mid-batch, the worker's native code threw into a torn-down thread and aborted the
+  // process ("terminate called after throwing an instance of 'Napi::Error'") — every run of
+  // this loop did, before close() waited for the batch in flight.
+  const script = `
+    const { openEmbedder } = await import(${JSON.stringify(new URL('../../src/embed/index.ts', import.meta.url).href)});
+    for (let i = 0; i < 15; i++) {
+      const opened = await openEmbedder({ model: ${JSON.stringify(tiny)}, modelDir: ${JSON.stringify(modelDir)}, allowDownload: false, onLog: () => {} });
+      if (!opened.ok) { process.stderr.write('FAILED ' + opened.reason); process.exit(3); }
+      const pending = opened.embedder.embed(Array.from({ length: 400 }, (_, j) => ('text ' + j + ' ').repeat(50))).catch(() => 'rejected');
+      await new Promise((resolve) => setTimeout(resolve, 5 + i * 3));
+      await opened.embedder.close();
+      if ((await pending) !== 'rejected') process.exit(4);
+    }
+    process.stderr.write('CLOSED 15\\n');
+  `;
+  const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO, encoding: 'utf8', timeout: 120_000 });
+  assert.equal(child.status, 0, `exit ${child.status} ${child.signal ?? ''}: ${child.stderr}`);
+  assert.match(child.stderr, /CLOSED 15/);
+  assert.doesNotMatch(child.stderr, /terminate called/);
+});
+
 test('absent model with downloads off: { ok: false } with a plain reason, no throw, no worker', async () => {
   const empty = join(base, 'empty-models');
   const opened = await openEmbedder({ model: EMBEDDER_DEFAULTS.model, modelDir: empty, allowDownload: false });
