@@ -80,6 +80,13 @@ function hasTag(meta: NoteMeta, wanted: string): boolean {
   return meta.tags.some((tag) => tag === wanted || tag.startsWith(`${wanted}/`));
 }
 
+/** An operator a query wrote (`tag:travel`; `negated` for `-tag:travel`), read by `phrases.ts`. */
+export interface QueryScope {
+  key: 'tag' | 'path' | 'file';
+  value: string;
+  negated: boolean;
+}
+
 /**
  * `filter` narrowed by the operators a query wrote (`tag:travel`, `path:Daily`, `file:roteiro`,
  * as in Obsidian's search): a note must match every one, and none written with a `-`. `tag:` is
@@ -87,7 +94,7 @@ function hasTag(meta: NoteMeta, wanted: string): boolean {
  * the note's path, `file:` of its file name. A note an operator hides is reported like one a
  * tag or folder filter hides; one a `-` operator hides, like an excluded word (never).
  */
-export function scopedBy(filter: CompiledFilter, scopes: readonly { key: 'tag' | 'path' | 'file'; value: string; negated: boolean }[]): CompiledFilter {
+export function scopedBy(filter: CompiledFilter, scopes: readonly QueryScope[]): CompiledFilter {
   if (scopes.length === 0) return filter;
   const tests = scopes.map(({ key, value, negated }) => {
     const wanted = key === 'tag' ? normalTag(value) : value.normalize('NFC').toLowerCase();

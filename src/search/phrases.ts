@@ -10,6 +10,7 @@
  * a hyphen, another word between) still finds that note. An exclusion filters: a note holding
  * the word is never returned, by any lane.
  */
+import type { QueryScope } from './filters.js';
 import { foldToken, type Tokenizer } from './tokenizer.js';
 
 export interface QuerySyntax {
@@ -21,12 +22,6 @@ export interface QuerySyntax {
   excluded: string[];
   /** Obsidian's search operators `tag:`, `path:` and `file:` (a `-` before one leaves its notes out). */
   scopes: QueryScope[];
-}
-
-export interface QueryScope {
-  key: 'tag' | 'path' | 'file';
-  value: string;
-  negated: boolean;
 }
 
 /** Opening quote → the closing quotes that end it (typographic pairs, and the straight quote for any). */

@@ -10,8 +10,8 @@ import { NoteTexts } from './note-texts.js';
 import { BM25_DEFAULTS, type Bm25Params } from './bm25l.js';
 import { findEvidence, passageEvidence, passageScorer, type Evidence, type EvidenceBlock, type PassageScore } from './evidence.js';
 import type { FieldWeights } from './fields.js';
-import { compileFilter, excludingNotes, folderSegments, scopedBy, type CompiledFilter, type NoteMeta, type SearchFilters } from './filters.js';
-import { notesHolding, parseQuerySyntax, PHRASE_CHECKS, type PhraseSources, type QueryScope } from './phrases.js';
+import { compileFilter, excludingNotes, folderSegments, scopedBy, type CompiledFilter, type NoteMeta, type QueryScope, type SearchFilters } from './filters.js';
+import { notesHolding, parseQuerySyntax, PHRASE_CHECKS, type PhraseSources } from './phrases.js';
 import { DEFAULT_FIELD_WEIGHTS, LexicalIndex, type PooledFrequencies, type TermExplanation } from './lexical-index.js';
 import { loadTermStats, vaultTokenizer } from './lexical-store.js';
 import { rankDocuments, type RankOutcome } from './rank.js';
@@ -395,7 +395,7 @@ export class VaultSearch {
     const spelled = foldName(query);
     for (const doc of this.notesAtPath(query)) named.set(doc, { match: 'path', spellings: new Set() });
     const phrases = this.phrasesHeld(syntax.phrases, notices);
-    // Named notes first (2: spelled as the query, 1: the same tokens), then by the phrases held.
+    // Named notes first (3: the query is its path, 2: spelled as the query, 1: the same tokens), then by the phrases held.
     const tiers = new Map([...phrases].map(([doc, held]) => [doc, held.length]));
     for (const [doc, name] of named) tiers.set(doc, (name.match === 'path' ? 3 : name.spellings.has(spelled) ? 2 : 1) * NAME_TIER + (tiers.get(doc) ?? 0));
     const pooled = this.pooledFrequencies(analyzed.words, known);
@@ -449,9 +449,10 @@ export class VaultSearch {
     if (excluded.length === 0) return filter;
     const notes = new Set<NoteMeta>();
     for (const entry of new Set(excluded)) {
-      const { docs, capped } = notesHolding(entry, this.phraseSources, Number.POSITIVE_INFINITY);
+      // Every candidate is read (no cap): an exclusion must not miss a note.
+      const { docs } = notesHolding(entry, this.phraseSources, Number.POSITIVE_INFINITY);
       for (const doc of docs) notes.add(this.metas[doc]!);
-      if (!capped && docs.size > 0) notices.push(`left out ${docs.size} note${docs.size === 1 ? '' : 's'} holding "${entry}"`);
+      if (docs.size > 0) notices.push(`left out ${docs.size} note${docs.size === 1 ? '' : 's'} holding "${entry}"`);
     }
     return excludingNotes(filter, notes);
   }
