@@ -224,6 +224,20 @@ type DiskHit = { kind: 'found'; path: string; absolute: string; isFile: boolean;
  * refused whether or not `x.md` exists there) and a new note is never created through a symlink.
  */
 function inspectOnDisk(realRoot: string, segments: string[], asked: string): DiskHit {
+  // Another writer may create or remove the note (or its folder) between two looks: the answer
+  // is then taken again, so a note appearing is never mistaken for a broken symlink.
+  for (let attempt = 1; ; attempt++) {
+    const hit = inspectOnce(realRoot, segments, asked);
+    if (hit.kind !== 'changed') return hit;
+    if (attempt === 8) return { kind: 'refused', reason: `"${asked}" kept changing on disk while it was checked; try again.` };
+  }
+}
+
+/** A file or folder that was there (or not) a moment ago and is not (or is) now. */
+type Changed = { kind: 'changed' };
+const CHANGED: Changed = { kind: 'changed' };
+
+function inspectOnce(realRoot: string, segments: string[], asked: string): DiskHit | Changed {
   const abs = join(realRoot, ...segments);
   let real: string;
   try {
@@ -239,12 +253,14 @@ function inspectOnDisk(realRoot: string, segments: string[], asked: string): Dis
   try {
     stat = statSync(real);
   } catch (error) {
-    return { kind: 'refused', reason: diskErrorReason(asked, systemErrorCode(error)) };
+    const code = systemErrorCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return CHANGED;
+    return { kind: 'refused', reason: diskErrorReason(asked, code) };
   }
   return { kind: 'found', path: placed.path, absolute: real, isFile: stat.isFile(), isDirectory: stat.isDirectory() };
 }
 
-function inspectMissing(realRoot: string, segments: string[], asked: string): DiskHit {
+function inspectMissing(realRoot: string, segments: string[], asked: string): DiskHit | Changed {
   for (let depth = segments.length; depth >= 1; depth--) {
     const abs = join(realRoot, ...segments.slice(0, depth));
     if (depth < segments.length) {
@@ -262,16 +278,19 @@ function inspectMissing(realRoot: string, segments: string[], asked: string): Di
         try {
           isDirectory = statSync(real).isDirectory();
         } catch (error) {
-          return { kind: 'refused', reason: diskErrorReason(asked, systemErrorCode(error)) };
+          const code = systemErrorCode(error);
+          if (code === 'ENOENT' || code === 'ENOTDIR') return CHANGED;
+          return { kind: 'refused', reason: diskErrorReason(asked, code) };
         }
         const absolute = join(real, ...segments.slice(depth));
         const path = placed.path === '' ? segments.slice(depth).join('/') : [placed.path, ...segments.slice(depth)].join('/');
         return { kind: 'missing', path, absolute, blockedBy: isDirectory ? null : placed.path };
       }
     }
-    // realpath failed but lstat succeeds: a symlink whose target is missing (it may appear later).
+    // realpath failed but lstat succeeds: a symlink whose target is missing (it may appear
+    // later), or a file or folder another writer made since realpath looked.
     try {
-      lstatSync(abs);
+      if (!lstatSync(abs).isSymbolicLink()) return CHANGED;
       return { kind: 'refused', reason: `"${asked}" goes through a broken symlink; fix or remove the symlink, or pass another path.` };
     } catch (error) {
       const code = systemErrorCode(error);

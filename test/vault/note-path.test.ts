@@ -9,7 +9,9 @@
 import assert from 'node:assert/strict';
 import { lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
+import { once } from 'node:events';
 import { test, type TestContext } from 'node:test';
+import { Worker } from 'node:worker_threads';
 import { seededRandom } from '../../bench/generate-vault.js';
 import { hasDotSegment, isNotePath, resolveNotePath, walkVault, type NotePathOptions, type NotePathResult } from '../../src/vault/index.js';
 import { makeVault } from '../helpers/vault.js';
@@ -405,3 +407,39 @@ function existsAt(path: string): boolean {
     return false;
   }
 }
+
+test('a note or folder appearing and vanishing while the gate looks is never taken for a broken symlink', async (t) => {
+  // What CI met: two servers capture into the same new Inbox note; one checked the path while the
+  // other created it, so realpath said "missing" and lstat then found a file.
+  const vault = makeVault(t, { 'Top.md': '# Top\n' });
+  const root = realpathSync.native(vault.root);
+  const worker = new Worker(
+    `const { mkdirSync, writeFileSync, renameSync, rmSync } = require('node:fs');
+     const { join } = require('node:path');
+     const { workerData, parentPort } = require('node:worker_threads');
+     const folder = join(workerData, 'Inbox');
+     let stop = false;
+     parentPort.on('message', () => { stop = true; });
+     (function churn(round) {
+       for (let i = 0; i < 200 && !stop; i++) {
+         mkdirSync(folder, { recursive: true });
+         writeFileSync(join(folder, '.tmp'), 'x');
+         renameSync(join(folder, '.tmp'), join(folder, 'Day.md'));
+         rmSync(folder, { recursive: true, force: true });
+       }
+       if (stop) parentPort.postMessage('stopped'); else setImmediate(churn, round + 1);
+     })(0);`,
+    { eval: true, workerData: root },
+  );
+  t.after(() => worker.terminate());
+  const refused = new Map<string, number>();
+  for (let i = 0; i < 20_000; i++) {
+    const result = resolveNotePath(root, 'Inbox/Day.md', { allowMissing: true });
+    if (!result.ok) refused.set(result.reason, (refused.get(result.reason) ?? 0) + 1);
+    else assert.equal(result.path, 'Inbox/Day.md');
+    if (i % 2_000 === 0) await new Promise((done) => setImmediate(done));
+  }
+  worker.postMessage('stop');
+  await once(worker, 'message');
+  assert.deepEqual([...refused], []);
+});
