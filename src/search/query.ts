@@ -20,7 +20,8 @@ const FUNCTION_WORDS_BY_LANGUAGE: Record<string, string> = {
     is are was were be been being am has have had having
     i i'm i've me my mine myself we us our ours you your yours he him his she her hers it its they them their
     a an the this that these those there here some any
-    please about of in on to for with from by at as into`,
+    please about of in on to for with from by at as into
+    it's that's there's where's who's how's when's i'd i'll you're you've we're we've they're`,
   pt: `como que quê qual quais quem quando onde porque porquê por quanto quanta quantos quantas
     é são foi eram ser estar está estão tem têm ter há faço fazer pode posso podemos devo deve devemos
     eu me meu minha meus minhas nós nos nosso nossa você vocês seu sua ele ela eles elas
@@ -76,7 +77,7 @@ function inQuestionPhrase(language: string, words: readonly string[], index: num
 const CAPITALIZED_FUNCTION_WORDS = new Set(['de']);
 
 /** Words that are capitalized wherever they stand (English `I` and its contractions). */
-const ALWAYS_CAPITAL = new Set(['i', "i'm", "i've", "i'd", "i'll"]);
+const ALWAYS_CAPITAL = new Set(['i', "i'm", "i've", "i'd", "i'll"].flatMap((word) => [word, word.replace(/'/g, '\u2019')]));
 
 /**
  * Whether `words[index]`, a function word by spelling, is written as a name: capitalized after
@@ -107,7 +108,19 @@ function startsUpper(word: string): boolean {
 }
 
 /** Language → its folded function words. English first: it wins ties. */
-const FUNCTION_WORDS: ReadonlyMap<string, ReadonlySet<string>> = new Map(Object.entries(FUNCTION_WORDS_BY_LANGUAGE).map(([language, list]) => [language, new Set(list.split(/\s+/).filter(Boolean).map(foldToken))]));
+/** Each list's words, folded, with a typographic apostrophe (`don’t`) as well as the straight one. */
+const FUNCTION_WORDS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  Object.entries(FUNCTION_WORDS_BY_LANGUAGE).map(([language, list]) => [
+    language,
+    new Set(
+      list
+        .split(/\s+/)
+        .filter(Boolean)
+        .flatMap((word) => [word, word.replace(/'/g, '\u2019')])
+        .map(foldToken),
+    ),
+  ]),
+);
 
 /**
  * The language whose function words the query uses most (English on a tie), or null when it

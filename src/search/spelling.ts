@@ -128,6 +128,18 @@ function trigrams(term: string): string[] {
   return out;
 }
 
+/** English contractions: `aren't` leaves `aren`, which is no misspelling of `area`. */
+const CONTRACTION = /['\u2019](?:t|s|re|ve|ll|d|m)$/i;
+
+/**
+ * Whether a word no note contains may be a misspelling: not a word some vault language stops
+ * (`that's` is `that` to a language that does not stop it, and English stops `that`), not a
+ * function word, not a contraction.
+ */
+function isCorrectable(written: string, terms: readonly string[], isStopWord: (word: string) => boolean): boolean {
+  return !isStopWord(written) && !terms.some(isStopWord) && !isFunctionWord(written) && !CONTRACTION.test(written);
+}
+
 /** A query word no note contains, and the indexed term searched in its place. */
 export interface WordCorrection extends SpellingCorrection {
   /** The word as the query wrote it. */
@@ -156,7 +168,7 @@ export function correctQuery(
   const out: WordCorrection[] = [];
   for (const [word, terms] of byWord) {
     const written = query.words[word];
-    if (written === undefined || terms.some(vault.isKnown) || vault.isStopWord(written) || isFunctionWord(written)) continue;
+    if (written === undefined || terms.some(vault.isKnown) || !isCorrectable(written, terms, vault.isStopWord)) continue;
     let best: SpellingCorrection | null = null;
     for (const term of terms) {
       const correction = spelling.correct(term);

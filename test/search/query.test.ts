@@ -76,6 +76,9 @@ test('a function word written as a name (a month, a person) is content; title ca
   assert.deepEqual(analyzeQuery('May I embed a file?', tokenize).content, tokenize('embed file'));
   assert.deepEqual(analyzeQuery('How Do I Embed A File', tokenize).content, tokenize('embed file'));
   assert.deepEqual(analyzeQuery('what did I do with the car?', tokenize).content, tokenize('car'));
+  // Contractions are function words with either apostrophe; `I’m` is no name.
+  assert.deepEqual(analyzeQuery('what did I’m told it’s about?', tokenize).content, tokenize('told'));
+  assert.deepEqual(analyzeQuery("where's the config that's broken?", tokenize).content, tokenize('config broken'));
   // German capitalizes its polite pronoun: grammar, not a name.
   assert.deepEqual(analyzeQuery('Wie kann ich Sie erreichen?', tokenize).content, tokenize('erreichen'));
 });

@@ -47,3 +47,17 @@ test('a query corrects only words none of whose terms the vault knows, and never
   assert.deepEqual(correctQuery(query(['that'], ['that']), vault, spelling), [], 'a stop word of some language');
   assert.deepEqual(correctQuery(query(['where'], ['wher']), vault, spelling), [], 'a function word of some language');
 });
+
+test("a contraction's stub and a word some language reads as a stop word are no misspellings", () => {
+  const spelling = index({ area: 29, hand: 22, what: 40, wont: 3 });
+  const vault = { isKnown: () => false, isStopWord: (word: string) => word === 'that' };
+  const query = (word: string, term: string) => ({ words: [word], content: [term], wordOf: new Map([[term, 0]]) });
+  // Each is one edit from an indexed term, and was searched as it: `aren't` as `area`.
+  assert.equal(spelling.correct('aren')?.to, 'area');
+  assert.deepEqual(correctQuery(query("aren't", 'aren'), vault, spelling), []);
+  assert.deepEqual(correctQuery(query('hadn\u2019t', 'hadn'), vault, spelling), [], 'a typographic apostrophe');
+  // `that's` is the term `that` to a language that does not stop it (Portuguese), and English stops `that`.
+  assert.deepEqual(correctQuery(query("that's", 'that'), vault, spelling), []);
+  // Without the apostrophe it is a word like any other.
+  assert.deepEqual(correctQuery(query('aren', 'aren'), vault, spelling), [{ word: 'aren', from: 'aren', to: 'area', edits: 1 }]);
+});
