@@ -12,7 +12,7 @@
  * is about exactly those words (dropping them cost LoCoMo dev 0.00x MRR).
  */
 import { foldToken, scanWords, type Tokenizer } from './tokenizer.js';
-import { leadingRequest, requestLanguage } from './requests.js';
+import { leadingRequest, openingRequest } from './requests.js';
 
 const FUNCTION_WORDS_BY_LANGUAGE: Record<string, string> = {
   en: `how what what's whats which who whom whose when where why whether
@@ -186,9 +186,12 @@ export function analyzeQuery(query: string, tokenize: Tokenizer): AnalyzedQuery 
     words.push(word);
   });
   // A question, or a request ("tell me about …", `requests.ts`): both lose their function words, and a request its framing.
-  const language = isQuestion(query, words) ? functionWordLanguage(words) : requestLanguage(words, (name, word) => FUNCTION_WORDS.get(name)!.has(word));
+  const question = isQuestion(query, words);
+  const request = question ? null : openingRequest(words, (name, word) => FUNCTION_WORDS.get(name)!.has(word));
+  const language = request !== null ? request.language : question ? functionWordLanguage(words) : null;
   const functionWords = language === null ? null : FUNCTION_WORDS.get(language)!;
-  const framing = language === null ? 0 : leadingRequest(language, words, (word) => functionWords!.has(word));
+  // A question may open with a request too ("can you tell me about …?").
+  const framing = request !== null ? request.framing : language === null ? 0 : leadingRequest(language, words, (word) => functionWords!.has(word));
   const titleCase = language !== null && isTitleCase(words);
   const all: string[] = [];
   const content: string[] = [];

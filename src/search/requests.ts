@@ -76,13 +76,17 @@ export function leadingRequest(language: string, words: readonly string[], isFun
 /** Words of relation after a vault noun: "notes related to …", "anything regarding …". */
 const RELATION = new Set(['related', 'relating', 'regarding', 'concerning', 'relacionado', 'relacionadas', 'relacionados', 'sobre', 'über', 'concernant']);
 
-/** The language whose request opens the query — a request verb or a vault noun framing what follows (English first) — or null. */
-export function requestLanguage(words: readonly string[], isFunctionWord: (language: string, folded: string) => boolean): string | null {
+/**
+ * The request that opens the query — a request verb or a vault noun framing what follows
+ * (English first) — as its language and how many words frame it (`leadingRequest`), or null.
+ */
+export function openingRequest(words: readonly string[], isFunctionWord: (language: string, folded: string) => boolean): { language: string; framing: number } | null {
   if (words.length < 2) return null;
   const first = foldToken(words[0]!);
   for (const [language, verbs] of REQUEST_VERBS) {
     if (!verbs.has(first) && !VAULT_NOUNS.get(language)!.has(first)) continue;
-    if (leadingRequest(language, words, (word) => isFunctionWord(language, word)) > 0) return language;
+    const framing = leadingRequest(language, words, (word) => isFunctionWord(language, word));
+    if (framing > 0) return { language, framing };
   }
   return null;
 }

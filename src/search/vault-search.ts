@@ -224,6 +224,8 @@ export class VaultSearch {
   private readonly names = new Map<string, Map<number, { match: 'title' | 'alias'; spellings: Set<string> }>>();
   /** Names (title, file name, aliases) by their content tokens, for coverage by a longer query. */
   private readonly covering: NameIndex;
+  /** Each note's path as `notesAtPath` compares it (NFC, lower case, no `.md`), made on the first query holding a `/`. */
+  private foldedPaths: string[] | null = null;
   /** Indexed terms by spelling, made on the first misspelt query. */
   private spelling: SpellingIndex | null = null;
   /** The same names, read approximately when a query word is in no note (`fuzzy-titles.ts`). */
@@ -411,9 +413,9 @@ export class VaultSearch {
     const link = query.trim().replace(/^\[\[/, '').replace(/\]\]$/, '').split('|')[0]!.split('#')[0]!.trim();
     if (!link.includes('/')) return [];
     const wanted = link.replace(/\.md$/i, '').replace(/^\/+/, '').normalize('NFC').toLowerCase();
+    this.foldedPaths ??= this.metas.map((meta) => meta.path.normalize('NFC').toLowerCase().replace(/\.md$/, ''));
     const found: number[] = [];
-    this.metas.forEach((meta, doc) => {
-      const path = meta.path.normalize('NFC').toLowerCase().replace(/\.md$/, '');
+    this.foldedPaths.forEach((path, doc) => {
       if (path === wanted || path.endsWith(`/${wanted}`)) found.push(doc);
     });
     return found;
