@@ -9,9 +9,11 @@ import { dirname, join, normalize, relative } from 'node:path';
 import { test } from 'node:test';
 import { REPO } from './helpers/cli.js';
 
-/** Lowest first. `errors.ts` is the shared kernel every layer may use. */
+/** Lowest first. The shared kernel (`errors.ts`, `pid.ts`) is what every layer may use. */
+const KERNEL = new Set(['errors.ts', 'pid.ts']);
 const LAYERS: Record<string, number> = {
   'errors.ts': 0,
+  'pid.ts': 0,
   vault: 1,
   'smart-env': 1,
   attach: 1,
@@ -54,9 +56,9 @@ export function importViolations(sources: Sources): string[] {
       const to = capabilityOf(target);
       if (to === from) continue;
       const toLayer = LAYERS[to];
-      if (toLayer === undefined || toLayer > fromLayer || (toLayer === fromLayer && to !== 'errors.ts')) {
+      if (toLayer === undefined || toLayer > fromLayer || (toLayer === fromLayer && !KERNEL.has(to))) {
         violations.push(`${path} imports ${target}: ${from} (layer ${fromLayer}) may not depend on ${to} (layer ${toLayer ?? '?'})`);
-      } else if (to !== 'errors.ts' && to !== 'daemon.ts' && target !== `${to}/index.ts`) {
+      } else if (!KERNEL.has(to) && to !== 'daemon.ts' && target !== `${to}/index.ts`) {
         violations.push(`${path} imports ${target}: go through ${to}/index.ts, the capability's public face`);
       }
     }

@@ -12,6 +12,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, lstatSync, openSync, readFileSync, realpathSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pidState } from '../pid.js';
 
 export const ATTACH_FILE = 'attach.json';
 
@@ -96,18 +97,9 @@ export function findDaemon(stateDir: string, vault: string, version: string, uid
     return { refused: `${path} is not valid JSON; remove it and restart \`engram daemon\`` };
   }
   if (typeof info.port !== 'number' || typeof info.secret !== 'string' || typeof info.pid !== 'number') return { refused: `${path} lacks its address, secret or pid; restart \`engram daemon\`` };
-  if (!alive(info.pid)) return { refused: `the engram daemon recorded in ${path} (pid ${info.pid}) is no longer running; start it again with \`engram daemon\`` };
+  // Another user's process holding the pid is not our daemon.
+  if (pidState(info.pid) !== 'running') return { refused: `the engram daemon recorded in ${path} (pid ${info.pid}) is no longer running; start it again with \`engram daemon\`` };
   if (info.vault !== vault) return { refused: `the engram daemon (pid ${info.pid}) serves ${info.vault}, not ${vault}` };
   if (info.version !== version) return { refused: `the engram daemon (pid ${info.pid}) runs Engram ${info.version}, this is ${version}; restart the daemon to share it` };
   return { found: info };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    // ESRCH: gone; EPERM: the pid now belongs to another user's process, so not our daemon.
-    return false;
-  }
 }

@@ -7,6 +7,7 @@ import { hostname } from 'node:os';
 import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngramError, systemErrorCode } from '../errors.js';
+import { pidState } from '../pid.js';
 
 export const LOCK_DEFAULTS = {
   /** A lock held longer than this is presumed abandoned (a hung or killed process on another host). */
@@ -101,16 +102,8 @@ export function isStale(holder: LockInfo, staleMs: number, now: number): boolean
   const age = now - Date.parse(holder.startedAt);
   if (!(age < staleMs)) return true;
   if (holder.host !== hostname()) return false;
-  return !processAlive(holder.pid);
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return systemErrorCode(error) === 'EPERM';
-  }
+  // Another user's process holding the pid may be their engram: the lock stays theirs.
+  return pidState(holder.pid) === 'gone';
 }
 
 function releaseLock(path: string, info: LockInfo): void {

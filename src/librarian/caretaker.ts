@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { realpathSync } from 'node:fs';
+import { pidState } from '../pid.js';
 import { VaultFs } from '../writes/index.js';
 import { decideLease, describeHolder, LEASE_DEFAULTS, leasePath, observe, parseLease, renderLease, type LeaseRecord, type LeaseSelf, type LeaseTimings, type Observation } from './lease.js';
 
@@ -130,13 +131,9 @@ export class Caretaker {
   }
 }
 
+/** A holder whose pid another user's process has is still taken to hold the lease. */
 function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return pidState(pid) !== 'gone';
 }
 
 /** The lease as the vault's note says (for `engram status`, `librarian_status`, `onboard`): one line, or null when there is none. */

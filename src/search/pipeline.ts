@@ -30,10 +30,11 @@ export async function searchVault(search: VaultSearch, request: PipelineRequest,
   const responses: SearchResponse[] = [];
   const requests: SearchRequest[] = [];
   // The query's `-word`s and operators hold for its rephrasings too: "lisbon -paris" with "lisboa trip" still leaves Paris out.
-  const { excluded, scopes } = parseQuerySyntax(request.query);
+  const syntaxes = wordings.map(parseQuerySyntax);
+  const { excluded, scopes } = syntaxes[0]!;
   for (const [i, wording] of wordings.entries()) {
     const inherited = i === 0 ? {} : { exclude: [...(request.exclude ?? []), ...excluded], scopes: [...(request.scopes ?? []), ...scopes] };
-    requests.push({ ...request, query: wording, limit: depth, ...inherited, ...(await vectorFor(search, request, parseQuerySyntax(wording).text, embed)) });
+    requests.push({ ...request, query: wording, limit: depth, ...inherited, ...(await vectorFor(search, request, syntaxes[i]!.text, embed)) });
   }
   // The engine's own typed reason, not its sentence parsed back.
   const noSemantic = request.mode === 'semantic' ? search.semanticUnavailable(requests[0]!) : null;

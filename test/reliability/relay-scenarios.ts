@@ -18,6 +18,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { resolveVaultRoot, stateDirFor } from '../../src/index/index.js';
+import { pidState } from '../../src/pid.js';
 import { REPO, spawnCli } from '../helpers/cli.js';
 import { eventually } from '../helpers/eventually.js';
 import { makeVault, type FixtureVault } from '../helpers/vault.js';
@@ -271,7 +272,7 @@ export function relayScenarios(launcher: Launcher): void {
       // The vault's folder is removed next: let the daemon finish writing its state first (the
       // folder used to go first, while the daemon still wrote there: ENOTEMPTY, and the daemon
       // and its sessions outlived the test).
-      for (let i = 0; i < 200 && isAlive(spawned); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      for (let i = 0; i < 200 && pidState(spawned) === 'running'; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     });
     const vault = makeVault(t, FILES);
     spawnCli(['index', '--vault', vault.root, '--quiet'], { ENGRAM_HOME: vault.home });
@@ -327,13 +328,4 @@ export function relayScenarios(launcher: Launcher): void {
     );
     assert.ok(!readFileSync(join(vault.root, 'Notes/Alpha.md'), 'utf8').includes('Never written.'));
   });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
