@@ -48,6 +48,7 @@ if [ -d "$CORPORA/obsidian-help/vault" ]; then
       for (const id of ["embed-a-file", "what-is-a-vault", "change-font-size", "install-community-plugin"])
         console.log(`  ${id.padEnd(26)} engram #${rank(r, id)}   fts5 #${rank(r.baseline, id)}`);' || failed=1
   echo
+  run "obsidian-help blind set (written before any run)" --golden evals/obsidian-help-blind.golden.json --vault "$CORPORA/obsidian-help/vault"
 else skip "obsidian-help known items" "$CORPORA/obsidian-help/vault"; fi
 if [ -d "$CORPORA/yuri-estudos" ]; then
   run "yuri-estudos (Portuguese)" --golden evals/yuri-estudos-pt.golden.json --vault "$CORPORA/yuri-estudos"
