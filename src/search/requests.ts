@@ -66,12 +66,24 @@ export function leadingRequest(language: string, words: readonly string[], isFun
     const next = i + 1 < words.length ? foldToken(words[i + 1]!) : null;
     if (isFunctionWord(word)) continue;
     if (next === null) break;
+    // "how do I pull a chunk out": the asker's own action on a thing, what the question is about
+    // ("where did I write about …" and "how do I find my notes on …" still frame).
+    if (language === 'en' && i >= 2 && ARTICLES.has(next) && ASKER.has(foldToken(words[i - 1]!)) && AUXILIARIES.has(foldToken(words[i - 2]!))) break;
     if (verbs.has(word) && (isFunctionWord(next) || verbs.has(next) || nouns.has(next))) framed = true;
     else if (nouns.has(word) && (isFunctionWord(next) || RELATION.has(next))) framed = true;
     else if (!RELATION.has(word) || i === 0) break;
   }
   return framed ? i : 0;
 }
+
+/**
+ * English asks about the asker's own action with an auxiliary, the subject, the verb and its
+ * object: "how do I find a …", "can we get the …". (The other request languages conjugate the
+ * verb itself, "como restauro", or put it last, "wie kann ich … finden".)
+ */
+const AUXILIARIES = new Set(['do', 'does', 'did', 'can', 'could', 'should', 'would', 'will', 'shall', 'may', 'might', 'must']);
+const ASKER = new Set(['i', 'we']);
+const ARTICLES = new Set(['a', 'an', 'the']);
 
 /** Words of relation after a vault noun: "notes related to …", "anything regarding …". */
 const RELATION = new Set(['related', 'relating', 'regarding', 'concerning', 'relacionado', 'relacionadas', 'relacionados', 'sobre', 'über', 'concernant']);

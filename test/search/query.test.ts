@@ -52,6 +52,12 @@ test('what only looks like a request keeps every word: a first word that is cont
   }
   assert.ok(analyzeQuery('what does Jon tell Gina he will do?', tokenize).content.includes(tokenize('tell')[0]!));
   assert.deepEqual(analyzeQuery('tell me', tokenize).content, tokenize('tell me'), 'nothing else: kept');
+  // The asker's own action is what a how-question asks about; asking the assistant is framing.
+  assert.deepEqual(analyzeQuery('how do I pull a chunk of a note out?', tokenize).content, tokenize('pull chunk note out'));
+  assert.deepEqual(analyzeQuery('how do I find my notes on sourdough?', tokenize).content, tokenize('sourdough'));
+  assert.deepEqual(analyzeQuery('how can we show hidden files?', tokenize).content, tokenize('show hidden files'));
+  assert.deepEqual(analyzeQuery('can you show me the Atlas notes?', tokenize).content, tokenize('Atlas notes'));
+  assert.deepEqual(analyzeQuery('I want my notes on sourdough', tokenize).content, tokenize('sourdough'));
 });
 
 test('how many, how much, how often, how far: the quantity word is part of the question, elsewhere it is content', () => {
