@@ -53,14 +53,18 @@ const FUNCTION_WORDS_BY_LANGUAGE: Record<string, string> = {
 
 /**
  * Words that are function words only inside a question phrase: `how many`, `how much`, `how
- * often`, `how far`. Alone they can be content (`many-worlds`, `much ado`), so they are dropped
+ * often`, `how far`, `what happens` (the Obsidian help vault's notes say "this happens when…"
+ * in troubleshooting sections; `happen` had outweighed every other word of a question). Alone they can be content (`many-worlds`, `much ado`), so they are dropped
  * only right after the question word. Measured and left out: `how long` (conversation logs answer
  * it with the word itself, "for a long time") and `what kind of` / `which type of` (the asking
  * turn of a conversation repeats the phrase): both cost LoCoMo MRR. Languages not listed say
  * these with one word (`quantos`, `combien`), already in their lists.
  */
 const QUESTION_PHRASES: Record<string, { after: readonly string[]; words: readonly string[] }[]> = {
-  en: [{ after: ['how'], words: ['many', 'much', 'often', 'far'] }],
+  en: [
+    { after: ['how'], words: ['many', 'much', 'often', 'far'] },
+    { after: ['what'], words: ['happens', 'happened', 'happen'] },
+  ],
 };
 
 /** Whether `words[index]` is part of a question phrase of `language` (see `QUESTION_PHRASES`). */

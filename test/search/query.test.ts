@@ -60,7 +60,10 @@ test('what only looks like a request keeps every word: a first word that is cont
   assert.deepEqual(analyzeQuery('I want my notes on sourdough', tokenize).content, tokenize('sourdough'));
 });
 
-test('how many, how much, how often, how far: the quantity word is part of the question, elsewhere it is content', () => {
+test('how many, how much, how often, how far, what happens: part of the question, elsewhere content', () => {
+  assert.deepEqual(analyzeQuery('what happens to my synced notes if my subscription runs out?', tokenize).content, tokenize('synced notes subscription runs out'));
+  assert.deepEqual(analyzeQuery('what happened to John’s job in August 2023?', tokenize).content, tokenize('John’s job August 2023'));
+  assert.deepEqual(analyzeQuery('bad things happen on deploy days', tokenize).content, tokenize('bad things happen on deploy days'));
   const many = analyzeQuery('How many children does Melanie have?', tokenize);
   assert.deepEqual(many.content, tokenize('children Melanie'));
   assert.ok(many.ignored.includes(tokenize('many')[0]!));
