@@ -11,7 +11,7 @@
  * (`won't`, `can't`) and verbs of asking (`tell`) stay: "what does Jon tell Gina he won't do"
  * is about exactly those words (dropping them cost LoCoMo dev 0.00x MRR).
  */
-import { foldToken, scanWords, type Tokenizer } from './tokenizer.js';
+import { foldToken, scanWordSpans, type Tokenizer } from './tokenizer.js';
 import { leadingRequest, openingRequest } from './requests.js';
 
 const FUNCTION_WORDS_BY_LANGUAGE: Record<string, string> = {
@@ -180,37 +180,69 @@ function isQuestion(query: string, words: readonly string[]): boolean {
   return false;
 }
 
+/** Punctuation between two words that ends a sentence. */
+const SENTENCE_END = /[.!?;。！？]/u;
+
 /**
- * Splits a query's tokens into content and function words. A query made only of function words
- * ("what is it", "how") keeps them all: it still has to find something.
+ * One sentence's reading. A question, or a request ("tell me about …", `requests.ts`): both lose
+ * their function words, and a request its framing; a statement keeps every word.
+ */
+function readSentence(text: string, words: readonly string[]): { language: string | null; functional: (index: number) => boolean } {
+  const question = isQuestion(text, words);
+  const request = question ? null : openingRequest(words, (name, word) => FUNCTION_WORDS.get(name)!.has(word));
+  const language = request !== null ? request.language : question ? functionWordLanguage(words) : null;
+  if (language === null) return { language, functional: () => false };
+  const functionWords = FUNCTION_WORDS.get(language)!;
+  // A question may open with a request too ("can you tell me about …?").
+  const framing = request !== null ? request.framing : leadingRequest(language, words, (word) => functionWords.has(word));
+  const titleCase = isTitleCase(words);
+  return {
+    language,
+    functional: (index) => index < framing || (functionWords.has(foldToken(words[index]!)) && !writtenAsName(language, words, index, titleCase)) || inQuestionPhrase(language, words, index),
+  };
+}
+
+/**
+ * Splits a query's tokens into content and function words, sentence by sentence: an agent's long
+ * query states the situation, then asks ("… They want a nightly job. Find the command line
+ * tool"), and each sentence is a question, a request or a statement of its own. A query made
+ * only of function words ("what is it", "how") keeps them all: it still has to find something.
  */
 export function analyzeQuery(query: string, tokenize: Tokenizer): AnalyzedQuery {
   const words: string[] = [];
-  scanWords(query, (word) => {
-    words.push(word);
+  const sentences: { first: number; text: string }[] = [];
+  let sentenceStart = 0;
+  let previousEnd = 0;
+  scanWordSpans(query, (start, end) => {
+    if (words.length === 0 || SENTENCE_END.test(query.slice(previousEnd, start))) {
+      if (words.length > 0) sentences[sentences.length - 1]!.text = query.slice(sentenceStart, start);
+      sentences.push({ first: words.length, text: '' });
+      sentenceStart = start;
+    }
+    words.push(query.slice(start, end));
+    previousEnd = end;
   });
-  // A question, or a request ("tell me about …", `requests.ts`): both lose their function words, and a request its framing.
-  const question = isQuestion(query, words);
-  const request = question ? null : openingRequest(words, (name, word) => FUNCTION_WORDS.get(name)!.has(word));
-  const language = request !== null ? request.language : question ? functionWordLanguage(words) : null;
-  const functionWords = language === null ? null : FUNCTION_WORDS.get(language)!;
-  // A question may open with a request too ("can you tell me about …?").
-  const framing = request !== null ? request.framing : language === null ? 0 : leadingRequest(language, words, (word) => functionWords!.has(word));
-  const titleCase = language !== null && isTitleCase(words);
+  if (sentences.length > 0) sentences[sentences.length - 1]!.text = query.slice(sentenceStart);
   const all: string[] = [];
   const content: string[] = [];
   const ignored: string[] = [];
   const wordOf = new Map<string, number>();
-  for (const [index, word] of words.entries()) {
-    const tokens = tokenize.expand(word);
-    for (const token of tokens) if (!wordOf.has(token)) wordOf.set(token, index);
-    const functional = language !== null && (index < framing || (functionWords!.has(foldToken(word)) && !writtenAsName(language, words, index, titleCase)) || inQuestionPhrase(language, words, index));
-    const into = functional ? ignored : content;
-    for (const token of tokens) {
-      all.push(token);
-      into.push(token);
+  let language: string | null = null;
+  sentences.forEach(({ first, text }, i) => {
+    const own = words.slice(first, i + 1 < sentences.length ? sentences[i + 1]!.first : words.length);
+    const read = readSentence(text, own);
+    language ??= read.language;
+    for (const [at, word] of own.entries()) {
+      const index = first + at;
+      const tokens = tokenize.expand(word);
+      for (const token of tokens) if (!wordOf.has(token)) wordOf.set(token, index);
+      const into = read.functional(at) ? ignored : content;
+      for (const token of tokens) {
+        all.push(token);
+        into.push(token);
+      }
     }
-  }
+  });
   if (content.length === 0) return { all, content: all.slice(), ignored: [], language, wordOf, words };
   const kept = new Set(content);
   return { all, content, ignored: [...new Set(ignored)].filter((token) => !kept.has(token)), language, wordOf, words };

@@ -16,6 +16,17 @@ test('a question loses its question and function words; content words stay', () 
   assert.equal(analyzeQuery('como instalar um plugin', tokenize).language, 'pt');
 });
 
+test("an agent's long query is read sentence by sentence: the situation keeps its words, the ask loses its framing", () => {
+  const long = analyzeQuery('The user is preparing a talk on Atlas. They want the cutover dates. Find my notes about the migration runbook; what did Priya decide?', tokenize);
+  // "They want …" frames what they want, as "I want …" does.
+  assert.deepEqual(long.content, tokenize('The user is preparing a talk on Atlas. cutover dates. migration runbook; Priya decide'));
+  assert.equal(long.language, 'en');
+  // One sentence: as before, a question loses its function words wherever they stand.
+  assert.deepEqual(analyzeQuery('how do I embed a file in a note?', tokenize).content, tokenize('embed file note'));
+  // A word's own dots do not end a sentence.
+  assert.deepEqual(analyzeQuery('how do I install node.js', tokenize).content, tokenize('install node.js'));
+});
+
 test('a query of only function words keeps them; statements and claims keep theirs', () => {
   assert.deepEqual(analyzeQuery('what is it', tokenize).content, ['what']);
   assert.deepEqual(analyzeQuery('how', tokenize).content, ['how']);
