@@ -354,8 +354,16 @@ export class VaultSearch {
     const queryWords = fuzzyQueryWords(read.query, this.tokenize, read.analyzed.content, read.known);
     const words = read.corrected.length === 0 ? queryWords : queryWords.map((word) => (read.corrected.some(({ word: written }) => written === word.word) ? { ...word, known: true } : word));
     if (words.every((word) => word.known)) return;
+    // A word some vault language stops (`with` is a term to Portuguese) is not worth a mention.
+    const missing = [...new Set(words.filter((word) => !word.known && !this.tokenize.isStopWord(word.word)).map((word) => `"${word.word}"`))].join(', ');
     const found = this.fuzzy.match(words, (doc) => !read.filter.active || read.filter.test(this.metas[doc]!) === null);
-    if (found.length === 0) return;
+    if (found.length === 0) {
+      if (missing === '') return;
+      // Said, so an agent can search again in the vault's own words (`alternatives`).
+      const without = words.some((word) => word.known) ? `, so the search went on without ${missing.includes(',') ? 'them' : 'it'}` : '';
+      read.notices.push(`no note contains ${missing}${without}; the vault may use other words (try alternatives)`);
+      return;
+    }
     let added = 0;
     const fuzzy = found.map((hit, i) => {
       const lane = { rank: i + 1, score: round(hit.score), name: hit.name, read_as: hit.readAs };
@@ -366,7 +374,7 @@ export class VaultSearch {
     });
     response.results = fuzzyMerge(response.results, fuzzy, read.limit);
     response.total_matches += added;
-    read.notices.push(`no note contains ${[...new Set(words.filter((word) => !word.known).map((word) => `"${word.word}"`))].join(', ')}; notes whose name is close to the query are listed after exact matches (lane "fuzzy")`);
+    read.notices.push(`${missing === '' ? '' : `no note contains ${missing}; `}notes whose name is close to the query are listed after exact matches (lane "fuzzy")`);
   }
 
   /** The request read: the query (cut to the limit, its syntax read out), its analysis, the filter, the names and phrases it matches, and the notices so far. */

@@ -188,6 +188,18 @@ test('passages: a focused section beats a long note with the same words scattere
   assert.ok(proximity('Together.md').proximity > proximity('Apart.md').proximity);
 });
 
+test('a word no note contains, and not a misspelling, is named in a notice so the agent can reword', (t) => {
+  const vault = makeVault(t, FILES);
+  const engine = engineFor(t, vault).open();
+  const partly = engine.search({ query: 'Tantivy with zzyzx and qwxv' });
+  assert.equal(partly.results[0]!.path, 'Claude/Sessions/2026-03-12 Review.md');
+  // `with` and `and` are stop words: never worth a mention.
+  assert.deepEqual(partly.notices, ['no note contains "zzyzx", "qwxv", so the search went on without them; the vault may use other words (try alternatives)']);
+  const none = engine.search({ query: 'zzyzx' });
+  assert.deepEqual(none.results, []);
+  assert.deepEqual(none.notices, ['no note contains "zzyzx"; the vault may use other words (try alternatives)']);
+});
+
 test('a misspelt word is searched as the nearest indexed word, saying so; known words are never corrected', (t) => {
   const vault = makeVault(t, FILES);
   const engine = engineFor(t, vault).open();
