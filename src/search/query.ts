@@ -12,6 +12,7 @@
  * is about exactly those words (dropping them cost LoCoMo dev 0.00x MRR).
  */
 import { foldToken, scanWordSpans, type Tokenizer } from './tokenizer.js';
+import { stopWordsOf, type Language } from './language.js';
 import { leadingRequest, openingRequest } from './requests.js';
 
 const FUNCTION_WORDS_BY_LANGUAGE: Record<string, string> = {
@@ -180,6 +181,22 @@ function isQuestion(query: string, words: readonly string[]): boolean {
   return false;
 }
 
+const QUESTION_WORDS = new Map<string, ReadonlySet<string>>();
+
+/**
+ * A language's function words and its stop words: in a vault of several languages a stop word
+ * of one is a term to another (English stops `and`; to Portuguese it is a word, and "who is our
+ * contact at Tessellate and how…" searched it), so a question in one drops them all.
+ */
+function questionWordsOf(language: string): ReadonlySet<string> {
+  let words = QUESTION_WORDS.get(language);
+  if (words === undefined) {
+    words = new Set([...FUNCTION_WORDS.get(language)!, ...stopWordsOf(language as Language).map(foldToken)]);
+    QUESTION_WORDS.set(language, words);
+  }
+  return words;
+}
+
 /** Punctuation between two words that ends a sentence. */
 const SENTENCE_END = /[.!?;。！？]/u;
 
@@ -192,7 +209,7 @@ function readSentence(text: string, words: readonly string[]): { language: strin
   const request = question ? null : openingRequest(words, (name, word) => FUNCTION_WORDS.get(name)!.has(word));
   const language = request !== null ? request.language : question ? functionWordLanguage(words) : null;
   if (language === null) return { language, functional: () => false };
-  const functionWords = FUNCTION_WORDS.get(language)!;
+  const functionWords = questionWordsOf(language);
   // A question may open with a request too ("can you tell me about …?").
   const framing = request !== null ? request.framing : leadingRequest(language, words, (word) => functionWords.has(word));
   const titleCase = isTitleCase(words);

@@ -27,6 +27,16 @@ test("an agent's long query is read sentence by sentence: the situation keeps it
   assert.deepEqual(analyzeQuery('how do I install node.js', tokenize).content, tokenize('install node.js'));
 });
 
+test("in a vault of two languages a question drops its own language's stop words, which the other reads as terms", () => {
+  const both = unionTokenizer([createTokenizer({ language: 'en' }), createTokenizer({ language: 'pt' })]);
+  // Portuguese keeps `and` and `not` (`not` is its stem of `nota`): an English question must not search them.
+  assert.ok(both('and not').length > 0);
+  assert.deepEqual(analyzeQuery('who is our contact at Tessellate and how does she like to be reached?', both).content, both('contact Tessellate like reached'));
+  assert.deepEqual(analyzeQuery('why is sync not working?', both).content, both('sync working'));
+  // A statement keeps every word, as ever.
+  assert.deepEqual(analyzeQuery('salt and pepper', both).content, both('salt and pepper'));
+});
+
 test('a query of only function words keeps them; statements and claims keep theirs', () => {
   assert.deepEqual(analyzeQuery('what is it', tokenize).content, ['what']);
   assert.deepEqual(analyzeQuery('how', tokenize).content, ['how']);
