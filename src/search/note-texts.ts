@@ -10,6 +10,7 @@
  */
 import { lstatSync } from 'node:fs';
 import { readNoteTextStamped, type readNoteText } from '../vault/index.js';
+import type { NotePositions } from './positions.js';
 
 /** Characters kept at most (16 MB of UTF-16): the candidates of many searches, not the vault. */
 export const NOTE_TEXT_CACHE_CHARS = 8_000_000;
@@ -20,6 +21,8 @@ interface Kept {
   ctimeMs: number;
   ino: number;
   text: string;
+  /** Its term positions, once a search has scored it (see `positionsOf`). */
+  positions?: NotePositions;
 }
 
 export class NoteTexts {
@@ -50,13 +53,34 @@ export class NoteTexts {
     return { ok: true, text: read.text };
   }
 
+  /**
+   * The term positions of the text `read` gave for `absPath`, made by `derive` the first time
+   * and kept with the text while it is kept (they count against the cap: a token's eight bytes
+   * are four characters). Undefined for a text this cache does not hold (too large, or dropped
+   * since): deriving costs more than the one scan a search makes without them.
+   */
+  positionsOf(absPath: string, text: string, derive: (text: string) => NotePositions): NotePositions | undefined {
+    const kept = this.kept.get(absPath);
+    if (kept === undefined || kept.text !== text) return undefined;
+    if (kept.positions === undefined) {
+      kept.positions = derive(text);
+      this.chars += charsOf(kept.positions);
+    }
+    return kept.positions;
+  }
+
   private forget(absPath: string, kept: Kept): void {
     this.kept.delete(absPath);
-    this.chars -= kept.text.length;
+    this.chars -= kept.text.length + (kept.positions ? charsOf(kept.positions) : 0);
   }
 
   private clear(): void {
     this.kept.clear();
     this.chars = 0;
   }
+}
+
+/** What a note's positions hold, in UTF-16 characters (their one backing store's bytes / 2). */
+function charsOf(positions: NotePositions): number {
+  return positions.tokens.buffer.byteLength / 2;
 }

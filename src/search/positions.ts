@@ -102,22 +102,41 @@ export class PositionVocabulary {
     if (this.deriving) throw new Error('positions derived from inside a derivation');
     this.deriving = true;
     try {
-      const lineStarts = lineStartsOf(text);
-      const contextTerms = Int32Array.from(this.tokenize(context), (token) => this.idOf(token));
-      this.text = text;
       this.used = 0;
-      this.chunkFrom = 0;
-      this.scanned = 0;
-      scanWordSpans(text, this.visitWord);
-      // One backing store for the note: its line starts, then its tokens.
-      const all = new Int32Array(lineStarts.length + this.used);
+      const lineStarts = lineStartsOf(text);
+      // The context's tokens first (their chunks unused), then the text's.
+      this.read(context);
+      const contextPairs = this.used;
+      this.read(text);
+      // One backing store for the note: its line starts, its tokens, its context's term ids.
+      const tokens = this.used - contextPairs;
+      const contextCount = contextPairs / 2;
+      const all = new Int32Array(lineStarts.length + tokens + contextCount);
       all.set(lineStarts);
-      all.set(this.out.subarray(0, this.used), lineStarts.length);
-      return { vocabulary: this, length: text.length, lineStarts: all.subarray(0, lineStarts.length), lineCount: lineStarts.length - 1, tokens: all.subarray(lineStarts.length), context, contextTerms };
+      all.set(this.out.subarray(contextPairs, this.used), lineStarts.length);
+      const contextAt = lineStarts.length + tokens;
+      for (let i = 0; i < contextCount; i++) all[contextAt + i] = this.out[2 * i]!;
+      return {
+        vocabulary: this,
+        length: text.length,
+        lineStarts: all.subarray(0, lineStarts.length),
+        lineCount: lineStarts.length - 1,
+        tokens: all.subarray(lineStarts.length, contextAt),
+        context,
+        contextTerms: all.subarray(contextAt),
+      };
     } finally {
       this.text = '';
       this.deriving = false;
     }
+  }
+
+  /** Appends the (id, chunk) pairs of `text`'s tokens to `out`. */
+  private read(text: string): void {
+    this.text = text;
+    this.chunkFrom = 0;
+    this.scanned = 0;
+    scanWordSpans(text, this.visitWord);
   }
 
   private readonly visitWord = (start: number, end: number, hash: number): void => {

@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import { sep } from 'node:path';
 import { noteName, readNoteText } from '../vault/index.js';
 import { NoteTexts } from './note-texts.js';
+import { notePositions } from './positions.js';
 import { BM25_DEFAULTS, type Bm25Params } from './bm25l.js';
 import { findEvidence, passageEvidence, passageScorer, type Evidence, type EvidenceBlock, type PassageScore } from './evidence.js';
 import type { FieldWeights } from './fields.js';
@@ -610,7 +611,9 @@ export class VaultSearch {
     const read = this.texts.read(this.absolute(meta.path));
     if (!read.ok) return null;
     const blocks = this.blocksOf(doc);
-    return { text: read.text, blocks, score: scorer(read.text, blocks, `${meta.title}\n${noteName(meta.path)}`) };
+    const context = `${meta.title}\n${noteName(meta.path)}`;
+    const positions = this.texts.positionsOf(this.absolute(meta.path), read.text, (text) => notePositions(text, this.tokenize, context));
+    return { text: read.text, blocks, score: scorer(read.text, blocks, context, positions) };
   }
 
   /**
