@@ -21,8 +21,9 @@ interface Kept {
   ctimeMs: number;
   ino: number;
   text: string;
-  /** Its term positions, once a search has scored it (see `positionsOf`). */
+  /** Its term positions, once searches have scored it twice (see `positionsOf`). */
   positions?: NotePositions;
+  scored?: true;
 }
 
 export class NoteTexts {
@@ -54,15 +55,21 @@ export class NoteTexts {
   }
 
   /**
-   * The term positions of the text `read` gave for `absPath`, made by `derive` the first time
-   * and kept with the text while it is kept (they count against the cap: a token's eight bytes
-   * are four characters). Undefined for a text this cache does not hold (too large, or dropped
-   * since): deriving costs more than the one scan a search makes without them.
+   * The term positions of the text `read` gave for `absPath`, for a search that scores it:
+   * undefined the first time (the search scans the text), made by `derive` the second time and
+   * kept with the text while it is kept (they count against the cap: a token's eight bytes are
+   * four characters). Deriving costs about two scans, so a note scored once — what a one-shot
+   * `engram search` scores — never pays for them, and a note asked about again scores in a
+   * fraction of a scan from then on. Undefined too for a text this cache does not hold.
    */
   positionsOf(absPath: string, text: string, derive: (text: string) => NotePositions): NotePositions | undefined {
     const kept = this.kept.get(absPath);
     if (kept === undefined || kept.text !== text) return undefined;
     if (kept.positions === undefined) {
+      if (kept.scored === undefined) {
+        kept.scored = true;
+        return undefined;
+      }
       kept.positions = derive(text);
       this.chars += charsOf(kept.positions);
     }
