@@ -191,7 +191,11 @@ export function passageScorer(
     const slots = known === null ? null : known.vocabulary.select(owner, idsIn(known.vocabulary));
     terms.context.fill(0);
     if (slots !== null && known!.context === (context ?? '')) {
-      for (const id of known!.contextTerms) if (id < slots.length && slots[id]! >= 0) terms.context[slots[id]!]!++;
+      const { contextTerms } = known!;
+      for (let i = 0; i < contextTerms.length; i++) {
+        const t = contextTerms[i]! < slots.length ? slots[contextTerms[i]!]! : -1;
+        if (t >= 0) terms.context[t]!++;
+      }
     } else if (context) {
       for (const token of tokenize(context)) {
         const t = terms.index.get(token);

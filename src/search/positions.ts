@@ -108,22 +108,22 @@ export class PositionVocabulary {
       this.read(context);
       const contextPairs = this.used;
       this.read(text);
-      // One backing store for the note: its line starts, its tokens, its context's term ids.
-      const tokens = this.used - contextPairs;
+      // One backing store for the note, in the order the scorer reads it: its context's term
+      // ids, its tokens, its line starts (a note's first read of them misses the cache).
       const contextCount = contextPairs / 2;
-      const all = new Int32Array(lineStarts.length + tokens + contextCount);
-      all.set(lineStarts);
-      all.set(this.out.subarray(contextPairs, this.used), lineStarts.length);
-      const contextAt = lineStarts.length + tokens;
-      for (let i = 0; i < contextCount; i++) all[contextAt + i] = this.out[2 * i]!;
+      const tokensEnd = contextCount + this.used - contextPairs;
+      const all = new Int32Array(tokensEnd + lineStarts.length);
+      for (let i = 0; i < contextCount; i++) all[i] = this.out[2 * i]!;
+      all.set(this.out.subarray(contextPairs, this.used), contextCount);
+      all.set(lineStarts, tokensEnd);
       return {
         vocabulary: this,
         length: text.length,
-        lineStarts: all.subarray(0, lineStarts.length),
+        lineStarts: all.subarray(tokensEnd),
         lineCount: lineStarts.length - 1,
-        tokens: all.subarray(lineStarts.length, contextAt),
+        tokens: all.subarray(contextCount, tokensEnd),
         context,
-        contextTerms: all.subarray(contextAt),
+        contextTerms: all.subarray(0, contextCount),
       };
     } finally {
       this.text = '';
