@@ -62,7 +62,7 @@ export class NoteTexts {
    * `engram search` scores — never pays for them, and a note asked about again scores in a
    * fraction of a scan from then on. Undefined too for a text this cache does not hold.
    */
-  positionsOf(absPath: string, text: string, derive: (text: string) => NotePositions): NotePositions | undefined {
+  positionsOf(absPath: string, text: string, derive: (text: string) => NotePositions | undefined): NotePositions | undefined {
     const kept = this.kept.get(absPath);
     if (kept === undefined || kept.text !== text) return undefined;
     if (kept.positions === undefined) {
@@ -70,7 +70,9 @@ export class NoteTexts {
         kept.scored = true;
         return undefined;
       }
+      // A search that has derived enough already gives none: scanned now, derived next time.
       kept.positions = derive(text);
+      if (kept.positions === undefined) return undefined;
       this.chars += charsOf(kept.positions);
     }
     return kept.positions;

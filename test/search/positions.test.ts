@@ -3,9 +3,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { seededRandom } from '../../bench/generate-vault.js';
-import { createTokenizer, notePositions, passageEvidence, passageScorer, unionTokenizer, type NotePositions, type Tokenizer } from '../../src/search/index.js';
+import { createTokenizer, notePositions, passageEvidence, passageScorer, unionTokenizer, VaultSearch, type NotePositions, type Tokenizer } from '../../src/search/index.js';
 import { NoteTexts } from '../../src/search/note-texts.js';
 import { parseNote } from '../../src/vault/index.js';
+import { indexState } from '../helpers/indexed-vault.js';
 import { makeVault } from '../helpers/vault.js';
 
 const english = createTokenizer();
@@ -154,10 +155,43 @@ test('NoteTexts gives a note no positions the first time it is scored, derives t
   assert.equal(texts.positionsOf(abs, read(), derive), positions, 'kept');
   assert.equal(derived, 1);
   assert.equal(texts.positionsOf(abs, 'another text', derive), undefined, 'not the kept text');
+  const other = join(vault.root, 'Other.md');
+  writeFileSync(other, 'Other atlas.\n');
+  const otherText = () => {
+    const result = texts.read(other);
+    assert.ok(result.ok);
+    return result.text;
+  };
+  texts.positionsOf(other, otherText(), derive);
+  assert.equal(
+    texts.positionsOf(other, otherText(), () => undefined),
+    undefined,
+    'a search that may derive no more scans',
+  );
+  assert.ok(texts.positionsOf(other, otherText(), derive) !== undefined, 'derived by the next search');
+  assert.equal(derived, 2);
   writeFileSync(abs, `${readFileSync(abs, 'utf8')}More atlas.\n`);
   const changed = read();
   assert.ok(changed.endsWith('More atlas.\n'));
   assert.equal(texts.positionsOf(abs, changed, derive), undefined, 'a changed file is a new note: scanned first');
   assert.notEqual(texts.positionsOf(abs, changed, derive), positions);
-  assert.equal(derived, 2);
+  assert.equal(derived, 3);
+});
+
+test('a search engine answers a query alike the first time (scan), the second (positions derived) and after (positions kept)', (t) => {
+  const vault = makeVault(t, {
+    'Atlas plan.md': '---\ntags: [atlas]\nsummary: the dying atlas rollout\n---\n# Atlas plan\nThe atlas rollout starts Monday.\n\n## Risks\nSkies are clear; dying services get the atlas review.\n',
+    'Cozinha.md': '# Receitas\nInformações sobre a cozinha e as ações do atlas.\n',
+    '知识图谱.md': '# 知识图谱\n知识图谱的 atlas 项目。\n',
+    'Code.md': '# Code\n```ts\nconst atlasReview = getUserName();\n```\nThe getUserName call (INC-212) reviews the atlas.\n',
+  });
+  const { db, root } = indexState(t, vault);
+  for (const query of ['atlas review', 'sky', 'skies atlas', 'informação atlas', '知识图谱', 'getUserName INC-212', 'atlas']) {
+    // An engine of its own: its first search of a note scans.
+    const engine = VaultSearch.open(db, root);
+    const answers = [1, 2, 3].map(() => JSON.stringify(engine.search({ query, mode: 'keyword', explain: true }).results));
+    assert.ok(answers[0]!.length > 2, `${query} finds notes`);
+    assert.equal(answers[1], answers[0], `${query}: second search`);
+    assert.equal(answers[2], answers[0], `${query}: third search`);
+  }
 });
