@@ -98,8 +98,9 @@ export class PositionVocabulary {
 
   /** The positions of `text`, read with `context` (see `NotePositions`). */
   derive(text: string, context = ''): NotePositions {
-    // A tokenizer that derives while deriving (none does; tests build such things) gets a vocabulary pass of its own.
-    if (this.deriving) throw new Error('positions derived from inside a derivation');
+    // The note being derived is the vocabulary's state: a tokenizer deriving while it is
+    // called from a derivation (none does) would corrupt it, so that is refused.
+    if (this.deriving) throw new Error('term positions derived from inside a derivation');
     this.deriving = true;
     try {
       this.used = 0;
