@@ -12,6 +12,10 @@
  *
  * QUERIES (default 3000): the synthetic 10k bench's 300 queries, then more drawn the same way;
  * 300 is the worker's own run, more is a server that has answered many. Prints one JSON line.
+ *
+ * A tree with term positions (`notePositions`) gets every note's before the queries, as the
+ * worker holds them; with PASSAGE_AB_POSITIONS=lazy, as a search engine's NoteTexts gives them:
+ * none the first time a note is scored, derived inside the timed stage the second time.
  */
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -42,6 +46,8 @@ interface Stats {
   p50: number;
   p90: number;
   mean: number;
+  /** Milliseconds to derive every note's term positions (0: the tree has none). */
+  positionsMs?: number;
 }
 interface Side {
   first: Stats;
@@ -81,6 +87,16 @@ async function compare(first: string, second: string, count: number): Promise<Si
   const index = new A.search.LexicalIndex(stored, vocabulary);
   const blocks = documents.map((d) => A.vault.parseNote(`${d.id}.md`, d.body).blocks);
   const metas = documents.map((d) => ({ path: d.id, title: d.title, folders: [], tags: [], type: null, mtimeMs: 0 }));
+  // A tree whose passage stage reads term positions gets every note's, derived as the worker's build derives them.
+  const lazy = process.env.PASSAGE_AB_POSITIONS === 'lazy';
+  const derived = [A, B].map((tree, side) => {
+    if (typeof tree.search.notePositions !== 'function') return { positions: null, ms: 0 };
+    if (process.env.PASSAGE_AB_POSITIONS === 'none') return { positions: null, ms: 0 };
+    if (lazy) return { positions: [] as unknown[], ms: 0 };
+    const t0 = performance.now();
+    const positions = documents.map((d) => tree.search.notePositions(d.body, tokenizers[side], d.title));
+    return { positions, ms: Math.round(performance.now() - t0) };
+  });
   const filter = A.search.compileFilter({});
   const prepared = queries.map((text) => {
     const analyzed = A.search.analyzeQuery(text, tokenizers[0]);
@@ -92,7 +108,9 @@ async function compare(first: string, second: string, count: number): Promise<Si
     const scorer = search.passageScorer(q.terms, (term: string) => index.idf(term), tokenizers[side], { wordOf: (term: string) => q.analyzed.wordOf.get(term) ?? -1 });
     const scored = q.hits.map((hit) => {
       const d = documents[hit.doc]!;
-      const passage = scorer(d.body, blocks[hit.doc], d.title);
+      const held = derived[side]!.positions;
+      if (lazy && held !== null) held[hit.doc] = held[hit.doc] === undefined ? null : (held[hit.doc] ?? search.notePositions(d.body, tokenizers[side], d.title));
+      const passage = scorer(d.body, blocks[hit.doc], d.title, held?.[hit.doc] ?? undefined);
       return { doc: hit.doc, score: hit.score + passage.score, passage };
     });
     scored.sort((a, b) => b.score - a.score);
@@ -113,7 +131,7 @@ async function compare(first: string, second: string, count: number): Promise<Si
     }
     if (out[0] !== out[1]) differences++;
   });
-  return { first: stats(times[0]!), second: stats(times[1]!), differences };
+  return { first: { ...stats(times[0]!), positionsMs: derived[0]!.ms }, second: { ...stats(times[1]!), positionsMs: derived[1]!.ms }, differences };
 }
 
 /** Per-query microseconds: p50, p90, mean. */

@@ -5,9 +5,10 @@
  *
  *   engram — our tokenizer, term statistics persisted as blobs in SQLite, CSR postings, the
  *            production query analysis, BM25L
- *   engram+passages — the same, then the best-PASSAGE_DEPTH (15) re-scoring by passage (documents' text and
- *            sections held in memory, as the OS file cache holds them for the server) and each
- *            returned hit's excerpt from its passage
+ *   engram+passages — the same, then the best-PASSAGE_DEPTH (15) re-scoring by passage (documents' text,
+ *            sections and term positions held in memory, as a search engine holds the notes it
+ *            has read; the positions are derived after the build, timed apart as positionsMs) and
+ *            each returned hit's excerpt from its passage
  *   fts5   — SQLite FTS5, porter unicode61, bm25(), every query token quoted and OR-ed
  *   fts5+snippet — the same, each hit with its `snippet()` excerpt (Engram's passages give its excerpts)
  *   wink   — wink-bm25-text-search with our tokenizer as its prep task
@@ -17,7 +18,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import wink from 'wink-bm25-text-search';
-import { analyzeQuery, compileFilter, TermCounter, createTokenizer, encodeTermStats, LexicalIndex, PASSAGE_DEPTH, passageEvidence, passageScorer, rankDocuments, type EvidenceBlock, type NoteMeta } from '../src/search/index.js';
+import {
+  analyzeQuery,
+  compileFilter,
+  TermCounter,
+  createTokenizer,
+  encodeTermStats,
+  LexicalIndex,
+  notePositions,
+  PASSAGE_DEPTH,
+  passageEvidence,
+  passageScorer,
+  rankDocuments,
+  type EvidenceBlock,
+  type NoteMeta,
+  type NotePositions,
+} from '../src/search/index.js';
 import { parseNote } from '../src/vault/index.js';
 import { loadDataset } from './search-datasets.js';
 
@@ -34,6 +50,7 @@ function time(run: () => void): number {
 
 let query: (text: string) => unknown[];
 let buildMs: number;
+let positionsMs: number | undefined;
 
 if (engine === 'engram' || engine === 'engram+passages') {
   const tokenize = createTokenizer();
@@ -42,6 +59,7 @@ if (engine === 'engram' || engine === 'engram+passages') {
   db.exec('CREATE TABLE terms (id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE); CREATE TABLE note_terms (note_id INTEGER PRIMARY KEY, stats BLOB NOT NULL)');
   let index!: LexicalIndex;
   let blocks: EvidenceBlock[][] = [];
+  let positions: NotePositions[] = [];
   const metas: NoteMeta[] = documents.map((d) => ({ path: d.id, title: d.title, folders: [], tags: [], type: null, mtimeMs: 0 }));
   buildMs = time(() => {
     const vocabulary = new Map<string, number>();
@@ -67,6 +85,9 @@ if (engine === 'engram' || engine === 'engram+passages') {
     // Sections are found at index time in production (stored as block rows).
     if (engine === 'engram+passages') blocks = documents.map((d) => parseNote(`${d.id}.md`, d.body).blocks);
   });
+  // Not the index's: a search engine derives a note's term positions when it scores the note a
+  // second time and keeps them beside its text (NoteTexts); here every note has been read before.
+  if (engine === 'engram+passages') positionsMs = time(() => (positions = documents.map((d) => notePositions(d.body, tokenize, d.title))));
   const filter = compileFilter({});
   query = (text) => {
     const analyzed = analyzeQuery(text, tokenize);
@@ -76,7 +97,7 @@ if (engine === 'engram' || engine === 'engram+passages') {
     const scorer = passageScorer(terms, (term) => index.idf(term), tokenize, { wordOf: (term) => analyzed.wordOf.get(term) ?? -1 });
     const scored = hits.map((hit) => {
       const d = documents[hit.doc]!;
-      const passage = scorer(d.body, blocks[hit.doc]!, d.title);
+      const passage = scorer(d.body, blocks[hit.doc]!, d.title, positions[hit.doc]);
       return { doc: hit.doc, score: hit.score + passage.score, passage };
     });
     // The excerpt of each hit returned, from the passage that earned its score.
@@ -133,4 +154,18 @@ for (const text of queries) {
 times.sort((a, b) => a - b);
 const at = (p: number) => times[Math.min(times.length - 1, Math.ceil((p / 100) * times.length) - 1)]!;
 rmSync(dir, { recursive: true, force: true });
-process.stdout.write(JSON.stringify({ engine, dataset, documents: documents.length, queries: queries.length, buildMs, p50: at(50), p95: at(95), hits, maxRssMb: process.resourceUsage().maxRSS / 1024 }) + '\n');
+process.stdout.write(
+  JSON.stringify({
+    engine,
+    dataset,
+    documents: documents.length,
+    queries: queries.length,
+    buildMs,
+    ...(positionsMs === undefined ? {} : { positionsMs }),
+    p50: at(50),
+    p95: at(95),
+    hits,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+    arrayBuffersMb: Math.round(process.memoryUsage().arrayBuffers / 1e5) / 10,
+  }) + '\n',
+);

@@ -3,6 +3,7 @@
  * gives the excerpt, the section path and the 1-based inclusive line range. Pure: the note's
  * text and block rows in, evidence out.
  */
+import { matchPositions, PROBE_CHARS, probeOf, type NotePositions, type PositionVocabulary } from './positions.js';
 import type { Tokenizer } from './tokenizer.js';
 
 export interface EvidenceBlock {
@@ -23,9 +24,6 @@ export interface Evidence {
 
 /** Characters of context an excerpt keeps around its best line. */
 const EXCERPT_CHARS = 240;
-
-/** Length of the query-term prefix a plain-ASCII line must contain to be worth tokenizing. */
-const PROBE_CHARS = 3;
 
 /**
  * Where the query's terms occur in a note, as (line, term index, chunk offset) triples in text
@@ -175,20 +173,36 @@ export function passageScorer(
   weightOf: (term: string) => number,
   tokenize: Tokenizer,
   query: Omit<PassageQuery, 'context'> = {},
-): (text: string, blocks: readonly EvidenceBlock[], context?: string) => PassageScore {
+): (text: string, blocks: readonly EvidenceBlock[], context?: string, positions?: NotePositions) => PassageScore {
   const options = query.options ?? PASSAGE_DEFAULTS;
   const terms = passageTerms(queryTerms, weightOf, query.wordOf ?? (() => -1));
   const n = terms.terms.length;
   const scratch = { counts: new Float64Array(n), lastSeen: new Float64Array(n), closest: new Float64Array(n * n) };
-  return (text, blocks, context) => {
+  // The query's terms as ids of the positions' vocabulary (made on the first note that has positions).
+  const owner = {};
+  let ids: { vocabulary: PositionVocabulary; ids: number[] } | null = null;
+  const idsIn = (vocabulary: PositionVocabulary): number[] => {
+    if (ids === null || ids.vocabulary !== vocabulary) ids = { vocabulary, ids: terms.terms.map((term) => vocabulary.idOf(term)) };
+    return ids.ids;
+  };
+  return (text, blocks, context, positions) => {
+    // Positions stand for the text only when they were derived from it by this tokenizer.
+    const known = positions !== undefined && positions.length === text.length && positions.vocabulary.tokenize === tokenize ? positions : null;
+    const slots = known === null ? null : known.vocabulary.select(owner, idsIn(known.vocabulary));
     terms.context.fill(0);
-    if (context) {
+    if (slots !== null && known!.context === (context ?? '')) {
+      const { contextTerms } = known!;
+      for (let i = 0; i < contextTerms.length; i++) {
+        const t = contextTerms[i]! < slots.length ? slots[contextTerms[i]!]! : -1;
+        if (t >= 0) terms.context[t]!++;
+      }
+    } else if (context) {
       for (const token of tokenize(context)) {
         const t = terms.index.get(token);
         if (t !== undefined) terms.context[t]!++;
       }
     }
-    const matches = collectMatches(text, terms, tokenize);
+    const matches = known === null ? collectMatches(text, terms, tokenize) : positionMatches(known, text, terms, slots!);
     const { lineStarts, lineCount } = matches;
     const contextOnly = termScoreOf(terms.context, terms.weights, 1, options.k1);
     const first = blocks.find((block) => block.key !== FRONTMATTER) ?? null;
@@ -234,20 +248,28 @@ interface PassageTerms {
   context: Float64Array;
   /** Terms of one query word share a group (and are never "near" each other); others have their own. */
   group: number[];
-  /** Where a term may start (see `findMatches`), or null when there are no terms. */
-  places: RegExp | null;
+  /** The terms' first characters (see `findMatches`). */
+  prefixes: string[];
+  /**
+   * Where a term may start, or null when there are no terms; made for the first note scored
+   * without positions (a pattern costs its parse even when it never runs).
+   */
+  places: RegExp | null | undefined;
+  /** The probes, lower-cased (`probeOf`): read from positions only for a token whose chunk hides its own. */
+  probes: string[];
 }
 
 function passageTerms(queryTerms: readonly string[], weightOf: (term: string) => number, wordOf: (term: string) => number): PassageTerms {
   const terms = [...new Set(queryTerms)];
-  const probes = [...new Set(terms.map((term) => term.slice(0, PROBE_CHARS)))];
   return {
     terms,
     index: new Map(terms.map((term, i) => [term, i])),
     weights: terms.map(weightOf),
     context: new Float64Array(terms.length),
     group: terms.map((term, i) => (wordOf(term) === -1 ? -1 - i : wordOf(term))),
-    places: probes.length > 0 ? placesPattern(probes) : null,
+    prefixes: [...new Set(terms.map((term) => term.slice(0, PROBE_CHARS)))],
+    places: undefined,
+    probes: [...new Set(terms.map(probeOf))],
   };
 }
 
@@ -270,6 +292,7 @@ function collectMatches(text: string, terms: PassageTerms, tokenize: Tokenizer):
   matching = true;
   try {
     lineStartsOf(text, matches);
+    if (terms.places === undefined) terms.places = terms.prefixes.length > 0 ? placesPattern(terms.prefixes) : null;
     if (terms.places !== null) findMatches(text, terms.places, terms.index, tokenize, matches);
     else matches.lines.length = matches.terms.length = matches.offsets.length = 0;
   } finally {
@@ -277,6 +300,19 @@ function collectMatches(text: string, terms: PassageTerms, tokenize: Tokenizer):
   }
   return matches;
 }
+
+/** `collectMatches` from a note's positions: the same matches, with no walk over its text. */
+function positionMatches(positions: NotePositions, text: string, terms: PassageTerms, slots: Int32Array): Matches {
+  const matches = matching ? { lines: [], terms: [], offsets: [], lineStarts: positions.lineStarts, lineCount: positions.lineCount } : positionShared;
+  matches.lines.length = matches.terms.length = matches.offsets.length = 0;
+  matches.lineStarts = positions.lineStarts;
+  matches.lineCount = positions.lineCount;
+  matchPositions(positions, slots, terms.probes, text, matches.lines, matches.terms, matches.offsets);
+  return matches;
+}
+
+/** `shared` for notes scored from positions (whose line starts are the positions' own, not a buffer to fill). */
+const positionShared: Matches = { lines: [], terms: [], offsets: [], lineStarts: new Int32Array(0), lineCount: 0 };
 
 /**
  * One block's passage from its matches [from, to): the section, or for a section longer than

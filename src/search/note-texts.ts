@@ -10,6 +10,7 @@
  */
 import { lstatSync } from 'node:fs';
 import { readNoteTextStamped, type readNoteText } from '../vault/index.js';
+import type { NotePositions } from './positions.js';
 
 /** Characters kept at most (16 MB of UTF-16): the candidates of many searches, not the vault. */
 export const NOTE_TEXT_CACHE_CHARS = 8_000_000;
@@ -20,6 +21,9 @@ interface Kept {
   ctimeMs: number;
   ino: number;
   text: string;
+  /** Its term positions, once searches have scored it twice (see `positionsOf`). */
+  positions?: NotePositions;
+  scored?: true;
 }
 
 export class NoteTexts {
@@ -50,13 +54,42 @@ export class NoteTexts {
     return { ok: true, text: read.text };
   }
 
+  /**
+   * The term positions of the text `read` gave for `absPath`, for a search that scores it:
+   * undefined the first time (the search scans the text), made by `derive` the second time and
+   * kept with the text while it is kept (they count against the cap: a token's eight bytes are
+   * four characters). Deriving costs about two scans, so a note scored once — what a one-shot
+   * `engram search` scores — never pays for them, and a note asked about again scores in a
+   * fraction of a scan from then on. Undefined too for a text this cache does not hold.
+   */
+  positionsOf(absPath: string, text: string, derive: (text: string) => NotePositions | undefined): NotePositions | undefined {
+    const kept = this.kept.get(absPath);
+    if (kept === undefined || kept.text !== text) return undefined;
+    if (kept.positions === undefined) {
+      if (kept.scored === undefined) {
+        kept.scored = true;
+        return undefined;
+      }
+      // A search that has derived enough already gives none: scanned now, derived next time.
+      kept.positions = derive(text);
+      if (kept.positions === undefined) return undefined;
+      this.chars += charsOf(kept.positions);
+    }
+    return kept.positions;
+  }
+
   private forget(absPath: string, kept: Kept): void {
     this.kept.delete(absPath);
-    this.chars -= kept.text.length;
+    this.chars -= kept.text.length + (kept.positions ? charsOf(kept.positions) : 0);
   }
 
   private clear(): void {
     this.kept.clear();
     this.chars = 0;
   }
+}
+
+/** What a note's positions hold, in UTF-16 characters (their one backing store's bytes / 2). */
+function charsOf(positions: NotePositions): number {
+  return positions.tokens.buffer.byteLength / 2;
 }

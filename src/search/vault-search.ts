@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import { sep } from 'node:path';
 import { noteName, readNoteText } from '../vault/index.js';
 import { NoteTexts } from './note-texts.js';
+import { notePositions } from './positions.js';
 import { BM25_DEFAULTS, type Bm25Params } from './bm25l.js';
 import { findEvidence, passageEvidence, passageScorer, type Evidence, type EvidenceBlock, type PassageScore } from './evidence.js';
 import type { FieldWeights } from './fields.js';
@@ -55,6 +56,13 @@ const NAME_WEIGHT = 1;
  */
 export const PASSAGE_DEPTH = 15;
 const PASSAGE_WEIGHT = 1;
+/**
+ * Notes whose term positions one search may derive (`NoteTexts.positionsOf`); the others scan,
+ * as before, and derive in a later search. Early in an engine's life a derivation meets words
+ * new to it (each tokenized and stemmed once, up to about 0.4 ms a note), so this bounds what
+ * warming up adds to one search.
+ */
+const DERIVATIONS_PER_SEARCH = 4;
 /** A named note's tier counts above any number of quoted phrases held (see `readQuery`). */
 const NAME_TIER = 100;
 
@@ -602,8 +610,9 @@ export class VaultSearch {
     const wordOf = read.analyzed.wordOf;
     if (terms.length === 0) return { ...ranked, hits: ranked.hits.slice(0, keep) };
     const scorer = passageScorer(terms, (term) => this.index.idf(term, pooled), this.tokenize, { wordOf: (term) => wordOf.get(term) ?? -1 });
+    const budget = { derivations: DERIVATIONS_PER_SEARCH };
     const rescore = (doc: number, score: number): number => {
-      const passage = this.passageOf(doc, scorer);
+      const passage = this.passageOf(doc, scorer, budget);
       if (passage === null) return score;
       passages.set(doc, passage);
       return score + PASSAGE_WEIGHT * passage.score.score;
@@ -615,12 +624,15 @@ export class VaultSearch {
     return { ...ranked, hits, hidden: { ...ranked.hidden, best: hidden ? { ...hidden, score: rescore(hidden.doc, hidden.score) } : null } };
   }
 
-  private passageOf(doc: number, scorer: ReturnType<typeof passageScorer>): Passage | null {
+  private passageOf(doc: number, scorer: ReturnType<typeof passageScorer>, budget: { derivations: number }): Passage | null {
     const meta = this.metas[doc]!;
-    const read = this.texts.read(this.absolute(meta.path));
+    const abs = this.absolute(meta.path);
+    const read = this.texts.read(abs);
     if (!read.ok) return null;
     const blocks = this.blocksOf(doc);
-    return { text: read.text, blocks, score: scorer(read.text, blocks, `${meta.title}\n${noteName(meta.path)}`) };
+    const context = `${meta.title}\n${noteName(meta.path)}`;
+    const positions = this.texts.positionsOf(abs, read.text, (text) => (budget.derivations-- > 0 ? notePositions(text, this.tokenize, context) : undefined));
+    return { text: read.text, blocks, score: scorer(read.text, blocks, context, positions) };
   }
 
   /**
