@@ -53,6 +53,7 @@ if [ -d "$CORPORA/obsidian-help/vault" ]; then
 else skip "obsidian-help known items" "$CORPORA/obsidian-help/vault"; fi
 if [ -d "$CORPORA/yuri-estudos" ]; then
   run "yuri-estudos (Portuguese)" --golden evals/yuri-estudos-pt.golden.json --vault "$CORPORA/yuri-estudos"
+  run "yuri-estudos blind set (written before any run)" --golden evals/yuri-estudos-pt-blind.golden.json --vault "$CORPORA/yuri-estudos"
 else skip "yuri-estudos (Portuguese)" "$CORPORA/yuri-estudos"; fi
 if [ -d "$CORPORA/sc-pkm-legacy" ]; then
   run "sc-pkm-legacy (PKM questions)" --golden evals/sc-pkm-legacy.golden.json --vault "$CORPORA/sc-pkm-legacy"
