@@ -81,9 +81,6 @@ export class SpellingIndex {
       shared[t] = 0;
       const candidate = this.terms[t]!;
       if (count < needed || Math.abs(candidate.length - term.length) > maxEdits) continue;
-      // Misspellings rarely touch the first letter; real words the vault lacks are often one
-      // edit from another word there (`yeast` → `least`, `teach` → `each`, `nightly` → `right`).
-      if (candidate[0] !== term[0]) continue;
       const edits = boundedDistance(term, candidate, best === null ? maxEdits : best.edits);
       if (edits > maxEdits || edits === 0) continue;
       const frequency = this.frequencyOf(candidate);

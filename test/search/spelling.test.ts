@@ -35,12 +35,8 @@ test('short terms, numbers and far terms are never corrected', () => {
   assert.equal(spelling.correct('ab13'), null, 'not letters');
   assert.equal(spelling.correct('zzzzzz'), null, 'nothing near');
   assert.equal(index({}).correct('graph'), null, 'an empty vault');
-  // A real word the vault lacks is often one edit from one it has, at the first letter.
-  const words = index({ least: 14, each: 8, right: 30, rarely: 2 });
-  assert.equal(words.correct('yeast'), null);
-  assert.equal(words.correct('teach'), null);
-  assert.equal(words.correct('nightli'), null);
-  assert.equal(words.correct('rarley')?.to, 'rarely');
+  // The first letter may change: an English query in a Portuguese vault (`phrenology` → `frenolog`).
+  assert.equal(index({ frenolog: 2 }).correct('phrenolog')?.to, 'frenolog');
 });
 
 test('a query corrects only words none of whose terms the vault knows, and never stop or function words', () => {
