@@ -230,8 +230,10 @@ export function analyzeQuery(query: string, tokenize: Tokenizer): AnalyzedQuery 
   const sentences: { first: number; text: string }[] = [];
   let sentenceStart = 0;
   let previousEnd = 0;
+  // Most queries (and every note name read through here) are one sentence: no gap is looked at.
+  const punctuated = SENTENCE_END.test(query);
   scanWordSpans(query, (start, end) => {
-    if (words.length === 0 || SENTENCE_END.test(query.slice(previousEnd, start))) {
+    if (words.length === 0 || (punctuated && SENTENCE_END.test(query.slice(previousEnd, start)))) {
       if (words.length > 0) sentences[sentences.length - 1]!.text = query.slice(sentenceStart, start);
       sentences.push({ first: words.length, text: '' });
       sentenceStart = start;
@@ -246,7 +248,7 @@ export function analyzeQuery(query: string, tokenize: Tokenizer): AnalyzedQuery 
   const wordOf = new Map<string, number>();
   let language: string | null = null;
   sentences.forEach(({ first, text }, i) => {
-    const own = words.slice(first, i + 1 < sentences.length ? sentences[i + 1]!.first : words.length);
+    const own = sentences.length === 1 ? words : words.slice(first, i + 1 < sentences.length ? sentences[i + 1]!.first : words.length);
     const read = readSentence(text, own);
     language ??= read.language;
     for (const [at, word] of own.entries()) {
