@@ -3,7 +3,7 @@
  * gives the excerpt, the section path and the 1-based inclusive line range. Pure: the note's
  * text and block rows in, evidence out.
  */
-import { matchPositions, PROBE_CHARS, probeOf, type NotePositions, type PositionVocabulary } from './positions.js';
+import { matchPositions, probeOf, type NotePositions, type PositionVocabulary } from './positions.js';
 import type { Tokenizer } from './tokenizer.js';
 
 export interface EvidenceBlock {
@@ -248,14 +248,15 @@ interface PassageTerms {
   context: Float64Array;
   /** Terms of one query word share a group (and are never "near" each other); others have their own. */
   group: number[];
-  /** The terms' first characters (see `findMatches`). */
-  prefixes: string[];
   /**
    * Where a term may start, or null when there are no terms; made for the first note scored
    * without positions (a pattern costs its parse even when it never runs).
    */
   places: RegExp | null | undefined;
-  /** The probes, lower-cased (`probeOf`): read from positions only for a token whose chunk hides its own. */
+  /**
+   * The terms' first characters, lower-cased (`probeOf`): the pattern's alternatives (it matches
+   * case-insensitively), and read from positions only for a token whose chunk hides its own.
+   */
   probes: string[];
 }
 
@@ -267,7 +268,6 @@ function passageTerms(queryTerms: readonly string[], weightOf: (term: string) =>
     weights: terms.map(weightOf),
     context: new Float64Array(terms.length),
     group: terms.map((term, i) => (wordOf(term) === -1 ? -1 - i : wordOf(term))),
-    prefixes: [...new Set(terms.map((term) => term.slice(0, PROBE_CHARS)))],
     places: undefined,
     probes: [...new Set(terms.map(probeOf))],
   };
@@ -292,7 +292,7 @@ function collectMatches(text: string, terms: PassageTerms, tokenize: Tokenizer):
   matching = true;
   try {
     lineStartsOf(text, matches);
-    if (terms.places === undefined) terms.places = terms.prefixes.length > 0 ? placesPattern(terms.prefixes) : null;
+    if (terms.places === undefined) terms.places = terms.probes.length > 0 ? placesPattern(terms.probes) : null;
     if (terms.places !== null) findMatches(text, terms.places, terms.index, tokenize, matches);
     else matches.lines.length = matches.terms.length = matches.offsets.length = 0;
   } finally {

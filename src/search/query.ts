@@ -82,7 +82,12 @@ function inQuestionPhrase(language: string, words: readonly string[], index: num
 const CAPITALIZED_FUNCTION_WORDS = new Set(['de']);
 
 /** Words that are capitalized wherever they stand (English `I` and its contractions). */
-const ALWAYS_CAPITAL = new Set(['i', "i'm", "i've", "i'd", "i'll"].flatMap((word) => [word, word.replace(/'/g, '\u2019')]));
+const ALWAYS_CAPITAL = new Set(['i', "i'm", "i've", "i'd", "i'll"].flatMap(bothApostrophes));
+
+/** A word with the straight apostrophe, and as typographic text writes it (`don’t`). */
+function bothApostrophes(word: string): string[] {
+  return [word, word.replace(/'/g, '\u2019')];
+}
 
 /**
  * Whether `words[index]`, a function word by spelling, is written as a name: capitalized after
@@ -114,18 +119,7 @@ function startsUpper(word: string): boolean {
 
 /** Language → its folded function words. English first: it wins ties. */
 /** Each list's words, folded, with a typographic apostrophe (`don’t`) as well as the straight one. */
-const FUNCTION_WORDS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
-  Object.entries(FUNCTION_WORDS_BY_LANGUAGE).map(([language, list]) => [
-    language,
-    new Set(
-      list
-        .split(/\s+/)
-        .filter(Boolean)
-        .flatMap((word) => [word, word.replace(/'/g, '\u2019')])
-        .map(foldToken),
-    ),
-  ]),
-);
+const FUNCTION_WORDS: ReadonlyMap<string, ReadonlySet<string>> = new Map(Object.entries(FUNCTION_WORDS_BY_LANGUAGE).map(([language, list]) => [language, new Set(list.split(/\s+/).filter(Boolean).flatMap(bothApostrophes).map(foldToken))]));
 
 /**
  * The language whose function words the query uses most (English on a tie), or null when it
