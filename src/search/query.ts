@@ -121,12 +121,6 @@ function startsUpper(word: string): boolean {
 /** Each list's words, folded, with a typographic apostrophe (`don’t`) as well as the straight one. */
 const FUNCTION_WORDS: ReadonlyMap<string, ReadonlySet<string>> = new Map(Object.entries(FUNCTION_WORDS_BY_LANGUAGE).map(([language, list]) => [language, new Set(list.split(/\s+/).filter(Boolean).flatMap(bothApostrophes).map(foldToken))]));
 
-/**
- * The language whose function words the query uses most (English on a tie), or null when it
- * uses none. Only that language's list applies: the lists overlap other languages' content
- * words (Spanish `son` and `era`, Italian `dove`, Dutch `van`), so mixing them would drop
- * English content.
- */
 /** Whether some language's list holds the word as a question or function word. */
 export function isFunctionWord(word: string): boolean {
   const folded = foldToken(word);
@@ -134,6 +128,12 @@ export function isFunctionWord(word: string): boolean {
   return false;
 }
 
+/**
+ * The language whose function words the query uses most (English on a tie), or null when it
+ * uses none. Only that language's list applies: the lists overlap other languages' content
+ * words (Spanish `son` and `era`, Italian `dove`, Dutch `van`), so mixing them would drop
+ * English content.
+ */
 export function functionWordLanguage(words: readonly string[]): string | null {
   let best: string | null = null;
   let bestCount = 0;
