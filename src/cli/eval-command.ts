@@ -24,6 +24,7 @@ import { BM25_DEFAULTS, DEFAULT_FIELD_WEIGHTS, type Bm25Params, type FieldWeight
 import type { Command, CommandContext } from './command.js';
 import { openConfiguredEmbedder, queryInput } from '../embed/index.js';
 import { openSession } from './context.js';
+import { TODAY_OPTION, todayOption } from './filter-options.js';
 import { graphEval } from './graph-eval.js';
 import type { VaultSession } from '../session/index.js';
 
@@ -60,6 +61,7 @@ export const evalCommand: Command = {
     'min-entity-f1': { type: 'string', value: 'X', description: '--graph: exit 1 when entity F1 (name and type) is below X' },
     'min-relation-f1': { type: 'string', value: 'X', description: '--graph: exit 1 when relation F1 is below X' },
     mode: { type: 'string', value: 'MODE', description: 'hybrid (default: fused when the model and vectors are there, else keyword) or keyword' },
+    today: { ...TODAY_OPTION, description: 'read relative dates in the queries ("last week") against this day, YYYY-MM-DD, where a query gives no day of its own (default: today)' },
   },
   async run(args, context) {
     const { env, io } = context;
@@ -70,6 +72,7 @@ export const evalCommand: Command = {
       weights: { ...DEFAULT_FIELD_WEIGHTS, ...defined({ title: nonNegative(values, 'title-weight') }) },
     };
     if (tuning.params.b > 1) throw new UsageError('--b must be between 0 and 1');
+    todayOption(values.today as string | undefined); // a bad --today is refused before any file is read
 
     const baseline = values.baseline as string | undefined;
     if (baseline !== undefined && baseline !== 'fts5') throw new UsageError(`--baseline must be fts5, not "${baseline}"`);
@@ -139,6 +142,7 @@ async function goldenEval(session: VaultSession, values: Values, run: Tuning & {
   if (values.mode !== undefined && values.mode !== 'keyword' && values.mode !== 'hybrid') throw new UsageError(`--mode must be hybrid or keyword, not "${String(values.mode)}"`);
   const { vectors, vectorReason } = mode === 'hybrid' && engine.vectors.size > 0 ? await embedQueries(queries, env, io) : { vectors: new Map<string, Float32Array>(), vectorReason: `no note has a ${env.model} vector yet` };
   const modes = new Set<string>();
+  const today = todayOption(values.today as string | undefined);
   const report = runGolden(queries, (query, depth) => {
     const vector = vectors.get(query.id);
     const response = engine.search({
@@ -146,6 +150,7 @@ async function goldenEval(session: VaultSession, values: Values, run: Tuning & {
       limit: depth,
       mode,
       filters: { tags: query.tags, folders: query.folder ? [query.folder] : [] },
+      ...(query.today === undefined ? today : { today: query.today }),
       ...(vector ? { queryVector: vector } : { vectorUnavailable: vectorReason }),
     });
     modes.add(response.mode);

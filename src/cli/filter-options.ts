@@ -1,9 +1,10 @@
 /**
  * The note filters `engram search` and `engram ls` share: their options, read into the filters
- * search takes, and the whole-number check both use for `--limit`.
+ * search takes, and the whole-number check both use for `--limit`; `--today`, which `engram
+ * search` and `engram eval` share.
  */
 import { UsageError } from '../errors.js';
-import { parseDateBound, type SearchFilters } from '../search/index.js';
+import { dayOfValue, parseDateBound, type SearchFilters } from '../search/index.js';
 import type { OptionSpec } from './command.js';
 
 export const FILTER_OPTIONS: Record<string, OptionSpec> = {
@@ -41,4 +42,13 @@ function dateOption(key: 'modifiedAfter' | 'modifiedBefore', name: string, raw: 
   const ms = parseDateBound(raw, { endOfDay: key === 'modifiedBefore' });
   if (ms === null) throw new UsageError(`${name} must be a date like 2026-03-14 or an ISO time, not "${raw}"`);
   return { [key]: ms };
+}
+
+export const TODAY_OPTION: OptionSpec = { type: 'string', value: 'DATE', description: 'read relative dates in the query ("yesterday", "last week") against this day, YYYY-MM-DD (default: today)' };
+
+/** `--today`: a calendar day, or a usage error. */
+export function todayOption(raw: string | undefined): { today?: string } {
+  if (raw === undefined) return {};
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(raw) || dayOfValue(raw) === -1) throw new UsageError(`--today must be a calendar day like 2026-03-14, not "${raw}"`);
+  return { today: raw };
 }

@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import type { Command } from './command.js';
 import { embedQuery } from '../embed/index.js';
 import { openSession } from './context.js';
-import { FILTER_OPTIONS, filtersFrom, integerOption } from './filter-options.js';
+import { FILTER_OPTIONS, filtersFrom, integerOption, TODAY_OPTION, todayOption } from './filter-options.js';
 
 export const searchCommand: Command = {
   name: 'search',
@@ -18,6 +18,7 @@ export const searchCommand: Command = {
     'min-similarity': { type: 'string', value: 'X', description: 'drop semantic hits below cosine similarity X (0–1), in any mode' },
     also: { type: 'string', multiple: true, value: 'WORDING', description: `another wording of the same need, fused with the query (up to ${MAX_ALTERNATIVES})` },
     explain: { type: 'boolean', description: 'show how each score was made' },
+    today: TODAY_OPTION,
     'no-refresh': { type: 'boolean', description: 'search the index as it is, without bringing it up to date first' },
   },
   async run(args, { env, io }) {
@@ -29,6 +30,7 @@ export const searchCommand: Command = {
     if (!['hybrid', 'keyword', 'semantic'].includes(mode)) throw new UsageError(`--mode must be hybrid, keyword or semantic, not "${mode}"`);
 
     const filters = filtersFrom(values);
+    const today = todayOption(values.today as string | undefined);
     const minScore = values['min-score'] === undefined ? undefined : Number(values['min-score']);
     if (minScore !== undefined && !Number.isFinite(minScore)) throw new UsageError('--min-score must be a number');
     const minSimilarity = values['min-similarity'] === undefined ? undefined : Number(values['min-similarity']);
@@ -50,6 +52,7 @@ export const searchCommand: Command = {
           mode,
           explain: values.explain === true,
           alternatives: (values.also as string[] | undefined) ?? [],
+          ...today,
           ...(minScore === undefined ? {} : { minScore }),
           ...(minSimilarity === undefined ? {} : { minSimilarity }),
         },

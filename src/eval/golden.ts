@@ -1,10 +1,12 @@
 /**
  * Golden query files (YAML or JSON), in the predecessor's schema: a list of
- * `{id, query, expect: [paths], accept?: [paths], tags?, folder?, category?, note?}`.
+ * `{id, query, expect: [paths], accept?: [paths], tags?, folder?, category?, note?}`, and
+ * `today?` (YYYY-MM-DD): the day the query is asked, for its relative dates ("this year").
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { EngramError } from '../errors.js';
+import { dayOfValue } from '../search/index.js';
 
 export interface GoldenQuery {
   id: string;
@@ -15,6 +17,8 @@ export interface GoldenQuery {
   folder: string | null;
   category: string;
   note: string | null;
+  /** The day the query is asked (YYYY-MM-DD): "this year" in it means that day's year, whenever the set is run. */
+  today?: string;
 }
 
 export function loadGolden(file: string): GoldenQuery[] {
@@ -42,6 +46,10 @@ export function validateGolden(raw: unknown, file: string): GoldenQuery[] {
     if (typeof entry.query !== 'string') throw new EngramError('INVALID_INPUT', `${file}: "${id}" has no query`);
     const expect = pathList(entry.expect, `${file}: "${id}" expect`);
     if (expect.length === 0) throw new EngramError('INVALID_INPUT', `${file}: "${id}" has an empty expect list`);
+    const today = entry.today;
+    if (today !== undefined && (typeof today !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(today) || dayOfValue(today) === -1)) {
+      throw new EngramError('INVALID_INPUT', `${file}: "${id}" today must be a calendar day like 2026-06-30`);
+    }
     return {
       id,
       query: entry.query,
@@ -51,6 +59,7 @@ export function validateGolden(raw: unknown, file: string): GoldenQuery[] {
       folder: typeof entry.folder === 'string' && entry.folder.trim() !== '' ? entry.folder : null,
       category: typeof entry.category === 'string' && entry.category !== '' ? entry.category : 'uncategorized',
       note: typeof entry.note === 'string' ? entry.note : null,
+      ...(today === undefined ? {} : { today }),
     };
   });
 }

@@ -9,6 +9,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngramError } from '../errors.js';
+import { dayOfName, isoDay } from '../search/index.js';
 import type { GoldenQuery } from './golden.js';
 
 export const LOCOMO_CATEGORIES: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
@@ -71,6 +72,9 @@ export function convertLocomo(raw: unknown, source: string): LocomoVault {
     const folder = safeName(typeof sample.sample_id === 'string' ? sample.sample_id : `conversation-${i + 1}`);
     const sessions = convertSessions(sample.conversation, folder);
     notes.push(...sessions.values());
+    // The questions are asked after the conversation: "last year" in them is the year before its last session's.
+    const last = Math.max(-1, ...[...sessions.values()].map((session) => dayOfName(session.path)));
+    const today = last === -1 ? {} : { today: isoDay(last + 1) };
     const qa = Array.isArray(sample.qa) ? sample.qa : [];
     qa.forEach((entry, j) => {
       const q = entry as { question?: unknown; category?: unknown; evidence?: unknown };
@@ -82,7 +86,7 @@ export function convertLocomo(raw: unknown, source: string): LocomoVault {
         skipped++;
         return;
       }
-      queries.push({ id: `${folder}-q${j + 1}`, query: q.question, expect, accept: [], tags: [], folder, category, note: null });
+      queries.push({ id: `${folder}-q${j + 1}`, query: q.question, expect, accept: [], tags: [], folder, category, note: null, ...today });
     });
   });
   return { notes, queries, skipped };

@@ -1,11 +1,12 @@
 /**
  * Dates a query names, and the day a note is dated by its file name. Memory vaults are kept by
  * date — daily notes, meeting notes, session logs are named `2026-05-12 …` — and agents ask by
- * date ("what did Joanna say on 1 May, 2022?", "1:1 with Priya May 2026"), in words no note's
- * text needs to share: the note is *dated* that day, its name (or its `date:`) says so in digits. Pure: words and
- * paths in, day numbers out (days since 1970-01-01, UTC).
+ * date ("what did Joanna say on 1 May, 2022?", "1:1 with Priya May 2026", "what did I do
+ * yesterday?"), in words no note's text needs to share: the note is *dated* that day, its name
+ * (or its `date:`) says so in digits. Pure: words and paths in (and today's day number, for
+ * relative dates), day numbers out (days since 1970-01-01, UTC).
  */
-import { foldToken } from './tokenizer.js';
+import { foldToken, scanWordSpans } from './tokenizer.js';
 
 /** A span of days a query names, inclusive, and the query words that named it. */
 export interface DateRange {
@@ -13,7 +14,27 @@ export interface DateRange {
   to: number;
   /** The words as written (`1 May 2022`), for `--explain`. */
   text: string;
+  /** The query words that named it, `words[first..last]`. */
+  first: number;
+  last: number;
+  /** Named relative to today ("last week"): its notes are ranked even when no other word matches them. */
+  relative?: true;
 }
+
+/** The widest span a relative date names: a year. */
+export const MAX_SPAN_DAYS = 366;
+
+/** What a note only mentioning a day of a relative span gets of the bonus of a note dated in it. */
+const MENTION_SHARE = 0.5;
+
+/**
+ * How much a note dated in a relative span gets, in units of the span's idf. A date named in
+ * full is also words of the dated note's name (`2026-05-12`, "Friday, 1 May 2026"), which count
+ * in the note's score and again in each of its passages (read with its name); "yesterday" is
+ * none of them, so its bonus stands for both: 2, not 1 (measured for named dates too: LoCoMo
+ * MRR −0.001, so those stay at 1).
+ */
+const RELATIVE_WEIGHT = 2;
 
 /** Languages whose month names are read (the languages the tokenizer stems). */
 const MONTH_LANGUAGES = ['en', 'pt', 'es', 'fr', 'de', 'it', 'nl', 'ru'];
@@ -65,15 +86,26 @@ export function dayNumber(year: number, month: number, day: number): number {
   return date.getUTCDate() === day && date.getUTCMonth() === month - 1 ? Math.round(ms / 86_400_000) : -1;
 }
 
-function monthRange(year: number, month: number, text: string): DateRange | null {
-  const from = dayNumber(year, month, 1);
-  if (from === -1) return null;
-  return { from, to: dayNumber(month === 12 ? year + 1 : year, month === 12 ? 1 : month + 1, 1) - 1, text };
+/** The calendar date of a day number: `2026-05-01`. */
+export function isoDay(day: number): string {
+  return new Date(day * 86_400_000).toISOString().slice(0, 10);
 }
 
-function dayRange(year: number, month: number, day: number, text: string): DateRange | null {
+/** The local calendar day of a moment (ms since the epoch), as a day number: the day a person writing a daily note is in. */
+export function localDay(ms: number): number {
+  const date = new Date(ms);
+  return dayNumber(date.getFullYear(), date.getMonth() + 1, date.getDate());
+}
+
+function monthRange(year: number, month: number, text: string, first: number, last: number): DateRange | null {
+  const from = dayNumber(year, month, 1);
+  if (from === -1) return null;
+  return { from, to: dayNumber(month === 12 ? year + 1 : year, month === 12 ? 1 : month + 1, 1) - 1, text, first, last };
+}
+
+function dayRange(year: number, month: number, day: number, text: string, first: number, last: number): DateRange | null {
   const at = dayNumber(year, month, day);
-  return at === -1 ? null : { from: at, to: at, text };
+  return at === -1 ? null : { from: at, to: at, text, first, last };
 }
 
 /**
@@ -86,7 +118,7 @@ export function queryDateRanges(words: readonly string[]): DateRange[] {
   for (const [i, word] of words.entries()) {
     const iso = ISO_DAY.exec(word) ?? ISO_MONTH.exec(word);
     if (iso) {
-      const range = iso[3] === undefined ? monthRange(+iso[1]!, +iso[2]!, word) : dayRange(+iso[1]!, +iso[2]!, +iso[3], word);
+      const range = iso[3] === undefined ? monthRange(+iso[1]!, +iso[2]!, word, i, i) : dayRange(+iso[1]!, +iso[2]!, +iso[3], word, i, i);
       if (range) ranges.push(range);
       continue;
     }
@@ -112,7 +144,129 @@ function monthNamed(words: readonly string[], i: number, month: number): DateRan
   const first = dayBefore ? before : i;
   const text = words.slice(first, next + 1).join(' ');
   const day = dayBefore ?? dayAfter;
-  return day ? dayRange(+year[1]!, month, +day[1]!, text) : monthRange(+year[1]!, month, text);
+  return day ? dayRange(+year[1]!, month, +day[1]!, text, first, next) : monthRange(+year[1]!, month, text, first, next);
+}
+
+type Unit = 'day' | 'week' | 'month' | 'year';
+const UNITS: readonly Unit[] = ['day', 'week', 'month', 'year'];
+
+/**
+ * A way a language says a day, week, month or year relative to today: `yesterday`, `last week`,
+ * `há 2 semanas` (`#` stands for the number), as folded words.
+ */
+interface RelativePhrase {
+  words: readonly string[];
+  language: string;
+  unit: Unit;
+  /** Units from today (-1: yesterday, last week), or the number's sign for a phrase with `#`. */
+  offset: number;
+  counted: boolean;
+}
+
+/**
+ * A word as relative phrases are compared: folded, the typographic apostrophe straightened
+ * (`aujourd’hui`), an English possessive dropped ("yesterday's notes", "last week's sync").
+ */
+function phraseWord(word: string): string {
+  return foldToken(word)
+    .replace(/\u2019/g, "'")
+    .replace(/'s$/, '');
+}
+
+/**
+ * First folded word → the phrases it opens, longest first: each language's words for "the day
+ * before yesterday" to "next year", and "N days ago" / "in N weeks" in every unit, from the
+ * platform's own relative-time data (`Intl.RelativeTimeFormat`), not a hand-written table —
+ * as the month names are.
+ */
+const RELATIVE: ReadonlyMap<string, readonly RelativePhrase[]> = (() => {
+  const byFirst = new Map<string, RelativePhrase[]>();
+  const seen = new Set<string>();
+  const add = (text: string, phrase: Omit<RelativePhrase, 'words'>): void => {
+    const words: string[] = [];
+    scanWordSpans(text, (start, end) => words.push(/^\d+$/.test(text.slice(start, end)) ? '#' : phraseWord(text.slice(start, end))));
+    const key = `${phrase.language} ${words.join(' ')}`;
+    if (words.length === 0 || seen.has(key)) return;
+    seen.add(key);
+    const list = byFirst.get(words[0]!) ?? [];
+    list.push({ ...phrase, words });
+    byFirst.set(words[0]!, list);
+  };
+  for (const language of MONTH_LANGUAGES) {
+    const named = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
+    const counted = new Intl.RelativeTimeFormat(language, { numeric: 'always' });
+    for (const unit of UNITS) {
+      for (let offset = -2; offset <= 1; offset++) {
+        const text = named.format(offset, unit);
+        if (!/\d/.test(text)) add(text, { language, unit, offset, counted: false });
+      }
+      // Several numbers, for languages whose unit word agrees with it (Russian `2 дня`, `5 дней`).
+      for (const n of [1, 2, 3, 5, 7, 11, 21]) {
+        add(counted.format(-n, unit), { language, unit, offset: -1, counted: true });
+        add(counted.format(n, unit), { language, unit, offset: 1, counted: true });
+      }
+    }
+  }
+  for (const list of byFirst.values()) list.sort((a, b) => b.words.length - a.words.length);
+  return byFirst;
+})();
+
+/** The days of the unit `offset` units from `today`: a calendar week from Monday, a calendar month, a calendar year. */
+function relativeSpan(today: number, unit: Unit, offset: number): { from: number; to: number } {
+  if (unit === 'day') return { from: today + offset, to: today + offset };
+  if (unit === 'week') {
+    // Day 0 (1970-01-01) was a Thursday: (day + 3) mod 7 counts days since Monday.
+    const monday = today - ((((today + 3) % 7) + 7) % 7) + 7 * offset;
+    return { from: monday, to: monday + 6 };
+  }
+  const date = new Date(today * 86_400_000);
+  if (unit === 'year') {
+    const year = date.getUTCFullYear() + offset;
+    return { from: dayNumber(year, 1, 1), to: dayNumber(year, 12, 31) };
+  }
+  // Date.UTC carries a month past December (or before January) into the year.
+  const from = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + offset, 1) / 86_400_000;
+  const next = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + offset + 1, 1) / 86_400_000;
+  return { from, to: next - 1 };
+}
+
+/**
+ * The spans a query names relative to `today` (a day number): "yesterday", "last week", "this
+ * month", "3 days ago", "semana passada", "vor 2 Wochen"… in the languages whose month names are
+ * read. A phrase of one word counts only when the query's function words are of its language or
+ * of none (French `hier` is yesterday; German and Dutch `hier` is here). The longest phrase
+ * starting at a word wins.
+ */
+export function relativeDateRanges(words: readonly string[], today: number, languageOf: () => string | null = () => null): DateRange[] {
+  const ranges: DateRange[] = [];
+  const folded = words.map(phraseWord);
+  // The query's language is found only when a one-word phrase asks for it.
+  let language: string | null | undefined;
+  for (let i = 0; i < folded.length; i++) {
+    const phrases = RELATIVE.get(folded[i]!) ?? (/^\d+$/.test(folded[i]!) ? RELATIVE.get('#') : undefined);
+    if (phrases === undefined) continue;
+    for (const phrase of phrases) {
+      if (phrase.words.length === 1) {
+        language = language === undefined ? languageOf() : language;
+        if (language !== null && language !== phrase.language) continue;
+      }
+      let number = 0;
+      const fits = phrase.words.every((word, at) => {
+        const actual = folded[i + at];
+        if (word !== '#') return actual === word;
+        if (actual === undefined || !/^\d{1,3}$/.test(actual)) return false;
+        number = +actual;
+        return true;
+      });
+      if (!fits) continue;
+      const last = i + phrase.words.length - 1;
+      const span = relativeSpan(today, phrase.unit, phrase.counted ? phrase.offset * number : phrase.offset);
+      ranges.push({ ...span, text: words.slice(i, last + 1).join(' '), first: i, last, relative: true });
+      i = last;
+      break;
+    }
+  }
+  return ranges;
 }
 
 /** The day a frontmatter value names (`2026-05-28`, `2026-05-28T10:00`, `2026-05-28 10:00`), or -1. */
@@ -132,6 +286,8 @@ export function dayOfName(path: string): number {
 export interface DateBoost {
   score: number;
   text: string;
+  /** From a relative span: the note is ranked even when no other word of the query matches it. */
+  relative: boolean;
 }
 
 /**
@@ -158,26 +314,44 @@ export class NoteDates {
     this.dated = this.days.reduce((count, day) => (day === -1 ? count : count + 1), 0);
   }
 
-  /** Doc → its bonus, for the dates `words` name (empty when they name none or no note is so dated). */
-  boosts(words: readonly string[]): Map<number, DateBoost> {
+  /**
+   * Doc → its bonus, for the spans a query names (`queryDateRanges`, `relativeDateRanges`):
+   * empty when no note is so dated. For a relative span, `mentioning` gives the notes whose
+   * text holds one of its days; they count among the span's notes for its idf and get
+   * `MENTION_SHARE` of the bonus.
+   */
+  boosts(ranges: readonly DateRange[], mentioning?: (range: DateRange) => ReadonlySet<number>): Map<number, DateBoost> {
     const boosts = new Map<number, DateBoost>();
-    if (this.dated === 0) return boosts;
+    if (this.dated === 0 && (mentioning === undefined || !ranges.some((range) => range.relative))) return boosts;
     const total = this.days.length;
     const seen = new Set<string>();
-    for (const range of queryDateRanges(words)) {
+    for (const range of ranges) {
       // A query repeating a date (or pasted text full of them) walks the notes once per span.
       const key = `${range.from}:${range.to}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const docs: number[] = [];
-      for (let doc = 0; doc < total; doc++) {
-        const day = this.days[doc]!;
-        if (day >= range.from && day <= range.to) docs.push(doc);
-      }
-      const n = docs.length;
+      const { dated, mentioning: mentions } = this.notesIn(range, range.relative ? mentioning : undefined);
+      const n = dated.length + mentions.length;
       const score = Math.log(1 + (total - n + 0.5) / (n + 0.5));
-      for (const doc of docs) if (score > (boosts.get(doc)?.score ?? 0)) boosts.set(doc, { score, text: range.text });
+      const relative = range.relative === true;
+      const give = (doc: number, bonus: number): void => {
+        if (bonus > (boosts.get(doc)?.score ?? 0)) boosts.set(doc, { score: bonus, text: range.text, relative });
+      };
+      for (const doc of dated) give(doc, relative ? score * RELATIVE_WEIGHT : score);
+      for (const doc of mentions) give(doc, score * MENTION_SHARE);
     }
     return boosts;
+  }
+
+  /** The notes dated in a span, and (given `mentioning`) the others whose text holds one of its days. */
+  notesIn(range: DateRange, mentioning?: (range: DateRange) => ReadonlySet<number>): { dated: number[]; mentioning: number[] } {
+    const dated: number[] = [];
+    for (let doc = 0; doc < this.days.length; doc++) {
+      const day = this.days[doc]!;
+      if (day >= range.from && day <= range.to) dated.push(doc);
+    }
+    if (mentioning === undefined) return { dated, mentioning: [] };
+    const held = new Set(dated);
+    return { dated, mentioning: [...mentioning(range)].filter((doc) => !held.has(doc)) };
   }
 }

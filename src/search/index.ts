@@ -7,6 +7,7 @@ export { LexicalIndex, DEFAULT_FIELD_WEIGHTS, type IndexedDocument, type ScoredD
 export { lexicalExtension, loadLanguages, loadTermStats, vaultTokenizer } from './lexical-store.js';
 export { detectLanguage, noteLanguage, normalizeLanguage, LANGUAGES, type Language } from './language.js';
 export { compileFilter, folderSegments, parseDateBound, type SearchFilters, type NoteMeta, type CompiledFilter } from './filters.js';
+export { dayOfName, dayOfValue, isoDay } from './dates.js';
 export { rankDocuments, type RankOutcome, type RankedDocument } from './rank.js';
 export { findEvidence, scorePassages, passageScorer, passageEvidence, PASSAGE_DEFAULTS, type Evidence, type EvidenceBlock, type PassageScore } from './evidence.js';
 export { notePositions, type NotePositions } from './positions.js';

@@ -34,6 +34,8 @@ export interface RankOptions {
   boost?: ReadonlyMap<number, number>;
   /** Document frequencies shared by a word's spellings in several languages (`PooledFrequencies`). */
   pooled?: PooledFrequencies;
+  /** Notes ranked by their `boost` alone when no query term matches them (the notes of a relative date: "yesterday"). */
+  brought?: ReadonlySet<number>;
 }
 
 export function rankDocuments(index: LexicalIndex, metas: readonly NoteMeta[], terms: readonly string[], options: RankOptions): RankOutcome {
@@ -51,23 +53,28 @@ export function rankDocuments(index: LexicalIndex, metas: readonly NoteMeta[], t
   let matches = 0;
   let hiddenCount = 0;
   let hiddenBest: RankOutcome['hidden']['best'] = null;
+  const consider = (doc: number, score: number): void => {
+    if (score < minScore) return;
+    const verdict = options.filter.active ? options.filter.test(metas[doc]!) : null;
+    if (verdict === 'query_excluded') return;
+    if (verdict !== null) {
+      hiddenCount++;
+      if (hiddenBest === null || before({ doc, score }, hiddenBest)) hiddenBest = { doc, score, reason: verdict };
+      return;
+    }
+    matches++;
+    top.offer(doc, score);
+  };
+  const pending = options.brought !== undefined && options.brought.size > 0 ? new Set(options.brought) : null;
   index.forEachScored(
     terms,
     (doc, bm25) => {
-      const score = boost.size === 0 ? bm25 : bm25 + (boost.get(doc) ?? 0);
-      if (score < minScore) return;
-      const verdict = options.filter.active ? options.filter.test(metas[doc]!) : null;
-      if (verdict === 'query_excluded') return;
-      if (verdict !== null) {
-        hiddenCount++;
-        if (hiddenBest === null || before({ doc, score }, hiddenBest)) hiddenBest = { doc, score, reason: verdict };
-        return;
-      }
-      matches++;
-      top.offer(doc, score);
+      pending?.delete(doc);
+      consider(doc, boost.size === 0 ? bm25 : bm25 + (boost.get(doc) ?? 0));
     },
     options.pooled,
   );
+  if (pending !== null) for (const doc of pending) consider(doc, boost.get(doc) ?? 0);
   return { hits: top.sorted(), matches, hidden: { count: hiddenCount, best: hiddenBest } };
 }
 

@@ -22,8 +22,8 @@ import { VectorIndex, type VectorHit, type VectorScope, type VectorSource } from
 import { spellingGroups, type Tokenizer, type TokenizerOptions } from './tokenizer.js';
 import { NameIndex } from './names.js';
 import { FuzzyNames, fuzzyMerge, fuzzyQueryWords } from './fuzzy-titles.js';
-import { analyzeQuery, type AnalyzedQuery } from './query.js';
-import { NoteDates, type DateBoost } from './dates.js';
+import { analyzeQuery, functionWordLanguage, type AnalyzedQuery } from './query.js';
+import { dayOfValue, isoDay, localDay, MAX_SPAN_DAYS, NoteDates, queryDateRanges, relativeDateRanges, type DateBoost, type DateRange } from './dates.js';
 import { correctQuery, SpellingIndex, type WordCorrection } from './spelling.js';
 
 export const LIMITS = {
@@ -103,6 +103,8 @@ interface Boosts {
   /** The note's best name sharing the query's words: its shared terms and bonus. */
   names: Map<number, { terms: readonly string[]; score: number }>;
   dates: Map<number, DateBoost>;
+  /** Notes a relative date brings in ("yesterday"): ranked by their bonus when no query term matches them. */
+  brought: Set<number>;
 }
 
 /** What `resultOf` needs from the search that ranked the note. */
@@ -142,6 +144,8 @@ export interface SearchRequest {
   explain?: boolean;
   /** `hybrid` (default) fuses keyword and semantic lanes when a query vector and note vectors exist. */
   mode?: SearchMode;
+  /** The day relative dates ("yesterday", "last week") are read against, `YYYY-MM-DD` (default: the local date now). */
+  today?: string;
   /** The query embedded with the configured model; the caller makes it (off the main thread). */
   queryVector?: Float32Array;
   /** Why there is no query vector, in plain words (reported as the mode's reason). */
@@ -327,6 +331,7 @@ export class VaultSearch {
       named: read.tiers,
       boost: read.boosts.scores,
       pooled: read.pooled,
+      brought: read.boosts.brought,
       ...(request.minScore === undefined ? {} : { minScore: request.minScore }),
     });
     const passages = new Map<number, Passage>();
@@ -403,7 +408,7 @@ export class VaultSearch {
       notices.push(`no note passes the filters (${described}); check the folder, tag or type names`);
     }
     filter = this.excluding(filter, [...syntax.excluded, ...(request.exclude ?? [])], notices);
-    const analyzed = analyzeQuery(query, this.tokenize);
+    const { analyzed, dates } = this.readDates(analyzeQuery(query, this.tokenize), request.today, notices);
     const known = this.index.knownTerms(analyzed.content);
     const corrected = this.correctSpelling(analyzed, known);
     for (const { word, to } of corrected) notices.push(`no note contains "${word}"; searched the nearest indexed word ("${to}") instead`);
@@ -417,7 +422,52 @@ export class VaultSearch {
     const tiers = new Map([...phrases].map(([doc, held]) => [doc, held.length]));
     for (const [doc, name] of named) tiers.set(doc, (name.match === 'path' ? 3 : name.spellings.has(spelled) ? 2 : 1) * NAME_TIER + (tiers.get(doc) ?? 0));
     const pooled = this.pooledFrequencies(analyzed.words, known);
-    return { query, limit, filter, notices, analyzed, known, corrected, named, tiers, scoped: scopes.length > 0, phrases, boosts: this.boostsOf(known, analyzed.words, pooled), pooled };
+    return { query, limit, filter, notices, analyzed, known, corrected, named, tiers, scoped: scopes.length > 0, phrases, boosts: this.boostsOf(known, dates, pooled), pooled };
+  }
+
+  /**
+   * The dates a query names, and its relative ones read against `today` (default: the local
+   * date now), as each note's date bonus (`NoteDates.boosts`). A relative date ("yesterday",
+   * "last week", "há 3 dias") stands for days, not for its words: no note says "yesterday" about
+   * itself. So its words leave the query when some note is dated in the span (by its name or
+   * `date:`) or mentions one of its days (`2026-12-01` in its text, a `created:` or `updated:`),
+   * and those notes are ranked by their date bonus even when no other word matches them;
+   * when none is, its words stay words and a notice says the vault has nothing from then.
+   */
+  private readDates(analyzed: AnalyzedQuery, today: string | undefined, notices: string[]): { analyzed: AnalyzedQuery; dates: Map<number, DateBoost> } {
+    const named = queryDateRanges(analyzed.words);
+    const day = today === undefined ? localDay(Date.now()) : dayOfValue(today);
+    const relative = day === -1 ? [] : relativeDateRanges(analyzed.words, day, () => functionWordLanguage(analyzed.words));
+    if (relative.length === 0) return { analyzed, dates: this.dates.boosts(named) };
+    const held = new Map<DateRange, Set<number>>();
+    const mentioning = (range: DateRange): Set<number> => {
+      let docs = held.get(range);
+      if (docs === undefined) {
+        docs = new Set<number>();
+        for (let at = range.from; at <= range.to && at - range.from < MAX_SPAN_DAYS; at++) this.index.forEachDocumentWith(isoDay(at), (doc) => docs!.add(doc));
+        held.set(range, docs);
+      }
+      return docs;
+    };
+    const spoken = new Set<number>();
+    const found: DateRange[] = [];
+    for (const range of relative) {
+      const when = range.from === range.to ? isoDay(range.from) : `${isoDay(range.from)} to ${isoDay(range.to)}`;
+      const notes = this.dates.notesIn(range, mentioning);
+      if (notes.dated.length + notes.mentioning.length === 0) {
+        notices.push(`read "${range.text}" as ${when}; no note is dated then or mentions a day of it, so its words were searched as words`);
+        continue;
+      }
+      notices.push(`read "${range.text}" as ${when}: ${notes.dated.length} note${notes.dated.length === 1 ? '' : 's'} dated then, ${notes.mentioning.length} mentioning a day of it`);
+      found.push(range);
+      for (let word = range.first; word <= range.last; word++) spoken.add(word);
+    }
+    const dates = this.dates.boosts([...named, ...found], mentioning);
+    if (spoken.size === 0) return { analyzed, dates };
+    const isSpoken = (token: string): boolean => spoken.has(analyzed.wordOf.get(token) ?? -1);
+    const content = analyzed.content.filter((token) => !isSpoken(token));
+    const ignored = [...new Set([...analyzed.ignored, ...analyzed.content.filter(isSpoken)])];
+    return { analyzed: { ...analyzed, content, ignored }, dates };
   }
 
   /**
@@ -573,17 +623,21 @@ export class VaultSearch {
    * the query's own idf mass, so it lifts a note named for what was asked among notes that only
    * mention it, and cannot lift a name of common words over a note matching the query's rare ones.
    */
-  private boostsOf(terms: readonly string[], words: readonly string[], pooled: PooledFrequencies): Boosts {
+  private boostsOf(terms: readonly string[], dates: Map<number, DateBoost>, pooled: PooledFrequencies): Boosts {
     const scores = new Map<number, number>();
     const names = new Map<number, { terms: readonly string[]; score: number }>();
-    if (terms.length === 0) return { scores, names, dates: new Map() };
-    for (const { doc, terms: shared, score } of this.covering.shared(terms, (term) => this.index.idf(term, pooled))) {
-      names.set(doc, { terms: shared, score: score * NAME_WEIGHT });
-      scores.set(doc, score * NAME_WEIGHT);
+    if (terms.length > 0) {
+      for (const { doc, terms: shared, score } of this.covering.shared(terms, (term) => this.index.idf(term, pooled))) {
+        names.set(doc, { terms: shared, score: score * NAME_WEIGHT });
+        scores.set(doc, score * NAME_WEIGHT);
+      }
     }
-    const dates = this.dates.boosts(words);
-    for (const [doc, { score }] of dates) scores.set(doc, (scores.get(doc) ?? 0) + score);
-    return { scores, names, dates };
+    const brought = new Set<number>();
+    for (const [doc, { score, relative }] of dates) {
+      scores.set(doc, (scores.get(doc) ?? 0) + score);
+      if (relative) brought.add(doc);
+    }
+    return { scores, names, dates, brought };
   }
 
   /** A query word's spellings in the vault's languages share the word's document frequency (`PooledFrequencies`). */

@@ -46,12 +46,21 @@ test('engram search: filters, explain, text output, and usage errors', async (t)
     [['search', 'x', '--limit', '1000000'], /--limit must be a whole number from 1 to 100/],
     [['search', 'x', '--mode', 'fuzzy'], /--mode must be hybrid, keyword or semantic/],
     [['search', 'x', '--modified-after', 'yesterday'], /--modified-after must be a date/],
+    [['search', 'x', '--today', '2026-02-30'], /--today must be a calendar day like 2026-03-14, not "2026-02-30"/],
+    [['search', 'x', '--today', 'yesterday'], /--today must be a calendar day/],
     [['search', 'x', 'y'], /unexpected argument "y"/],
   ] as [string[], RegExp][]) {
     const result = await runCli(argv, env);
     assert.equal(result.code, 2, argv.join(' '));
     assert.match(result.stderr, message);
   }
+  // A relative date, read against --today: the note mentioning that day, with the notice.
+  const relative = await runCli(['search', 'tantivy last week', '--today', '2026-12-02', '--json'], env);
+  assert.equal(relative.code, 0, relative.stderr);
+  assert.deepEqual(JSON.parse(relative.stdout).notices, [
+    'read "last week" as 2026-11-23 to 2026-11-29; no note is dated then or mentions a day of it, so its words were searched as words',
+    'no note contains "last", "week", so the search went on without them; the vault may use other words (try alternatives)',
+  ]);
   const semantic = await runCli(['search', 'x', '--mode', 'semantic'], env);
   assert.equal(semantic.code, 1);
   assert.match(semantic.stderr, /semantic search is not possible: no note has a TaylorAI\/bge-micro-v2 vector yet/);

@@ -64,6 +64,8 @@ test('a golden file with a path not in the vault, a duplicate id or no expect is
     ['- id: a\n  query: x\n  expect: []\n', /"a" has an empty expect list/],
     ['- id: a\n  query: x\n  expect: [../escape.md]\n', /must be a vault-relative path/],
     ['not: a list\n', /must be a list of queries/],
+    ['- id: a\n  query: x last week\n  expect: [Atlas.md]\n  today: next Tuesday\n', /"a" today must be a calendar day like 2026-06-30/],
+    ['- id: a\n  query: x\n  expect: [Atlas.md]\n  today: 2026-02-30\n', /"a" today must be a calendar day/],
   ];
   for (const [content, message] of cases) {
     const file = join(vault.root, '..', 'bad.yaml');
@@ -74,6 +76,9 @@ test('a golden file with a path not in the vault, a duplicate id or no expect is
   }
   const none = await runCli(['eval'], env);
   assert.equal(none.code, 2);
+  const today = await runCli(['eval', '--golden', join(vault.root, '..', 'bad.yaml'), '--today', '30/06/2026'], env);
+  assert.equal(today.code, 2);
+  assert.match(today.stderr, /--today must be a calendar day like 2026-03-14, not "30\/06\/2026"/);
 });
 
 test('BEIR: a tiny dataset in BEIR format, scored by hand', (t) => {

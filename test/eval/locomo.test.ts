@@ -78,12 +78,13 @@ test('a LoCoMo log becomes one log_session-shaped note per session and scoped qu
     ].join('\n'),
   );
   assert.deepEqual(
-    converted.queries.map((q) => [q.id, q.category, q.folder, q.expect.length]),
+    converted.queries.map((q) => [q.id, q.category, q.folder, q.expect.length, q.today]),
     [
-      ['conv-1-q1', 'single-hop', 'conv-1', 1],
-      ['conv-1-q2', 'temporal', 'conv-1', 1],
-      ['conv-1-q3', 'multi-hop', 'conv-1', 2],
-      ['conv-2-q1', 'single-hop', 'conv-2', 1],
+      // Asked the day after the conversation's last session ("last year" is the year before it); undated sessions give no day.
+      ['conv-1-q1', 'single-hop', 'conv-1', 1, '2023-06-26'],
+      ['conv-1-q2', 'temporal', 'conv-1', 1, '2023-06-26'],
+      ['conv-1-q3', 'multi-hop', 'conv-1', 2, '2023-06-26'],
+      ['conv-2-q1', 'single-hop', 'conv-2', 1, undefined],
     ],
   );
   assert.equal(converted.skipped, 2, 'the adversarial question and the one whose evidence names no session');

@@ -69,7 +69,7 @@ const DESTRUCTIVE = new Set(['write_note', 'undo_write', 'update_note', 'undo_mo
 const CLI: Record<string, string[]> = {
   index: ['batch-size', 'embed-budget', 'exclude', 'full', 'no-embed', 'quiet'],
   status: [],
-  search: ['all-tags', 'also', 'exclude-folder', 'explain', 'folder', 'limit', 'min-score', 'min-similarity', 'mode', 'modified-after', 'modified-before', 'no-refresh', 'tag', 'type'],
+  search: ['all-tags', 'also', 'exclude-folder', 'explain', 'folder', 'limit', 'min-score', 'min-similarity', 'mode', 'modified-after', 'modified-before', 'no-refresh', 'tag', 'today', 'type'],
   related: ['by', 'folder', 'limit', 'weights'],
   relate: ['apply', 'limit', 'target'],
   map: ['full', 'seed'],
@@ -100,6 +100,7 @@ const CLI: Record<string, string[]> = {
     'no-history',
     'split',
     'title-weight',
+    'today',
   ],
   verify: ['sample', 'seed'],
   model: ['dtype', 'sample', 'timeout'],

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { dayNumber, dayOfName, dayOfValue, NoteDates, queryDateRanges } from '../../src/search/dates.js';
+import { dayNumber, dayOfName, dayOfValue, isoDay, localDay, NoteDates, queryDateRanges, relativeDateRanges } from '../../src/search/dates.js';
 import { scanWords, VaultSearch } from '../../src/search/index.js';
 import { indexedVault } from '../helpers/indexed-vault.js';
 
@@ -51,21 +51,21 @@ test('a frontmatter date dates a note its name does not: ISO days, with or witho
   assert.equal(dayOfValue(' 2026-05-28 10:00'), day('2026-05-28'));
   for (const value of ['May 28', '28/05/2026', '2026-05-280', '2026-13-01', null]) assert.equal(dayOfValue(value), -1, String(value));
   const dates = new NoteDates(['Architecture review.md', 'Daily/2026-05-01.md', 'Plans.md'], ['2026-05-28', '2020-01-01', 'someday']);
-  assert.deepEqual([...dates.boosts(words('May 2026')).keys()], [0, 1], "the file name's date comes first");
+  assert.deepEqual([...dates.boosts(queryDateRanges(words('May 2026'))).keys()], [0, 1], "the file name's date comes first");
 });
 
 test('NoteDates: notes dated in a named span get its idf, a day more than a month', () => {
   const dates = new NoteDates(['Daily/2026-05-01.md', 'Daily/2026-05-02.md', 'Daily/2026-06-01.md', 'Plans.md']);
-  const oneDay = dates.boosts(words('what happened on 2026-05-01'));
+  const oneDay = dates.boosts(queryDateRanges(words('what happened on 2026-05-01')));
   assert.deepEqual([...oneDay.keys()], [0]);
-  const month = dates.boosts(words('May 2026'));
+  const month = dates.boosts(queryDateRanges(words('May 2026')));
   assert.deepEqual([...month.keys()], [0, 1]);
   assert.ok(oneDay.get(0)!.score > month.get(0)!.score, 'a day is rarer than its month');
   assert.equal(oneDay.get(0)!.score, Math.log(1 + (4 - 1 + 0.5) / 1.5));
-  assert.deepEqual(dates.boosts(words('what happened on 2027-01-01')).size, 0);
+  assert.deepEqual(dates.boosts(queryDateRanges(words('what happened on 2027-01-01'))).size, 0);
   // A long pasted query repeating a date gives what the date once gives.
-  assert.deepEqual(dates.boosts(words('notes from May 2026, '.repeat(500))), month);
-  assert.deepEqual(new NoteDates(['Plans.md']).boosts(words('2026-05-01')).size, 0);
+  assert.deepEqual(dates.boosts(queryDateRanges(words('notes from May 2026, '.repeat(500)))), month);
+  assert.deepEqual(new NoteDates(['Plans.md']).boosts(queryDateRanges(words('2026-05-01'))).size, 0);
 });
 
 test('a query naming a date puts the note dated then above its siblings, and explains why', (t) => {
@@ -94,4 +94,84 @@ test('a query naming a date puts the note dated then above its siblings, and exp
   assert.equal(byDay[0], 'Meetings/2026-05-12 1-1 Priya.md');
   // Dated by its frontmatter: a review note whose name has no date.
   assert.equal(engine.search({ query: 'architecture review May 2026', mode: 'keyword' }).results[0]!.path, 'Reviews/Architecture review (summer).md');
+});
+
+const relative = (query: string, today: string, language: string | null = null) => relativeDateRanges(words(query), day(today), () => language).map(({ from, to, text, first, last }) => [isoDay(from), isoDay(to), text, first, last]);
+
+test('relative dates: days, calendar weeks from Monday, calendar months and years, counted back or ahead', () => {
+  // 2026-12-02 is a Wednesday.
+  assert.deepEqual(relative('what did I do yesterday', '2026-12-02'), [['2026-12-01', '2026-12-01', 'yesterday', 4, 4]]);
+  assert.deepEqual(relative('today', '2026-12-02'), [['2026-12-02', '2026-12-02', 'today', 0, 0]]);
+  assert.deepEqual(relative('plans for tomorrow', '2026-12-02'), [['2026-12-03', '2026-12-03', 'tomorrow', 2, 2]]);
+  assert.deepEqual(relative('meetings last week', '2026-12-02'), [['2026-11-23', '2026-11-29', 'last week', 1, 2]]);
+  assert.deepEqual(relative('this week', '2026-11-30'), [['2026-11-30', '2026-12-06', 'this week', 0, 1]], 'a Monday starts its own week');
+  assert.deepEqual(relative('this week', '2026-12-06'), [['2026-11-30', '2026-12-06', 'this week', 0, 1]], 'a Sunday ends it');
+  assert.deepEqual(relative('last month', '2026-01-15'), [['2025-12-01', '2025-12-31', 'last month', 0, 1]], 'across a year');
+  assert.deepEqual(relative('next month', '2026-12-31'), [['2027-01-01', '2027-01-31', 'next month', 0, 1]]);
+  assert.deepEqual(relative('last month', '2024-03-31'), [['2024-02-01', '2024-02-29', 'last month', 0, 1]], 'a leap February');
+  assert.deepEqual(relative('goals this year', '2026-06-30'), [['2026-01-01', '2026-12-31', 'this year', 1, 2]]);
+  assert.deepEqual(relative('3 days ago', '2026-12-02'), [['2026-11-29', '2026-11-29', '3 days ago', 0, 2]]);
+  assert.deepEqual(relative('in 2 weeks', '2026-12-02'), [['2026-12-14', '2026-12-20', 'in 2 weeks', 0, 2]]);
+  assert.deepEqual(relative('1 year ago', '2026-12-02'), [['2025-01-01', '2025-12-31', '1 year ago', 0, 2]]);
+  assert.deepEqual(relative("yesterday's notes", '2026-12-02'), [['2026-12-01', '2026-12-01', "yesterday's", 0, 0]], 'a possessive');
+  assert.deepEqual(relative('last week’s billing sync', '2026-12-02'), [['2026-11-23', '2026-11-29', 'last week’s', 0, 1]]);
+});
+
+test("relative dates in the languages whose months are read, from the platform's words for them", () => {
+  assert.deepEqual(relative('o que fiz ontem', '2026-12-02'), [['2026-12-01', '2026-12-01', 'ontem', 3, 3]]);
+  assert.deepEqual(relative('reuniões da semana passada', '2026-12-02'), [['2026-11-23', '2026-11-29', 'semana passada', 2, 3]]);
+  assert.deepEqual(relative('há 3 dias', '2026-12-02'), [['2026-11-29', '2026-11-29', 'há 3 dias', 0, 2]]);
+  assert.deepEqual(relative('notas de la semana pasada', '2026-12-02'), [['2026-11-23', '2026-11-29', 'la semana pasada', 2, 4]]);
+  assert.deepEqual(relative("ce que j'ai écrit aujourd'hui", '2026-12-02'), [['2026-12-02', '2026-12-02', "aujourd'hui", 4, 4]], 'a straight apostrophe as well as the typographic one');
+  assert.deepEqual(relative('Notizen von vor 2 Wochen', '2026-12-02'), [['2026-11-16', '2026-11-22', 'vor 2 Wochen', 2, 4]]);
+  assert.deepEqual(relative('5 дней назад', '2026-12-02'), [['2026-11-27', '2026-11-27', '5 дней назад', 0, 2]], 'a unit word agreeing with its number');
+});
+
+test("relative dates: a one-word phrase of another language than the query's is not read; numbers and words that only look alike are not", () => {
+  assert.deepEqual(relative('wo ist hier die Datei', '2026-12-02', 'de'), [], 'German hier is here, French hier yesterday');
+  assert.deepEqual(relative('hier', '2026-12-02', 'fr'), [['2026-12-01', '2026-12-01', 'hier', 0, 0]]);
+  assert.deepEqual(relative('last', '2026-12-02'), []);
+  assert.deepEqual(relative('the last weekly review', '2026-12-02'), []);
+  assert.deepEqual(relative('1000 days ago', '2026-12-02'), [], 'a count of more than three digits is not a date');
+  assert.deepEqual(relative('', '2026-12-02'), []);
+});
+
+test('localDay is the calendar day where the clock is read', () => {
+  assert.equal(isoDay(localDay(new Date(2026, 11, 2, 12).getTime())), '2026-12-02');
+  assert.equal(isoDay(localDay(new Date(2026, 11, 2, 0, 5).getTime())), '2026-12-02');
+  assert.equal(isoDay(localDay(new Date(2026, 11, 2, 23, 55).getTime())), '2026-12-02');
+});
+
+test("a relative date brings in the notes of its days: yesterday's daily note, notes dated in last week or mentioning a day of it, with a notice", (t) => {
+  const { db, root } = indexedVault(t, {
+    'Daily/2026-11-30.md': '# Monday\nShipped the release notes.\n',
+    'Daily/2026-12-01.md': '# Tuesday\nCall with the bank about the mortgage.\n',
+    'Daily/2026-12-02.md': '# Wednesday\nWrote about what happened yesterday at the bank.\n',
+    'Meetings/Budget review.md': '---\ndate: 2026-11-24\n---\n# Budget review\nThe mortgage and the budget.\n',
+    'Projects/Roadmap.md': '# Roadmap\nMilestones, decided on 2026-11-26 with the team.\n',
+    'Ideas.md': '# Ideas\nSomething about the bank, some day.\n',
+  });
+  const engine = VaultSearch.open(db, root);
+  const yesterday = engine.search({ query: 'what did I do yesterday?', mode: 'keyword', today: '2026-12-02' });
+  assert.equal(yesterday.results[0]!.path, 'Daily/2026-12-01.md', 'the note of that day, not the one saying "yesterday"');
+  assert.ok(yesterday.notices.includes('read "yesterday" as 2026-12-01: 1 note dated then, 0 mentioning a day of it'), yesterday.notices.join(' | '));
+  assert.equal(yesterday.results.length, 1, 'no other note is of that day');
+  const week = engine.search({ query: 'last week', mode: 'keyword', today: '2026-12-02' }).results.map((hit) => hit.path);
+  assert.deepEqual(new Set(week), new Set(['Meetings/Budget review.md', 'Projects/Roadmap.md']), 'dated by `date:`, or mentioning a day of it');
+  const topic = engine.search({ query: 'mortgage yesterday', mode: 'keyword', today: '2026-12-02' }).results.map((hit) => hit.path);
+  assert.deepEqual(topic, ['Daily/2026-12-01.md', 'Meetings/Budget review.md'], "the day's note first, then the other note on the topic");
+  // Nothing in the vault from then: the words are words again, and the notice says so.
+  const empty = engine.search({ query: 'bank last year', mode: 'keyword', today: '2026-12-02' });
+  assert.ok(empty.notices.includes('read "last year" as 2025-01-01 to 2025-12-31; no note is dated then or mentions a day of it, so its words were searched as words'), empty.notices.join(' | '));
+  assert.ok(empty.results.length > 0);
+  // Inside a filter, and with the date bonus shown.
+  const filtered = engine.search({ query: 'last week', mode: 'keyword', today: '2026-12-02', filters: { folders: ['Projects'] }, explain: true });
+  assert.deepEqual(
+    filtered.results.map((hit) => hit.path),
+    ['Projects/Roadmap.md'],
+  );
+  assert.deepEqual(
+    filtered.results[0]!.boosts?.map((boost) => [boost.kind, boost.terms]),
+    [['date', ['last week']]],
+  );
 });
