@@ -451,16 +451,23 @@ export class VaultSearch {
     };
     const spoken = new Set<number>();
     const found: DateRange[] = [];
+    // Each span is looked up once however often the query names it (a pasted text full of "today").
+    const spans = new Map<string, { range: DateRange; held: boolean }>();
     for (const range of relative) {
-      const when = range.from === range.to ? isoDay(range.from) : `${isoDay(range.from)} to ${isoDay(range.to)}`;
-      const notes = this.dates.notesIn(range, mentioning);
-      if (notes.dated.length + notes.mentioning.length === 0) {
-        notices.push(`read "${range.text}" as ${when}; no note is dated then or mentions a day of it, so its words were searched as words`);
-        continue;
+      const key = `${range.from}:${range.to}`;
+      let span = spans.get(key);
+      if (span === undefined) {
+        const when = range.from === range.to ? isoDay(range.from) : `${isoDay(range.from)} to ${isoDay(range.to)}`;
+        const notes = this.dates.notesIn(range, mentioning);
+        span = { range, held: notes.dated.length + notes.mentioning.length > 0 };
+        spans.set(key, span);
+        if (!span.held) notices.push(`read "${range.text}" as ${when}; no note is dated then or mentions a day of it, so its words were searched as words`);
+        else {
+          notices.push(`read "${range.text}" as ${when}: ${notes.dated.length} note${notes.dated.length === 1 ? '' : 's'} dated then, ${notes.mentioning.length} mentioning a day of it`);
+          found.push(range);
+        }
       }
-      notices.push(`read "${range.text}" as ${when}: ${notes.dated.length} note${notes.dated.length === 1 ? '' : 's'} dated then, ${notes.mentioning.length} mentioning a day of it`);
-      found.push(range);
-      for (let word = range.first; word <= range.last; word++) spoken.add(word);
+      if (span.held) for (let word = range.first; word <= range.last; word++) spoken.add(word);
     }
     const dates = this.dates.boosts([...named, ...found], mentioning);
     if (spoken.size === 0) return { analyzed, dates };

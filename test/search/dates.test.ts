@@ -164,6 +164,13 @@ test("a relative date brings in the notes of its days: yesterday's daily note, n
   const empty = engine.search({ query: 'bank last year', mode: 'keyword', today: '2026-12-02' });
   assert.ok(empty.notices.includes('read "last year" as 2025-01-01 to 2025-12-31; no note is dated then or mentions a day of it, so its words were searched as words'), empty.notices.join(' | '));
   assert.ok(empty.results.length > 0);
+  // A long pasted query repeating the phrase: one notice, and the same notes as once.
+  const repeated = engine.search({ query: 'mortgage yesterday '.repeat(200), mode: 'keyword', today: '2026-12-02' });
+  assert.deepEqual(repeated.notices, ['read "yesterday" as 2026-12-01: 1 note dated then, 0 mentioning a day of it']);
+  assert.deepEqual(
+    repeated.results.map((hit) => hit.path),
+    topic,
+  );
   // Inside a filter, and with the date bonus shown.
   const filtered = engine.search({ query: 'last week', mode: 'keyword', today: '2026-12-02', filters: { folders: ['Projects'] }, explain: true });
   assert.deepEqual(
