@@ -119,6 +119,18 @@ test('excerpts are cut at 240 characters, counted as code points', () => {
   assert.ok(!cutEmoji.includes('\uFFFD') && /😀…$/u.test(cutEmoji), 'no pair is split');
 });
 
+test('an excerpt is cut by code points wherever a surrogate pair falls', () => {
+  const query = tokenize('atlas');
+  for (let at = 230; at <= 250; at++) {
+    for (const after of [0, 1, 300]) {
+      const line = `atlas ${'a'.repeat(at - 6)}😀${'b'.repeat(after)}`;
+      const points = Array.from(line);
+      const expected = points.length <= 240 ? line : `${points.slice(0, 239).join('')}…`;
+      assert.equal(findEvidence(line, parseNote('n.md', line).blocks, query, () => 1, tokenize).excerpt, expected, `the pair at ${at}, ${after} after it`);
+    }
+  }
+});
+
 test('a search made while evidence is being found (by the tokenizer) leaves the outer one whole', () => {
   const text = 'héllo atlas\nsecond atlas atlas\ncafé atlas';
   const blocks = parseNote('n.md', text).blocks;
