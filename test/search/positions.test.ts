@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { seededRandom } from '../../bench/generate-vault.js';
-import { createTokenizer, notePositions, passageEvidence, passageScorer, unionTokenizer, VaultSearch, type NotePositions, type Tokenizer } from '../../src/search/index.js';
+import { createTokenizer, notePositions, passageEvidence, passageScorer, scoreNotes, unionTokenizer, VaultSearch, type NotePositions, type Tokenizer } from '../../src/search/index.js';
 import { NoteTexts } from '../../src/search/note-texts.js';
 import { parseNote } from '../../src/vault/index.js';
 import { indexState } from '../helpers/indexed-vault.js';
@@ -120,6 +120,17 @@ test('an irregular stem counts where the probe scan tokenizes its chunk: beside 
     assert.equal(score(text, query, positions) > 0, found, `${text} / ${query}`);
     assert.equal(score(text, query, positions), score(text, query));
   }
+});
+
+test('scoreNotes gives each note what the scorer gives it, in order, with positions or without', () => {
+  const random = seededRandom(18);
+  const texts = Array.from({ length: 40 }, (_, i) => (i % 7 === 0 ? '' : Array.from({ length: 1 + Math.floor(random() * 12) }, () => (random() < 0.2 ? '## atlas plan' : 'the atlas budget plans were reviewed')).join('\n')));
+  const notes = texts.map((text, i) => ({ text, blocks: parseNote('n.md', text).blocks, context: i % 3 ? 'Atlas' : '', positions: i % 2 ? notePositions(text, english, i % 3 ? 'Atlas' : '') : undefined }));
+  const scorer = passageScorer(english('atlas budget review'), () => 1, english);
+  const one = notes.map((note) => scorer(note.text, note.blocks, note.context, note.positions));
+  assert.deepEqual(scoreNotes(scorer, notes), one);
+  assert.ok(one.filter((score) => score.score > 0).length > 20);
+  assert.deepEqual(scoreNotes(scorer, []), []);
 });
 
 test('positions of another text or another tokenizer are not read: the text is scanned', () => {
