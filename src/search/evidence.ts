@@ -3,7 +3,7 @@
  * gives the excerpt, the section path and the 1-based inclusive line range. Pure: the note's
  * text and block rows in, evidence out.
  */
-import { addMatch, emptyMatchList, matchPositions, probeOf, type MatchList, type NotePositions, type PositionVocabulary } from './positions.js';
+import { addMatch, emptyMatchList, idMask, matchPositions, probeOf, type MatchList, type NotePositions, type PositionVocabulary } from './positions.js';
 import type { Tokenizer } from './tokenizer.js';
 
 export interface EvidenceBlock {
@@ -172,15 +172,19 @@ export function passageScorer(queryTerms: readonly string[], weightOf: (term: st
   const scratch = { counts: new Float64Array(n), lastSeen: new Float64Array(n), closest: new Float64Array(n * n), countedOn: new Int32Array(n) };
   // The query's terms as ids of the positions' vocabulary (made on the first note that has positions).
   const owner = {};
-  let ids: { vocabulary: PositionVocabulary; ids: number[] } | null = null;
-  const idsIn = (vocabulary: PositionVocabulary): number[] => {
-    if (ids === null || ids.vocabulary !== vocabulary) ids = { vocabulary, ids: terms.terms.map((term) => vocabulary.idOf(term)) };
-    return ids.ids;
+  let ids: { vocabulary: PositionVocabulary; ids: number[]; mask: number } | null = null;
+  const idsIn = (vocabulary: PositionVocabulary): { ids: number[]; mask: number } => {
+    if (ids === null || ids.vocabulary !== vocabulary) {
+      const inVocabulary = terms.terms.map((term) => vocabulary.idOf(term));
+      ids = { vocabulary, ids: inVocabulary, mask: idMask(inVocabulary) };
+    }
+    return ids;
   };
   return (text, blocks, context, positions) => {
     // Positions stand for the text only when they were derived from it by this tokenizer.
     const known = positions !== undefined && positions.text === text && positions.vocabulary.tokenize === tokenize ? positions : null;
-    const slots = known === null ? null : known.vocabulary.select(owner, idsIn(known.vocabulary));
+    const termIds = known === null ? null : idsIn(known.vocabulary);
+    const slots = known === null ? null : known.vocabulary.select(owner, termIds!.ids);
     terms.context.fill(0);
     if (slots !== null && known!.context === (context ?? '')) {
       const { data, contextEnd } = known!;
@@ -194,7 +198,7 @@ export function passageScorer(queryTerms: readonly string[], weightOf: (term: st
         if (t !== undefined) terms.context[t]!++;
       }
     }
-    const matches = known === null ? collectMatches(text, terms, tokenize) : positionMatches(known, terms, slots!);
+    const matches = known === null ? collectMatches(text, terms, tokenize) : positionMatches(known, terms, slots!, termIds!.mask);
     const { lines, count, lineStarts, lineBase, lineCount } = matches;
     const contextOnly = termScoreOf(terms.context, terms.weights, 1, options.k1);
     let best = contextOnly;
@@ -324,13 +328,13 @@ function collectMatches(text: string, terms: PassageTerms, tokenize: Tokenizer):
 }
 
 /** `collectMatches` from a note's positions: the same matches, with no walk over its text. */
-function positionMatches(positions: NotePositions, terms: PassageTerms, slots: Int32Array): Matches {
+function positionMatches(positions: NotePositions, terms: PassageTerms, slots: Int32Array, mask: number): Matches {
   const matches = matching ? { ...emptyMatchList(), lineStarts: positions.data, lineBase: 0, lineCount: 0 } : positionShared;
   matches.count = 0;
   matches.lineStarts = positions.data;
   matches.lineBase = positions.tokensEnd;
   matches.lineCount = positions.lineCount;
-  matchPositions(positions, slots, terms.probes, matches);
+  matchPositions(positions, slots, mask, terms.probes, matches);
   return matches;
 }
 
@@ -529,12 +533,15 @@ function firstText(lines: readonly string[], from: number, to: number): string {
   return '';
 }
 
-/** Drops list, quote and heading markers so an excerpt reads as text. */
+/** List, quote and heading markers at a line's start. */
+const MARKERS = /^\s*(?:>\s*)*(?:#{1,6}\s+|[-*+]\s+(?:\[.\]\s+)?|\d+[.)]\s+)?/;
+/** A character `MARKERS` can start with: a line starting otherwise has none (and is not copied). */
+const MARKER_START = /^[\s>#*+\-\d]/;
+
+/** Drops list, quote and heading markers (and a line's `\r`) so an excerpt reads as text. */
 function cleanLine(line: string): string {
-  return line
-    .replace(/\r$/, '')
-    .replace(/^\s*(?:>\s*)*(?:#{1,6}\s+|[-*+]\s+(?:\[.\]\s+)?|\d+[.)]\s+)?/, '')
-    .trim();
+  const text = line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line;
+  return (MARKER_START.test(text) ? text.replace(MARKERS, '') : text).trim();
 }
 
 /** A UTF-16 surrogate, half of a code point's pair. */

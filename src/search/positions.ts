@@ -251,18 +251,29 @@ export function addMatch(list: MatchList, line: number, term: number, offset: nu
 }
 
 /**
- * The query's matches in a note from its positions, appended to `out` as `findMatches` writes
- * them: the line, the term's index (`slots`, see `PositionVocabulary.select`) and the chunk's
- * start of each token that is a query term, in text order. `probes` are the query's
- * (`probeOf`), read only for a token whose chunk does not show its own.
+ * A 32-bit filter of term ids: bit `id mod 32` set for each of `ids`. A token whose bit is clear
+ * is none of them, which a register test says without reading the slot table (a look-up at a
+ * random place per token; a query has a few terms, so most tokens stop here).
  */
-export function matchPositions(positions: NotePositions, slots: Int32Array, probes: readonly string[], out: MatchList): void {
+export function idMask(ids: readonly number[]): number {
+  let mask = 0;
+  for (const id of ids) mask |= 1 << (id & 31);
+  return mask;
+}
+
+/**
+ * The query's matches in a note from its positions, appended to `out` as `findMatches` writes
+ * them: the line, the term's index (`slots`, see `PositionVocabulary.select`, and `mask` their
+ * `idMask`) and the chunk's start of each token that is a query term, in text order. `probes`
+ * are the query's (`probeOf`), read only for a token whose chunk does not show its own.
+ */
+export function matchPositions(positions: NotePositions, slots: Int32Array, mask: number, probes: readonly string[], out: MatchList): void {
   const { data, contextEnd, tokensEnd, lineCount, text } = positions;
   const known = slots.length;
   let line = 1;
   for (let i = contextEnd; i < tokensEnd; i += 2) {
     const id = data[i]!;
-    if (id >= known) continue;
+    if (((mask >>> (id & 31)) & 1) === 0 || id >= known) continue;
     const t = slots[id]!;
     if (t < 0) continue;
     let chunk = data[i + 1]!;

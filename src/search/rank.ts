@@ -40,13 +40,17 @@ export function rankDocuments(index: LexicalIndex, metas: readonly NoteMeta[], t
   const minScore = options.minScore ?? 0;
   const named = options.named ?? NONE;
   const boost = options.boost ?? NONE;
-  const before = (a: RankedDocument, b: RankedDocument): boolean => {
-    const tierA = named.get(a.doc) ?? 0;
-    const tierB = named.get(b.doc) ?? 0;
-    if (tierA !== tierB) return tierA > tierB;
-    if (a.score !== b.score) return a.score > b.score;
-    return metas[a.doc]!.path < metas[b.doc]!.path;
-  };
+  const byPath = (a: RankedDocument, b: RankedDocument): boolean => metas[a.doc]!.path < metas[b.doc]!.path;
+  // Without named notes every tier is 0, so scores are compared without looking tiers up.
+  const before: Before =
+    named.size === 0
+      ? (a, b) => (a.score !== b.score ? a.score > b.score : byPath(a, b))
+      : (a, b) => {
+          const tierA = named.get(a.doc) ?? 0;
+          const tierB = named.get(b.doc) ?? 0;
+          if (tierA !== tierB) return tierA > tierB;
+          return a.score !== b.score ? a.score > b.score : byPath(a, b);
+        };
   const top = new TopK(options.limit, before, named.size > 0);
   let matches = 0;
   let hiddenCount = 0;

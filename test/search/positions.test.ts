@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { seededRandom } from '../../bench/generate-vault.js';
 import { createTokenizer, notePositions, passageEvidence, passageScorer, scoreNotes, unionTokenizer, VaultSearch, type NotePositions, type Tokenizer } from '../../src/search/index.js';
+import { idMask } from '../../src/search/positions.js';
 import { NoteTexts } from '../../src/search/note-texts.js';
 import { parseNote } from '../../src/vault/index.js';
 import { indexState } from '../helpers/indexed-vault.js';
@@ -120,6 +121,17 @@ test('an irregular stem counts where the probe scan tokenizes its chunk: beside 
     assert.equal(score(text, query, positions) > 0, found, `${text} / ${query}`);
     assert.equal(score(text, query, positions), score(text, query));
   }
+});
+
+test('idMask lets every id of its set through, and keeps out ids whose bit no member shares', () => {
+  const random = seededRandom(32);
+  for (let round = 0; round < 200; round++) {
+    const ids = Array.from({ length: Math.floor(random() * 6) }, () => Math.floor(random() * 100_000));
+    const mask = idMask(ids);
+    for (const id of ids) assert.equal((mask >>> (id & 31)) & 1, 1, `${id} in ${ids}`);
+    for (let id = 0; id < 2000; id++) if (!ids.some((member) => member % 32 === id % 32)) assert.equal((mask >>> (id & 31)) & 1, 0, `${id} not in ${ids}`);
+  }
+  assert.equal(idMask([]), 0);
 });
 
 test('scoreNotes gives each note what the scorer gives it, in order, with positions or without', () => {
