@@ -38,6 +38,11 @@ export interface TermExplanation {
  */
 export type PooledFrequencies = ReadonlyMap<string, number>;
 
+/** Receives each note `forEachScored` scores. */
+export interface ScoreVisitor {
+  visit(doc: number, score: number): void;
+}
+
 export class LexicalIndex {
   readonly documentCount: number;
   readonly ids: Int32Array;
@@ -164,7 +169,7 @@ export class LexicalIndex {
    * no particular order. Allocation-free: scores accumulate in a reused array (a 50k-note
    * query touching 20k notes must not make 20k objects for the collector).
    */
-  forEachScored(queryTerms: readonly string[], visit: (doc: number, score: number) => void, pooled?: PooledFrequencies): void {
+  forEachScored(queryTerms: readonly string[], visitor: ScoreVisitor, pooled?: PooledFrequencies): void {
     const { scores, touched, params, postingDocs, postingTfs } = this;
     const { k1, delta } = params;
     // Per-field lengths are normalized in the tfs already and every norm is 1 (x / 1 is x):
@@ -194,14 +199,14 @@ export class LexicalIndex {
       const d = touched[i]!;
       const score = scores[d]!;
       scores[d] = 0;
-      visit(d, score);
+      visitor.visit(d, score);
     }
   }
 
   /** Every matching document with its score, unsorted (for tests and small callers). */
   score(queryTerms: readonly string[]): ScoredDocument[] {
     const out: ScoredDocument[] = [];
-    this.forEachScored(queryTerms, (doc, score) => out.push({ doc, score }));
+    this.forEachScored(queryTerms, { visit: (doc, score) => out.push({ doc, score }) });
     return out;
   }
 

@@ -95,7 +95,7 @@ export class PositionVocabulary {
       const slots = new Int32Array(Math.max(this.terms.length, this.slots.length * 2)).fill(-1);
       this.slots = slots;
     }
-    ids.forEach((id, i) => (this.slots[id] = i));
+    for (let i = 0; i < ids.length; i++) this.slots[ids[i]!] = i;
     this.owner = owner;
     this.selected = ids;
     return this.slots;
