@@ -106,13 +106,15 @@ async function compare(first: string, second: string, count: number): Promise<Si
   const stage = (side: number, q: (typeof prepared)[number]) => {
     const search = side === 0 ? A.search : B.search;
     const scorer = search.passageScorer(q.terms, (term: string) => index.idf(term), tokenizers[side], { wordOf: (term: string) => q.analyzed.wordOf.get(term) ?? -1 });
-    const scored = q.hits.map((hit) => {
+    const notes = q.hits.map((hit) => {
       const d = documents[hit.doc]!;
       const held = derived[side]!.positions;
       if (lazy && held !== null) held[hit.doc] = held[hit.doc] === undefined ? null : (held[hit.doc] ?? search.notePositions(d.body, tokenizers[side], d.title));
-      const passage = scorer(d.body, blocks[hit.doc], d.title, held?.[hit.doc] ?? undefined);
-      return { doc: hit.doc, score: hit.score + passage.score, passage };
+      return { text: d.body, blocks: blocks[hit.doc], context: d.title, positions: held?.[hit.doc] ?? undefined };
     });
+    // A tree with `scoreNotes` scores a search's notes together, as its `VaultSearch` does.
+    const passages = search.scoreNotes ? search.scoreNotes(scorer, notes) : notes.map((note) => scorer(note.text, note.blocks, note.context, note.positions));
+    const scored = q.hits.map((hit, i) => ({ doc: hit.doc, score: hit.score + passages[i].score, passage: passages[i] }));
     scored.sort((a, b) => b.score - a.score);
     return scored.slice(0, 10).map((hit) => ({ ...hit, evidence: search.passageEvidence(documents[hit.doc]!.body, hit.passage, blocks[hit.doc]) }));
   };

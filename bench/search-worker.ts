@@ -30,6 +30,7 @@ import {
   passageEvidence,
   passageScorer,
   rankDocuments,
+  scoreNotes,
   type EvidenceBlock,
   type NoteMeta,
   type NotePositions,
@@ -95,11 +96,13 @@ if (engine === 'engram' || engine === 'engram+passages') {
     const hits = rankDocuments(index, metas, terms, { limit: engine === 'engram' ? K : PASSAGE_DEPTH, filter }).hits;
     if (engine === 'engram') return hits;
     const scorer = passageScorer(terms, (term) => index.idf(term), tokenize, { wordOf: (term) => analyzed.wordOf.get(term) ?? -1 });
-    const scored = hits.map((hit) => {
+    // As `VaultSearch` does: every note read, then all scored together.
+    const notes = hits.map((hit) => {
       const d = documents[hit.doc]!;
-      const passage = scorer(d.body, blocks[hit.doc]!, d.title, positions[hit.doc]);
-      return { doc: hit.doc, score: hit.score + passage.score, passage };
+      return { text: d.body, blocks: blocks[hit.doc]!, context: d.title, positions: positions[hit.doc] };
     });
+    const passages = scoreNotes(scorer, notes);
+    const scored = hits.map((hit, i) => ({ doc: hit.doc, score: hit.score + passages[i]!.score, passage: passages[i]! }));
     // The excerpt of each hit returned, from the passage that earned its score.
     return scored
       .sort((a, b) => b.score - a.score)

@@ -9,7 +9,7 @@ export { detectLanguage, noteLanguage, normalizeLanguage, LANGUAGES, type Langua
 export { compileFilter, folderSegments, parseDateBound, type SearchFilters, type NoteMeta, type CompiledFilter } from './filters.js';
 export { dayOfName, dayOfValue, isoDay } from './dates.js';
 export { rankDocuments, type RankOutcome, type RankedDocument } from './rank.js';
-export { findEvidence, scorePassages, passageScorer, passageEvidence, PASSAGE_DEFAULTS, type Evidence, type EvidenceBlock, type PassageScore } from './evidence.js';
+export { findEvidence, scorePassages, passageScorer, passageEvidence, scoreNotes, PASSAGE_DEFAULTS, type Evidence, type EvidenceBlock, type PassageNote, type PassageScore, type PassageScorer } from './evidence.js';
 export { notePositions, type NotePositions } from './positions.js';
 export { rankSubstring } from './substring.js';
 export { VaultSearch, PASSAGE_DEPTH, matchedText, LIMITS as SEARCH_LIMITS, DEFAULT_MODEL, type SearchRequest, type SearchResponse, type SearchHit, type ScopedOut, type SearchEngineOptions, type SearchMode } from './vault-search.js';

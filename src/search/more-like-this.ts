@@ -33,8 +33,10 @@ export function moreLikeThis(db: Database.Database, index: LexicalIndex, doc: nu
   const query = distinctiveTerms(db, index, doc);
   if (query.length === 0) return [];
   const scored: { doc: number; score: number }[] = [];
-  index.forEachScored(query, (other, score) => {
-    if (other !== doc && accept(other)) scored.push({ doc: other, score });
+  index.forEachScored(query, {
+    visit: (other, score) => {
+      if (other !== doc && accept(other)) scored.push({ doc: other, score });
+    },
   });
   scored.sort((a, b) => b.score - a.score || a.doc - b.doc);
   return scored.slice(0, depth).map((hit) => ({

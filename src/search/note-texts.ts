@@ -89,7 +89,7 @@ export class NoteTexts {
   }
 }
 
-/** What a note's positions hold, in UTF-16 characters (their one backing store's bytes / 2). */
+/** What a note's positions hold, in UTF-16 characters (their one array's bytes / 2; the text is the kept one). */
 function charsOf(positions: NotePositions): number {
-  return positions.tokens.buffer.byteLength / 2;
+  return positions.data.byteLength / 2;
 }

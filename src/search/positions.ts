@@ -20,20 +20,25 @@ export const PROBE_CHARS = 3;
 export interface NotePositions {
   /** Whose ids these are (one vocabulary per tokenizer). */
   readonly vocabulary: PositionVocabulary;
-  /** The text's length: positions of another text are never used for it. */
-  readonly length: number;
-  /** Where line n starts at index n − 1, and the text's length at index `lineCount`. */
-  readonly lineStarts: Int32Array;
-  readonly lineCount: number;
   /**
-   * Per token, in text order: its term id, then its chunk's start — or `~start` (negative) when
-   * the chunk is plain ASCII that does not contain the term's probe, so the token counts only
-   * when another of the query's probes is in the chunk.
+   * The text they were derived from (the caller's own string, so checking that positions are
+   * the text's is comparing two references, without reading the text's memory).
    */
-  readonly tokens: Int32Array;
-  /** The text every passage of the note is read with (its title and file name), and its tokens' term ids. */
+  readonly text: string;
+  /** The text every passage of the note is read with (its title and file name). */
   readonly context: string;
-  readonly contextTerms: Int32Array;
+  /**
+   * One array, in the order the scorer reads it (a note's first read of each array missed the
+   * cache): the context's tokens' term ids in [0, `contextEnd`); then per token of the text, in
+   * text order, its term id and its chunk's start — or `~start` (negative) when the chunk is
+   * plain ASCII that does not contain the term's probe, so the token counts only when another of
+   * the query's probes is in the chunk — in [`contextEnd`, `tokensEnd`); then where line n
+   * starts at `tokensEnd` + n − 1, and the text's length at `tokensEnd` + `lineCount`.
+   */
+  readonly data: Int32Array;
+  readonly contextEnd: number;
+  readonly tokensEnd: number;
+  readonly lineCount: number;
 }
 
 /** A word's value in the vocabulary's table: no tokens (a stop word), or where its tokens are in `multi`. */
@@ -90,7 +95,7 @@ export class PositionVocabulary {
       const slots = new Int32Array(Math.max(this.terms.length, this.slots.length * 2)).fill(-1);
       this.slots = slots;
     }
-    ids.forEach((id, i) => (this.slots[id] = i));
+    for (let i = 0; i < ids.length; i++) this.slots[ids[i]!] = i;
     this.owner = owner;
     this.selected = ids;
     return this.slots;
@@ -109,23 +114,13 @@ export class PositionVocabulary {
       this.read(context);
       const contextPairs = this.used;
       this.read(text);
-      // One backing store for the note, in the order the scorer reads it: its context's term
-      // ids, its tokens, its line starts (a note's first read of them misses the cache).
-      const contextCount = contextPairs / 2;
-      const tokensEnd = contextCount + this.used - contextPairs;
-      const all = new Int32Array(tokensEnd + lineStarts.length);
-      for (let i = 0; i < contextCount; i++) all[i] = this.out[2 * i]!;
-      all.set(this.out.subarray(contextPairs, this.used), contextCount);
-      all.set(lineStarts, tokensEnd);
-      return {
-        vocabulary: this,
-        length: text.length,
-        lineStarts: all.subarray(tokensEnd),
-        lineCount: lineStarts.length - 1,
-        tokens: all.subarray(contextCount, tokensEnd),
-        context,
-        contextTerms: all.subarray(0, contextCount),
-      };
+      const contextEnd = contextPairs / 2;
+      const tokensEnd = contextEnd + this.used - contextPairs;
+      const data = new Int32Array(tokensEnd + lineStarts.length);
+      for (let i = 0; i < contextEnd; i++) data[i] = this.out[2 * i]!;
+      data.set(this.out.subarray(contextPairs, this.used), contextEnd);
+      data.set(lineStarts, tokensEnd);
+      return { vocabulary: this, text, context, data, contextEnd, tokensEnd, lineCount: lineStarts.length - 1 };
     } finally {
       this.text = '';
       this.deriving = false;
@@ -222,29 +217,72 @@ export function chunkShows(text: string, from: number, probes: readonly string[]
 }
 
 /**
- * The query's matches in a note from its positions, appended as `findMatches` writes them: the
- * line, the term's index (`slots`, see `PositionVocabulary.select`) and the chunk's start of
- * each token that is a query term, in text order. `probes` are the query's (`probeOf`), read only
- * for a token whose chunk does not show its own.
+ * Where a query's terms occur in a note, in text order: the line, the term's index and the
+ * chunk's start of match i < `count` at i of each array. The arrays are reused from note to note
+ * and only grow (a fresh set per note was most of the passage stage's allocation).
  */
-export function matchPositions(positions: NotePositions, slots: Int32Array, probes: readonly string[], text: string, lines: number[], terms: number[], offsets: number[]): void {
-  const { tokens, lineStarts, lineCount } = positions;
+export interface MatchList {
+  lines: Int32Array;
+  terms: Int32Array;
+  offsets: Int32Array;
+  count: number;
+}
+
+export function emptyMatchList(capacity = 64): MatchList {
+  return { lines: new Int32Array(capacity), terms: new Int32Array(capacity), offsets: new Int32Array(capacity), count: 0 };
+}
+
+/** Appends a match to `list`, growing its arrays when full. */
+export function addMatch(list: MatchList, line: number, term: number, offset: number): void {
+  const at = list.count++;
+  if (at === list.lines.length) {
+    const grow = (from: Int32Array) => {
+      const grown = new Int32Array(from.length * 2);
+      grown.set(from);
+      return grown;
+    };
+    list.lines = grow(list.lines);
+    list.terms = grow(list.terms);
+    list.offsets = grow(list.offsets);
+  }
+  list.lines[at] = line;
+  list.terms[at] = term;
+  list.offsets[at] = offset;
+}
+
+/**
+ * A 32-bit filter of term ids: bit `id mod 32` set for each of `ids`. A token whose bit is clear
+ * is none of them, which a register test says without reading the slot table (a look-up at a
+ * random place per token; a query has a few terms, so most tokens stop here).
+ */
+export function idMask(ids: readonly number[]): number {
+  let mask = 0;
+  for (const id of ids) mask |= 1 << (id & 31);
+  return mask;
+}
+
+/**
+ * The query's matches in a note from its positions, appended to `out` as `findMatches` writes
+ * them: the line, the term's index (`slots`, see `PositionVocabulary.select`, and `mask` their
+ * `idMask`) and the chunk's start of each token that is a query term, in text order. `probes`
+ * are the query's (`probeOf`), read only for a token whose chunk does not show its own.
+ */
+export function matchPositions(positions: NotePositions, slots: Int32Array, mask: number, probes: readonly string[], out: MatchList): void {
+  const { data, contextEnd, tokensEnd, lineCount, text } = positions;
   const known = slots.length;
   let line = 1;
-  for (let i = 0; i < tokens.length; i += 2) {
-    const id = tokens[i]!;
-    if (id >= known) continue;
+  for (let i = contextEnd; i < tokensEnd; i += 2) {
+    const id = data[i]!;
+    if (((mask >>> (id & 31)) & 1) === 0 || id >= known) continue;
     const t = slots[id]!;
     if (t < 0) continue;
-    let chunk = tokens[i + 1]!;
+    let chunk = data[i + 1]!;
     if (chunk < 0) {
       chunk = ~chunk;
       if (!chunkShows(text, chunk, probes)) continue;
     }
-    while (line < lineCount && lineStarts[line]! <= chunk) line++;
-    lines.push(line);
-    terms.push(t);
-    offsets.push(chunk);
+    while (line < lineCount && data[tokensEnd + line]! <= chunk) line++;
+    addMatch(out, line, t, chunk);
   }
 }
 

@@ -9,7 +9,7 @@ import { noteName, readNoteText } from '../vault/index.js';
 import { NoteTexts } from './note-texts.js';
 import { notePositions } from './positions.js';
 import { BM25_DEFAULTS, type Bm25Params } from './bm25l.js';
-import { findEvidence, passageEvidence, passageScorer, type Evidence, type EvidenceBlock, type PassageScore } from './evidence.js';
+import { findEvidence, passageEvidence, passageScorer, scoreNotes, type Evidence, type EvidenceBlock, type PassageNote, type PassageScore } from './evidence.js';
 import type { FieldWeights } from './fields.js';
 import { compileFilter, excludingNotes, folderSegments, scopedBy, type CompiledFilter, type NoteMeta, type QueryScope, type SearchFilters } from './filters.js';
 import { notesHolding, parseQuerySyntax, PHRASE_CHECKS, type PhraseSources } from './phrases.js';
@@ -122,6 +122,9 @@ interface Passage {
   blocks: StoredBlock[];
   score: PassageScore;
 }
+
+/** A note as the passage scorer reads it, with the engine's block rows. */
+type StoredNote = PassageNote & { blocks: StoredBlock[] };
 
 /** Lane depth fused by RRF: the top 50 of each lane. */
 const LANE_DEPTH = 50;
@@ -672,20 +675,26 @@ export class VaultSearch {
     if (terms.length === 0) return { ...ranked, hits: ranked.hits.slice(0, keep) };
     const scorer = passageScorer(terms, (term) => this.index.idf(term, pooled), this.tokenize, { wordOf: (term) => wordOf.get(term) ?? -1 });
     const budget = { derivations: DERIVATIONS_PER_SEARCH };
-    const rescore = (doc: number, score: number): number => {
-      const passage = this.passageOf(doc, scorer, budget);
-      if (passage === null) return score;
-      passages.set(doc, passage);
-      return score + PASSAGE_WEIGHT * passage.score.score;
+    const rescored = (doc: number, score: number, note: StoredNote, passage: PassageScore): number => {
+      passages.set(doc, { text: note.text, blocks: note.blocks, score: passage });
+      return score + PASSAGE_WEIGHT * passage.score;
     };
-    const head = ranked.hits.slice(0, PASSAGE_DEPTH).map((hit) => ({ doc: hit.doc, score: rescore(hit.doc, hit.score) }));
+    // Every note read, then all scored together (`scoreNotes` reads their memory ahead).
+    const notes = ranked.hits.slice(0, PASSAGE_DEPTH).map((hit) => ({ hit, note: this.passageNoteOf(hit.doc, budget) }));
+    const readable = notes.flatMap(({ note }) => (note === null ? [] : [note]));
+    const scores = scoreNotes(scorer, readable);
+    let next = 0;
+    const head = notes.map(({ hit, note }) => ({ doc: hit.doc, score: note === null ? hit.score : rescored(hit.doc, hit.score, note, scores[next++]!) }));
     head.sort((a, b) => (tiers.get(b.doc) ?? 0) - (tiers.get(a.doc) ?? 0) || b.score - a.score || (this.metas[a.doc]!.path < this.metas[b.doc]!.path ? -1 : 1));
     const hits = [...head, ...ranked.hits.slice(PASSAGE_DEPTH)].slice(0, keep);
     const hidden = ranked.hidden.best;
-    return { ...ranked, hits, hidden: { ...ranked.hidden, best: hidden ? { ...hidden, score: rescore(hidden.doc, hidden.score) } : null } };
+    const note = hidden ? this.passageNoteOf(hidden.doc, budget) : null;
+    const best = hidden && { ...hidden, score: note ? rescored(hidden.doc, hidden.score, note, scorer(note.text, note.blocks, note.context, note.positions)) : hidden.score };
+    return { ...ranked, hits, hidden: { ...ranked.hidden, best } };
   }
 
-  private passageOf(doc: number, scorer: ReturnType<typeof passageScorer>, budget: { derivations: number }): Passage | null {
+  /** A note as the passage scorer reads it (null when it cannot be read). */
+  private passageNoteOf(doc: number, budget: { derivations: number }): StoredNote | null {
     const meta = this.metas[doc]!;
     const abs = this.absolute(meta.path);
     const read = this.texts.read(abs);
@@ -693,7 +702,7 @@ export class VaultSearch {
     const blocks = this.blocksOf(doc);
     const context = `${meta.title}\n${noteName(meta.path)}`;
     const positions = this.texts.positionsOf(abs, read.text, (text) => (budget.derivations-- > 0 ? notePositions(text, this.tokenize, context) : undefined));
-    return { text: read.text, blocks, score: scorer(read.text, blocks, context, positions) };
+    return { text: read.text, blocks, context, positions };
   }
 
   /**

@@ -142,7 +142,15 @@ test('randomized: the index agrees with a brute-force scorer over the same token
       });
       const actual = index.score(tokenize(query));
       assert.equal(actual.length, expected.size, `seed ${seed} "${query}": same matches`);
-      for (const { doc, score } of actual) assert.ok(Math.abs(score - expected.get(doc)!) < 1e-4 * Math.max(1, score), `seed ${seed} "${query}" doc ${doc}`);
+      for (const { doc, score } of actual) {
+        assert.ok(Math.abs(score - expected.get(doc)!) < 1e-4 * Math.max(1, score), `seed ${seed} "${query}" doc ${doc}`);
+        // The scoring loop writes `termScore` out: it must give the same bits, term by term in query order.
+        assert.equal(
+          score,
+          index.explain(doc, tokenize(query)).reduce((sum, part) => sum + part.score, 0),
+          `seed ${seed} "${query}" doc ${doc}: as explain adds it`,
+        );
+      }
     }
   }
 });

@@ -119,6 +119,30 @@ test('excerpts are cut at 240 characters, counted as code points', () => {
   assert.ok(!cutEmoji.includes('\uFFFD') && /😀…$/u.test(cutEmoji), 'no pair is split');
 });
 
+test("an excerpt drops list, quote and heading markers and a line's carriage return", () => {
+  const query = tokenize('atlas');
+  const markers = /^\s*(?:>\s*)*(?:#{1,6}\s+|[-*+]\s+(?:\[.\]\s+)?|\d+[.)]\s+)?/;
+  for (const prefix of ['', '  ', '> ', '>> # ', '## ', '#', '- ', '-', '* [ ] ', '+ [x] ', '12. ', '3) ', '3)', '\u00a0- ', '\t> ', '\u2003## ', 'x ']) {
+    for (const suffix of ['', '\r', ' \r', '  ', '\r\r']) {
+      const line = `${prefix}atlas plan${suffix}`;
+      const expected = line.replace(/\r$/, '').replace(markers, '').trim();
+      assert.equal(findEvidence(line, parseNote('n.md', line).blocks, query, () => 1, tokenize).excerpt, expected, JSON.stringify(line));
+    }
+  }
+});
+
+test('an excerpt is cut by code points wherever a surrogate pair falls', () => {
+  const query = tokenize('atlas');
+  for (let at = 230; at <= 250; at++) {
+    for (const after of [0, 1, 300]) {
+      const line = `atlas ${'a'.repeat(at - 6)}😀${'b'.repeat(after)}`;
+      const points = Array.from(line);
+      const expected = points.length <= 240 ? line : `${points.slice(0, 239).join('')}…`;
+      assert.equal(findEvidence(line, parseNote('n.md', line).blocks, query, () => 1, tokenize).excerpt, expected, `the pair at ${at}, ${after} after it`);
+    }
+  }
+});
+
 test('a search made while evidence is being found (by the tokenizer) leaves the outer one whole', () => {
   const text = 'héllo atlas\nsecond atlas atlas\ncafé atlas';
   const blocks = parseNote('n.md', text).blocks;

@@ -3,7 +3,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { seededRandom } from '../../bench/generate-vault.js';
-import { createTokenizer, notePositions, passageEvidence, passageScorer, unionTokenizer, VaultSearch, type NotePositions, type Tokenizer } from '../../src/search/index.js';
+import { createTokenizer, notePositions, passageEvidence, passageScorer, scoreNotes, unionTokenizer, VaultSearch, type NotePositions, type Tokenizer } from '../../src/search/index.js';
+import { idMask } from '../../src/search/positions.js';
 import { NoteTexts } from '../../src/search/note-texts.js';
 import { parseNote } from '../../src/vault/index.js';
 import { indexState } from '../helpers/indexed-vault.js';
@@ -122,6 +123,28 @@ test('an irregular stem counts where the probe scan tokenizes its chunk: beside 
   }
 });
 
+test('idMask lets every id of its set through, and keeps out ids whose bit no member shares', () => {
+  const random = seededRandom(32);
+  for (let round = 0; round < 200; round++) {
+    const ids = Array.from({ length: Math.floor(random() * 6) }, () => Math.floor(random() * 100_000));
+    const mask = idMask(ids);
+    for (const id of ids) assert.equal((mask >>> (id & 31)) & 1, 1, `${id} in ${ids}`);
+    for (let id = 0; id < 2000; id++) if (!ids.some((member) => member % 32 === id % 32)) assert.equal((mask >>> (id & 31)) & 1, 0, `${id} not in ${ids}`);
+  }
+  assert.equal(idMask([]), 0);
+});
+
+test('scoreNotes gives each note what the scorer gives it, in order, with positions or without', () => {
+  const random = seededRandom(18);
+  const texts = Array.from({ length: 40 }, (_, i) => (i % 7 === 0 ? '' : Array.from({ length: 1 + Math.floor(random() * 12) }, () => (random() < 0.2 ? '## atlas plan' : 'the atlas budget plans were reviewed')).join('\n')));
+  const notes = texts.map((text, i) => ({ text, blocks: parseNote('n.md', text).blocks, context: i % 3 ? 'Atlas' : '', positions: i % 2 ? notePositions(text, english, i % 3 ? 'Atlas' : '') : undefined }));
+  const scorer = passageScorer(english('atlas budget review'), () => 1, english);
+  const one = notes.map((note) => scorer(note.text, note.blocks, note.context, note.positions));
+  assert.deepEqual(scoreNotes(scorer, notes), one);
+  assert.ok(one.filter((score) => score.score > 0).length > 20);
+  assert.deepEqual(scoreNotes(scorer, []), []);
+});
+
 test('positions of another text or another tokenizer are not read: the text is scanned', () => {
   const text = '# Plan\nThe atlas rollout starts on Monday.';
   const other = '# Plan\nNothing here.';
@@ -151,7 +174,7 @@ test('NoteTexts gives a note no positions the first time it is scored, derives t
   const text = read();
   assert.equal(texts.positionsOf(abs, text, derive), undefined, 'first scoring: the scan');
   const positions = texts.positionsOf(abs, read(), derive);
-  assert.ok(positions !== undefined && positions.length === text.length);
+  assert.ok(positions !== undefined && positions.text === text);
   assert.equal(texts.positionsOf(abs, read(), derive), positions, 'kept');
   assert.equal(derived, 1);
   assert.equal(texts.positionsOf(abs, 'another text', derive), undefined, 'not the kept text');
