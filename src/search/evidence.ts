@@ -185,20 +185,9 @@ export function passageScorer(queryTerms: readonly string[], weightOf: (term: st
     const known = positions !== undefined && positions.text === text && positions.vocabulary.tokenize === tokenize ? positions : null;
     const termIds = known === null ? null : idsIn(known.vocabulary);
     const slots = known === null ? null : known.vocabulary.select(owner, termIds!.ids);
-    terms.context.fill(0);
-    if (slots !== null && known!.context === (context ?? '')) {
-      const { data, contextEnd } = known!;
-      for (let i = 0; i < contextEnd; i++) {
-        const t = data[i]! < slots.length ? slots[data[i]!]! : -1;
-        if (t >= 0) terms.context[t]!++;
-      }
-    } else if (context) {
-      for (const token of tokenize(context)) {
-        const t = terms.index.get(token);
-        if (t !== undefined) terms.context[t]!++;
-      }
-    }
+    readName(terms, context, tokenize, slots !== null && known!.context === (context ?? '') ? known : null, slots);
     const matches = known === null ? collectMatches(text, terms, tokenize) : positionMatches(known, terms, slots!, termIds!.mask);
+    if (terms.spelled) oneReadingPerToken(matches, terms);
     const { lines, count, lineStarts, lineBase, lineCount } = matches;
     const contextOnly = termScoreOf(terms.context, terms.weights, 1, options.k1);
     let best = contextOnly;
@@ -276,6 +265,10 @@ interface PassageTerms {
   context: Float64Array;
   /** Terms of one query word share a group (and are never "near" each other); others have their own. */
   group: number[];
+  /** Whether some group has several terms (a word's spellings in two languages, a compound's parts): only then can one chunk match a query word twice. */
+  spelled: boolean;
+  /** Scratch: the terms one chunk of the name holds (`countChunk`). */
+  chunk: number[];
   /**
    * Where a term may start, or null when there are no terms; made for the first note scored
    * without positions (a pattern costs its parse even when it never runs).
@@ -290,15 +283,142 @@ interface PassageTerms {
 
 function passageTerms(queryTerms: readonly string[], weightOf: (term: string) => number, wordOf: (term: string) => number): PassageTerms {
   const terms = [...new Set(queryTerms)];
+  const group = terms.map((term, i) => (wordOf(term) === -1 ? -1 - i : wordOf(term)));
   return {
     terms,
     index: new Map(terms.map((term, i) => [term, i])),
     weights: terms.map(weightOf),
     context: new Float64Array(terms.length),
-    group: terms.map((term, i) => (wordOf(term) === -1 ? -1 - i : wordOf(term))),
+    group,
+    spelled: new Set(group).size < group.length,
+    chunk: [],
     places: undefined,
     probes: [...new Set(terms.map(probeOf))],
   };
+}
+
+/**
+ * One match per chunk (the text between two spaces, where matches are placed) and query word.
+ * In a vault of two languages a word is read in both (`Casa` is `casa` to English and `cas` to
+ * Portuguese), and a compound as its whole and its parts (`GitHub`: `github`, `git`, `hub`);
+ * all are terms of one query word, found at one place. Counted each, such a word weighed double
+ * in a passage and its nearness to every other word four times over, while the index counts it
+ * once (a note is indexed in its own language). The reading with the larger weight is kept, in
+ * place. The note's name is read the same way (`countChunk`).
+ */
+function oneReadingPerToken(matches: MatchList, terms: PassageTerms): void {
+  const { lines, terms: matched, offsets, count } = matches;
+  const { group, weights } = terms;
+  // Nothing moves before the first chunk that one query word matched twice.
+  let run = 0;
+  while (run < count && !readTwice(matched, offsets, group, run, count)) {
+    const at = offsets[run];
+    while (run < count && offsets[run] === at) run++;
+  }
+  let kept = run;
+  while (run < count) {
+    // The matches of one chunk are consecutive (they share its start).
+    let end = run + 1;
+    while (end < count && offsets[end] === offsets[run]) end++;
+    const first = kept;
+    for (let i = run; i < end; i++) {
+      const t = matched[i]!;
+      let same = first;
+      while (same < kept && group[matched[same]!] !== group[t]) same++;
+      if (same < kept) {
+        if (weights[t]! > weights[matched[same]!]!) matched[same] = t;
+        continue;
+      }
+      lines[kept] = lines[i]!;
+      matched[kept] = t;
+      offsets[kept] = offsets[i]!;
+      kept++;
+    }
+    run = end;
+  }
+  matches.count = kept;
+}
+
+/** Whether the chunk whose matches start at `run` has two of one query word. */
+function readTwice(matched: Int32Array, offsets: Int32Array, group: readonly number[], run: number, count: number): boolean {
+  for (let i = run + 1; i < count && offsets[i] === offsets[run]; i++) {
+    for (let j = run; j < i; j++) if (group[matched[j]!] === group[matched[i]!]) return true;
+  }
+  return false;
+}
+
+/**
+ * The query terms in the note's name (`context`), counted into `terms.context`: from the term
+ * positions when they were read with this name, else from the name's text. A query word with
+ * several readings counts once per chunk (`countChunk`).
+ */
+function readName(terms: PassageTerms, context: string | undefined, tokenize: Tokenizer, positions: NotePositions | null, slots: Int32Array | null): void {
+  terms.context.fill(0);
+  if (positions !== null && slots !== null) {
+    const { data, contextEnd } = positions;
+    if (!terms.spelled) {
+      for (let i = 0; i < contextEnd; i++) {
+        const id = data[i]! < 0 ? ~data[i]! : data[i]!;
+        const t = id < slots.length ? slots[id]! : -1;
+        if (t >= 0) terms.context[t]!++;
+      }
+      return;
+    }
+    const chunk = terms.chunk;
+    chunk.length = 0;
+    for (let i = 0; i < contextEnd; i++) {
+      let id = data[i]!;
+      // The first token of each chunk is stored as ~id.
+      if (id < 0) {
+        id = ~id;
+        countChunk(chunk, terms);
+      }
+      const t = id < slots.length ? slots[id]! : -1;
+      if (t >= 0) chunk.push(t);
+    }
+    countChunk(chunk, terms);
+  } else if (context && !terms.spelled) {
+    for (const token of tokenize(context)) {
+      const t = terms.index.get(token);
+      if (t !== undefined) terms.context[t]!++;
+    }
+  } else if (context) countContext(context, tokenize, terms);
+}
+
+/** Counts one chunk of the name's terms into `terms.context`: each query word once, by its heaviest reading (as `oneReadingPerToken`); empties `chunk`. */
+function countChunk(chunk: number[], terms: PassageTerms): void {
+  // Nearly every chunk is one word of one reading.
+  if (chunk.length === 1) terms.context[chunk[0]!]!++;
+  else
+    for (let i = 0; i < chunk.length; i++) {
+      const t = chunk[i]!;
+      let heaviest = true;
+      for (let j = 0; j < chunk.length && heaviest; j++) {
+        const u = chunk[j]!;
+        // The first of equal weights counts.
+        if (j !== i && terms.group[u] === terms.group[t] && (terms.weights[u]! > terms.weights[t]! || (terms.weights[u] === terms.weights[t] && j < i))) heaviest = false;
+      }
+      if (heaviest) terms.context[t]!++;
+    }
+  chunk.length = 0;
+}
+
+/** The name's terms counted chunk by chunk (`countChunk`), for a note scored without positions. */
+function countContext(context: string, tokenize: Tokenizer, terms: PassageTerms): void {
+  const chunk = terms.chunk;
+  chunk.length = 0;
+  let start = 0;
+  for (let i = 0; i <= context.length; i++) {
+    if (i < context.length && !isBreak(context.charCodeAt(i))) continue;
+    if (i > start) {
+      for (const token of tokenize(context.slice(start, i))) {
+        const t = terms.index.get(token);
+        if (t !== undefined) chunk.push(t);
+      }
+      countChunk(chunk, terms);
+    }
+    start = i + 1;
+  }
 }
 
 /**

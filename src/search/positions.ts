@@ -29,7 +29,8 @@ export interface NotePositions {
   readonly context: string;
   /**
    * One array, in the order the scorer reads it (a note's first read of each array missed the
-   * cache): the context's tokens' term ids in [0, `contextEnd`); then per token of the text, in
+   * cache): the context's tokens' term ids in [0, `contextEnd`), the first token of each chunk
+   * (the text between two spaces) as `~id`, so its readings are counted once; then per token of the text, in
    * text order, its term id and its chunk's start — or `~start` (negative) when the chunk is
    * plain ASCII that does not contain the term's probe, so the token counts only when another of
    * the query's probes is in the chunk — in [`contextEnd`, `tokensEnd`); then where line n
@@ -117,7 +118,11 @@ export class PositionVocabulary {
       const contextEnd = contextPairs / 2;
       const tokensEnd = contextEnd + this.used - contextPairs;
       const data = new Int32Array(tokensEnd + lineStarts.length);
-      for (let i = 0; i < contextEnd; i++) data[i] = this.out[2 * i]!;
+      for (let i = 0, chunk = -1; i < contextEnd; i++) {
+        const at = this.out[2 * i + 1]! < 0 ? ~this.out[2 * i + 1]! : this.out[2 * i + 1]!;
+        data[i] = at === chunk ? this.out[2 * i]! : ~this.out[2 * i]!;
+        chunk = at;
+      }
       data.set(this.out.subarray(contextPairs, this.used), contextEnd);
       data.set(lineStarts, tokensEnd);
       return { vocabulary: this, text, context, data, contextEnd, tokensEnd, lineCount: lineStarts.length - 1 };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { seededRandom } from '../../bench/generate-vault.js';
-import { createTokenizer, findEvidence, PASSAGE_DEFAULTS, scorePassages, type EvidenceBlock } from '../../src/search/index.js';
+import { createTokenizer, findEvidence, notePositions, PASSAGE_DEFAULTS, passageScorer, scorePassages, unionTokenizer, type EvidenceBlock } from '../../src/search/index.js';
 import { parseNote } from '../../src/vault/index.js';
 
 const tokenize = createTokenizer();
@@ -219,4 +219,31 @@ test("passages: a long section's proximity is its best window's, not a pair's an
   assert.equal(passage.line, 4, 'the window with the most query-term weight');
   // Only alpha and gamma are in that window, side by side: `alpha beta` far above lends nothing.
   assert.equal(passage.proximity, 1);
+});
+
+test('passages: a word read two ways at one place (two languages, a compound and its parts) is one match, in the text and in the name', () => {
+  // In a vault of English and Portuguese, `Casa` is `casa` and `cas`: two query terms of one word.
+  const union = unionTokenizer([createTokenizer({ language: 'en' }), createTokenizer({ language: 'pt' })]);
+  const text = 'Booked the guesthouse in June: Casa do Beco, up the hill.\n';
+  const blocks = parseNote('n.md', text).blocks;
+  const wordOf = (term: string) => (['casa', 'cas'].includes(term) ? 0 : ['beco', 'bec'].includes(term) ? 1 : 2);
+  const both = scorePassages(text, blocks, union('Casa Beco guesthouse'), () => 1, union, { wordOf });
+  const one = scorePassages(text, blocks, tokenize('Casa Beco guesthouse'), () => 1, tokenize, { wordOf });
+  assert.equal(both.score, one.score, 'each word weighs once, as the index counts it');
+  assert.equal(both.proximity, one.proximity, 'and its nearness to the others once');
+  // The heavier reading is the one kept.
+  const heavier = scorePassages(text, blocks, ['casa', 'cas'], (term) => (term === 'cas' ? 3 : 1), union, { wordOf });
+  assert.equal(heavier.score, scorePassages(text, blocks, ['cas'], () => 3, union, { wordOf }).score);
+  // The name is read the same way, with term positions or without.
+  const named = passageScorer(union('Casa Beco'), () => 1, union, { wordOf });
+  const other = 'Nothing here.\n';
+  const otherBlocks = parseNote('o.md', other).blocks;
+  const context = 'Casa do Beco\nCasa do Beco';
+  const scanned = named(other, otherBlocks, context);
+  assert.equal(scanned.score, passageScorer(tokenize('Casa Beco'), () => 1, tokenize, { wordOf })(other, otherBlocks, context).score);
+  assert.equal(named(other, otherBlocks, context, notePositions(other, union, context)).score, scanned.score);
+  // Without several readings of a word, a word written twice in one chunk still counts twice.
+  const twice = scorePassages('plan-plan\n', parseNote('p.md', 'plan-plan\n').blocks, ['plan'], () => 1, tokenize);
+  const once = scorePassages('plan\n', parseNote('p.md', 'plan\n').blocks, ['plan'], () => 1, tokenize);
+  assert.ok(twice.score > once.score);
 });
