@@ -177,9 +177,13 @@ function phraseWord(word: string): string {
  * First folded word → the phrases it opens, longest first: each language's words for "the day
  * before yesterday" to "next year", and "N days ago" / "in N weeks" in every unit, from the
  * platform's own relative-time data (`Intl.RelativeTimeFormat`), not a hand-written table —
- * as the month names are.
+ * as the month names are. Made on the first search: formatting its 576 phrases
+ * takes about 40 ms, which a command that never searches should not pay at start-up.
  */
-const RELATIVE: ReadonlyMap<string, readonly RelativePhrase[]> = (() => {
+let relativePhrases: ReadonlyMap<string, readonly RelativePhrase[]> | null = null;
+
+function relativeTable(): ReadonlyMap<string, readonly RelativePhrase[]> {
+  if (relativePhrases !== null) return relativePhrases;
   const byFirst = new Map<string, RelativePhrase[]>();
   const seen = new Set<string>();
   const add = (text: string, phrase: Omit<RelativePhrase, 'words'>): void => {
@@ -208,8 +212,8 @@ const RELATIVE: ReadonlyMap<string, readonly RelativePhrase[]> = (() => {
     }
   }
   for (const list of byFirst.values()) list.sort((a, b) => b.words.length - a.words.length);
-  return byFirst;
-})();
+  return (relativePhrases = byFirst);
+}
 
 /** The days of the unit `offset` units from `today`: a calendar week from Monday, a calendar month, a calendar year. */
 function relativeSpan(today: number, unit: Unit, offset: number): { from: number; to: number } {
@@ -239,11 +243,13 @@ function relativeSpan(today: number, unit: Unit, offset: number): { from: number
  */
 export function relativeDateRanges(words: readonly string[], today: number, languageOf: () => string | null = () => null): DateRange[] {
   const ranges: DateRange[] = [];
+  if (words.length === 0) return ranges;
+  const table = relativeTable();
   const folded = words.map(phraseWord);
   // The query's language is found only when a one-word phrase asks for it.
   let language: string | null | undefined;
   for (let i = 0; i < folded.length; i++) {
-    const phrases = RELATIVE.get(folded[i]!) ?? (/^\d+$/.test(folded[i]!) ? RELATIVE.get('#') : undefined);
+    const phrases = table.get(folded[i]!) ?? (/^\d+$/.test(folded[i]!) ? table.get('#') : undefined);
     if (phrases === undefined) continue;
     for (const phrase of phrases) {
       if (phrase.words.length === 1) {
@@ -282,6 +288,15 @@ export function dayOfName(path: string): number {
   return match ? dayNumber(+match[1]!, +match[2]!, +match[3]!) : -1;
 }
 
+/** A span a query names and its notes: dated in it, and (a relative span) only mentioning one of its days. */
+export interface SpanNotes {
+  range: DateRange;
+  dated: number[];
+  mentioning: number[];
+}
+
+const NO_NOTES: ReadonlySet<number> = new Set();
+
 /** A note dated inside a span the query names: the bonus and the words that named the span. */
 export interface DateBoost {
   score: number;
@@ -314,44 +329,54 @@ export class NoteDates {
     this.dated = this.days.reduce((count, day) => (day === -1 ? count : count + 1), 0);
   }
 
-  /**
-   * Doc → its bonus, for the spans a query names (`queryDateRanges`, `relativeDateRanges`):
-   * empty when no note is so dated. For a relative span, `mentioning` gives the notes whose
-   * text holds one of its days; they count among the span's notes for its idf and get
-   * `MENTION_SHARE` of the bonus.
-   */
-  boosts(ranges: readonly DateRange[], mentioning?: (range: DateRange) => ReadonlySet<number>): Map<number, DateBoost> {
-    const boosts = new Map<number, DateBoost>();
-    if (this.dated === 0 && (mentioning === undefined || !ranges.some((range) => range.relative))) return boosts;
-    const total = this.days.length;
+  /** Doc → its bonus, for the spans a query names (`queryDateRanges`): empty when no note is so dated. */
+  boosts(ranges: readonly DateRange[]): Map<number, DateBoost> {
+    return this.bonuses(this.spansOf(ranges));
+  }
+
+  /** Each distinct span's dated notes (a query repeating a date, or pasted text full of them, walks the notes once per span). */
+  spansOf(ranges: readonly DateRange[]): SpanNotes[] {
+    if (this.dated === 0) return [];
     const seen = new Set<string>();
+    const spans: SpanNotes[] = [];
     for (const range of ranges) {
-      // A query repeating a date (or pasted text full of them) walks the notes once per span.
       const key = `${range.from}:${range.to}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      const { dated, mentioning: mentions } = this.notesIn(range, range.relative ? mentioning : undefined);
-      const n = dated.length + mentions.length;
+      spans.push(this.notesIn(range));
+    }
+    return spans;
+  }
+
+  /** The notes dated in a span, and the others of `mentioning` (notes whose text holds one of its days). */
+  notesIn(range: DateRange, mentioning: ReadonlySet<number> = NO_NOTES): SpanNotes {
+    const dated: number[] = [];
+    for (let doc = 0; doc < this.days.length; doc++) {
+      const day = this.days[doc]!;
+      if (day >= range.from && day <= range.to) dated.push(doc);
+    }
+    const held = new Set(dated);
+    return { range, dated, mentioning: [...mentioning].filter((doc) => !held.has(doc)) };
+  }
+
+  /**
+   * Doc → its bonus from the spans' notes: the span's idf over all its notes, times
+   * `RELATIVE_WEIGHT` for a note dated in a relative span, `MENTION_SHARE` for one only
+   * mentioning a day of it; a note in several spans gets its best.
+   */
+  bonuses(spans: readonly SpanNotes[]): Map<number, DateBoost> {
+    const boosts = new Map<number, DateBoost>();
+    const total = this.days.length;
+    for (const { range, dated, mentioning } of spans) {
+      const n = dated.length + mentioning.length;
       const score = Math.log(1 + (total - n + 0.5) / (n + 0.5));
       const relative = range.relative === true;
       const give = (doc: number, bonus: number): void => {
         if (bonus > (boosts.get(doc)?.score ?? 0)) boosts.set(doc, { score: bonus, text: range.text, relative });
       };
       for (const doc of dated) give(doc, relative ? score * RELATIVE_WEIGHT : score);
-      for (const doc of mentions) give(doc, score * MENTION_SHARE);
+      for (const doc of mentioning) give(doc, score * MENTION_SHARE);
     }
     return boosts;
-  }
-
-  /** The notes dated in a span, and (given `mentioning`) the others whose text holds one of its days. */
-  notesIn(range: DateRange, mentioning?: (range: DateRange) => ReadonlySet<number>): { dated: number[]; mentioning: number[] } {
-    const dated: number[] = [];
-    for (let doc = 0; doc < this.days.length; doc++) {
-      const day = this.days[doc]!;
-      if (day >= range.from && day <= range.to) dated.push(doc);
-    }
-    if (mentioning === undefined) return { dated, mentioning: [] };
-    const held = new Set(dated);
-    return { dated, mentioning: [...mentioning(range)].filter((doc) => !held.has(doc)) };
   }
 }

@@ -4,7 +4,7 @@
  * text and block rows in, evidence out.
  */
 import { addMatch, emptyMatchList, idMask, matchPositions, probeOf, type MatchList, type NotePositions, type PositionVocabulary } from './positions.js';
-import type { Tokenizer } from './tokenizer.js';
+import { scanWordSpans, type Tokenizer } from './tokenizer.js';
 
 export interface EvidenceBlock {
   key: string;
@@ -354,35 +354,47 @@ function readTwice(matched: Int32Array, offsets: Int32Array, group: readonly num
  */
 function readName(terms: PassageTerms, context: string | undefined, tokenize: Tokenizer, positions: NotePositions | null, slots: Int32Array | null): void {
   terms.context.fill(0);
+  terms.chunk.length = 0;
   if (positions !== null && slots !== null) {
     const { data, contextEnd } = positions;
-    if (!terms.spelled) {
-      for (let i = 0; i < contextEnd; i++) {
-        const id = data[i]! < 0 ? ~data[i]! : data[i]!;
-        const t = id < slots.length ? slots[id]! : -1;
-        if (t >= 0) terms.context[t]!++;
-      }
-      return;
-    }
-    const chunk = terms.chunk;
-    chunk.length = 0;
     for (let i = 0; i < contextEnd; i++) {
       let id = data[i]!;
       // The first token of each chunk is stored as ~id.
       if (id < 0) {
         id = ~id;
-        countChunk(chunk, terms);
+        endChunk(terms);
       }
       const t = id < slots.length ? slots[id]! : -1;
-      if (t >= 0) chunk.push(t);
+      if (t >= 0) nameTerm(terms, t);
     }
-    countChunk(chunk, terms);
-  } else if (context && !terms.spelled) {
-    for (const token of tokenize(context)) {
-      const t = terms.index.get(token);
-      if (t !== undefined) terms.context[t]!++;
-    }
-  } else if (context) countContext(context, tokenize, terms);
+  } else if (context) {
+    // Chunks as the positions read them: a new one after any break between two words.
+    let scanned = 0;
+    scanWordSpans(context, (start, end) => {
+      for (let i = scanned; i < start; i++) {
+        if (isBreak(context.charCodeAt(i))) {
+          endChunk(terms);
+          break;
+        }
+      }
+      scanned = end;
+      for (const token of tokenize.expandSpan ? tokenize.expandSpan(context, start, end) : tokenize.expand(context.slice(start, end))) {
+        const t = terms.index.get(token);
+        if (t !== undefined) nameTerm(terms, t);
+      }
+    });
+  }
+  endChunk(terms);
+}
+
+/** A query term of the name: counted at once, or, for a query with several readings of a word, when its chunk ends. */
+function nameTerm(terms: PassageTerms, t: number): void {
+  if (terms.spelled) terms.chunk.push(t);
+  else terms.context[t]!++;
+}
+
+function endChunk(terms: PassageTerms): void {
+  if (terms.spelled) countChunk(terms.chunk, terms);
 }
 
 /** Counts one chunk of the name's terms into `terms.context`: each query word once, by its heaviest reading (as `oneReadingPerToken`); empties `chunk`. */
@@ -401,24 +413,6 @@ function countChunk(chunk: number[], terms: PassageTerms): void {
       if (heaviest) terms.context[t]!++;
     }
   chunk.length = 0;
-}
-
-/** The name's terms counted chunk by chunk (`countChunk`), for a note scored without positions. */
-function countContext(context: string, tokenize: Tokenizer, terms: PassageTerms): void {
-  const chunk = terms.chunk;
-  chunk.length = 0;
-  let start = 0;
-  for (let i = 0; i <= context.length; i++) {
-    if (i < context.length && !isBreak(context.charCodeAt(i))) continue;
-    if (i > start) {
-      for (const token of tokenize(context.slice(start, i))) {
-        const t = terms.index.get(token);
-        if (t !== undefined) chunk.push(t);
-      }
-      countChunk(chunk, terms);
-    }
-    start = i + 1;
-  }
 }
 
 /**

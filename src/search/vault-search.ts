@@ -23,7 +23,7 @@ import { spellingGroups, type Tokenizer, type TokenizerOptions } from './tokeniz
 import { NameIndex } from './names.js';
 import { FuzzyNames, fuzzyMerge, fuzzyQueryWords } from './fuzzy-titles.js';
 import { analyzeQuery, functionWordLanguage, type AnalyzedQuery } from './query.js';
-import { dayOfValue, isoDay, localDay, MAX_SPAN_DAYS, NoteDates, queryDateRanges, relativeDateRanges, type DateBoost, type DateRange } from './dates.js';
+import { dayOfValue, isoDay, localDay, MAX_SPAN_DAYS, NoteDates, queryDateRanges, relativeDateRanges, type DateBoost, type DateRange, type SpanNotes } from './dates.js';
 import { correctQuery, SpellingIndex, type WordCorrection } from './spelling.js';
 
 export const LIMITS = {
@@ -442,37 +442,26 @@ export class VaultSearch {
     const day = today === undefined ? localDay(Date.now()) : dayOfValue(today);
     const relative = day === -1 ? [] : relativeDateRanges(analyzed.words, day, () => functionWordLanguage(analyzed.words));
     if (relative.length === 0) return { analyzed, dates: this.dates.boosts(named) };
-    const held = new Map<DateRange, Set<number>>();
-    const mentioning = (range: DateRange): Set<number> => {
-      let docs = held.get(range);
-      if (docs === undefined) {
-        docs = new Set<number>();
-        for (let at = range.from; at <= range.to && at - range.from < MAX_SPAN_DAYS; at++) this.index.forEachDocumentWith(isoDay(at), (doc) => docs!.add(doc));
-        held.set(range, docs);
-      }
-      return docs;
-    };
     const spoken = new Set<number>();
-    const found: DateRange[] = [];
+    const found: SpanNotes[] = [];
     // Each span is looked up once however often the query names it (a pasted text full of "today").
-    const spans = new Map<string, { range: DateRange; held: boolean }>();
+    const held = new Map<string, boolean>();
     for (const range of relative) {
       const key = `${range.from}:${range.to}`;
-      let span = spans.get(key);
-      if (span === undefined) {
+      if (!held.has(key)) {
         const when = range.from === range.to ? isoDay(range.from) : `${isoDay(range.from)} to ${isoDay(range.to)}`;
-        const notes = this.dates.notesIn(range, mentioning);
-        span = { range, held: notes.dated.length + notes.mentioning.length > 0 };
-        spans.set(key, span);
-        if (!span.held) notices.push(`read "${range.text}" as ${when}; no note is dated then or mentions a day of it, so its words were searched as words`);
+        const notes = this.dates.notesIn(range, this.mentioning(range));
+        const dated = notes.dated.length;
+        held.set(key, dated + notes.mentioning.length > 0);
+        if (!held.get(key)) notices.push(`read "${range.text}" as ${when}; no note is dated then or mentions a day of it, so its words were searched as words`);
         else {
-          notices.push(`read "${range.text}" as ${when}: ${notes.dated.length} note${notes.dated.length === 1 ? '' : 's'} dated then, ${notes.mentioning.length} mentioning a day of it`);
-          found.push(range);
+          notices.push(`read "${range.text}" as ${when}: ${dated} note${dated === 1 ? '' : 's'} dated then, ${notes.mentioning.length} mentioning a day of it`);
+          found.push(notes);
         }
       }
-      if (span.held) for (let word = range.first; word <= range.last; word++) spoken.add(word);
+      if (held.get(key)) for (let word = range.first; word <= range.last; word++) spoken.add(word);
     }
-    const dates = this.dates.boosts([...named, ...found], mentioning);
+    const dates = this.dates.bonuses([...this.dates.spansOf(named), ...found]);
     if (spoken.size === 0) return { analyzed, dates };
     const isSpoken = (token: string): boolean => spoken.has(analyzed.wordOf.get(token) ?? -1);
     const content = analyzed.content.filter((token) => !isSpoken(token));
@@ -625,6 +614,13 @@ export class VaultSearch {
           hit.blockKey === '' ? { kind: 'keyword', terms: [], passage: null } : { kind: 'block', key: hit.blockKey, terms: [] },
         ),
       );
+  }
+
+  /** The notes whose text holds one of a span's days (`2026-12-01` in the body, a `created:` or `updated:`), at most a year of them. */
+  private mentioning(range: DateRange): Set<number> {
+    const docs = new Set<number>();
+    for (let at = range.from; at <= range.to && at - range.from < MAX_SPAN_DAYS; at++) this.index.forEachDocumentWith(isoDay(at), (doc) => docs.add(doc));
+    return docs;
   }
 
   /**
