@@ -157,8 +157,14 @@ const UNITS: readonly Unit[] = ['day', 'week', 'month', 'year'];
 interface RelativePhrase {
   words: readonly string[];
   language: string;
-  unit: Unit;
-  /** Units from today (-1: yesterday, last week), or the number's sign for a phrase with `#`. */
+  /** `weekday`: a named day of the week ("last Friday"), `weekday` saying which. */
+  unit: Unit | 'weekday';
+  /** 0 Monday … 6 Sunday, for `unit: 'weekday'`. */
+  weekday?: number;
+  /**
+   * Units from today (-1: yesterday, last week), or the number's sign for a phrase with `#`. A
+   * weekday: -1 the last one before today, 0 the one of this week, 1 the first one after today.
+   */
   offset: number;
   counted: boolean;
 }
@@ -211,16 +217,52 @@ function relativeTable(): ReadonlyMap<string, readonly RelativePhrase[]> {
       }
     }
   }
+  // English says -2 and +2 days in words Intl's English does not give ("2 days ago"): read
+  // as yesterday, "the day before yesterday" named the wrong day.
+  add('day before yesterday', { language: 'en', unit: 'day', offset: -2, counted: false });
+  add('day after tomorrow', { language: 'en', unit: 'day', offset: 2, counted: false });
+  // A day of the week with the word that places it ("last Friday", "on Monday", "next Tuesday").
+  // Alone a weekday stays a word: "Friday standup" names a meeting, not a day.
+  const weekdayName = new Intl.DateTimeFormat('en', { weekday: 'long', timeZone: 'UTC' });
+  for (let weekday = 0; weekday < 7; weekday++) {
+    const name = weekdayName.format(new Date((4 + weekday) * 86_400_000)); // day 4 (1970-01-05) was a Monday
+    for (const [word, offset] of [['last', -1], ['on', -1], ['this', 0], ['next', 1]] as const) {
+      add(`${word} ${name}`, { language: 'en', unit: 'weekday', weekday, offset, counted: false });
+    }
+  }
   for (const list of byFirst.values()) list.sort((a, b) => b.words.length - a.words.length);
   return (relativePhrases = byFirst);
+}
+
+/** English numbers written as words, for "two weeks ago", "in a month" (Intl's phrases take digits). */
+const ENGLISH_NUMBERS: ReadonlyMap<string, number> = new Map(
+  ['a', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'].map((word, i) => [word, Math.max(1, i)] as const).concat([['an', 1]]),
+);
+
+/** The number a counted phrase's `#` stands on: digits (up to three), or an English number word in an English phrase. */
+function countAt(word: string | undefined, language: string): number {
+  if (word === undefined) return -1;
+  if (/^\d{1,3}$/.test(word)) return +word;
+  return language === 'en' ? (ENGLISH_NUMBERS.get(word) ?? -1) : -1;
+}
+
+/** Monday 0 … Sunday 6 of a day number (day 0, 1970-01-01, was a Thursday). */
+function weekdayOf(day: number): number {
+  return (((day + 3) % 7) + 7) % 7;
+}
+
+/** The day a weekday phrase names: the last such weekday before today (-1), this week's (0), the first after today (1). */
+function weekdaySpan(today: number, weekday: number, offset: number): { from: number; to: number } {
+  const day =
+    offset < 0 ? today - ((weekdayOf(today) - weekday + 7) % 7 || 7) : offset > 0 ? today + ((weekday - weekdayOf(today) + 7) % 7 || 7) : today - weekdayOf(today) + weekday;
+  return { from: day, to: day };
 }
 
 /** The days of the unit `offset` units from `today`: a calendar week from Monday, a calendar month, a calendar year. */
 function relativeSpan(today: number, unit: Unit, offset: number): { from: number; to: number } {
   if (unit === 'day') return { from: today + offset, to: today + offset };
   if (unit === 'week') {
-    // Day 0 (1970-01-01) was a Thursday: (day + 3) mod 7 counts days since Monday.
-    const monday = today - ((((today + 3) % 7) + 7) % 7) + 7 * offset;
+    const monday = today - weekdayOf(today) + 7 * offset;
     return { from: monday, to: monday + 6 };
   }
   const date = new Date(today * 86_400_000);
@@ -249,7 +291,10 @@ export function relativeDateRanges(words: readonly string[], today: number, lang
   // The query's language is found only when a one-word phrase asks for it.
   let language: string | null | undefined;
   for (let i = 0; i < folded.length; i++) {
-    const phrases = table.get(folded[i]!) ?? (/^\d+$/.test(folded[i]!) ? table.get('#') : undefined);
+    const own = table.get(folded[i]!);
+    // A number opens counted phrases ("3 days ago"); `a`, `one`, `two` … in English too ("a week ago").
+    const counted = /^\d+$/.test(folded[i]!) || ENGLISH_NUMBERS.has(folded[i]!) ? table.get('#') : undefined;
+    const phrases = own === undefined ? counted : counted === undefined ? own : [...own, ...counted];
     if (phrases === undefined) continue;
     for (const phrase of phrases) {
       if (phrase.words.length === 1) {
@@ -260,13 +305,13 @@ export function relativeDateRanges(words: readonly string[], today: number, lang
       const fits = phrase.words.every((word, at) => {
         const actual = folded[i + at];
         if (word !== '#') return actual === word;
-        if (actual === undefined || !/^\d{1,3}$/.test(actual)) return false;
-        number = +actual;
-        return true;
+        number = countAt(actual, phrase.language);
+        return number !== -1;
       });
       if (!fits) continue;
       const last = i + phrase.words.length - 1;
-      const span = relativeSpan(today, phrase.unit, phrase.counted ? phrase.offset * number : phrase.offset);
+      const span =
+        phrase.unit === 'weekday' ? weekdaySpan(today, phrase.weekday!, phrase.offset) : relativeSpan(today, phrase.unit, phrase.counted ? phrase.offset * number : phrase.offset);
       ranges.push({ ...span, text: words.slice(i, last + 1).join(' '), first: i, last, relative: true });
       i = last;
       break;

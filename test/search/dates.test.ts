@@ -127,6 +127,25 @@ test("relative dates in the languages whose months are read, from the platform's
   assert.deepEqual(relative('5 дней назад', '2026-12-02'), [['2026-11-27', '2026-11-27', '5 дней назад', 0, 2]], 'a unit word agreeing with its number');
 });
 
+test('relative dates in English words Intl does not give: the day before yesterday, a weekday placed by a word, numbers written out', () => {
+  // 2026-12-02 is a Wednesday.
+  assert.deepEqual(relative('what did I do the day before yesterday', '2026-12-02'), [['2026-11-30', '2026-11-30', 'day before yesterday', 5, 7]], 'not yesterday');
+  assert.deepEqual(relative('the day after tomorrow', '2026-12-02'), [['2026-12-04', '2026-12-04', 'day after tomorrow', 1, 3]]);
+  assert.deepEqual(relative('notes from last Friday', '2026-12-02'), [['2026-11-27', '2026-11-27', 'last Friday', 2, 3]]);
+  assert.deepEqual(relative('what did we decide on Monday?', '2026-12-02'), [['2026-11-30', '2026-11-30', 'on Monday', 4, 5]]);
+  assert.deepEqual(relative('last Wednesday', '2026-12-02'), [['2026-11-25', '2026-11-25', 'last Wednesday', 0, 1]], "the last one before today, never today's");
+  assert.deepEqual(relative('next Wednesday', '2026-12-02'), [['2026-12-09', '2026-12-09', 'next Wednesday', 0, 1]]);
+  assert.deepEqual(relative('this Friday', '2026-12-02'), [['2026-12-04', '2026-12-04', 'this Friday', 0, 1]], "this week's, ahead or behind");
+  assert.deepEqual(relative('this Monday', '2026-12-02'), [['2026-11-30', '2026-11-30', 'this Monday', 0, 1]]);
+  assert.deepEqual(relative("last Sunday's walk", '2026-12-02'), [['2026-11-29', '2026-11-29', "last Sunday's", 0, 1]]);
+  assert.deepEqual(relative('two weeks ago', '2026-12-02'), [['2026-11-16', '2026-11-22', 'two weeks ago', 0, 2]]);
+  assert.deepEqual(relative('a month ago', '2026-12-02'), [['2026-11-01', '2026-11-30', 'a month ago', 0, 2]]);
+  assert.deepEqual(relative('in three days', '2026-12-02'), [['2026-12-05', '2026-12-05', 'in three days', 0, 2]]);
+  assert.deepEqual(relative('Friday standup', '2026-12-02'), [], 'a weekday alone names a meeting as often as a day');
+  assert.deepEqual(relative('a day in the life', '2026-12-02'), []);
+  assert.deepEqual(relative('há dois dias', '2026-12-02'), [], 'number words are read in English only');
+});
+
 test("relative dates: a one-word phrase of another language than the query's is not read; numbers and words that only look alike are not", () => {
   assert.deepEqual(relative('wo ist hier die Datei', '2026-12-02', 'de'), [], 'German hier is here, French hier yesterday');
   assert.deepEqual(relative('hier', '2026-12-02', 'fr'), [['2026-12-01', '2026-12-01', 'hier', 0, 0]]);
