@@ -147,8 +147,8 @@ function monthNamed(words: readonly string[], i: number, month: number): DateRan
   return day ? dayRange(+year[1]!, month, +day[1]!, text, first, next) : monthRange(+year[1]!, month, text, first, next);
 }
 
-type Unit = 'day' | 'week' | 'month' | 'year';
-const UNITS: readonly Unit[] = ['day', 'week', 'month', 'year'];
+type Unit = 'day' | 'week' | 'month' | 'quarter' | 'year';
+const UNITS: readonly Unit[] = ['day', 'week', 'month', 'quarter', 'year'];
 
 /**
  * A way a language says a day, week, month or year relative to today: `yesterday`, `last week`,
@@ -183,7 +183,7 @@ function phraseWord(word: string): string {
  * First folded word → the phrases it opens, longest first: each language's words for "the day
  * before yesterday" to "next year", and "N days ago" / "in N weeks" in every unit, from the
  * platform's own relative-time data (`Intl.RelativeTimeFormat`), not a hand-written table —
- * as the month names are. Made on the first search: formatting its 576 phrases
+ * as the month names are. Made on the first search: formatting its 700-odd phrases
  * takes about 40 ms, which a command that never searches should not pay at start-up.
  */
 let relativePhrases: ReadonlyMap<string, readonly RelativePhrase[]> | null = null;
@@ -258,7 +258,7 @@ function weekdaySpan(today: number, weekday: number, offset: number): { from: nu
   return { from: day, to: day };
 }
 
-/** The days of the unit `offset` units from `today`: a calendar week from Monday, a calendar month, a calendar year. */
+/** The days of the unit `offset` units from `today`: a calendar week from Monday, a calendar month, quarter or year. */
 function relativeSpan(today: number, unit: Unit, offset: number): { from: number; to: number } {
   if (unit === 'day') return { from: today + offset, to: today + offset };
   if (unit === 'week') {
@@ -271,8 +271,10 @@ function relativeSpan(today: number, unit: Unit, offset: number): { from: number
     return { from: dayNumber(year, 1, 1), to: dayNumber(year, 12, 31) };
   }
   // Date.UTC carries a month past December (or before January) into the year.
-  const from = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + offset, 1) / 86_400_000;
-  const next = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + offset + 1, 1) / 86_400_000;
+  const months = unit === 'quarter' ? 3 : 1;
+  const first = unit === 'quarter' ? date.getUTCMonth() - (date.getUTCMonth() % 3) : date.getUTCMonth();
+  const from = Date.UTC(date.getUTCFullYear(), first + offset * months, 1) / 86_400_000;
+  const next = Date.UTC(date.getUTCFullYear(), first + (offset + 1) * months, 1) / 86_400_000;
   return { from, to: next - 1 };
 }
 

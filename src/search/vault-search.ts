@@ -440,7 +440,9 @@ export class VaultSearch {
   private readDates(analyzed: AnalyzedQuery, today: string | undefined, notices: string[]): { analyzed: AnalyzedQuery; dates: Map<number, DateBoost> } {
     const named = queryDateRanges(analyzed.words);
     const day = today === undefined ? localDay(Date.now()) : dayOfValue(today);
-    const relative = day === -1 ? [] : relativeDateRanges(analyzed.words, day, () => functionWordLanguage(analyzed.words));
+    // Beside a date named in full a relative one is relative to it, not to today ("what did Joanna
+    // finish last Friday on 23 January, 2022?"): the named date answers, the words stay words.
+    const relative = day === -1 || named.length > 0 ? [] : relativeDateRanges(analyzed.words, day, () => functionWordLanguage(analyzed.words));
     if (relative.length === 0) return { analyzed, dates: this.dates.boosts(named) };
     const spoken = new Set<number>();
     const found: SpanNotes[] = [];

@@ -142,6 +142,10 @@ test('relative dates in English words Intl does not give: the day before yesterd
   assert.deepEqual(relative('a month ago', '2026-12-02'), [['2026-11-01', '2026-11-30', 'a month ago', 0, 2]]);
   assert.deepEqual(relative('in three days', '2026-12-02'), [['2026-12-05', '2026-12-05', 'in three days', 0, 2]]);
   assert.deepEqual(relative('Friday standup', '2026-12-02'), [], 'a weekday alone names a meeting as often as a day');
+  assert.deepEqual(relative('what did we do last weekend', '2026-12-02'), [], 'a weekend stays words (see decision 016)');
+  assert.deepEqual(relative('goals last quarter', '2026-12-02'), [['2026-07-01', '2026-09-30', 'last quarter', 1, 2]], 'a calendar quarter (Intl has the unit in every language)');
+  assert.deepEqual(relative('this quarter', '2026-02-10'), [['2026-01-01', '2026-03-31', 'this quarter', 0, 1]]);
+  assert.deepEqual(relative('next quarter', '2026-12-02'), [['2027-01-01', '2027-03-31', 'next quarter', 0, 1]], 'across a year');
   assert.deepEqual(relative('a day in the life', '2026-12-02'), []);
   assert.deepEqual(relative('há dois dias', '2026-12-02'), [], 'number words are read in English only');
 });
@@ -183,6 +187,10 @@ test("a relative date brings in the notes of its days: yesterday's daily note, n
   const empty = engine.search({ query: 'bank last year', mode: 'keyword', today: '2026-12-02' });
   assert.ok(empty.notices.includes('read "last year" as 2025-01-01 to 2025-12-31; no note is dated then or mentions a day of it, so its words were searched as words'), empty.notices.join(' | '));
   assert.ok(empty.results.length > 0);
+  // Beside a date named in full, a relative one is relative to that date, not to today: not read.
+  const anchored = engine.search({ query: 'what did I do yesterday, 2026-11-24?', mode: 'keyword', today: '2026-12-02' });
+  assert.deepEqual(anchored.notices, []);
+  assert.equal(anchored.results[0]!.path, 'Meetings/Budget review.md');
   // A long pasted query repeating the phrase: one notice, and the same notes as once.
   const repeated = engine.search({ query: 'mortgage yesterday '.repeat(200), mode: 'keyword', today: '2026-12-02' });
   assert.deepEqual(repeated.notices, ['read "yesterday" as 2026-12-01: 1 note dated then, 0 mentioning a day of it']);
