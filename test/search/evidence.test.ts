@@ -247,3 +247,25 @@ test('passages: a word read two ways at one place (two languages, a compound and
   const once = scorePassages('plan\n', parseNote('p.md', 'plan\n').blocks, ['plan'], () => 1, tokenize);
   assert.ok(twice.score > once.score);
 });
+
+test('passages: a list of links is read as pointers to other notes, at half its score; a section of prose with links is prose', () => {
+  const hub = '# Publish\n\nPublish your notes as a website.\n\n## Guides\n\n- [[Custom domains]]\n\t- Set up Publish with your own domain.\n- [[Analytics]]\n\t- Track the visits to your site.\n1. [Permalinks](Permalinks.md)\n';
+  const prose = '# Publish\n\n## Domains\n\nSee [[Custom domains]] to set up Publish with your own domain, and [[Analytics]] for visits.\n';
+  const terms = ['publish', 'own', 'domain'];
+  const unDamped = { options: { ...PASSAGE_DEFAULTS, linkList: 1 } };
+  for (const [text, share] of [[hub, 0.5], [prose, 1]] as const) {
+    const blocks = parseNote('Hub.md', text).blocks;
+    const scored = scorePassages(text, blocks, terms, () => 1, tokenize);
+    const whole = scorePassages(text, blocks, terms, () => 1, tokenize, unDamped);
+    assert.equal(scored.block?.key, whole.block?.key);
+    assert.ok(Math.abs(scored.score - share * whole.score) < 1e-9, `${scored.score} is ${share} of ${whole.score}`);
+    // Read from the note's term positions, the same.
+    const fromPositions = passageScorer(terms, () => 1, tokenize)(text, blocks, undefined, notePositions(text, tokenize, ''));
+    assert.equal(fromPositions.score, scored.score);
+  }
+  // Halved, the list can lose to another section of its note, which is then the passage.
+  const both = `${hub}\n## Domains\n\nYour own domain.\n`;
+  const blocks = parseNote('Hub.md', both).blocks;
+  assert.equal(scorePassages(both, blocks, terms, () => 1, tokenize, unDamped).block?.key, '#Publish#Guides');
+  assert.equal(scorePassages(both, blocks, terms, () => 1, tokenize).block?.key, '#Publish#Domains');
+});

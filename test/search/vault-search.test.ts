@@ -215,3 +215,18 @@ test('a misspelt word is searched as the nearest indexed word, saying so; known 
   assert.deepEqual(spelled.notices, []);
   assert.deepEqual(engine.search({ query: 'zzqx wxyzzy' }).results, [], 'nothing near: no results, no guess');
 });
+
+test("a list of links points to its notes: the note it describes ranks above the list's own note", (t) => {
+  const vault = makeVault(t, {
+    'Publish/Introduction to Publish.md':
+      '# Introduction to Publish\n\nPublish your notes as a website.\n\n## How to use Publish\n\n- [[Custom domains]]\n\t- Set up Publish with your own domain.\n- [[Analytics]]\n\t- Track the visits to your Publish site.\n- [[Permalinks]]\n\t- Permanent addresses for the pages of your site.\n',
+    'Publish/Custom domains.md':
+      '# Custom domains\n\nBy default your Publish site lives under publish.obsidian.md. You can serve it from your own domain instead.\n\n## Set up a domain\n\nAdd a CNAME record for the domain with your DNS provider. It can take a day for the change to reach everyone.\n\n## Use a proxy\n\nServe the site under a path of a website you already host.\n',
+    'Publish/Analytics.md': '# Analytics\n\nSee how many people visit your site. Needs a custom domain.\n',
+    'Publish/Permalinks.md': '# Permalinks\n\nAddresses that stay when a note moves.\n',
+    'Sync/Sync.md': '# Sync\n\nYour notes on every device, end to end encrypted.\n',
+  });
+  const engine = engineFor(t, vault).open();
+  const paths = engine.search({ query: 'use my own domain for my Publish site', mode: 'keyword' }).results.map((hit) => hit.path);
+  assert.deepEqual(paths.slice(0, 2), ['Publish/Custom domains.md', 'Publish/Introduction to Publish.md']);
+});
