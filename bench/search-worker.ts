@@ -1,7 +1,9 @@
 /**
  * One search engine on one dataset, in its own process (so its peak RSS is its own): build
- * time, then query latency over the dataset's queries. Engines get the same documents (title +
- * body) and, where they accept one, the same tokenizer. Prints one JSON line.
+ * time, then query latency over the dataset's queries, twice — p50/p95 are the second pass
+ * (steady state), firstPassP50/firstPassP95 the first. Engines get the same documents (title +
+ * body), the same queries and warm-up, and, where they accept one, the same tokenizer. Prints
+ * one JSON line.
  *
  *   engram — our tokenizer, term statistics persisted as blobs in SQLite, CSR postings, the
  *            production query analysis, BM25L
@@ -146,16 +148,29 @@ if (engine === 'engram' || engine === 'engram+passages') {
   throw new Error(`unknown engine ${engine}`);
 }
 
-for (const text of queries.slice(0, 20)) query(text); // warm-up
-const times: number[] = [];
-let hits = 0;
-for (const text of queries) {
-  const t0 = performance.now();
-  hits += query(text).length;
-  times.push(performance.now() - t0);
+/** One pass over `texts`: each query's time (ms, sorted) and the hits returned. */
+function timePass(texts: readonly string[]): { times: number[]; hits: number } {
+  const times: number[] = [];
+  let hits = 0;
+  for (const text of texts) {
+    const t0 = performance.now();
+    hits += query(text).length;
+    times.push(performance.now() - t0);
+  }
+  return { times: times.sort((a, b) => a - b), hits };
 }
-times.sort((a, b) => a - b);
-const at = (p: number) => times[Math.min(times.length - 1, Math.ceil((p / 100) * times.length) - 1)]!;
+const at = (times: readonly number[], p: number) => times[Math.min(times.length - 1, Math.ceil((p / 100) * times.length) - 1)]!;
+
+// Every engine: the same 20-query warm-up, then two passes over all the queries. The first pass
+// is the bench's earlier measure, still reported (firstPassP50/P95): during it V8 runs the
+// per-search functions in its baseline tier, while FTS5, native code, barely warms. The second
+// is p50/p95: the steady state a daemon or MCP server answers in (decision 019). Nothing keyed
+// by a query's text outlives its search (query analysis, ranking and the passage scorer start
+// afresh; what persists is per word, the tokenizer's word table), so the second pass computes
+// every answer again, and gives the same answers.
+for (const text of queries.slice(0, 20)) query(text);
+const first = timePass(queries);
+const steady = timePass(queries);
 rmSync(dir, { recursive: true, force: true });
 process.stdout.write(
   JSON.stringify({
@@ -165,9 +180,11 @@ process.stdout.write(
     queries: queries.length,
     buildMs,
     ...(positionsMs === undefined ? {} : { positionsMs }),
-    p50: at(50),
-    p95: at(95),
-    hits,
+    p50: at(steady.times, 50),
+    p95: at(steady.times, 95),
+    firstPassP50: at(first.times, 50),
+    firstPassP95: at(first.times, 95),
+    hits: steady.hits,
     maxRssMb: process.resourceUsage().maxRSS / 1024,
     arrayBuffersMb: Math.round(process.memoryUsage().arrayBuffers / 1e5) / 10,
   }) + '\n',
