@@ -21,7 +21,7 @@ export const INDEXER_DEFAULTS = {
 } as const;
 
 /** Bump when parsing changes what is stored: the next run then re-parses every note. */
-export const PARSER_VERSION = '4'; // 3: related: entries and ids; 4: code spans running over a line end hold no tags or links
+export const PARSER_VERSION = '5'; // 3: related: entries and ids; 4: code spans running over a line end hold no tags or links; 5: a block records whether it is a list of links
 
 export interface IndexProgress {
   phase: 'read' | 'write';

@@ -365,6 +365,14 @@ export const MIGRATIONS: readonly Migration[] = [
       `);
     },
   },
+  {
+    name: '013-block-link-lists',
+    up(db) {
+      // Whether a block's own text is a list of links (`isLinkList`): a search reads its passage
+      // as pointers to other notes. Filled when the notes are parsed again (parser version 5).
+      db.exec('ALTER TABLE blocks ADD COLUMN link_list INTEGER NOT NULL DEFAULT 0');
+    },
+  },
 ];
 
 /** Applies the migrations not yet recorded, in order. Returns the names applied. */

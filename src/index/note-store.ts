@@ -35,7 +35,7 @@ export class NoteStore {
       deleteLinks: db.prepare('DELETE FROM links WHERE note_id = ?'),
       deleteTags: db.prepare('DELETE FROM tags WHERE note_id = ?'),
       deleteTasks: db.prepare('DELETE FROM tasks WHERE note_id = ?'),
-      insertBlock: db.prepare('INSERT INTO blocks (note_id, ord, key, heading_path, level, line_start, line_end, body_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+      insertBlock: db.prepare('INSERT INTO blocks (note_id, ord, key, heading_path, level, line_start, line_end, body_end, link_list) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)'),
       insertLink: db.prepare('INSERT INTO links (note_id, ord, kind, target, subpath, display, line, target_name, target_id, rel_type, rel_note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)'),
       insertTag: db.prepare('INSERT INTO tags (note_id, tag) VALUES (?, ?)'),
       insertTask: db.prepare(`INSERT OR REPLACE INTO tasks (note_id, line, status, text, due, scheduled, start, created, done, cancelled, priority, recurrence)
@@ -190,7 +190,7 @@ export class NoteStore {
   private insertChildren(id: number, note: Note): void {
     const s = this.statements;
     note.blocks.forEach((block, ord) => {
-      s.insertBlock.run(id, ord, block.key, JSON.stringify(block.headingPath), block.level, block.start, block.end, block.bodyEnd);
+      s.insertBlock.run(id, ord, block.key, JSON.stringify(block.headingPath), block.level, block.start, block.end, block.bodyEnd, block.linkList ? 1 : 0);
     });
     note.links.forEach((link, ord) => {
       s.insertLink.run(id, ord, link.kind, link.target, link.subpath, link.display, link.line, linkTargetName(link.target), link.id ?? null, link.type ?? null, link.note ?? null);

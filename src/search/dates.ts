@@ -226,7 +226,12 @@ function relativeTable(): ReadonlyMap<string, readonly RelativePhrase[]> {
   const weekdayName = new Intl.DateTimeFormat('en', { weekday: 'long', timeZone: 'UTC' });
   for (let weekday = 0; weekday < 7; weekday++) {
     const name = weekdayName.format(new Date((4 + weekday) * 86_400_000)); // day 4 (1970-01-05) was a Monday
-    for (const [word, offset] of [['last', -1], ['on', -1], ['this', 0], ['next', 1]] as const) {
+    for (const [word, offset] of [
+      ['last', -1],
+      ['on', -1],
+      ['this', 0],
+      ['next', 1],
+    ] as const) {
       add(`${word} ${name}`, { language: 'en', unit: 'weekday', weekday, offset, counted: false });
     }
   }
@@ -235,9 +240,7 @@ function relativeTable(): ReadonlyMap<string, readonly RelativePhrase[]> {
 }
 
 /** English numbers written as words, for "two weeks ago", "in a month" (Intl's phrases take digits). */
-const ENGLISH_NUMBERS: ReadonlyMap<string, number> = new Map(
-  ['a', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'].map((word, i) => [word, Math.max(1, i)] as const).concat([['an', 1]]),
-);
+const ENGLISH_NUMBERS: ReadonlyMap<string, number> = new Map(['a', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'].map((word, i) => [word, Math.max(1, i)] as const).concat([['an', 1]]));
 
 /** The number a counted phrase's `#` stands on: digits (up to three), or an English number word in an English phrase. */
 function countAt(word: string | undefined, language: string): number {
@@ -253,8 +256,7 @@ function weekdayOf(day: number): number {
 
 /** The day a weekday phrase names: the last such weekday before today (-1), this week's (0), the first after today (1). */
 function weekdaySpan(today: number, weekday: number, offset: number): { from: number; to: number } {
-  const day =
-    offset < 0 ? today - ((weekdayOf(today) - weekday + 7) % 7 || 7) : offset > 0 ? today + ((weekday - weekdayOf(today) + 7) % 7 || 7) : today - weekdayOf(today) + weekday;
+  const day = offset < 0 ? today - ((weekdayOf(today) - weekday + 7) % 7 || 7) : offset > 0 ? today + ((weekday - weekdayOf(today) + 7) % 7 || 7) : today - weekdayOf(today) + weekday;
   return { from: day, to: day };
 }
 
@@ -312,8 +314,7 @@ export function relativeDateRanges(words: readonly string[], today: number, lang
       });
       if (!fits) continue;
       const last = i + phrase.words.length - 1;
-      const span =
-        phrase.unit === 'weekday' ? weekdaySpan(today, phrase.weekday!, phrase.offset) : relativeSpan(today, phrase.unit, phrase.counted ? phrase.offset * number : phrase.offset);
+      const span = phrase.unit === 'weekday' ? weekdaySpan(today, phrase.weekday!, phrase.offset) : relativeSpan(today, phrase.unit, phrase.counted ? phrase.offset * number : phrase.offset);
       ranges.push({ ...span, text: words.slice(i, last + 1).join(' '), first: i, last, relative: true });
       i = last;
       break;

@@ -13,6 +13,8 @@ export interface EvidenceBlock {
   start: number;
   /** Last line of the block's own text (before its first child heading). */
   bodyEnd: number;
+  /** Whether the block's own text is a list of links (the parser's `isLinkList`): its passage keeps `linkList` of its score. */
+  linkList?: boolean;
 }
 
 export interface Evidence {
@@ -144,8 +146,8 @@ export const PASSAGE_DEFAULTS = {
   /** Characters per word, to turn a gap in characters into a distance in words. */
   charsPerWord: 6,
   /**
-   * What a link list's passage keeps of its score (`isLinkList`): its words describe the notes it
-   * links to. Obsidian help vault MRR 0.907 → 0.916, its blind set 0.739 → 0.760 (the same from
+   * What a list of links keeps of its passage score (the parser's `isLinkList`, kept with each
+   * block): its words describe the notes it links to. Obsidian help vault MRR 0.907 → 0.916, its blind set 0.739 → 0.760 (the same from
    * 0.3 to 0.8); no other set moved.
    */
   linkList: 0.5,
@@ -211,9 +213,7 @@ export function passageScorer(queryTerms: readonly string[], weightOf: (term: st
       if (to === from) continue;
       const span = lineStarts[lineBase + last]! - (block.start >= 1 ? lineStarts[lineBase + block.start - 1]! : 0);
       const passage = scoreBlock(matches, from, to, block.key === FRONTMATTER ? Math.max(span, options.sectionChars) : span, terms, scratch, options);
-      if (passage.score + passage.proximity <= best) continue;
-      // Only a section that would win is looked at as a list of links (few are).
-      if (block.key !== FRONTMATTER && isLinkList(text, lineStarts, lineBase, block.start, last)) {
+      if (block.linkList === true) {
         passage.score *= options.linkList;
         passage.proximity *= options.linkList;
       }
@@ -238,47 +238,6 @@ export function passageScorer(queryTerms: readonly string[], weightOf: (term: st
     }
     return score;
   };
-}
-
-/** A list item that is a link and nothing else: `- [[Custom domains]]`, `1. [Sync](Sync.md)`. */
-const LINK_ITEM = /[ \t]*(?:[-*+]|\d+[.)])[ \t]+(?:\[\[[^\]\n]+\]\]|\[[^\]\n]+\]\([^)\n]+\))[ \t]*\r?(?:\n|$)/y;
-
-/** Of a section's lines, the share that are links alone for it to be a list of links. */
-const LINK_LIST_SHARE = 0.3;
-
-/**
- * Whether lines `first`..`last` (1-based) are a list of links: at least `LINK_LIST_SHARE` of
- * the lines that are not blank are list items holding one link and nothing else. A map of
- * content, an index page, a "see also" list: its words (the links' names, a line describing
- * each) are about the notes it links to, and they outranked them — "use my own domain for my
- * Publish site" found the Publish overview's list ("- [[Custom domains]]", "Set up Publish with
- * your own domain.") before `Custom domains`.
- */
-export function isLinkList(text: string, lineStarts: Int32Array, lineBase: number, first: number, last: number): boolean {
-  const start = first >= 1 ? lineStarts[lineBase + first - 1]! : 0;
-  const end = lineStarts[lineBase + last]!;
-  const bracket = text.indexOf('[', start);
-  if (bracket === -1 || bracket >= end) return false;
-  let lines = 0;
-  let links = 0;
-  for (let n = Math.max(1, first); n <= last; n++) {
-    const from = lineStarts[lineBase + n - 1]!;
-    const to = lineStarts[lineBase + n]!;
-    if (isBlank(text, from, to)) continue;
-    lines++;
-    LINK_ITEM.lastIndex = from;
-    if (LINK_ITEM.test(text)) links++;
-  }
-  return lines > 0 && links >= LINK_LIST_SHARE * lines;
-}
-
-/** Whether text[from, to) is only spaces, tabs and line breaks. */
-function isBlank(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return false;
-  }
-  return true;
 }
 
 /** One note as a `PassageScorer` takes it. */

@@ -276,7 +276,7 @@ export class VaultSearch {
         this.covering.add(doc, name);
       }
     });
-    this.blockQuery = db.prepare('SELECT key, heading_path, level, line_start, body_end FROM blocks WHERE note_id = ? ORDER BY ord').raw();
+    this.blockQuery = db.prepare('SELECT key, heading_path, level, line_start, body_end, link_list FROM blocks WHERE note_id = ? ORDER BY ord').raw();
     this.rootPrefix = root.endsWith(sep) ? root : root + sep;
   }
 
@@ -752,7 +752,7 @@ export class VaultSearch {
     let blocks = this.blocks.get(doc);
     if (blocks === undefined) {
       // A heading path is parsed only for the block that becomes the evidence (notes have dozens).
-      blocks = (this.blockQuery.all(this.noteIds[doc]) as [string, string, number, number, number][]).map((row) => new StoredBlock(row));
+      blocks = (this.blockQuery.all(this.noteIds[doc]) as [string, string, number, number, number, number][]).map((row) => new StoredBlock(row));
       if (this.blocks.size >= BLOCK_CACHE_NOTES) this.blocks.clear();
       this.blocks.set(doc, blocks);
     }
@@ -911,11 +911,13 @@ class StoredBlock implements EvidenceBlock {
   readonly level: number;
   readonly start: number;
   readonly bodyEnd: number;
+  readonly linkList: boolean;
   private readonly headingJson: string;
   private parsed: string[] | null = null;
 
-  constructor(row: readonly [string, string, number, number, number]) {
+  constructor(row: readonly [string, string, number, number, number, number]) {
     [this.key, this.headingJson, this.level, this.start, this.bodyEnd] = row;
+    this.linkList = row[5] === 1;
   }
 
   get headingPath(): string[] {

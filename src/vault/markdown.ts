@@ -28,6 +28,8 @@ export interface Block {
   end: number;
   /** Last line of this block's own text, before its first child heading. */
   bodyEnd: number;
+  /** Whether its own text (start–bodyEnd) is a list of links (`isLinkList`); never the frontmatter. */
+  linkList: boolean;
 }
 
 // Fences may sit in a blockquote or callout (`> ```css`) or be indented inside a list item.
@@ -112,17 +114,17 @@ export function findHeadings(lines: readonly string[], code: Uint8Array, from = 
  * Heading blocks with Smart Connections keys and ranges, plus the preamble (`#`) when it has
  * text and the frontmatter block. Pure: lines and headings in, blocks out, in document order.
  */
-export function buildBlocks(lines: readonly string[], headings: readonly Heading[], frontmatterLines: [number, number] | null): Block[] {
+export function buildBlocks(lines: readonly string[], headings: readonly Heading[], frontmatterLines: [number, number] | null, code?: Uint8Array): Block[] {
   const total = lines.length;
   const blocks: Block[] = [];
   if (frontmatterLines) {
-    blocks.push({ key: '#---frontmatter---', headingPath: [], level: 0, start: frontmatterLines[0], end: frontmatterLines[1], bodyEnd: frontmatterLines[1] });
+    blocks.push({ key: '#---frontmatter---', headingPath: [], level: 0, start: frontmatterLines[0], end: frontmatterLines[1], bodyEnd: frontmatterLines[1], linkList: false });
   }
   const bodyFrom = frontmatterLines ? frontmatterLines[1] : 0;
   const firstHeadingLine = headings[0]?.line ?? total + 1;
   const preamble = firstNonBlank(lines, bodyFrom, firstHeadingLine - 1);
   if (preamble !== -1) {
-    blocks.push({ key: '#', headingPath: [], level: 0, start: preamble + 1, end: firstHeadingLine - 1, bodyEnd: firstHeadingLine - 1 });
+    blocks.push({ key: '#', headingPath: [], level: 0, start: preamble + 1, end: firstHeadingLine - 1, bodyEnd: firstHeadingLine - 1, linkList: isLinkList(lines, preamble + 1, firstHeadingLine - 1, code) });
   }
 
   const topCounts = new Map<string, number>();
@@ -146,11 +148,38 @@ export function buildBlocks(lines: readonly string[], headings: readonly Heading
     if (repeats > 1) key = `${key}#{${repeats}}`;
     const next = headings[h + 1];
     const path = [...(parent?.path ?? []), heading.text];
-    const block: Block = { key, headingPath: path, level: heading.level, start: heading.line, end: total, bodyEnd: next ? next.line - 1 : total };
+    const bodyEnd = next ? next.line - 1 : total;
+    const block: Block = { key, headingPath: path, level: heading.level, start: heading.line, end: total, bodyEnd, linkList: isLinkList(lines, heading.line + 1, bodyEnd, code) };
     blocks.push(block);
     stack.push({ level: heading.level, key, path, block });
   }
   return blocks;
+}
+
+/** A list item that is a link and nothing else: `- [[Custom domains]]`, `1. [Sync](Sync.md)`. */
+const LINK_ITEM = /^[ \t]*(?:[-*+]|\d+[.)])[ \t]+(?:\[\[[^\]]+\]\]|\[[^\]]+\]\([^)]+\))[ \t]*\r?$/;
+
+/** Of a section's lines that are not blank, the share that are links alone for it to be a list of links. */
+const LINK_LIST_SHARE = 0.3;
+
+/**
+ * Whether lines `first`–`last` (1-based, inclusive) are a list of links: at least
+ * `LINK_LIST_SHARE` of those not blank are list items holding one link and nothing else (lines
+ * inside fenced code are not items). A map of content, an overview page, a "see also" list: its
+ * words — the links' names, a line describing each — are about the notes it links to, and a
+ * search reads its passage so (`PASSAGE_DEFAULTS.linkList`). Items that go on after the link
+ * ("- [[Sync]] keeps your notes…") are prose; counting them cost the Obsidian help vault MRR.
+ */
+export function isLinkList(lines: readonly string[], first: number, last: number, code?: Uint8Array): boolean {
+  let text = 0;
+  let links = 0;
+  for (let i = Math.max(0, first - 1); i < last && i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.trim() === '') continue;
+    text++;
+    if (code?.[i] !== 1 && LINK_ITEM.test(line)) links++;
+  }
+  return text > 0 && links >= LINK_LIST_SHARE * text;
 }
 
 function firstNonBlank(lines: readonly string[], from: number, toExclusive: number): number {

@@ -77,7 +77,7 @@ export function parseNote(path: string, text: string): Note {
     type: stringField(data, 'type', 'kind'),
     tags: [...tagSet].sort(),
     frontmatter: data,
-    blocks: buildBlocks(lines, headings, front.lines),
+    blocks: buildBlocks(lines, headings, front.lines, code),
     links,
     tasks,
     wordCount,

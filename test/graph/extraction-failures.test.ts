@@ -151,6 +151,6 @@ test('migration 011 releases notes parked by a logged-out CLI or a refused key, 
     ],
   ];
   for (const [path, backend, error] of rows) insertFailure.run(insertNote.run(path, path, path, path).lastInsertRowid, backend, error);
-  assert.deepEqual(migrate(db), ['011-release-environment-failures', '012-note-ids-relations']);
+  assert.deepEqual(migrate(db), ['011-release-environment-failures', '012-note-ids-relations', '013-block-link-lists']);
   assert.deepEqual(db.prepare('SELECT n.path FROM extractions x JOIN notes n ON n.id = x.note_id').pluck().all(), ['e.md']);
 });

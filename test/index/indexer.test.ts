@@ -219,3 +219,22 @@ test('indexPaths refuses a path through a symlinked folder', async (t) => {
   assert.equal(report.notes, 0);
   assert.deepEqual(report.skipped, [{ path: 'link/secret.md', reason: 'inside a symlinked folder (not followed)' }]);
 });
+
+test('a state indexed before lists of links were read gets them on the next run: the parser version makes every note parsed again', (t) => {
+  const vault = makeVault(t, { 'Hub.md': '# Hub\n## Guides\n- [[Sync]]\n- [[Publish]]\n', 'Sync.md': '# Sync\n' });
+  const { run, db } = indexer(vault);
+  run();
+  const listed = () => db.prepare('SELECT key, link_list FROM blocks JOIN notes n ON n.id = blocks.note_id WHERE n.path = ? ORDER BY ord').raw().all('Hub.md');
+  assert.deepEqual(listed(), [
+    ['#Hub', 0],
+    ['#Hub#Guides', 1],
+  ]);
+  // As an older Engram left it: the column at its default, the previous parser version recorded.
+  db.exec("UPDATE blocks SET link_list = 0; UPDATE meta SET value = '4' WHERE key = 'parser_version'");
+  const again = run();
+  assert.equal(again.full, true);
+  assert.deepEqual(listed(), [
+    ['#Hub', 0],
+    ['#Hub#Guides', 1],
+  ]);
+});

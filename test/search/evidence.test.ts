@@ -253,7 +253,10 @@ test('passages: a list of links is read as pointers to other notes, at half its 
   const prose = '# Publish\n\n## Domains\n\nSee [[Custom domains]] to set up Publish with your own domain, and [[Analytics]] for visits.\n';
   const terms = ['publish', 'own', 'domain'];
   const unDamped = { options: { ...PASSAGE_DEFAULTS, linkList: 1 } };
-  for (const [text, share] of [[hub, 0.5], [prose, 1]] as const) {
+  for (const [text, share] of [
+    [hub, 0.5],
+    [prose, 1],
+  ] as const) {
     const blocks = parseNote('Hub.md', text).blocks;
     const scored = scorePassages(text, blocks, terms, () => 1, tokenize);
     const whole = scorePassages(text, blocks, terms, () => 1, tokenize, unDamped);

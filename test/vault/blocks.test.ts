@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parseNote } from '../../src/vault/index.js';
+import { isLinkList } from '../../src/vault/markdown.js';
 
 /** Block keys and ranges follow the Smart Connections grammar (smart-blocks markdown parser). */
 test('block keys and 1-based inclusive ranges match the Smart Connections grammar', () => {
@@ -58,4 +59,39 @@ test('#tag at a line start is a tag, not a heading', () => {
     ['#'],
   );
   assert.deepEqual(note.tags, ['project']);
+});
+
+test('a block whose lines are at least 30 % links alone is a list of links; prose with links, items that go on and code are not', () => {
+  const text = [
+    '# Publish', // 1
+    'Publish your notes as a website.',
+    '## Guides', // 3
+    '- [[Custom domains]]',
+    '\t- Set up Publish with your own domain.',
+    '1. [Analytics](Analytics.md)',
+    '\t- Track the visits to your site.',
+    '## Prose', // 8
+    'See [[Custom domains]] for your own domain, and [[Analytics]] for visits.',
+    '- [[Sync]] keeps your notes on every device.',
+    '- [[Publish]] puts them on the web.',
+    '## Code', // 12
+    '```',
+    '- [[Not a link list]]',
+    '- [[Only code]]',
+    '```',
+    'Text after the code.',
+  ].join('\n');
+  const blocks = parseNote('Hub.md', text).blocks;
+  assert.deepEqual(
+    blocks.map((block) => [block.key, block.linkList]),
+    [
+      ['#Publish', false],
+      ['#Publish#Guides', true],
+      ['#Publish#Prose', false],
+      ['#Publish#Code', false],
+    ],
+  );
+  assert.equal(isLinkList(['- [[A]]', 'one', 'two', 'three'], 1, 4), false, '1 of 4 is under 30 %');
+  assert.equal(isLinkList(['- [[A]]', '* [[B|b]]', 'one', 'two', 'three'], 1, 5), true, '2 of 5');
+  assert.equal(isLinkList(['', '  '], 1, 2), false, 'nothing but blank lines');
 });
