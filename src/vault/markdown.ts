@@ -28,7 +28,7 @@ export interface Block {
   end: number;
   /** Last line of this block's own text, before its first child heading. */
   bodyEnd: number;
-  /** Whether its own text (start–bodyEnd) is a list of links (`isLinkList`); never the frontmatter. */
+  /** Whether its own text (after its heading, to `bodyEnd`) is a list of links (`isLinkList`); never the frontmatter. */
   linkList: boolean;
 }
 
