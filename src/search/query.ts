@@ -53,6 +53,24 @@ const FUNCTION_WORDS_BY_LANGUAGE: Record<string, string> = {
 };
 
 /**
+ * Adverbs that place a question in the asker's time ("what did Melanie paint recently?", "what
+ * am I currently reading"): the note that answers says when in its own words ("I just painted",
+ * "last week"), or is dated, so the adverb only matched notes that use it. Left out of questions
+ * like function words (LoCoMo dev s@5 0.947 → 0.949, MRR +0.001; no other set moved), but they
+ * do not make a query a question: "recently deleted files" keeps every word.
+ */
+const ASKERS_TIME: Record<string, string> = {
+  en: 'recently lately currently nowadays',
+  pt: 'recentemente ultimamente atualmente',
+  es: 'recientemente últimamente actualmente',
+  fr: 'récemment dernièrement actuellement',
+  de: 'kürzlich neulich letztens derzeit',
+  it: 'recentemente ultimamente attualmente',
+  nl: 'onlangs laatst tegenwoordig',
+  ru: 'недавно',
+};
+
+/**
  * Words that are function words only inside a question phrase: `how many`, `how much`, `how
  * often`, `how far`, `what happens` (the Obsidian help vault's notes say "this happens when…"
  * in troubleshooting sections; `happen` had outweighed every other word of a question). Alone they can be content (`many-worlds`, `much ado`), so they are dropped
@@ -185,7 +203,7 @@ const QUESTION_WORDS = new Map<string, ReadonlySet<string>>();
 function questionWordsOf(language: string): ReadonlySet<string> {
   let words = QUESTION_WORDS.get(language);
   if (words === undefined) {
-    words = new Set([...FUNCTION_WORDS.get(language)!, ...stopWordsOf(language as Language).map(foldToken)]);
+    words = new Set([...FUNCTION_WORDS.get(language)!, ...stopWordsOf(language as Language).map(foldToken), ...(ASKERS_TIME[language] ?? '').split(' ').filter(Boolean).map(foldToken)]);
     QUESTION_WORDS.set(language, words);
   }
   return words;

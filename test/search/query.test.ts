@@ -81,6 +81,13 @@ test('what only looks like a request keeps every word: a first word that is cont
   assert.deepEqual(analyzeQuery('I want my notes on sourdough', tokenize).content, tokenize('sourdough'));
 });
 
+test("a question's recently, lately, currently place it in the asker's time: left out, as question words are; a statement keeps them", () => {
+  assert.deepEqual(analyzeQuery('What did Melanie paint recently?', tokenize).content, tokenize('Melanie paint'));
+  assert.deepEqual(analyzeQuery('what am I currently reading', tokenize).content, tokenize('reading'));
+  assert.deepEqual(analyzeQuery('o que li ultimamente?', tokenize).content, tokenize('li'));
+  assert.deepEqual(analyzeQuery('recently deleted files', tokenize).content, tokenize('recently deleted files'), 'not a question: every word stays');
+});
+
 test('how many, how much, how often, how far, what happens: part of the question, elsewhere content', () => {
   assert.deepEqual(analyzeQuery('what happens to my synced notes if my subscription runs out?', tokenize).content, tokenize('synced notes subscription runs out'));
   assert.deepEqual(analyzeQuery('what happened to John’s job in August 2023?', tokenize).content, tokenize('John’s job August 2023'));
