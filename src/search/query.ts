@@ -71,6 +71,16 @@ const ASKERS_TIME: Record<string, string> = {
 };
 
 /**
+ * Quantifiers, closed-class words that say how many of the question's subjects, not what they
+ * are ("how do I create a note for each day", "what do Jon and Gina both like"): left out of
+ * questions (Obsidian help vault MRR 0.916 → 0.929, LoCoMo s@5 +0.001; no set lower); like the
+ * asker's-time adverbs they do not make a query a question ("each day a note" keeps them).
+ */
+const QUANTIFIERS: Record<string, string> = {
+  en: 'both each every either neither',
+};
+
+/**
  * Words that are function words only inside a question phrase: `how many`, `how much`, `how
  * often`, `how far`, `what happens` (the Obsidian help vault's notes say "this happens when…"
  * in troubleshooting sections; `happen` had outweighed every other word of a question). Alone they can be content (`many-worlds`, `much ado`), so they are dropped
@@ -203,7 +213,7 @@ const QUESTION_WORDS = new Map<string, ReadonlySet<string>>();
 function questionWordsOf(language: string): ReadonlySet<string> {
   let words = QUESTION_WORDS.get(language);
   if (words === undefined) {
-    words = new Set([...FUNCTION_WORDS.get(language)!, ...stopWordsOf(language as Language).map(foldToken), ...(ASKERS_TIME[language] ?? '').split(' ').filter(Boolean).map(foldToken)]);
+    words = new Set([...FUNCTION_WORDS.get(language)!, ...stopWordsOf(language as Language).map(foldToken), ...`${ASKERS_TIME[language] ?? ''} ${QUANTIFIERS[language] ?? ''}`.split(' ').filter(Boolean).map(foldToken)]);
     QUESTION_WORDS.set(language, words);
   }
   return words;

@@ -88,6 +88,12 @@ test("a question's recently, lately, currently place it in the asker's time: lef
   assert.deepEqual(analyzeQuery('recently deleted files', tokenize).content, tokenize('recently deleted files'), 'not a question: every word stays');
 });
 
+test('quantifiers (both, each, every, either, neither) are function words of a question', () => {
+  assert.deepEqual(analyzeQuery('how do I create a note for each day', tokenize).content, tokenize('create note day'));
+  assert.deepEqual(analyzeQuery('How do Jon and Gina both like to destress?', tokenize).content, tokenize('Jon and Gina like destress'));
+  assert.deepEqual(analyzeQuery('each day a note', tokenize).content, tokenize('each day a note'), 'a statement keeps them');
+});
+
 test('how many, how much, how often, how far, what happens: part of the question, elsewhere content', () => {
   assert.deepEqual(analyzeQuery('what happens to my synced notes if my subscription runs out?', tokenize).content, tokenize('synced notes subscription runs out'));
   assert.deepEqual(analyzeQuery('what happened to John’s job in August 2023?', tokenize).content, tokenize('John’s job August 2023'));
