@@ -213,7 +213,8 @@ const QUESTION_WORDS = new Map<string, ReadonlySet<string>>();
 function questionWordsOf(language: string): ReadonlySet<string> {
   let words = QUESTION_WORDS.get(language);
   if (words === undefined) {
-    words = new Set([...FUNCTION_WORDS.get(language)!, ...stopWordsOf(language as Language).map(foldToken), ...`${ASKERS_TIME[language] ?? ''} ${QUANTIFIERS[language] ?? ''}`.split(' ').filter(Boolean).map(foldToken)]);
+    const inQuestionsOnly = [ASKERS_TIME[language], QUANTIFIERS[language]].flatMap((list) => (list ?? '').split(' ').filter(Boolean));
+    words = new Set([...FUNCTION_WORDS.get(language)!, ...stopWordsOf(language as Language).map(foldToken), ...inQuestionsOnly.map(foldToken)]);
     QUESTION_WORDS.set(language, words);
   }
   return words;
