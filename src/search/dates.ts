@@ -174,9 +174,9 @@ interface RelativePhrase {
  * (`aujourd’hui`), an English possessive dropped ("yesterday's notes", "last week's sync").
  */
 function phraseWord(word: string): string {
-  return foldToken(word)
-    .replace(/\u2019/g, "'")
-    .replace(/'s$/, '');
+  const folded = foldToken(word);
+  // Most words have no apostrophe: two regular expressions per query word were most of a query's reading.
+  return folded.includes("'") || folded.includes('\u2019') ? folded.replace(/\u2019/g, "'").replace(/'s$/, '') : folded;
 }
 
 /**
@@ -198,9 +198,13 @@ function relativeTable(): ReadonlyMap<string, readonly RelativePhrase[]> {
     const key = `${phrase.language} ${words.join(' ')}`;
     if (words.length === 0 || seen.has(key)) return;
     seen.add(key);
-    const list = byFirst.get(words[0]!) ?? [];
-    list.push({ ...phrase, words });
-    byFirst.set(words[0]!, list);
+    const entry = { ...phrase, words };
+    // An English phrase opening with its number is also found by a number word ("two weeks ago").
+    for (const first of words[0] === '#' && phrase.language === 'en' ? ['#', ENGLISH_COUNT] : [words[0]!]) {
+      const list = byFirst.get(first) ?? [];
+      list.push(entry);
+      byFirst.set(first, list);
+    }
   };
   for (const language of MONTH_LANGUAGES) {
     const named = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
@@ -240,7 +244,10 @@ function relativeTable(): ReadonlyMap<string, readonly RelativePhrase[]> {
 }
 
 /** English numbers written as words, for "two weeks ago", "in a month" (Intl's phrases take digits). */
-const ENGLISH_NUMBERS: ReadonlyMap<string, number> = new Map(['a', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'].map((word, i) => [word, Math.max(1, i)] as const).concat([['an', 1]]));
+const ENGLISH_NUMBERS: ReadonlyMap<string, number> = new Map([['a', 1], ['an', 1], ...['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'].map((word, i) => [word, i + 1] as const)]);
+
+/** The table's key for English phrases that open with their number, which a number word opens too: only those, not every language's. */
+const ENGLISH_COUNT = '#en';
 
 /** The number a counted phrase's `#` stands on: digits (up to three), or an English number word in an English phrase. */
 function countAt(word: string | undefined, language: string): number {
@@ -256,7 +263,9 @@ function weekdayOf(day: number): number {
 
 /** The day a weekday phrase names: the last such weekday before today (-1), this week's (0), the first after today (1). */
 function weekdaySpan(today: number, weekday: number, offset: number): { from: number; to: number } {
-  const day = offset < 0 ? today - ((weekdayOf(today) - weekday + 7) % 7 || 7) : offset > 0 ? today + ((weekday - weekdayOf(today) + 7) % 7 || 7) : today - weekdayOf(today) + weekday;
+  // Days since the last such weekday, today included (0 when today is one).
+  const back = (weekdayOf(today) - weekday + 7) % 7;
+  const day = offset < 0 ? today - (back || 7) : offset > 0 ? today + 7 - back : today - weekdayOf(today) + weekday;
   return { from: day, to: day };
 }
 
@@ -295,9 +304,10 @@ export function relativeDateRanges(words: readonly string[], today: number, lang
   // The query's language is found only when a one-word phrase asks for it.
   let language: string | null | undefined;
   for (let i = 0; i < folded.length; i++) {
-    const own = table.get(folded[i]!);
-    // A number opens counted phrases ("3 days ago"); `a`, `one`, `two` … in English too ("a week ago").
-    const counted = /^\d+$/.test(folded[i]!) || ENGLISH_NUMBERS.has(folded[i]!) ? table.get('#') : undefined;
+    const word = folded[i]!;
+    const own = table.get(word);
+    // A number opens counted phrases ("3 days ago"); `a`, `one`, `two` … English ones ("a week ago").
+    const counted = /^\d+$/.test(word) ? table.get('#') : ENGLISH_NUMBERS.has(word) ? table.get(ENGLISH_COUNT) : undefined;
     const phrases = own === undefined ? counted : counted === undefined ? own : [...own, ...counted];
     if (phrases === undefined) continue;
     for (const phrase of phrases) {
