@@ -35,6 +35,20 @@ run() {
 
 skip() { echo "== $1"; echo "(skipped: $2 not found; set ENGRAM_CORPORA)"; echo; }
 
+# With the rephrasings an agent wrote for each question (evals/*.also.json, from the questions
+# alone), passed as search_brain's alternatives: both engines get them, fused alike. One line a set.
+also_header() { echo "== with an agent's rephrasings (--also): overall, engram then fts5"; echo "set                    n     s@1    s@5    MRR  nDCG10     s@1    s@5    MRR  nDCG10     s@5     MRR"; }
+also() {
+  local name=$1; shift
+  local out
+  if out=$(engram eval --baseline fts5 --mode keyword --no-history "$@" "${EXTRA[@]}" 2>&1); then
+    printf '%s\n' "$out" | grep '^overall' | sed "s/^overall      /$(printf '%-13s' "$name")/"
+  else
+    printf '%s\n' "$out" | tail -3
+    failed=1
+  fi
+}
+
 EXTRA=("$@")
 run "sample vault (evals/golden.yaml)" --golden evals/golden.yaml --vault evals/vault
 run "sample vault blind set (evals/golden-blind.yaml, written before any run)" --golden evals/golden-blind.yaml --vault evals/vault
@@ -61,6 +75,15 @@ else skip "sc-pkm-legacy (PKM questions)" "$CORPORA/sc-pkm-legacy"; fi
 if [ -d "$CORPORA/locomo-dev" ]; then
   run "LoCoMo dev (session recall)" --locomo "$CORPORA/locomo-dev" --vault "$SCRATCH/locomo-vault"
 else skip "LoCoMo dev (session recall)" "$CORPORA/locomo-dev"; fi
+also_header
+also "sample blind" --golden evals/golden-blind.yaml --vault evals/vault --also evals/golden-blind.also.json
+if [ -d "$CORPORA/obsidian-help/vault" ]; then
+  also "help" --golden evals/obsidian-help.golden.json --vault "$CORPORA/obsidian-help/vault" --also evals/obsidian-help.also.json
+  also "help blind" --golden evals/obsidian-help-blind.golden.json --vault "$CORPORA/obsidian-help/vault" --also evals/obsidian-help-blind.also.json
+fi
+[ -d "$CORPORA/yuri-estudos" ] && also "pt blind" --golden evals/yuri-estudos-pt-blind.golden.json --vault "$CORPORA/yuri-estudos" --also evals/yuri-estudos-pt-blind.also.json
+[ -d "$CORPORA/sc-pkm-legacy" ] && also "pkm" --golden evals/sc-pkm-legacy.golden.json --vault "$CORPORA/sc-pkm-legacy" --also evals/sc-pkm-legacy.also.json
+echo
 if [ -d "$CORPORA/scifact" ]; then
   run "SciFact (BEIR test)" --beir "$CORPORA/scifact"
 else skip "SciFact (BEIR test)" "$CORPORA/scifact"; fi

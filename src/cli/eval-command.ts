@@ -1,7 +1,8 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { EngramError, UsageError } from '../errors.js';
 import {
+  alsoList,
   checkFloors,
   describeComparison,
   evaluateBeir,
@@ -20,7 +21,7 @@ import {
   type GoldenQuery,
   type GoldenReport,
 } from '../eval/index.js';
-import { BM25_DEFAULTS, DEFAULT_FIELD_WEIGHTS, type Bm25Params, type FieldWeights, type NoteMeta } from '../search/index.js';
+import { BM25_DEFAULTS, DEFAULT_FIELD_WEIGHTS, searchWordings, wordingTexts, type Bm25Params, type FieldWeights, type NoteMeta, type QueryVector } from '../search/index.js';
 import type { Command, CommandContext } from './command.js';
 import { openConfiguredEmbedder, queryInput } from '../embed/index.js';
 import { openSession } from './context.js';
@@ -56,6 +57,11 @@ export const evalCommand: Command = {
     delta: { type: 'string', value: 'X', description: `BM25L δ (default ${BM25_DEFAULTS.delta})` },
     'title-weight': { type: 'string', value: 'X', description: `title field weight (default ${DEFAULT_FIELD_WEIGHTS.title})` },
     'no-history': { type: 'boolean', description: 'do not append this run to the eval history' },
+    also: {
+      type: 'string',
+      value: 'FILE',
+      description: "rephrasings per query, a JSON object {id: [up to 4 strings]}, searched with each query as search_brain's alternatives and fused with it (FTS5 gets the same wordings, fused the same way)",
+    },
     baseline: { type: 'string', value: 'ENGINE', description: 'also run fts5 (SQLite FTS5, porter unicode61, bm25() with the same field weights) on the same documents and queries, side by side' },
     graph: { type: 'string', value: 'GOLD', description: 'extraction quality: the configured extractor (ENGRAM_EXTRACTOR) over the notes of a graph gold file; precision, recall and F1 for entities (by type) and relations, cost and time' },
     'min-entity-f1': { type: 'string', value: 'X', description: '--graph: exit 1 when entity F1 (name and type) is below X' },
@@ -143,16 +149,24 @@ async function goldenEval(session: VaultSession, values: Values, run: Tuning & {
   const { vectors, vectorReason } = mode === 'hybrid' && engine.vectors.size > 0 ? await embedQueries(queries, env, io) : { vectors: new Map<string, Float32Array>(), vectorReason: `no note has a ${env.model} vector yet` };
   const modes = new Set<string>();
   const today = todayOption(values.today as string | undefined);
+  // The production pipeline: the query and its rephrasings (`also`) fused as search_brain fuses them.
+  const vectorOf = (text: string): QueryVector => {
+    const vector = vectors.get(text);
+    return vector ? { queryVector: vector } : { vectorUnavailable: vectorReason };
+  };
   const report = runGolden(queries, (query, depth) => {
-    const vector = vectors.get(query.id);
-    const response = engine.search({
-      query: query.query,
-      limit: depth,
-      mode,
-      filters: { tags: query.tags, folders: query.folder ? [query.folder] : [] },
-      ...(query.today === undefined ? today : { today: query.today }),
-      ...(vector ? { queryVector: vector } : { vectorUnavailable: vectorReason }),
-    });
+    const response = searchWordings(
+      engine,
+      {
+        query: query.query,
+        alternatives: query.also ?? [],
+        limit: depth,
+        mode,
+        filters: { tags: query.tags, folders: query.folder ? [query.folder] : [] },
+        ...(query.today === undefined ? today : { today: query.today }),
+      },
+      vectorOf,
+    );
     modes.add(response.mode);
     return response.results.map((hit) => hit.path);
   });
@@ -186,16 +200,17 @@ function checkGoldenPaths(session: VaultSession, queries: readonly GoldenQuery[]
   }
 }
 
-/** Every query embedded once, up front, for the semantic lane; or why there are no query vectors. */
+/** Every wording (query and rephrasings) embedded once, up front, for the semantic lane, keyed by the text the pipeline asks for; or why there are no query vectors. */
 async function embedQueries(queries: readonly GoldenQuery[], env: CommandContext['env'], io: Io): Promise<{ vectors: Map<string, Float32Array>; vectorReason: string }> {
   const vectors = new Map<string, Float32Array>();
   const opened = await openConfiguredEmbedder(env, io);
   if ('reason' in opened) return { vectors, vectorReason: opened.reason };
+  const texts = [...new Set(queries.flatMap((query) => wordingTexts({ query: query.query, alternatives: query.also ?? [] })))].filter((text) => text !== '');
   try {
-    const embedded = await opened.embedder.embed(queries.map((query) => queryInput(env.model, query.query)));
-    queries.forEach((query, i) => {
+    const embedded = await opened.embedder.embed(texts.map((text) => queryInput(env.model, text)));
+    texts.forEach((text, i) => {
       const vector = embedded[i];
-      if (vector) vectors.set(query.id, vector);
+      if (vector) vectors.set(text, vector);
     });
   } finally {
     await opened.embedder.close();
@@ -238,6 +253,11 @@ function runBeir(values: Values, options: { params: Bm25Params; weights: FieldWe
 
 /** The queries to run: a golden file's, or a LoCoMo log's after writing its notes into --vault. */
 function goldenQueries(values: Values, io: Io): { queries: GoldenQuery[]; file: string | null } {
+  const read = readQueries(values, io);
+  return values.also === undefined ? read : { ...read, queries: withRephrasings(read.queries, values.also as string) };
+}
+
+function readQueries(values: Values, io: Io): { queries: GoldenQuery[]; file: string | null } {
   if (values.locomo === undefined) return { queries: values.golden === undefined ? [] : loadGolden(values.golden as string), file: (values.golden as string | undefined) ?? null };
   // The notes are written into --vault: never default it to ENGRAM_VAULT, the user's own vault.
   if (values.golden !== undefined) throw new UsageError('give --locomo or --golden, not both');
@@ -246,6 +266,25 @@ function goldenQueries(values: Values, io: Io): { queries: GoldenQuery[]; file: 
   const file = writeLocomoVault(resolve(values.vault), converted);
   io.err(`engram: ${converted.notes.length} session notes and ${converted.queries.length} questions (${converted.skipped} left out) written; golden file ${file}`);
   return { queries: converted.queries, file };
+}
+
+/** The queries with the rephrasings of an --also file (id → strings); an id no query has is refused, as a typo would silently measure nothing. */
+function withRephrasings(queries: readonly GoldenQuery[], file: string): GoldenQuery[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new EngramError('INVALID_INPUT', `cannot read the --also file ${file}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new EngramError('INVALID_INPUT', `${file} must be a JSON object mapping query ids to lists of rephrasings`);
+  const byId = raw as Record<string, unknown>;
+  const ids = new Set(queries.map((query) => query.id));
+  const unknown = Object.keys(byId).filter((id) => !ids.has(id));
+  if (unknown.length > 0) throw new EngramError('INVALID_INPUT', `${file} names queries the set does not have (${unknown.slice(0, 3).join(', ')}${unknown.length > 3 ? ` and ${unknown.length - 3} more` : ''}); check it belongs to this set`);
+  return queries.map((query) => {
+    const also = alsoList(byId[query.id], `${file}: "${query.id}"`);
+    return also.length === 0 ? query : { ...query, also };
+  });
 }
 
 /** The same queries through FTS5 over the same notes, read from the vault as indexed. */

@@ -3,7 +3,7 @@
  * two reports side by side per category. Pure apart from reading note files for the baseline.
  */
 import { join } from 'node:path';
-import { compileFilter, noteFieldTexts, type FieldWeights, type NoteMeta } from '../search/index.js';
+import { compileFilter, fuseRrf, noteFieldTexts, planWordings, WORDING_DEPTH, WORDING_FUSION, type FieldWeights, type NoteMeta } from '../search/index.js';
 import { parseNote, readNoteText } from '../vault/index.js';
 import { scoreBeirRun, type BeirData, type BeirReport } from './beir.js';
 import { Fts5Baseline, type Fts5Document } from './fts5.js';
@@ -21,7 +21,11 @@ export function vaultDocuments(root: string, metas: readonly NoteMeta[]): Fts5Do
   return documents;
 }
 
-/** The golden queries through FTS5, with each query's tag and folder filters applied. */
+/**
+ * The golden queries through FTS5, with each query's tag and folder filters applied; a query with
+ * rephrasings (`also`) runs each wording and fuses them by reciprocal rank, as Engram's pipeline
+ * does, each wording giving its top `WORDING_DEPTH` — so both engines are given the same help.
+ */
 export function runGoldenFts5(queries: readonly GoldenQuery[], baseline: Fts5Baseline, metas: readonly NoteMeta[]): GoldenReport {
   const byPath = new Map(metas.map((meta) => [meta.path, meta]));
   return runGolden(queries, (query, depth) => {
@@ -32,7 +36,20 @@ export function runGoldenFts5(queries: readonly GoldenQuery[], baseline: Fts5Bas
           return meta !== undefined && filter.test(meta) === null;
         }
       : undefined;
-    return baseline.search(query.query, depth, keep);
+    const { wordings } = planWordings(query.query, query.also ?? []);
+    if (wordings.length === 1) return baseline.search(query.query, depth, keep);
+    const ids: string[] = [];
+    const number = new Map<string, number>();
+    const lanes: Record<string, number[]> = {};
+    wordings.forEach((wording, i) => {
+      lanes[`w${i}`] = baseline.search(wording, Math.max(depth, WORDING_DEPTH), keep).map((id) => {
+        if (!number.has(id)) number.set(id, ids.push(id) - 1);
+        return number.get(id)!;
+      });
+    });
+    return fuseRrf(lanes, WORDING_FUSION)
+      .slice(0, depth)
+      .map(({ doc }) => ids[doc]!);
   });
 }
 

@@ -1,12 +1,13 @@
 /**
  * Golden query files (YAML or JSON), in the predecessor's schema: a list of
  * `{id, query, expect: [paths], accept?: [paths], tags?, folder?, category?, note?}`, and
- * `today?` (YYYY-MM-DD): the day the query is asked, for its relative dates ("this year").
+ * `today?` (YYYY-MM-DD): the day the query is asked, for its relative dates ("this year"), and
+ * `also?: [strings]`: rephrasings an agent would pass as `alternatives` (at most four).
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { EngramError } from '../errors.js';
-import { dayOfValue } from '../search/index.js';
+import { dayOfValue, MAX_ALTERNATIVES } from '../search/index.js';
 
 export interface GoldenQuery {
   id: string;
@@ -19,6 +20,8 @@ export interface GoldenQuery {
   note: string | null;
   /** The day the query is asked (YYYY-MM-DD): "this year" in it means that day's year, whenever the set is run. */
   today?: string;
+  /** Rephrasings an agent would pass as `alternatives`, searched with the query and fused with it. */
+  also?: string[];
 }
 
 export function loadGolden(file: string): GoldenQuery[] {
@@ -50,6 +53,7 @@ export function validateGolden(raw: unknown, file: string): GoldenQuery[] {
     if (today !== undefined && (typeof today !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(today) || dayOfValue(today) === -1)) {
       throw new EngramError('INVALID_INPUT', `${file}: "${id}" today must be a calendar day like 2026-06-30`);
     }
+    const also = alsoList(entry.also, `${file}: "${id}" also`);
     return {
       id,
       query: entry.query,
@@ -60,8 +64,17 @@ export function validateGolden(raw: unknown, file: string): GoldenQuery[] {
       category: typeof entry.category === 'string' && entry.category !== '' ? entry.category : 'uncategorized',
       note: typeof entry.note === 'string' ? entry.note : null,
       ...(today === undefined ? {} : { today }),
+      ...(also.length === 0 ? {} : { also }),
     };
   });
+}
+
+/** A query's rephrasings: strings, at most as many as a search takes. */
+export function alsoList(value: unknown, where: string): string[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) throw new EngramError('INVALID_INPUT', `${where} must be a list of strings`);
+  if (value.length > MAX_ALTERNATIVES) throw new EngramError('INVALID_INPUT', `${where} has ${value.length} rephrasings; a search takes at most ${MAX_ALTERNATIVES}`);
+  return value as string[];
 }
 
 function pathList(value: unknown, where: string): string[] {

@@ -15,7 +15,7 @@ export { rankSubstring } from './substring.js';
 export { VaultSearch, PASSAGE_DEPTH, matchedText, LIMITS as SEARCH_LIMITS, DEFAULT_MODEL, type SearchRequest, type SearchResponse, type SearchHit, type ScopedOut, type SearchEngineOptions, type SearchMode } from './vault-search.js';
 export { VectorIndex, type VectorEntry, type VectorHit, type VectorScope, type VectorSource } from './vector-index.js';
 export { fuseRrf, FUSION_DEFAULTS, type FusionOptions, type FusedDocument } from './fusion.js';
-export { searchVault, planWordings, fuseWordings, MAX_ALTERNATIVES, type PipelineRequest, type QueryVectorSource } from './pipeline.js';
+export { searchVault, searchWordings, wordingTexts, planWordings, fuseWordings, MAX_ALTERNATIVES, WORDING_DEPTH, WORDING_FUSION, type PipelineRequest, type QueryVector, type QueryVectorSource } from './pipeline.js';
 export { analyzeQuery, functionWordLanguage, type AnalyzedQuery } from './query.js';
 export { NameIndex, type SharedName } from './names.js';
 export { moreLikeThis, distinctiveTerms, MORE_LIKE_THIS, type SimilarNote } from './more-like-this.js';

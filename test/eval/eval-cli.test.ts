@@ -66,6 +66,7 @@ test('a golden file with a path not in the vault, a duplicate id or no expect is
     ['not: a list\n', /must be a list of queries/],
     ['- id: a\n  query: x last week\n  expect: [Atlas.md]\n  today: next Tuesday\n', /"a" today must be a calendar day like 2026-06-30/],
     ['- id: a\n  query: x\n  expect: [Atlas.md]\n  today: 2026-02-30\n', /"a" today must be a calendar day/],
+    ['- id: a\n  query: x\n  expect: [Atlas.md]\n  also: atlas\n', /"a" also must be a list of strings/],
   ];
   for (const [content, message] of cases) {
     const file = join(vault.root, '..', 'bad.yaml');
@@ -79,6 +80,58 @@ test('a golden file with a path not in the vault, a duplicate id or no expect is
   const today = await runCli(['eval', '--golden', join(vault.root, '..', 'bad.yaml'), '--today', '30/06/2026'], env);
   assert.equal(today.code, 2);
   assert.match(today.stderr, /--today must be a calendar day like 2026-03-14, not "30\/06\/2026"/);
+});
+
+test('engram eval --also: rephrasings are searched with their query and fused, for Engram and for FTS5 alike', async (t) => {
+  const vault = makeVault(t, VAULT);
+  const golden = join(vault.root, '..', 'golden.yaml');
+  writeFileSync(
+    golden,
+    [
+      '- id: paraphrase',
+      '  query: zeppelin',
+      '  expect: [Billing.md]',
+      '- id: inline',
+      '  query: airship',
+      '  also: [search migration]',
+      '  expect: [Atlas.md]',
+      '- id: plain',
+      '  query: tantivy review',
+      '  expect: [Sessions/Review.md]',
+    ].join('\n'),
+  );
+  const env = { ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root };
+  const rank = (report: { results: { id: string; rank: number | null }[] }, id: string) => report.results.find((result) => result.id === id)!.rank;
+
+  const plain = JSON.parse((await runCli(['eval', '--golden', golden, '--baseline', 'fts5', '--json', '--no-history'], env)).stdout);
+  assert.equal(rank(plain, 'paraphrase'), null, 'no note holds "zeppelin"');
+  assert.equal(rank(plain, 'inline'), 1, "a golden entry's own also: is searched");
+  assert.equal(rank(plain.baseline, 'inline'), 1, 'FTS5 is given the same rephrasing');
+
+  const also = join(vault.root, '..', 'also.json');
+  writeFileSync(also, JSON.stringify({ paraphrase: ['idempotency keys', 'charges'] }));
+  const result = await runCli(['eval', '--golden', golden, '--also', also, '--baseline', 'fts5', '--json', '--no-history'], env);
+  assert.equal(result.code, 0, result.stderr);
+  const fused = JSON.parse(result.stdout);
+  assert.equal(rank(fused, 'paraphrase'), 1);
+  assert.equal(rank(fused.baseline, 'paraphrase'), 1);
+  assert.equal(rank(fused, 'plain'), 1, 'a query the file does not name runs alone');
+
+  const cases: [unknown, RegExp][] = [
+    [{ nope: ['x'] }, /names queries the set does not have \(nope\)/],
+    [{ paraphrase: 'idempotency' }, /"paraphrase" must be a list of strings/],
+    [{ paraphrase: ['a', 'b', 'c', 'd', 'e'] }, /has 5 rephrasings; a search takes at most 4/],
+    [['paraphrase'], /must be a JSON object mapping query ids/],
+  ];
+  for (const [content, message] of cases) {
+    writeFileSync(also, JSON.stringify(content));
+    const bad = await runCli(['eval', '--golden', golden, '--also', also, '--no-history'], env);
+    assert.equal(bad.code, 1, JSON.stringify(content));
+    assert.match(bad.stderr, message);
+  }
+  const missing = await runCli(['eval', '--golden', golden, '--also', join(vault.root, '..', 'absent.json'), '--no-history'], env);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /cannot read the --also file/);
 });
 
 test('BEIR: a tiny dataset in BEIR format, scored by hand', (t) => {

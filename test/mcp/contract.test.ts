@@ -80,6 +80,7 @@ const CLI: Record<string, string[]> = {
   librarian: ['apply-ticked', 'dry-run', 'phases'],
   undo: [],
   eval: [
+    'also',
     'b',
     'baseline',
     'beir',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fuseWordings, planWordings, searchVault, VaultSearch, type SearchResponse } from '../../src/search/index.js';
+import { fuseWordings, planWordings, searchVault, VaultSearch, WORDING_FUSION, type SearchResponse } from '../../src/search/index.js';
 import { indexState } from '../helpers/indexed-vault.js';
 import { makeVault } from '../helpers/vault.js';
 
@@ -90,4 +90,11 @@ test('fuseWordings: a note found by several wordings beats one found by one; nam
     ['b', 'c'],
   );
   assert.deepEqual(planWordings('q', []), { wordings: ['q'], notices: [] });
+  // A wording's first hit outweighs a note two wordings put sixth (k = 2: 1/3 > 2/8); at the
+  // lanes' k = 60 the lukewarm consensus won (2/66 > 1/61), and rephrasings made answers worse.
+  const filler = (prefix: string) => ['1', '2', '3', '4', '5'].map((n) => prefix + n);
+  const sure = fuseWordings([response([...filler('x'), 'b']), response(['a', ...filler('y')]), response([...filler('z'), 'b'])], 20);
+  assert.equal(WORDING_FUSION.k, 2);
+  assert.ok(sure.results.findIndex((r) => r.path === 'a') < sure.results.findIndex((r) => r.path === 'b'), sure.results.map((r) => r.path).join(' '));
+  assert.match(sure.mode_reason, /3 wordings fused by reciprocal rank \(k = 2\)/);
 });
