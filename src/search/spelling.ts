@@ -59,8 +59,11 @@ export class SpellingIndex {
     this.terms = [...terms].filter((term) => term.length >= options.minLength - 1 && CORRECTABLE.test(term) && frequencyOf(term) <= maxFrequency);
   }
 
-  /** The indexed term nearest to `term`, or null when none is close enough (or `term` is not a word). */
-  correct(term: string): SpellingCorrection | null {
+  /**
+   * The indexed term nearest to `term`, or null when none is close enough (or `term` is not a
+   * word). `fits`, when given, must accept a term for it to be chosen (the query's context).
+   */
+  correct(term: string, fits?: (candidate: string) => boolean): SpellingCorrection | null {
     if (term.length < this.options.minLength || !CORRECTABLE.test(term)) return null;
     const maxEdits = term.length >= this.options.twoEditsFrom ? 2 : 1;
     const grams = trigrams(term);
@@ -82,7 +85,7 @@ export class SpellingIndex {
       const candidate = this.terms[t]!;
       if (count < needed || Math.abs(candidate.length - term.length) > maxEdits) continue;
       const edits = boundedDistance(term, candidate, best === null ? maxEdits : best.edits);
-      if (edits > maxEdits || edits === 0) continue;
+      if (edits > maxEdits || edits === 0 || (fits !== undefined && !fits(candidate))) continue;
       const frequency = this.frequencyOf(candidate);
       const extends_ = candidate.startsWith(term);
       if (best === null || edits < best.edits || (edits === best.edits && isBetter(extends_, frequency, candidate, bestExtends, bestFrequency, best.to))) {
@@ -155,7 +158,7 @@ export interface WordCorrection extends SpellingCorrection {
  */
 export function correctQuery(
   query: { content: readonly string[]; wordOf: ReadonlyMap<string, number>; words: readonly string[] },
-  vault: { isKnown: (term: string) => boolean; isStopWord: (word: string) => boolean },
+  vault: { isKnown: (term: string) => boolean; isStopWord: (word: string) => boolean; inContext?: (candidate: string, others: readonly string[]) => boolean },
   spelling: Pick<SpellingIndex, 'correct'>,
 ): WordCorrection[] {
   const byWord = new Map<number, string[]>();
@@ -169,9 +172,12 @@ export function correctQuery(
   for (const [word, terms] of byWord) {
     const written = query.words[word];
     if (written === undefined || terms.some(vault.isKnown) || !isCorrectable(written, terms, vault.isStopWord)) continue;
+    // The query's other words the vault knows: a correction must share a note with one of them.
+    const others = vault.inContext === undefined ? [] : query.content.filter((term) => query.wordOf.get(term) !== word && vault.isKnown(term));
+    const fits = others.length === 0 ? undefined : (candidate: string) => vault.inContext!(candidate, others);
     let best: SpellingCorrection | null = null;
     for (const term of terms) {
-      const correction = spelling.correct(term);
+      const correction = spelling.correct(term, fits);
       if (correction !== null && (best === null || correction.edits < best.edits)) best = correction;
     }
     if (best !== null) out.push({ ...best, word: written });

@@ -526,6 +526,20 @@ export class VaultSearch {
     return excludingNotes(filter, notes);
   }
 
+  /** Whether some note holds `term` and one of `others`. */
+  private shareANote(term: string, others: readonly string[]): boolean {
+    const holders = new Set<number>();
+    this.index.forEachDocumentWith(term, (doc) => holders.add(doc));
+    let shared = false;
+    for (const other of others) {
+      this.index.forEachDocumentWith(other, (doc) => {
+        if (holders.has(doc)) shared = true;
+      });
+      if (shared) return true;
+    }
+    return false;
+  }
+
   /**
    * Misspelt query words (no note contains any of their terms) searched as the nearest indexed
    * term: added to `known`, in the word's place for proximity (`correctQuery`).
@@ -534,7 +548,8 @@ export class VaultSearch {
     // Most queries: every word is in some note, and nothing is allocated to find that out.
     if (analyzed.content.every((term) => this.index.documentFrequency(term) > 0)) return [];
     this.spelling ??= new SpellingIndex(this.index.vocabulary(), (term) => this.index.documentFrequency(term), this.index.documentCount);
-    const corrected = correctQuery(analyzed, { isKnown: (term) => this.index.documentFrequency(term) > 0, isStopWord: (word) => this.tokenize.isStopWord(word) }, this.spelling);
+    const isKnown = (term: string) => this.index.documentFrequency(term) > 0;
+    const corrected = correctQuery(analyzed, { isKnown, isStopWord: (word) => this.tokenize.isStopWord(word), inContext: (candidate, others) => this.shareANote(candidate, others) }, this.spelling);
     for (const { from, to } of corrected) {
       if (known.includes(to)) continue;
       known.push(to);

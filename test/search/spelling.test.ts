@@ -50,6 +50,26 @@ test('a query corrects only words none of whose terms the vault knows, and never
   assert.deepEqual(correctQuery(query(['where'], ['wher']), vault, spelling), [], 'a function word of some language');
 });
 
+test("a correction must share a note with the query's other words: the nearest that does, else none", () => {
+  // `china` is commoner than `chain`, and as near to `chian`; only `chain` is in a note beside `bike`.
+  const spelling = index({ china: 9, chain: 3, bike: 5, stat: 6, star: 4 });
+  const notes = [
+    ['china', 'trip'],
+    ['bike', 'chain'],
+    ['stat', 'report'],
+  ];
+  const vault = {
+    isKnown: (term: string) => notes.some((note) => note.includes(term)),
+    isStopWord: () => false,
+    inContext: (candidate: string, others: readonly string[]) => notes.some((note) => note.includes(candidate) && others.some((other) => note.includes(other))),
+  };
+  const query = (words: string[]) => ({ words, content: words, wordOf: new Map(words.map((word, i) => [word, i])) });
+  assert.deepEqual(correctQuery(query(['bike', 'chian']), vault, spelling), [{ word: 'chian', from: 'chian', to: 'chain', edits: 1 }]);
+  assert.deepEqual(correctQuery(query(['bike', 'starr']), vault, spelling), [], 'no near term shares a note with `bike`: the word is left out, not guessed');
+  assert.equal(correctQuery(query(['chian']), vault, spelling)[0]?.to, 'china', 'nothing else to go by: the commoner');
+  assert.equal(correctQuery(query(['bike', 'chian']), { ...vault, inContext: undefined }, spelling)[0]?.to, 'china', 'without a context check, as before');
+});
+
 test("a contraction's stub and a word some language reads as a stop word are no misspellings", () => {
   const spelling = index({ area: 29, hand: 22, what: 40, wont: 3 });
   const vault = { isKnown: () => false, isStopWord: (word: string) => word === 'that' };

@@ -216,6 +216,22 @@ test('a misspelt word is searched as the nearest indexed word, saying so; known 
   assert.deepEqual(engine.search({ query: 'zzqx wxyzzy' }).results, [], 'nothing near: no results, no guess');
 });
 
+test("a misspelt word is read as a term found beside the query's other words, not the commoner one elsewhere", (t) => {
+  const vault = makeVault(t, {
+    'Travel/China.md': '# China\n\nTwo weeks in China: Beijing, then Xian. China by train.\n',
+    'Travel/Trip budget.md': '# Trip budget\n\nFlights to China and hotels.\n',
+    'Bike/Maintenance.md': '# Bike maintenance\n\nReplaced the bike chain after 3000 km.\n',
+    'Notes/Reading.md': '# Reading\n\nA novel a month.\n',
+    'Notes/Garden.md': '# Garden\n\nTomatoes and basil.\n',
+  });
+  const engine = engineFor(t, vault).open();
+  const typo = engine.search({ query: 'bike chian', explain: true });
+  assert.deepEqual(typo.analysis!.corrected, [{ word: 'chian', from: 'chian', to: 'chain' }]);
+  assert.equal(typo.results[0]!.path, 'Bike/Maintenance.md');
+  // Alone, the word has no context: the commonest of the nearest terms, as before.
+  assert.deepEqual(engine.search({ query: 'chian', explain: true }).analysis!.corrected, [{ word: 'chian', from: 'chian', to: 'china' }]);
+});
+
 test("a list of links points to its notes: the note it describes ranks above the list's own note", (t) => {
   const vault = makeVault(t, {
     'Publish/Introduction to Publish.md':
