@@ -180,11 +180,100 @@ function phraseWord(word: string): string {
 }
 
 /**
+ * The words that place a day of the week, per language (Intl has the days' names, not these):
+ * `*` stands for the day's name, `|` parts the phrases. `last` names the last such day before
+ * today ("last Friday", "sexta passada", "в прошлую пятницу"), `this` this week's ("esta
+ * sexta-feira", "diesen Freitag"), `next` the first after today ("next Friday", "vendredi
+ * prochain"); an `on` word ("on Monday", "am Montag", "в пятницу") the last one before today,
+ * as a question to notes asks of the past. A word agrees with some days (Portuguese `passada`
+ * with segunda…sexta, `passado` with sábado and domingo): each form is read with any day, a
+ * wrong pairing being nothing anyone writes. Alone a weekday stays a word: "Friday standup"
+ * names a meeting as often as a day.
+ */
+const WEEKDAY_WORDS: Readonly<Record<string, { last: string; this: string; next: string; on?: string }>> = {
+  en: { last: 'last *', this: 'this *', next: 'next *', on: 'on' },
+  pt: { last: '* passada | * passado | última * | último *', this: 'esta * | este * | nesta * | neste *', next: '* que vem | próxima * | próximo *', on: 'na no' },
+  // "el viernes" is Spanish for "on Friday".
+  es: { last: '* pasado | pasado *', this: 'este *', next: '* que viene | próximo *', on: 'el' },
+  // French and Italian say "on Friday" with the day alone ("le vendredi": on Fridays).
+  fr: { last: '* dernier | * passé', this: 'ce *', next: '* prochain' },
+  de: { last: 'letzten * | vergangenen *', this: 'diesen *', next: 'nächsten * | kommenden *', on: 'am' },
+  it: { last: '* scorso | * scorsa | scorso * | scorsa *', this: 'questo * | questa *', next: '* prossimo | * prossima | prossimo * | prossima *' },
+  nl: { last: 'afgelopen * | vorige *', this: 'deze *', next: 'volgende * | komende * | aanstaande *', on: 'op' },
+  // Masculine, feminine and neuter accusative (прошлый вторник, прошлую пятницу, прошлое воскресенье); во before вторник.
+  ru: { last: 'прошлый * | прошлую * | прошлое *', this: 'этот * | эту * | это *', next: 'следующий * | следующую * | следующее *', on: 'в во' },
+};
+
+/**
+ * The numbers one to twelve written as words, per language, for "two weeks ago", "há duas
+ * semanas", "vor einer Woche" (Intl's phrases take digits): `/` parts the forms of one number
+ * (gender and case: Portuguese `um/uma`, German `einem/einer`). A number word fills the number
+ * of its own language's phrases only, and alone is nothing.
+ */
+const NUMBER_WORDS: Readonly<Record<string, string>> = {
+  en: 'a/an/one two three four five six seven eight nine ten eleven twelve',
+  pt: 'um/uma dois/duas três quatro cinco seis sete oito nove dez onze doze',
+  es: 'un/una/uno dos tres cuatro cinco seis siete ocho nueve diez once doce',
+  fr: 'un/une deux trois quatre cinq six sept huit neuf dix onze douze',
+  de: 'ein/eine/einen/einem/einer zwei drei vier fünf sechs sieben acht neun zehn elf zwölf',
+  it: 'un/una/uno due tre quattro cinque sei sette otto nove dieci undici dodici',
+  nl: 'een/één twee drie vier vijf zes zeven acht negen tien elf twaalf',
+  ru: 'один/одна/одну/одно два/две три четыре пять шесть семь восемь девять десять одиннадцать двенадцать',
+};
+
+/** Language → folded number word → its number. */
+const NUMBERS: ReadonlyMap<string, ReadonlyMap<string, number>> = new Map(
+  Object.entries(NUMBER_WORDS).map(([language, list]) => [language, new Map(list.split(' ').flatMap((forms, i) => forms.split('/').map((form) => [foldToken(form), i + 1] as const)))]),
+);
+
+/**
+ * The forms of a weekday's name (Intl's, in the nominative) that `WEEKDAY_WORDS` place: `full`
+ * read in every phrase; `short` only in `last` and `next` phrases.
+ * Russian puts the day in the accusative (`в пятницу`, `среду`, `субботу`; the masculine and
+ * neuter names do not change). Portuguese writes `sexta-feira` also apart, and says `sexta`:
+ * alone an ordinal too ("na segunda versão", "nesta segunda edição"), so `sexta` is read only in
+ * phrases of the past or the next one ("sexta passada", "na sexta que vem", "próxima sexta").
+ */
+function weekdayForms(language: string, name: string): { full: string[]; short: string[] } {
+  if (language === 'ru') return { full: [name.replace(/а$/, 'у')], short: [] };
+  if (!name.includes('-')) return { full: [name], short: [] };
+  return { full: [name, name.replace('-', ' ')], short: [name.slice(0, name.indexOf('-'))] };
+}
+
+/** Each phrase placing a weekday in `language` (`WEEKDAY_WORDS`), with the day (0 Monday) and where it places it. */
+function weekdayPhrases(language: string): { text: string; weekday: number; offset: number }[] {
+  const words = WEEKDAY_WORDS[language];
+  if (words === undefined) return [];
+  // `short`: whether a short name (`sexta`) is read in it: not in `this` phrases nor after an `on` word alone.
+  const templates = (list: string, offset: number) => list.split('|').map((template) => ({ template: template.trim(), offset, short: offset !== 0 }));
+  const placed = [...templates(words.last, -1), ...templates(words.this, 0), ...templates(words.next, 1)];
+  // An `on` word also opens the phrases whose placing word follows the day: else "na sexta-feira
+  // que vem" would be read as "na sexta-feira", the last one, before "sexta-feira que vem" was.
+  for (const on of (words.on ?? '').split(' ').filter(Boolean)) {
+    for (const { template, offset, short } of placed.filter((p) => p.template.startsWith('*'))) placed.push({ template: `${on} ${template}`, offset, short });
+    placed.push({ template: `${on} *`, offset: -1, short: false });
+  }
+  const weekdayName = new Intl.DateTimeFormat(language, { weekday: 'long', timeZone: 'UTC' });
+  const phrases: { text: string; weekday: number; offset: number }[] = [];
+  for (let weekday = 0; weekday < 7; weekday++) {
+    const forms = weekdayForms(language, weekdayName.format(new Date((4 + weekday) * 86_400_000))); // day 4 (1970-01-05) was a Monday
+    for (const { template, offset, short } of placed) {
+      for (const form of short ? [...forms.full, ...forms.short] : forms.full) phrases.push({ text: template.replace('*', form), weekday, offset });
+    }
+  }
+  return phrases;
+}
+
+/**
  * First folded word → the phrases it opens, longest first: each language's words for "the day
  * before yesterday" to "next year", and "N days ago" / "in N weeks" in every unit, from the
  * platform's own relative-time data (`Intl.RelativeTimeFormat`), not a hand-written table —
- * as the month names are. Made on the first search: formatting its 700-odd phrases
- * takes about 40 ms, which a command that never searches should not pay at start-up.
+ * as the month names are; then what Intl does not say: a weekday placed by a word
+ * (`WEEKDAY_WORDS`), English's day before yesterday. A phrase opening with its number is filed
+ * under `#` (digits) and under each of its language's number words (`two`, `twee`, `две`): a
+ * number word opens its own language's phrases only, in the one look-up every word gets.
+ * Made on the first search: formatting its phrases takes about 50 ms, which a command that
+ * never searches should not pay at start-up.
  */
 let relativePhrases: ReadonlyMap<string, readonly RelativePhrase[]> | null = null;
 
@@ -198,9 +287,9 @@ function relativeTable(): ReadonlyMap<string, readonly RelativePhrase[]> {
     const key = `${phrase.language} ${words.join(' ')}`;
     if (words.length === 0 || seen.has(key)) return;
     seen.add(key);
-    const entry = { ...phrase, words };
-    // An English phrase opening with its number is also found by a number word ("two weeks ago").
-    for (const first of words[0] === '#' && phrase.language === 'en' ? ['#', ENGLISH_COUNT] : [words[0]!]) {
+    // One shape for every phrase (a weekday or not): the loop reading them stays monomorphic.
+    const entry: RelativePhrase = { words, language: phrase.language, unit: phrase.unit, weekday: phrase.weekday, offset: phrase.offset, counted: phrase.counted };
+    for (const first of words[0] === '#' ? ['#', ...NUMBERS.get(phrase.language)!.keys()] : [words[0]!]) {
       const list = byFirst.get(first) ?? [];
       list.push(entry);
       byFirst.set(first, list);
@@ -210,7 +299,8 @@ function relativeTable(): ReadonlyMap<string, readonly RelativePhrase[]> {
     const named = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
     const counted = new Intl.RelativeTimeFormat(language, { numeric: 'always' });
     for (const unit of UNITS) {
-      for (let offset = -2; offset <= 1; offset++) {
+      // ±2 days are words in most languages ("anteontem", "übermorgen"); English's ("in 2 days") are counted phrases, below.
+      for (let offset = -2; offset <= 2; offset++) {
         const text = named.format(offset, unit);
         if (!/\d/.test(text)) add(text, { language, unit, offset, counted: false });
       }
@@ -219,41 +309,45 @@ function relativeTable(): ReadonlyMap<string, readonly RelativePhrase[]> {
         add(counted.format(-n, unit), { language, unit, offset: -1, counted: true });
         add(counted.format(n, unit), { language, unit, offset: 1, counted: true });
       }
+      // Russian leaves "one" unsaid: "неделю назад" (a week ago), "через месяц" (in a month); not
+      // "через день", which is also "every other day".
+      if (language === 'ru') {
+        add(counted.format(-1, unit).replace(/\d+ /, ''), { language, unit, offset: -1, counted: false });
+        if (unit !== 'day') add(counted.format(1, unit).replace(/\d+ /, ''), { language, unit, offset: 1, counted: false });
+      }
     }
+    for (const { text, weekday, offset } of weekdayPhrases(language)) add(text, { language, unit: 'weekday', weekday, offset, counted: false });
   }
   // English says -2 and +2 days in words Intl's English does not give ("2 days ago"): read
   // as yesterday, "the day before yesterday" named the wrong day.
   add('day before yesterday', { language: 'en', unit: 'day', offset: -2, counted: false });
   add('day after tomorrow', { language: 'en', unit: 'day', offset: 2, counted: false });
-  // A day of the week with the word that places it ("last Friday", "on Monday", "next Tuesday").
-  // Alone a weekday stays a word: "Friday standup" names a meeting, not a day.
-  const weekdayName = new Intl.DateTimeFormat('en', { weekday: 'long', timeZone: 'UTC' });
-  for (let weekday = 0; weekday < 7; weekday++) {
-    const name = weekdayName.format(new Date((4 + weekday) * 86_400_000)); // day 4 (1970-01-05) was a Monday
-    for (const [word, offset] of [
-      ['last', -1],
-      ['on', -1],
-      ['this', 0],
-      ['next', 1],
-    ] as const) {
-      add(`${word} ${name}`, { language: 'en', unit: 'weekday', weekday, offset, counted: false });
-    }
-  }
   for (const list of byFirst.values()) list.sort((a, b) => b.words.length - a.words.length);
   return (relativePhrases = byFirst);
 }
 
-/** English numbers written as words, for "two weeks ago", "in a month" (Intl's phrases take digits). */
-const ENGLISH_NUMBERS: ReadonlyMap<string, number> = new Map([['a', 1], ['an', 1], ...['one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'].map((word, i) => [word, i + 1] as const)]);
-
-/** The table's key for English phrases that open with their number, which a number word opens too: only those, not every language's. */
-const ENGLISH_COUNT = '#en';
-
-/** The number a counted phrase's `#` stands on: digits (up to three), or an English number word in an English phrase. */
+/** The number a counted phrase's `#` stands on: digits (up to three), or a number word of the phrase's language. */
 function countAt(word: string | undefined, language: string): number {
   if (word === undefined) return -1;
   if (/^\d{1,3}$/.test(word)) return +word;
-  return language === 'en' ? (ENGLISH_NUMBERS.get(word) ?? -1) : -1;
+  return NUMBERS.get(language)?.get(word) ?? -1;
+}
+
+/**
+ * Whether `phrase` is said at `words[i]`: the number its `#` stands on (0 for a phrase without
+ * one), or -1. A plain loop: a word such as Portuguese `no` opens some sixty phrases, each of
+ * which fails at its second word.
+ */
+function numberAt(phrase: RelativePhrase, words: readonly string[], i: number): number {
+  if (i + phrase.words.length > words.length) return -1;
+  let number = 0;
+  for (let at = 0; at < phrase.words.length; at++) {
+    const word = phrase.words[at]!;
+    if (word !== '#') {
+      if (words[i + at] !== word) return -1;
+    } else if ((number = countAt(words[i + at], phrase.language)) === -1) return -1;
+  }
+  return number;
 }
 
 /** Monday 0 … Sunday 6 of a day number (day 0, 1970-01-01, was a Thursday). */
@@ -305,24 +399,16 @@ export function relativeDateRanges(words: readonly string[], today: number, lang
   let language: string | null | undefined;
   for (let i = 0; i < folded.length; i++) {
     const word = folded[i]!;
-    const own = table.get(word);
-    // A number opens counted phrases ("3 days ago"); `a`, `one`, `two` … English ones ("a week ago").
-    const counted = /^\d+$/.test(word) ? table.get('#') : ENGLISH_NUMBERS.has(word) ? table.get(ENGLISH_COUNT) : undefined;
-    const phrases = own === undefined ? counted : counted === undefined ? own : [...own, ...counted];
+    // Digits open counted phrases ("3 days ago"); a number word is a key of its own ("two weeks ago").
+    const phrases = table.get(/^\d+$/.test(word) ? '#' : word);
     if (phrases === undefined) continue;
     for (const phrase of phrases) {
       if (phrase.words.length === 1) {
         language = language === undefined ? languageOf() : language;
         if (language !== null && language !== phrase.language) continue;
       }
-      let number = 0;
-      const fits = phrase.words.every((word, at) => {
-        const actual = folded[i + at];
-        if (word !== '#') return actual === word;
-        number = countAt(actual, phrase.language);
-        return number !== -1;
-      });
-      if (!fits) continue;
+      const number = numberAt(phrase, folded, i);
+      if (number === -1) continue;
       const last = i + phrase.words.length - 1;
       const span = phrase.unit === 'weekday' ? weekdaySpan(today, phrase.weekday!, phrase.offset) : relativeSpan(today, phrase.unit, phrase.counted ? phrase.offset * number : phrase.offset);
       ranges.push({ ...span, text: words.slice(i, last + 1).join(' '), first: i, last, relative: true });

@@ -147,8 +147,99 @@ test('relative dates in English words Intl does not give: the day before yesterd
   assert.deepEqual(relative('this quarter', '2026-02-10'), [['2026-01-01', '2026-03-31', 'this quarter', 0, 1]]);
   assert.deepEqual(relative('next quarter', '2026-12-02'), [['2027-01-01', '2027-03-31', 'next quarter', 0, 1]], 'across a year');
   assert.deepEqual(relative('a day in the life', '2026-12-02'), []);
-  assert.deepEqual(relative('há dois dias', '2026-12-02'), [], 'number words are read in English only');
+  assert.deepEqual(relative('over a week', '2026-12-02'), [], "a number word fills its own language's phrases only: Dutch `over 1 week` is in a week");
 });
+
+// 2026-12-02 is a Wednesday: the last Friday before it 2026-11-27, this week's Thursday 2026-12-03, the next Tuesday 2026-12-08.
+const WEEKDAYS_AND_NUMBERS: Record<string, { dates: [string, [string, string, string, number, number][]][]; words: string[] }> = {
+  pt: {
+    dates: [
+      ['o que fiz na sexta passada?', [['2026-11-27', '2026-11-27', 'na sexta passada', 3, 5]]],
+      ['notas da última sexta-feira', [['2026-11-27', '2026-11-27', 'última sexta-feira', 2, 3]]],
+      ['o que fiz no sábado', [['2026-11-28', '2026-11-28', 'no sábado', 3, 4]]],
+      ['nesta quinta-feira', [['2026-12-03', '2026-12-03', 'nesta quinta-feira', 0, 1]]],
+      ['na terça que vem', [['2026-12-08', '2026-12-08', 'na terça que vem', 0, 3]]],
+      ['próxima terça feira', [['2026-12-08', '2026-12-08', 'próxima terça feira', 0, 2]]],
+      ['reunião de há duas semanas', [['2026-11-16', '2026-11-22', 'há duas semanas', 2, 4]]],
+      ['há um mês', [['2026-11-01', '2026-11-30', 'há um mês', 0, 2]]],
+      ['depois de amanhã', [['2026-12-04', '2026-12-04', 'depois de amanhã', 0, 2]]],
+    ],
+    // `segunda` … `sexta` are ordinals too: only `sexta-feira` is read after `na` or `nesta`.
+    words: ['na segunda versão do contrato', 'nesta segunda edição', 'a sexta edição', 'sexta-feira reunião de equipe', 'dois dias de trabalho', 'um ano de estudo'],
+  },
+  es: {
+    dates: [
+      ['el viernes pasado', [['2026-11-27', '2026-11-27', 'el viernes pasado', 0, 2]]],
+      ['este jueves', [['2026-12-03', '2026-12-03', 'este jueves', 0, 1]]],
+      ['el martes que viene', [['2026-12-08', '2026-12-08', 'el martes que viene', 0, 3]]],
+      ['el próximo martes', [['2026-12-08', '2026-12-08', 'próximo martes', 1, 2]]],
+      ['hace dos semanas', [['2026-11-16', '2026-11-22', 'hace dos semanas', 0, 2]]],
+      ['hace una semana', [['2026-11-23', '2026-11-29', 'hace una semana', 0, 2]]],
+    ],
+    words: ['viernes de tapas', 'dos semanas de vacaciones', 'un día de estos'],
+  },
+  fr: {
+    dates: [
+      ['vendredi dernier', [['2026-11-27', '2026-11-27', 'vendredi dernier', 0, 1]]],
+      ['ce jeudi', [['2026-12-03', '2026-12-03', 'ce jeudi', 0, 1]]],
+      ['mardi prochain', [['2026-12-08', '2026-12-08', 'mardi prochain', 0, 1]]],
+      ['il y a deux semaines', [['2026-11-16', '2026-11-22', 'il y a deux semaines', 0, 4]]],
+      ['dans une semaine', [['2026-12-07', '2026-12-13', 'dans une semaine', 0, 2]]],
+    ],
+    words: ['vendredi soir', 'un mois de travail', 'ce que je fais le vendredi'],
+  },
+  de: {
+    dates: [
+      ['was war letzten Freitag', [['2026-11-27', '2026-11-27', 'letzten Freitag', 2, 3]]],
+      ['am Freitag', [['2026-11-27', '2026-11-27', 'am Freitag', 0, 1]]],
+      ['diesen Donnerstag', [['2026-12-03', '2026-12-03', 'diesen Donnerstag', 0, 1]]],
+      ['am kommenden Dienstag', [['2026-12-08', '2026-12-08', 'kommenden Dienstag', 1, 2]]],
+      ['vor zwei Wochen', [['2026-11-16', '2026-11-22', 'vor zwei Wochen', 0, 2]]],
+      ['vor einer Woche', [['2026-11-23', '2026-11-29', 'vor einer Woche', 0, 2]]],
+      ['übermorgen', [['2026-12-04', '2026-12-04', 'übermorgen', 0, 0]]],
+    ],
+    words: ['Freitag Meeting mit ein paar Leuten', 'ein Monat Urlaub', 'vor ein paar Tagen'],
+  },
+  it: {
+    dates: [
+      ['venerdì scorso', [['2026-11-27', '2026-11-27', 'venerdì scorso', 0, 1]]],
+      ['domenica scorsa', [['2026-11-29', '2026-11-29', 'domenica scorsa', 0, 1]]],
+      ['questo giovedì', [['2026-12-03', '2026-12-03', 'questo giovedì', 0, 1]]],
+      ['martedì prossimo', [['2026-12-08', '2026-12-08', 'martedì prossimo', 0, 1]]],
+      ['due settimane fa', [['2026-11-16', '2026-11-22', 'due settimane fa', 0, 2]]],
+      ['un anno fa', [['2025-01-01', '2025-12-31', 'un anno fa', 0, 2]]],
+    ],
+    words: ['venerdì sera', 'sei settimane di ferie', 'una settimana'],
+  },
+  nl: {
+    dates: [
+      ['afgelopen vrijdag', [['2026-11-27', '2026-11-27', 'afgelopen vrijdag', 0, 1]]],
+      ['deze donderdag', [['2026-12-03', '2026-12-03', 'deze donderdag', 0, 1]]],
+      ['volgende dinsdag', [['2026-12-08', '2026-12-08', 'volgende dinsdag', 0, 1]]],
+      ['twee weken geleden', [['2026-11-16', '2026-11-22', 'twee weken geleden', 0, 2]]],
+      ['een week geleden', [['2026-11-23', '2026-11-29', 'een week geleden', 0, 2]]],
+    ],
+    words: ['een week vakantie', 'vrijdag overleg', 'deze notitie', 'een'],
+  },
+  ru: {
+    dates: [
+      ['в прошлую пятницу', [['2026-11-27', '2026-11-27', 'прошлую пятницу', 1, 2]]],
+      ['во вторник', [['2026-12-01', '2026-12-01', 'во вторник', 0, 1]]],
+      ['в эту субботу', [['2026-12-05', '2026-12-05', 'эту субботу', 1, 2]]],
+      ['в следующий вторник', [['2026-12-08', '2026-12-08', 'следующий вторник', 1, 2]]],
+      ['две недели назад', [['2026-11-16', '2026-11-22', 'две недели назад', 0, 2]]],
+      ['неделю назад', [['2026-11-23', '2026-11-29', 'неделю назад', 0, 1]]],
+    ],
+    words: ['это пятница', 'пятница совещание', 'две недели отпуска', 'через день'],
+  },
+};
+
+for (const [language, { dates, words: plain }] of Object.entries(WEEKDAYS_AND_NUMBERS)) {
+  test(`relative dates in ${language}: a weekday placed by a word (last, this, next), numbers written out; a weekday or a number alone is a word`, () => {
+    for (const [query, expected] of dates) assert.deepEqual(relative(query, '2026-12-02', language), expected, query);
+    for (const query of plain) assert.deepEqual(relative(query, '2026-12-02', language), [], query);
+  });
+}
 
 test("relative dates: a one-word phrase of another language than the query's is not read; numbers and words that only look alike are not", () => {
   assert.deepEqual(relative('wo ist hier die Datei', '2026-12-02', 'de'), [], 'German hier is here, French hier yesterday');
@@ -183,6 +274,10 @@ test("a relative date brings in the notes of its days: yesterday's daily note, n
   assert.deepEqual(new Set(week), new Set(['Meetings/Budget review.md', 'Projects/Roadmap.md']), 'dated by `date:`, or mentioning a day of it');
   const topic = engine.search({ query: 'mortgage yesterday', mode: 'keyword', today: '2026-12-02' }).results.map((hit) => hit.path);
   assert.deepEqual(topic, ['Daily/2026-12-01.md', 'Meetings/Budget review.md'], "the day's note first, then the other note on the topic");
+  // In another language: the Portuguese "on Monday last" (`segunda`, not `segunda-feira`).
+  const monday = engine.search({ query: 'o que fiz na segunda passada?', mode: 'keyword', today: '2026-12-02' });
+  assert.equal(monday.results[0]!.path, 'Daily/2026-11-30.md');
+  assert.ok(monday.notices.includes('read "na segunda passada" as 2026-11-30: 1 note dated then, 0 mentioning a day of it'), monday.notices.join(' | '));
   // Nothing in the vault from then: the words are words again, and the notice says so.
   const empty = engine.search({ query: 'bank last year', mode: 'keyword', today: '2026-12-02' });
   assert.ok(empty.notices.includes('read "last year" as 2025-01-01 to 2025-12-31; no note is dated then or mentions a day of it, so its words were searched as words'), empty.notices.join(' | '));
