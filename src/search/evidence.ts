@@ -196,6 +196,7 @@ export function passageScorer(queryTerms: readonly string[], weightOf: (term: st
     readName(terms, context, tokenize, slots !== null && known!.context === (context ?? '') ? known : null, slots);
     const matches = known === null ? collectMatches(text, terms, tokenize) : positionMatches(known, terms, slots!, termIds!.mask);
     if (terms.spelled) oneReadingPerToken(matches, terms);
+    if (blocks[0]?.key === FRONTMATTER && matches.count > 0) dropNameLines(matches, text, blocks[0]);
     const { lines, count, lineStarts, lineBase, lineCount } = matches;
     const contextOnly = termScoreOf(terms.context, terms.weights, 1, options.k1);
     let best = contextOnly;
@@ -525,6 +526,39 @@ function termScoreOf(counts: Float64Array, weights: readonly number[], norm: num
   return score;
 }
 
+/** A frontmatter key whose values are the note's other names (`aliases: [Inês, Ines]`). */
+const NAME_KEY = /^(?:aliases|alias):/i;
+
+/**
+ * Drops the matches on the frontmatter's `aliases` lines. They are the note's names, which the
+ * name boost credits already; read as passage text they made `aliases:` the best passage of a
+ * person's note ("who is Ines?" quoted "Inês"), not the text about the person.
+ */
+function dropNameLines(matches: Matches, text: string, frontmatter: EvidenceBlock): void {
+  const { lines, terms, offsets, lineStarts, lineBase } = matches;
+  const last = Math.min(frontmatter.bodyEnd, matches.lineCount);
+  let from = -1;
+  let to = -1;
+  for (let n = frontmatter.start; n <= last; n++) {
+    const at = lineStarts[lineBase + n - 1]!;
+    if (from === -1) {
+      if (NAME_KEY.test(text.slice(at, at + 8))) from = to = n;
+    } else if (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9 || text.charCodeAt(at) === 45)
+      to = n; // an indented or `- ` item of the list
+    else break;
+  }
+  if (from === -1) return;
+  let kept = 0;
+  for (let i = 0; i < matches.count; i++) {
+    if (lines[i]! >= from && lines[i]! <= to) continue;
+    lines[kept] = lines[i]!;
+    terms[kept] = terms[i]!;
+    offsets[kept] = offsets[i]!;
+    kept++;
+  }
+  matches.count = kept;
+}
+
 /** The `windowChars`-wide window of matches in [from, to) with the best term score, as matches [from, to); `counts` is scratch. */
 function bestWindow(
   matched: Int32Array,
@@ -607,8 +641,10 @@ export function passageEvidence(text: string, passage: PassageScore, blocks: rea
     const from = first ? first.start : 1;
     return { excerpt: firstText(text.split('\n'), from, lineCount), section: first ? first.headingPath.join(' > ') : '', lines: first ? [first.start, Math.min(first.bodyEnd, lineCount)] : null };
   }
-  const line = passage.line !== -1 ? passage.line : firstContentLine(text.split('\n'), block);
-  const quoted = passage.line !== -1 ? text.slice(passage.lineFrom, passage.lineTo) : line === -1 ? '' : lineAt(text, line);
+  // A heading is in `section` already: when only it matched, its first line of text says more.
+  const matched = passage.line !== -1 && !(block.level > 0 && passage.line === block.start);
+  const line = matched ? passage.line : firstContentLine(text.split('\n'), block);
+  const quoted = matched ? text.slice(passage.lineFrom, passage.lineTo) : line === -1 ? '' : lineAt(text, line);
   return {
     excerpt: line === -1 ? '' : clip(cleanLine(quoted), EXCERPT_CHARS),
     section: block.headingPath.join(' > '),

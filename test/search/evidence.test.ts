@@ -99,7 +99,11 @@ test('property: evidence finds the passage and line that tokenizing every chunk 
     const block = note.blocks.find((candidate) => candidate.key === expected.block)!;
     assert.deepEqual(evidence.lines, [block.start, Math.min(block.bodyEnd, text.split('\n').length)], text);
     assert.equal(evidence.section, block.headingPath.join(' > '));
-    const quoted = text.split('\n')[expected.line - 1]!;
+    // A heading that alone matched is in `section`; the excerpt is then the section's first line of text.
+    const lines = text.split('\n');
+    const headingOnly = block.level > 0 && expected.line === block.start;
+    const textLine = headingOnly ? lines.findIndex((line, i) => i + 1 > block.start && i + 1 <= block.bodyEnd && line.replace(/^[\s>#*+\-\d.)[\]x]*/, '').trim() !== '' && line.trim() !== '---') + 1 : 0;
+    const quoted = lines[(textLine > 0 ? textLine : expected.line) - 1]!;
     assert.ok(quoted.includes(evidence.excerpt.replace(/…$/, '')), `${JSON.stringify(evidence.excerpt)} is from line ${expected.line}: ${JSON.stringify(quoted)}`);
   }
   assert.ok(matched > 200, `${matched} notes had a match`);
@@ -271,4 +275,36 @@ test('passages: a list of links is read as pointers to other notes, at half its 
   const blocks = parseNote('Hub.md', both).blocks;
   assert.equal(scorePassages(both, blocks, terms, () => 1, tokenize, unDamped).block?.key, '#Publish#Guides');
   assert.equal(scorePassages(both, blocks, terms, () => 1, tokenize).block?.key, '#Publish#Domains');
+});
+
+test("a note's aliases are names, not passage text; a heading that alone matched is quoted by its section's first line", () => {
+  const text = [
+    '---',
+    'type: person',
+    'aliases:',
+    '  - Inês',
+    '  - Ines Carvalho',
+    'role: Privacy Engineer',
+    'location: Lisbon',
+    '---',
+    '',
+    '# Inês Carvalho',
+    '',
+    'Privacy engineer, joined Lumen from a health-tech company in Porto.',
+    '',
+    '## Mentoring',
+    '',
+    'Monthly sessions, in Portuguese.',
+    '',
+  ].join('\n');
+  const note = parseNote('People/Inês Carvalho.md', text);
+  const evidence = findEvidence(text, note.blocks, tokenize('ines'), () => 1, tokenize);
+  assert.equal(evidence.section, 'Inês Carvalho');
+  assert.equal(evidence.excerpt, 'Privacy engineer, joined Lumen from a health-tech company in Porto.');
+  // The frontmatter's other keys are still text.
+  assert.equal(findEvidence(text, note.blocks, tokenize('lisbon'), () => 1, tokenize).excerpt, 'location: Lisbon');
+  assert.equal(findEvidence(text, note.blocks, tokenize('mentoring'), () => 1, tokenize).excerpt, 'Monthly sessions, in Portuguese.');
+  // `aliases: [a, b]` on one line is dropped the same way.
+  const inline = text.replace('aliases:\n  - Inês\n  - Ines Carvalho', 'aliases: [Inês, Ines Carvalho]');
+  assert.equal(findEvidence(inline, parseNote('p.md', inline).blocks, tokenize('ines'), () => 1, tokenize).section, 'Inês Carvalho');
 });
