@@ -1,6 +1,7 @@
 /**
- * The one search pipeline: `engram search`, the MCP tools and `engram eval` all call
- * `searchVault`. It makes the query vector only when the semantic lane can use it, runs the
+ * The one search pipeline: `engram search` and the MCP tools call `searchVault`, `engram eval`
+ * its synchronous half `searchWordings` with vectors made up front. It makes the query vector
+ * only when the semantic lane can use it, runs the
  * query and any rephrasings the caller wrote (`alternatives`) through the same engine with the
  * same filters, and fuses the wordings by reciprocal rank. Embedding is passed in, so this
  * layer does not depend on the embedder.
