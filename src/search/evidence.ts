@@ -526,8 +526,8 @@ function termScoreOf(counts: Float64Array, weights: readonly number[], norm: num
   return score;
 }
 
-/** A frontmatter key whose values are the note's other names (`aliases: [Inês, Ines]`). */
-const NAME_KEY = /^(?:aliases|alias):/i;
+/** A frontmatter key whose values are the note's other names (`aliases: [Inês, Ines]`), tried at a line's start (sticky: no string per line). */
+const NAME_KEY = /(?:aliases|alias):/iy;
 
 /**
  * Drops the matches on the frontmatter's `aliases` lines. They are the note's names, which the
@@ -542,7 +542,8 @@ function dropNameLines(matches: Matches, text: string, frontmatter: EvidenceBloc
   for (let n = frontmatter.start; n <= last; n++) {
     const at = lineStarts[lineBase + n - 1]!;
     if (from === -1) {
-      if (NAME_KEY.test(text.slice(at, at + 8))) from = to = n;
+      NAME_KEY.lastIndex = at;
+      if (NAME_KEY.test(text)) from = to = n;
     } else if (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9 || text.charCodeAt(at) === 45)
       to = n; // an indented or `- ` item of the list
     else break;

@@ -31,8 +31,8 @@ export const WORDING_DEPTH = 50;
  * note one wording put first, and an agent's rephrasings made some sets worse than the query
  * alone. Measured with rephrasings written by an agent that saw only the questions (decision
  * 020): at k = 60 MRR fell on four of six dev sets (LoCoMo 0.852 → 0.813); at k = 2 it rose or
- * held on all but LoCoMo (−0.005, s@5 +0.007) — help blind 0.759 → 0.955. k from 1 to 3 score
- * alike; a heavier weight for the query itself bought nothing.
+ * held on all but LoCoMo (−0.005, s@5 +0.007) — help blind 0.759 → 0.955. k = 2 and 3 score
+ * alike, k = 1 too but on PKM (0.928); a heavier weight for the query itself bought nothing.
  */
 export const WORDING_FUSION: FusionOptions = { k: 2, weights: {} };
 

@@ -85,10 +85,12 @@ export class SpellingIndex {
       const candidate = this.terms[t]!;
       if (count < needed || Math.abs(candidate.length - term.length) > maxEdits) continue;
       const edits = boundedDistance(term, candidate, best === null ? maxEdits : best.edits);
-      if (edits > maxEdits || edits === 0 || (fits !== undefined && !fits(candidate))) continue;
+      if (edits > maxEdits || edits === 0) continue;
       const frequency = this.frequencyOf(candidate);
       const extends_ = candidate.startsWith(term);
+      // The context is asked only of a term that would be chosen: it walks posting lists.
       if (best === null || edits < best.edits || (edits === best.edits && isBetter(extends_, frequency, candidate, bestExtends, bestFrequency, best.to))) {
+        if (fits !== undefined && !fits(candidate)) continue;
         best = { from: term, to: candidate, edits };
         bestFrequency = frequency;
         bestExtends = extends_;
@@ -158,7 +160,7 @@ export interface WordCorrection extends SpellingCorrection {
  */
 export function correctQuery(
   query: { content: readonly string[]; wordOf: ReadonlyMap<string, number>; words: readonly string[] },
-  vault: { isKnown: (term: string) => boolean; isStopWord: (word: string) => boolean; inContext?: (candidate: string, others: readonly string[]) => boolean },
+  vault: { isKnown: (term: string) => boolean; isStopWord: (word: string) => boolean; contextOf?: (others: readonly string[]) => (candidate: string) => boolean },
   spelling: Pick<SpellingIndex, 'correct'>,
 ): WordCorrection[] {
   const byWord = new Map<number, string[]>();
@@ -173,8 +175,8 @@ export function correctQuery(
     const written = query.words[word];
     if (written === undefined || terms.some(vault.isKnown) || !isCorrectable(written, terms, vault.isStopWord)) continue;
     // The query's other words the vault knows: a correction must share a note with one of them.
-    const others = vault.inContext === undefined ? [] : query.content.filter((term) => query.wordOf.get(term) !== word && vault.isKnown(term));
-    const fits = others.length === 0 ? undefined : (candidate: string) => vault.inContext!(candidate, others);
+    const others = vault.contextOf === undefined ? [] : query.content.filter((term) => query.wordOf.get(term) !== word && vault.isKnown(term));
+    const fits = others.length === 0 ? undefined : vault.contextOf!(others);
     let best: SpellingCorrection | null = null;
     for (const term of terms) {
       const correction = spelling.correct(term, fits);

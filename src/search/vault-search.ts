@@ -526,18 +526,17 @@ export class VaultSearch {
     return excludingNotes(filter, notes);
   }
 
-  /** Whether some note holds `term` and one of `others`. */
-  private shareANote(term: string, others: readonly string[]): boolean {
+  /** Whether a term shares a note with one of `others`: the notes holding them gathered once, each term's postings checked against them. */
+  private sharesANoteWith(others: readonly string[]): (term: string) => boolean {
     const holders = new Set<number>();
-    this.index.forEachDocumentWith(term, (doc) => holders.add(doc));
-    let shared = false;
-    for (const other of others) {
-      this.index.forEachDocumentWith(other, (doc) => {
-        if (holders.has(doc)) shared = true;
+    for (const other of others) this.index.forEachDocumentWith(other, (doc) => holders.add(doc));
+    return (term) => {
+      let shared = false;
+      this.index.forEachDocumentWith(term, (doc) => {
+        shared ||= holders.has(doc);
       });
-      if (shared) return true;
-    }
-    return false;
+      return shared;
+    };
   }
 
   /**
@@ -549,7 +548,7 @@ export class VaultSearch {
     if (analyzed.content.every((term) => this.index.documentFrequency(term) > 0)) return [];
     this.spelling ??= new SpellingIndex(this.index.vocabulary(), (term) => this.index.documentFrequency(term), this.index.documentCount);
     const isKnown = (term: string) => this.index.documentFrequency(term) > 0;
-    const corrected = correctQuery(analyzed, { isKnown, isStopWord: (word) => this.tokenize.isStopWord(word), inContext: (candidate, others) => this.shareANote(candidate, others) }, this.spelling);
+    const corrected = correctQuery(analyzed, { isKnown, isStopWord: (word) => this.tokenize.isStopWord(word), contextOf: (others) => this.sharesANoteWith(others) }, this.spelling);
     for (const { from, to } of corrected) {
       if (known.includes(to)) continue;
       known.push(to);

@@ -61,13 +61,13 @@ test("a correction must share a note with the query's other words: the nearest t
   const vault = {
     isKnown: (term: string) => notes.some((note) => note.includes(term)),
     isStopWord: () => false,
-    inContext: (candidate: string, others: readonly string[]) => notes.some((note) => note.includes(candidate) && others.some((other) => note.includes(other))),
+    contextOf: (others: readonly string[]) => (candidate: string) => notes.some((note) => note.includes(candidate) && others.some((other) => note.includes(other))),
   };
   const query = (words: string[]) => ({ words, content: words, wordOf: new Map(words.map((word, i) => [word, i])) });
   assert.deepEqual(correctQuery(query(['bike', 'chian']), vault, spelling), [{ word: 'chian', from: 'chian', to: 'chain', edits: 1 }]);
   assert.deepEqual(correctQuery(query(['bike', 'starr']), vault, spelling), [], 'no near term shares a note with `bike`: the word is left out, not guessed');
   assert.equal(correctQuery(query(['chian']), vault, spelling)[0]?.to, 'china', 'nothing else to go by: the commoner');
-  assert.equal(correctQuery(query(['bike', 'chian']), { ...vault, inContext: undefined }, spelling)[0]?.to, 'china', 'without a context check, as before');
+  assert.equal(correctQuery(query(['bike', 'chian']), { ...vault, contextOf: undefined }, spelling)[0]?.to, 'china', 'without a context check, as before');
 });
 
 test("a contraction's stub and a word some language reads as a stop word are no misspellings", () => {
