@@ -126,6 +126,12 @@ export interface PassageScore {
   lineCount: number;
   lineFrom: number;
   lineTo: number;
+  /**
+   * Every query word is in the note's name ("who is Ines?" for `Inês Carvalho`): the name is the
+   * match, the text only echoes it, so the evidence quotes the note's opening, not the line
+   * that repeats the name most ("Example: [[2026-05-07 1-1 Inês]]").
+   */
+  named: boolean;
 }
 
 export const PASSAGE_DEFAULTS = {
@@ -229,7 +235,8 @@ export function passageScorer(queryTerms: readonly string[], weightOf: (term: st
     // No section matched: the note's name alone, quoted from its first section (looked up only
     // then: a note's block objects are memory a search has not read yet).
     if (bestBlock === null && contextOnly > 0) bestBlock = blocks.find((block) => block.key !== FRONTMATTER) ?? null;
-    const score: PassageScore = { score: best, proximity: bestProximity, block: bestBlock, line: -1, lineCount, lineFrom: -1, lineTo: -1 };
+    const named = contextOnly > 0 && nameHoldsEveryWord(terms);
+    const score: PassageScore = { score: best, proximity: bestProximity, block: bestBlock, line: -1, lineCount, lineFrom: -1, lineTo: -1, named };
     // The best line only for the winning section (a search scores many notes of many sections).
     if (bestFrom !== -1) {
       score.line = bestLineOf(matches, terms.weights, bestFrom, bestTo, bestBlock!, scratch.countedOn);
@@ -239,6 +246,18 @@ export function passageScorer(queryTerms: readonly string[], weightOf: (term: st
     }
     return score;
   };
+}
+
+/** Whether each query word (a term, or one of its group's readings) occurs in the note's name. */
+function nameHoldsEveryWord(terms: PassageTerms): boolean {
+  const { context, group } = terms;
+  for (let t = 0; t < context.length; t++) {
+    if (context[t]! > 0) continue;
+    let held = false;
+    for (let u = 0; u < context.length && !held; u++) held = group[u] === group[t] && context[u]! > 0;
+    if (!held) return false;
+  }
+  return true;
 }
 
 /** One note as a `PassageScorer` takes it. */
@@ -637,11 +656,7 @@ function lineStartsOf(text: string, matches: Matches): void {
 export function passageEvidence(text: string, passage: PassageScore, blocks: readonly EvidenceBlock[]): Evidence {
   const lineCount = passage.lineCount;
   const block = passage.block;
-  if (block === null) {
-    const first = blocks.find((candidate) => candidate.key !== FRONTMATTER);
-    const from = first ? first.start : 1;
-    return { excerpt: firstText(text.split('\n'), from, lineCount), section: first ? first.headingPath.join(' > ') : '', lines: first ? [first.start, Math.min(first.bodyEnd, lineCount)] : null };
-  }
+  if (block === null || passage.named) return openingOf(text, blocks, lineCount);
   // A heading is in `section` already: when only it matched, its first line of text says more.
   const matched = passage.line !== -1 && !(block.level > 0 && passage.line === block.start);
   const line = matched ? passage.line : firstContentLine(text.split('\n'), block);
@@ -655,6 +670,31 @@ export function passageEvidence(text: string, passage: PassageScore, blocks: rea
 
 export function findEvidence(text: string, blocks: readonly EvidenceBlock[], queryTerms: readonly string[], weightOf: (term: string) => number, tokenize: Tokenizer): Evidence {
   return passageEvidence(text, scorePassages(text, blocks, queryTerms, weightOf, tokenize), blocks);
+}
+
+/**
+ * The note's opening, for a note matched by its name alone: the first line of text after the
+ * frontmatter (a heading is in `section` already), with the section holding it.
+ */
+function openingOf(text: string, blocks: readonly EvidenceBlock[], lineCount: number): Evidence {
+  // One walk down the lines (blocks are in the note's order), stopping at the first line of text: no split of a long note.
+  let n = 1;
+  let start = 0;
+  for (const block of blocks) {
+    if (block.key === FRONTMATTER) continue;
+    const first = block.level > 0 ? block.start + 1 : block.start;
+    const last = Math.min(block.bodyEnd, lineCount);
+    for (; n <= last && start <= text.length; n++) {
+      const end = text.indexOf('\n', start);
+      const stop = end === -1 ? text.length : end;
+      const line = n >= first ? cleanLine(text.slice(start, stop)) : '';
+      start = stop + 1;
+      if (line !== '' && line !== '---') return { excerpt: clip(line, EXCERPT_CHARS), section: block.headingPath.join(' > '), lines: [block.start, last] };
+    }
+  }
+  // No text under any heading (a note of frontmatter only): its first line that says something.
+  const head = blocks.find((candidate) => candidate.key !== FRONTMATTER);
+  return { excerpt: firstText(text.split('\n'), head ? head.start : 1, lineCount), section: head ? head.headingPath.join(' > ') : '', lines: head ? [head.start, Math.min(head.bodyEnd, lineCount)] : null };
 }
 
 /** Line `n` (1-based) of a text. */

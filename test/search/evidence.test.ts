@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { seededRandom } from '../../bench/generate-vault.js';
-import { createTokenizer, findEvidence, notePositions, PASSAGE_DEFAULTS, passageScorer, scorePassages, unionTokenizer, type EvidenceBlock } from '../../src/search/index.js';
+import { createTokenizer, findEvidence, notePositions, PASSAGE_DEFAULTS, passageEvidence, passageScorer, scorePassages, unionTokenizer, type EvidenceBlock } from '../../src/search/index.js';
 import { parseNote } from '../../src/vault/index.js';
 
 const tokenize = createTokenizer();
@@ -307,4 +307,29 @@ test("a note's aliases are names, not passage text; a heading that alone matched
   // `aliases: [a, b]` on one line is dropped the same way.
   const inline = text.replace('aliases:\n  - Inês\n  - Ines Carvalho', 'aliases: [Inês, Ines Carvalho]');
   assert.equal(findEvidence(inline, parseNote('p.md', inline).blocks, tokenize('ines'), () => 1, tokenize).section, 'Inês Carvalho');
+});
+
+test('a note matched by its name alone is quoted from its opening, not from the line that repeats the name most', () => {
+  const text = ['# Inês Carvalho', '', 'Privacy engineer in Lisbon.', '', '## Working with Inês', '', '- Inês prefers a short Loom.', '- Example: [[1-1 Inês]], with Inês.', ''].join('\n');
+  const blocks = parseNote('People/Inês Carvalho.md', text).blocks;
+  const quote = (query: string, name?: string) => {
+    const passage = passageScorer(tokenize(query), () => 1, tokenize)(text, blocks, name);
+    return { ...passageEvidence(text, passage, blocks), named: passage.named, score: passage.score };
+  };
+  const named = quote('ines', 'Inês Carvalho');
+  assert.equal(named.named, true);
+  assert.deepEqual([named.section, named.excerpt, named.lines], ['Inês Carvalho', 'Privacy engineer in Lisbon.', [1, 4]]);
+  // The score is the one the best section earned: the quote changes, the ranking does not.
+  const section = passageScorer(tokenize('ines'), () => 1, tokenize)(text, blocks, 'Inês Carvalho');
+  assert.equal(section.block?.key, '#Inês Carvalho#Working with Inês');
+  assert.equal(named.score, section.score);
+  // A word the name lacks picks the section that holds it; so does a note the name does not cover.
+  assert.equal(quote('ines loom', 'Inês Carvalho').excerpt, 'Inês prefers a short Loom.');
+  assert.equal(quote('ines', 'Harbor overview').named, false);
+  assert.equal(quote('ines', 'Harbor overview').section, 'Inês Carvalho > Working with Inês');
+  // A title heading with no text of its own: the first section that has some.
+  const bare = ['# Inês', '', '## Role', '', 'Privacy engineer.', ''].join('\n');
+  const bareBlocks = parseNote('Inês.md', bare).blocks;
+  const evidence = passageEvidence(bare, passageScorer(tokenize('ines'), () => 1, tokenize)(bare, bareBlocks, 'Inês'), bareBlocks);
+  assert.deepEqual([evidence.section, evidence.excerpt], ['Inês > Role', 'Privacy engineer.']);
 });
