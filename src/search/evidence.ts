@@ -22,6 +22,12 @@ export interface Evidence {
   /** Heading path joined with ` > `; empty for text before the first heading. */
   section: string;
   lines: [number, number] | null;
+  /**
+   * In a section longer than a paragraph, the lines of its best window (the first and last
+   * holding a match): what earned the score, where `lines` is the whole section. A conversation
+   * log is one section of many turns, and one or two of them answer.
+   */
+  passage?: [number, number];
 }
 
 /** Characters of context an excerpt keeps around its best line. */
@@ -126,6 +132,9 @@ export interface PassageScore {
   lineCount: number;
   lineFrom: number;
   lineTo: number;
+  /** In a section read as windows (longer than `sectionChars`), the best window's first and last matched lines; −1 otherwise. */
+  windowFirst: number;
+  windowLast: number;
   /**
    * Every query word is in the note's name ("who is Ines?" for `Inês Carvalho`): the name is the
    * match, the text only echoes it, so the evidence quotes the note's opening, not the line
@@ -210,6 +219,7 @@ export function passageScorer(queryTerms: readonly string[], weightOf: (term: st
     let bestBlock: EvidenceBlock | null = null;
     let bestFrom = -1;
     let bestTo = -1;
+    let bestWindowed = false;
     for (const block of blocks) {
       // Frontmatter values are body text to the ranker (Notion and Dataview notes keep their
       // prose there), so the frontmatter is a passage like any section.
@@ -219,7 +229,8 @@ export function passageScorer(queryTerms: readonly string[], weightOf: (term: st
       while (to < count && lines[to]! <= last) to++;
       if (to === from) continue;
       const span = lineStarts[lineBase + last]! - (block.start >= 1 ? lineStarts[lineBase + block.start - 1]! : 0);
-      const passage = scoreBlock(matches, from, to, block.key === FRONTMATTER ? Math.max(span, options.sectionChars) : span, terms, scratch, options);
+      const chars = block.key === FRONTMATTER ? Math.max(span, options.sectionChars) : span;
+      const passage = scoreBlock(matches, from, to, chars, terms, scratch, options);
       if (block.linkList === true) {
         passage.score *= options.linkList;
         passage.proximity *= options.linkList;
@@ -230,19 +241,21 @@ export function passageScorer(queryTerms: readonly string[], weightOf: (term: st
         bestBlock = block;
         bestFrom = passage.from;
         bestTo = passage.to;
+        bestWindowed = chars > options.sectionChars;
       }
     }
     // No section matched: the note's name alone, quoted from its first section (looked up only
     // then: a note's block objects are memory a search has not read yet).
     if (bestBlock === null && contextOnly > 0) bestBlock = blocks.find((block) => block.key !== FRONTMATTER) ?? null;
     const named = contextOnly > 0 && nameHoldsEveryWord(terms);
-    const score: PassageScore = { score: best, proximity: bestProximity, block: bestBlock, line: -1, lineCount, lineFrom: -1, lineTo: -1, named };
+    const score: PassageScore = { score: best, proximity: bestProximity, block: bestBlock, line: -1, lineCount, lineFrom: -1, lineTo: -1, windowFirst: -1, windowLast: -1, named };
     // The best line only for the winning section (a search scores many notes of many sections).
     if (bestFrom !== -1) {
       score.line = bestLineOf(matches, terms.weights, bestFrom, bestTo, bestBlock!, scratch.countedOn);
       score.lineFrom = lineStarts[lineBase + score.line - 1]!;
       // Without the line's break (the next line's start is one past it); after the last line, the text's length.
       score.lineTo = score.line < lineCount ? lineStarts[lineBase + score.line]! - 1 : lineStarts[lineBase + lineCount]!;
+      if (bestWindowed) [score.windowFirst, score.windowLast] = [lines[bestFrom]!, lines[bestTo - 1]!];
     }
     return score;
   };
@@ -665,6 +678,7 @@ export function passageEvidence(text: string, passage: PassageScore, blocks: rea
     excerpt: line === -1 ? '' : clip(cleanLine(quoted), EXCERPT_CHARS),
     section: block.headingPath.join(' > '),
     lines: [block.start, Math.min(block.bodyEnd, lineCount)],
+    ...(passage.windowFirst === -1 ? {} : { passage: [passage.windowFirst, passage.windowLast] as [number, number] }),
   };
 }
 

@@ -167,6 +167,8 @@ export interface SearchHit {
   excerpt: string;
   section: string;
   lines: [number, number] | null;
+  /** In a section longer than a paragraph (a conversation log), the lines of its best window: where the answer is. */
+  passage_lines?: [number, number];
   tags: string[];
   modified: string;
   lanes: {
@@ -787,6 +789,7 @@ export class VaultSearch {
       excerpt: evidence.excerpt,
       section: evidence.section,
       lines: evidence.lines,
+      ...(evidence.passage ? { passage_lines: evidence.passage } : {}),
       tags: meta.tags,
       modified: new Date(meta.mtimeMs).toISOString(),
       lanes,

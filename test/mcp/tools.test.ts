@@ -105,6 +105,31 @@ test('context_bundle sizes to the budget; recall_bundle has sections with status
   assert.equal((await call('recall_bundle', { mode: 'resume' })).isError, true);
 });
 
+test('context_bundle quotes a long section around its best passage, so the answer and the next hits fit', async (t) => {
+  // A conversation log: one section of 120 turns, the answer in the middle of it.
+  const turns = Array.from({ length: 120 }, (_, i) => `**${i % 2 ? 'Ana' : 'Rui'}:** Turn ${i + 1}, about the weather and the week ahead.`);
+  turns[70] = '**Ana:** We finally adopted a greyhound from the shelter in Braga!';
+  const log = ['---', 'tags: [session]', '---', '# Ana and Rui — session 3', '', turns.join('\n\n'), ''].join('\n');
+  const { call } = await connectFixture(t, { ...MCP_VAULT, 'Sessions/Ana and Rui — session 3.md': log, 'Pets.md': '# Pets\n\nA greyhound needs a daily run.\n' });
+  const found = (await call('search_brain', { query: 'greyhound shelter', limit: 2 })).structuredContent! as { results: { path: string; lines: [number, number]; passage_lines?: [number, number] }[] };
+  const session = found.results.find((hit) => hit.path.startsWith('Sessions/'))!;
+  assert.deepEqual(session.lines, [4, 245]);
+  assert.deepEqual(session.passage_lines, [146, 146]);
+  assert.equal(found.results.find((hit) => hit.path === 'Pets.md')!.passage_lines, undefined, 'a short section is its own passage');
+  const bundle = (await call('context_bundle', { query: 'greyhound shelter', max_tokens: 1000 })).structuredContent! as { hits: { path: string; lines: [number, number]; text: string }[]; used_tokens: number };
+  const quoted = bundle.hits.find((hit) => hit.path.startsWith('Sessions/'))!;
+  assert.match(quoted.text, /adopted a greyhound from the shelter in Braga/);
+  assert.match(quoted.text, /^\[…\]\n[\s\S]*\n\[…\]$/);
+  assert.ok(quoted.lines[0] > 4 && quoted.lines[0] < 146 && quoted.lines[1] > 146 && quoted.lines[1] < 244, `quoted ${quoted.lines}`);
+  // √(500 · 4,000 characters) ≈ 1,414: the rest of the budget is left to the next hit.
+  assert.ok(quoted.text.length <= 1414 + 12, `${quoted.text.length} characters`);
+  assert.ok(bundle.hits.some((hit) => hit.path === 'Pets.md'));
+  assert.ok(bundle.used_tokens <= 1000);
+  // Asked for by path, the note is quoted whole (to the budget).
+  const around = (await call('context_bundle', { path: 'Sessions/Ana and Rui — session 3.md', max_tokens: 50_000 })).structuredContent! as { hits: { path: string; text: string }[] };
+  assert.match(around.hits[0]!.text, /Turn 1, about[\s\S]*Turn 120, about/);
+});
+
 test('read_note reads notes, resolves variants, truncates, and refuses what is not a note', async (t) => {
   const { call, vault } = await connectFixture(t, MCP_VAULT);
   const note = (await call('read_note', { path: 'projects/atlas' })).structuredContent! as { path: string; text: string; truncated: boolean };

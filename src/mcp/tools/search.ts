@@ -30,6 +30,7 @@ const hitSchema = z.object({
   excerpt: z.string(),
   section: z.string(),
   lines: z.tuple([z.number(), z.number()]).nullable(),
+  passage_lines: z.tuple([z.number(), z.number()]).optional(),
   tags: z.array(z.string()),
   modified: z.string(),
   lanes: z.record(z.string(), z.unknown()),
@@ -48,7 +49,7 @@ function searchBrain(engine: VaultEngine): Tool {
   return defineTool('search_brain', {
     title: 'Search the vault',
     description:
-      "Find notes by words and meaning. Returns ranked hits with path, title, score, the best-matching section with its 1-based line range and an excerpt, tags, modified time, and per-lane ranks (keyword, semantic with the vector source, name; fuzzy when a query word is in no note and a title, file name or alias comes close, e.g. a typo). The response says which mode ran and why, and reports scoped_out when a filter hid a better match. Asking a question in natural language? Pass `alternatives`: two or three keyword-style rephrasings in the vault's own words; each hit's lanes.wordings says which wording found it.",
+      "Find notes by words and meaning. Returns ranked hits with path, title, score, the best-matching section with its 1-based line range (passage_lines: its best window, in a long section such as a conversation log) and an excerpt, tags, modified time, and per-lane ranks (keyword, semantic with the vector source, name; fuzzy when a query word is in no note and a title, file name or alias comes close, e.g. a typo). The response says which mode ran and why, and reports scoped_out when a filter hid a better match. Asking a question in natural language? Pass `alternatives`: two or three keyword-style rephrasings in the vault's own words; each hit's lanes.wordings says which wording found it.",
     inputSchema: {
       query: z.string().min(1).max(10_000).describe(QUERY),
       limit: z.number().int().min(1).max(100).default(10).describe('how many hits (1–100)'),
@@ -114,7 +115,7 @@ function contextBundle(engine: VaultEngine): Tool {
   return defineTool('context_bundle', {
     title: 'Context for a question',
     description:
-      "Everything useful for answering from the vault, sized to a token budget: the best hits for a query (or a note given by path) with their sections, then related notes. Give either query or path; with a query, `alternatives` (rephrasings in the vault's words) widen what it finds.",
+      "Everything useful for answering from the vault, sized to a token budget: the best hits for a query (or a note given by path) with their sections (a long one quoted around its best passage), then related notes. Give either query or path; with a query, `alternatives` (rephrasings in the vault's words) widen what it finds.",
     inputSchema: {
       query: z.string().min(1).max(10_000).optional().describe('the question or topic ("quoted words", -word, tag:/path:/file: work as in search_brain)'),
       path: z.string().optional().describe('a note to gather context around'),
@@ -169,6 +170,20 @@ function contextBundle(engine: VaultEngine): Tool {
   });
 }
 
+/**
+ * The most of a bundle of `budget` characters one hit's section takes, unless it is the anchor:
+ * √(500 · budget), 1,000 characters of a 500-token bundle and 2,800 of a 4,000-token one, so the
+ * number of hits quoted and the length of each grow alike with the budget. A longer section (a
+ * conversation log is one section of many turns) is quoted around its best passage. LoCoMo dev,
+ * the bundle holding a question's evidence turn (`bench/bundle-evidence.ts`), whole sections →
+ * this: 500 tokens 0.517 → 0.779, 1,000 0.759 → 0.851, 2,000 0.878 → 0.911, 4,000 0.939 →
+ * 0.958, 8,000 0.979 → 0.979. 400 or 700 for 500 moved none by more than 0.01; a fixed share of
+ * the budget suited small budgets (a half) or large ones (a fifth), not both.
+ */
+function hitCap(budget: number): number {
+  return Math.sqrt(500 * budget);
+}
+
 /** The anchor note (if any), then the hits, each with its section's text, until `budget` characters are used. */
 function withinBudget(engine: VaultEngine, results: readonly SearchHit[], anchor: string | null, budget: number): { hits: BundleHit[]; used: number; truncated: boolean } {
   let used = 0;
@@ -177,17 +192,17 @@ function withinBudget(engine: VaultEngine, results: readonly SearchHit[], anchor
   const order = anchor ? [anchor, ...results.map((hit) => hit.path).filter((path) => path !== anchor)] : results.map((hit) => hit.path);
   for (const path of order) {
     const hit = results.find((candidate) => candidate.path === path);
-    const text = hit ? sectionText(engine, hit) : noteText(engine, path, budget);
+    const { text, lines } = hit ? sectionText(engine, hit, path === anchor ? budget : hitCap(budget)) : { text: noteText(engine, path, budget), lines: null };
     if (used + text.length > budget) {
       truncated = true;
       const room = budget - used;
       if (room > 200) {
-        hits.push({ path, title: hit?.title ?? path, section: hit?.section ?? '', lines: hit?.lines ?? null, text: `${text.slice(0, room)}…[cut to the budget]` });
+        hits.push({ path, title: hit?.title ?? path, section: hit?.section ?? '', lines, text: `${text.slice(0, room)}…[cut to the budget]` });
         used = budget;
       }
       break;
     }
-    hits.push({ path, title: hit?.title ?? path, section: hit?.section ?? '', lines: hit?.lines ?? null, text });
+    hits.push({ path, title: hit?.title ?? path, section: hit?.section ?? '', lines, text });
     used += text.length;
   }
   return { hits, used, truncated };
@@ -200,15 +215,34 @@ async function runSearch(engine: VaultEngine, request: PipelineRequest): Promise
   return response;
 }
 
-/** The hit's matching section (its line range), or the start of the note. */
-function sectionText(engine: VaultEngine, hit: SearchHit): string {
+/**
+ * The hit's matching section and the lines quoted, or the start of the note. A section longer
+ * than `cap` characters with a best passage (`passage_lines`) is quoted from the passage out, a
+ * line at a time on each side while it fits, with `[…]` where it was cut.
+ */
+function sectionText(engine: VaultEngine, hit: SearchHit, cap: number): { text: string; lines: [number, number] | null } {
   const read = readIndexed(engine, hit.path);
-  if (!read.ok) return hit.excerpt;
-  if (!hit.lines) return read.text.slice(0, 2000);
-  return read.text
-    .split('\n')
-    .slice(hit.lines[0] - 1, hit.lines[1])
-    .join('\n');
+  if (!read.ok) return { text: hit.excerpt, lines: hit.lines };
+  if (!hit.lines) return { text: read.text.slice(0, 2000), lines: null };
+  const all = read.text.split('\n');
+  const [from, to] = hit.lines;
+  const section = all.slice(from - 1, to).join('\n');
+  if (section.length <= cap || !hit.passage_lines) return { text: section, lines: hit.lines };
+  let [first, last] = hit.passage_lines;
+  let size = all.slice(first - 1, last).join('\n').length;
+  for (let grew = true; grew;) {
+    grew = false;
+    if (first > from && size + all[first - 2]!.length + 1 <= cap) {
+      size += all[--first - 1]!.length + 1;
+      grew = true;
+    }
+    if (last < to && size + all[last]!.length + 1 <= cap) {
+      size += all[last++]!.length + 1;
+      grew = true;
+    }
+  }
+  const text = all.slice(first - 1, last).join('\n');
+  return { text: `${first > from ? '[…]\n' : ''}${text}${last < to ? '\n[…]' : ''}`, lines: [first, last] };
 }
 
 /** Notes linked from or to the given ones, that are not among them. */
