@@ -3,8 +3,9 @@
  * logs (one note per session, as `engram eval --locomo` writes them), each question of
  * categories 1–4 is asked through the real MCP tool (the SDK client in memory), scoped to its
  * conversation with `path:`, and the bundle's text is checked for the question's evidence turns
- * (LoCoMo's `dia_id`s). Prints, per budget, the share of questions whose bundle holds one of
- * its evidence turns, and all of them. A measurement, not a test:
+ * (LoCoMo's `dia_id`s). Prints the share of questions one of whose top 5 `search_brain` excerpts
+ * quotes an evidence turn, then, per budget, the share whose bundle holds one of its evidence
+ * turns, and all of them. A measurement, not a test:
  *
  *   node --import tsx bench/bundle-evidence.ts <locomo.json or folder> [budget tokens …]
  */
@@ -78,6 +79,14 @@ async function main(): Promise<void> {
     const client = new Client({ name: 'bundle-evidence', version: '0' });
     await client.connect(clientSide);
     const questions = questionsOf(data);
+    // search_brain's excerpts: does one of the top 5 quote an evidence turn (its first 60 characters)?
+    let quoted = 0;
+    for (const q of questions) {
+      const result = (await client.callTool({ name: 'search_brain', arguments: { query: `path:${q.folder} ${q.question}`, limit: 5 } })) as { structuredContent?: { results: { excerpt: string }[] } };
+      const starts = q.turns.map((turn) => turn.slice(0, 60));
+      if ((result.structuredContent?.results ?? []).some((hit) => starts.some((start) => hit.excerpt.includes(start)))) quoted++;
+    }
+    process.stdout.write(`${questions.length} questions; an excerpt of search_brain's top 5 quotes an evidence turn: ${(quoted / questions.length).toFixed(3)}\n`);
     for (const budget of budgets) {
       let some = 0;
       let all = 0;
@@ -91,7 +100,7 @@ async function main(): Promise<void> {
         used += result.structuredContent?.used_tokens ?? 0;
       }
       const share = (n: number) => (n / questions.length).toFixed(3);
-      process.stdout.write(`budget ${budget} tokens: ${questions.length} questions; bundle holds an evidence turn ${share(some)}, every evidence turn ${share(all)}; mean tokens used ${Math.round(used / questions.length)}\n`);
+      process.stdout.write(`budget ${budget} tokens: bundle holds an evidence turn ${share(some)}, every evidence turn ${share(all)}; mean tokens used ${Math.round(used / questions.length)}\n`);
     }
     await client.close();
     await server.close();
