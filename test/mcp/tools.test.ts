@@ -125,6 +125,11 @@ test('context_bundle quotes a long section around its best passage, so the answe
   assert.ok(quoted.text.length <= 1414 + 12, `${quoted.text.length} characters`);
   assert.ok(bundle.hits.some((hit) => hit.path === 'Pets.md'));
   assert.ok(bundle.used_tokens <= 1000);
+  // Named by the query, the session has no passage: it is quoted from its start, to the same share.
+  const named = (await call('context_bundle', { query: 'Ana and Rui session 3', max_tokens: 1000 })).structuredContent! as { hits: { path: string; lines: [number, number]; text: string }[] };
+  const opening = named.hits.find((hit) => hit.path.startsWith('Sessions/'))!;
+  assert.match(opening.text, /^# Ana and Rui — session 3\n\n\*\*Rui:\*\* Turn 1,[\s\S]*\n\[…\]$/);
+  assert.ok(opening.lines[0] === 4 && opening.lines[1] < 146 && opening.text.length <= 1414 + 6, `quoted ${opening.lines}`);
   // Asked for by path, the note is quoted whole (to the budget).
   const around = (await call('context_bundle', { path: 'Sessions/Ana and Rui — session 3.md', max_tokens: 50_000 })).structuredContent! as { hits: { path: string; text: string }[] };
   assert.match(around.hits[0]!.text, /Turn 1, about[\s\S]*Turn 120, about/);

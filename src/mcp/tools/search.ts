@@ -217,7 +217,7 @@ async function runSearch(engine: VaultEngine, request: PipelineRequest): Promise
 
 /**
  * The hit's matching section and the lines quoted, or the start of the note. A section longer
- * than `cap` characters with a best passage (`passage_lines`) is quoted from the passage out, a
+ * than `cap` characters is quoted from its best passage (`passage_lines`; else its start) out, a
  * line at a time on each side while it fits, with `[…]` where it was cut.
  */
 function sectionText(engine: VaultEngine, hit: SearchHit, cap: number): { text: string; lines: [number, number] | null } {
@@ -227,8 +227,9 @@ function sectionText(engine: VaultEngine, hit: SearchHit, cap: number): { text: 
   const all = read.text.split('\n');
   const [from, to] = hit.lines;
   const section = all.slice(from - 1, to).join('\n');
-  if (section.length <= cap || !hit.passage_lines) return { text: section, lines: hit.lines };
-  let [first, last] = hit.passage_lines;
+  if (section.length <= cap) return { text: section, lines: hit.lines };
+  // No passage (a semantic block, a note matched by its name): from the section's start.
+  let [first, last] = hit.passage_lines ?? [from, from];
   let size = all.slice(first - 1, last).join('\n').length;
   for (let grew = true; grew;) {
     grew = false;
