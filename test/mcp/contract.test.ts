@@ -16,7 +16,7 @@ const TOOLS: Record<string, string[]> = {
   list_tasks: ['due_after', 'due_before', 'folder', 'limit', 'status'],
   onboard: [],
   query_notes: ['limit', 'order', 'sort', 'where'],
-  read_note: ['max_chars', 'path*'],
+  read_note: ['lines', 'max_chars', 'path*'],
   recall_bundle: ['limit', 'mode', 'project', 'since'],
   search_brain: ['alternatives', 'exclude_folders', 'folder', 'include_text', 'limit', 'min_score', 'min_similarity', 'mode', 'modified_after', 'modified_before', 'query*', 'scope', 'tag_mode', 'tags', 'types'],
   log_session: ['agent', 'body*', 'project', 'tags', 'title*'],

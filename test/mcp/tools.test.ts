@@ -125,6 +125,9 @@ test('context_bundle quotes a long section around its best passage, so the answe
   assert.ok(quoted.text.length <= 1414 + 12, `${quoted.text.length} characters`);
   assert.ok(bundle.hits.some((hit) => hit.path === 'Pets.md'));
   assert.ok(bundle.used_tokens <= 1000);
+  // read_note reads just the passage the hit names.
+  const read = (await call('read_note', { path: session.path, lines: session.passage_lines })).structuredContent! as { text: string };
+  assert.equal(read.text, '**Ana:** We finally adopted a greyhound from the shelter in Braga!');
   // Named by the query, the session has no passage: it is quoted from its start, to the same share.
   const named = (await call('context_bundle', { query: 'Ana and Rui session 3', max_tokens: 1000 })).structuredContent! as { hits: { path: string; lines: [number, number]; text: string }[] };
   const opening = named.hits.find((hit) => hit.path.startsWith('Sessions/'))!;
@@ -143,6 +146,21 @@ test('read_note reads notes, resolves variants, truncates, and refuses what is n
   const cut = (await call('read_note', { path: 'Projects/Atlas.md', max_chars: 100 })).structuredContent! as { text: string; truncated: boolean };
   assert.equal(cut.truncated, true);
   assert.match(cut.text, /truncated at 100 of/);
+  // Some lines only: a search hit's range, the last clamped to the note's end.
+  const whole = readFileSync(join(vault.root, 'Projects/Atlas.md'), 'utf8').split('\n');
+  const part = (await call('read_note', { path: 'Projects/Atlas.md', lines: [2, 3] })).structuredContent! as { text: string; lines: [number, number]; line_count: number };
+  assert.deepEqual(part, { ...part, text: whole.slice(1, 3).join('\n'), lines: [2, 3], line_count: whole.length });
+  const tail = (await call('read_note', { path: 'Projects/Atlas.md', lines: [whole.length, whole.length + 50] })).structuredContent! as { lines: [number, number] };
+  assert.deepEqual(tail.lines, [whole.length, whole.length]);
+  for (const lines of [
+    [3, 2],
+    [whole.length + 1, whole.length + 2],
+    [0, 2],
+  ]) {
+    const refused = await call('read_note', { path: 'Projects/Atlas.md', lines });
+    assert.equal(refused.isError, true, String(lines));
+    assert.match(refused.content[0]!.text!, /lines|line/, String(lines));
+  }
   for (const path of ['.obsidian/plugins/fake-sync/data.json', '../outside.md', '/etc/passwd', 'Projects/%2e%2e/%2e%2e/x.md', 'C:\\x.md', 'Nope.md']) {
     const refused = await call('read_note', { path });
     assert.equal(refused.isError, true, path);

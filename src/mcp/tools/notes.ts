@@ -40,24 +40,42 @@ function recallBundleTool(engine: VaultEngine): Tool {
 function readNote(engine: VaultEngine): Tool {
   return defineTool('read_note', {
     title: 'Read a note',
-    description: 'The text of one note, by vault-relative path (as search returns it). Refuses paths outside the vault, dot-folders and files that are not notes.',
+    description: "The text of one note, by vault-relative path (as search returns it), or only some of its lines (`lines`: a search hit's lines or passage_lines). Refuses paths outside the vault, dot-folders and files that are not notes.",
     inputSchema: {
       path: z.string().describe('vault-relative path, e.g. "Projects/Atlas/Overview.md"'),
+      lines: z
+        .tuple([z.number().int().min(1), z.number().int().min(1)])
+        .optional()
+        .describe('[first, last], 1-based and inclusive: only these lines (a search hit gives them)'),
       max_chars: z.number().int().min(100).max(200_000).default(20_000).describe('longer notes are cut, with a marker'),
     },
-    outputSchema: { path: z.string(), title: z.string(), text: z.string(), chars: z.number(), truncated: z.boolean(), modified: z.string() },
+    outputSchema: { path: z.string(), title: z.string(), text: z.string(), chars: z.number(), line_count: z.number(), lines: z.tuple([z.number(), z.number()]).optional(), truncated: z.boolean(), modified: z.string() },
     annotations: READ_ONLY,
     handler: (args) => {
       const resolved = resolvePath(engine, args.path);
       if (!resolved.ok) return fail(resolved.reason);
       const read = readNoteFile(resolved.absolute);
       if (!read.ok) return fail(`cannot read ${resolved.path}: ${read.reason}`);
-      const truncated = read.text.length > args.max_chars;
-      const text = truncated ? `${read.text.slice(0, args.max_chars)}\n…[truncated at ${args.max_chars} of ${read.text.length} characters; raise max_chars to read more]` : read.text;
+      const part = linesOf(read.text, args.lines, resolved.path);
+      if (!part.ok) return fail(part.reason);
+      const truncated = part.text.length > args.max_chars;
+      const text = truncated ? `${part.text.slice(0, args.max_chars)}\n…[truncated at ${args.max_chars} of ${part.text.length} characters; raise max_chars to read more]` : part.text;
       const row = engine.db.prepare('SELECT title, mtime_ms FROM notes WHERE path = ?').get(resolved.path) as { title: string; mtime_ms: number } | undefined;
-      return ok({ path: resolved.path, title: row?.title ?? resolved.path, text, chars: read.text.length, truncated, modified: new Date(row?.mtime_ms ?? 0).toISOString() }, text);
+      const meta = { chars: read.text.length, line_count: part.lineCount, ...(part.lines ? { lines: part.lines } : {}), truncated, modified: new Date(row?.mtime_ms ?? 0).toISOString() };
+      return ok({ path: resolved.path, title: row?.title ?? resolved.path, text, ...meta }, text);
     },
   });
+}
+
+/** The note's text, or its lines [first, last] (the last clamped to the note's end); a range that holds no line is refused, saying what would. */
+function linesOf(text: string, range: [number, number] | undefined, path: string): { ok: true; text: string; lineCount: number; lines?: [number, number] } | { ok: false; reason: string } {
+  const all = text.split('\n');
+  if (range === undefined) return { ok: true, text, lineCount: all.length };
+  const [first, last] = range;
+  if (last < first) return { ok: false, reason: `lines [${first}, ${last}] holds no line: give [first, last] with first ≤ last` };
+  if (first > all.length) return { ok: false, reason: `${path} has ${all.length} lines: give lines within 1–${all.length}` };
+  const end = Math.min(last, all.length);
+  return { ok: true, text: all.slice(first - 1, end).join('\n'), lineCount: all.length, lines: [first, end] };
 }
 
 function queryNotes(engine: VaultEngine): Tool {
