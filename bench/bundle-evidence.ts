@@ -9,12 +9,12 @@
  *
  *   node --import tsx bench/bundle-evidence.ts <locomo.json or folder> [budget tokens …]
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { loadLocomo, writeLocomoVault } from '../src/eval/index.js';
+import { convertLocomo, readLocomo, writeLocomoVault } from '../src/eval/index.js';
 import { openStateDb, runIndex } from '../src/index/index.js';
 import { connectServer, createServer, VaultEngine } from '../src/mcp/index.js';
 import { lexicalExtension } from '../src/search/index.js';
@@ -26,26 +26,18 @@ interface Question {
 }
 
 /** Each scored question with the text of its evidence turns, as the session notes write them. */
-function questionsOf(path: string): Question[] {
-  const files = statSync(path).isDirectory()
-    ? readdirSync(path)
-        .filter((name) => name.endsWith('.json'))
-        .sort()
-        .map((name) => join(path, name))
-    : [path];
+function questionsOf(conversations: unknown[]): Question[] {
   const out: Question[] = [];
-  for (const file of files) {
-    for (const sample of JSON.parse(readFileSync(file, 'utf8')) as { sample_id: string; conversation: Record<string, unknown>; qa: { question: string; evidence?: string[]; category: number }[] }[]) {
-      const turns = new Map<string, string>();
-      for (const [key, value] of Object.entries(sample.conversation)) {
-        if (!/^session_\d+$/.test(key) || !Array.isArray(value)) continue;
-        for (const turn of value as { dia_id?: string; text?: string }[]) if (turn.dia_id && turn.text) turns.set(turn.dia_id, turn.text.trim());
-      }
-      for (const qa of sample.qa) {
-        if (qa.category < 1 || qa.category > 4) continue;
-        const evidence = (qa.evidence ?? []).flatMap((id) => id.split(/[;,\s]+/)).flatMap((id) => (turns.has(id) ? [turns.get(id)!] : []));
-        if (evidence.length > 0) out.push({ folder: sample.sample_id, question: qa.question, turns: evidence });
-      }
+  for (const sample of conversations as { sample_id: string; conversation: Record<string, unknown>; qa: { question: string; evidence?: string[]; category: number }[] }[]) {
+    const turns = new Map<string, string>();
+    for (const [key, value] of Object.entries(sample.conversation)) {
+      if (!/^session_\d+$/.test(key) || !Array.isArray(value)) continue;
+      for (const turn of value as { dia_id?: string; text?: string }[]) if (turn.dia_id && turn.text) turns.set(turn.dia_id, turn.text.trim());
+    }
+    for (const qa of sample.qa) {
+      if (qa.category < 1 || qa.category > 4) continue;
+      const evidence = (qa.evidence ?? []).flatMap((id) => id.split(/[;,\s]+/)).flatMap((id) => (turns.has(id) ? [turns.get(id)!] : []));
+      if (evidence.length > 0) out.push({ folder: sample.sample_id, question: qa.question, turns: evidence });
     }
   }
   return out;
@@ -58,7 +50,8 @@ async function main(): Promise<void> {
   const scratch = mkdtempSync(join(tmpdir(), 'engram-bundle-'));
   try {
     const vault = join(scratch, 'vault');
-    writeLocomoVault(vault, loadLocomo(data));
+    const conversations = readLocomo(data);
+    writeLocomoVault(vault, convertLocomo(conversations, data));
     mkdirSync(join(scratch, 'home'));
     const state = openStateDb(join(scratch, 'home'));
     runIndex(state.db, { root: vault, extensions: [lexicalExtension()] });
@@ -78,7 +71,7 @@ async function main(): Promise<void> {
     await connectServer(server, serverSide);
     const client = new Client({ name: 'bundle-evidence', version: '0' });
     await client.connect(clientSide);
-    const questions = questionsOf(data);
+    const questions = questionsOf(conversations);
     // search_brain's excerpts: does one of the top 5 quote an evidence turn (its first 60 characters)?
     let quoted = 0;
     for (const q of questions) {

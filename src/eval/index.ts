@@ -7,6 +7,6 @@ export { runKnownItems, type KnownItemNote, type KnownItemReport, type KnownItem
 export { goldenCheck, type GoldenCheck } from './check.js';
 export { Fts5Baseline, fts5Query, type Fts5Document } from './fts5.js';
 export { vaultDocuments, runGoldenFts5, describeComparison, evaluateBeirFts5, type Comparison } from './compare.js';
-export { convertLocomo, loadLocomo, writeLocomoVault, parseLocomoDate, evidenceSessions, LOCOMO_CATEGORIES, LOCOMO_MARKER, type LocomoVault, type ConvertedNote } from './locomo.js';
+export { convertLocomo, loadLocomo, readLocomo, writeLocomoVault, parseLocomoDate, evidenceSessions, LOCOMO_CATEGORIES, LOCOMO_MARKER, type LocomoVault, type ConvertedNote } from './locomo.js';
 export { loadGraphGold, validateGraphGold, countNote, scoreGraph, prf, type GraphGold, type GoldNote, type GoldEntity, type GoldRelation, type GraphScore, type Prf } from './graph.js';
 export { runGraphEval, describeGraphEval, GRAPH_EVAL_DEFAULTS, type GraphEvalReport } from './graph-run.js';

@@ -130,8 +130,13 @@ function safeName(name: string): string {
   );
 }
 
-/** The LoCoMo data at a path: a `.json` file, or a folder of them (read in name order). */
+/** The LoCoMo data at a path, converted (`readLocomo`, `convertLocomo`). */
 export function loadLocomo(path: string): LocomoVault {
+  return convertLocomo(readLocomo(path), path);
+}
+
+/** The conversations of the LoCoMo data at a path: a `.json` file, or a folder of them (read in name order). */
+export function readLocomo(path: string): unknown[] {
   if (!existsSync(path)) throw new EngramError('NOT_FOUND', `no LoCoMo data at ${path}: give a LoCoMo .json file or a folder holding one`);
   const files = statSync(path).isDirectory()
     ? readdirSync(path)
@@ -151,7 +156,7 @@ export function loadLocomo(path: string): LocomoVault {
     if (!Array.isArray(raw)) throw new EngramError('INVALID_INPUT', `${file} is not a LoCoMo file: expected a list of conversations`);
     all.push(...raw);
   }
-  return convertLocomo(all, path);
+  return all;
 }
 
 /**

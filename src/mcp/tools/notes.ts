@@ -69,13 +69,20 @@ function readNote(engine: VaultEngine): Tool {
 
 /** The note's text, or its lines [first, last] (the last clamped to the note's end); a range that holds no line is refused, saying what would. */
 function linesOf(text: string, range: [number, number] | undefined, path: string): { ok: true; text: string; lineCount: number; lines?: [number, number] } | { ok: false; reason: string } {
+  if (range === undefined) return { ok: true, text, lineCount: lineCountOf(text) };
   const all = text.split('\n');
-  if (range === undefined) return { ok: true, text, lineCount: all.length };
   const [first, last] = range;
   if (last < first) return { ok: false, reason: `lines [${first}, ${last}] holds no line: give [first, last] with first ≤ last` };
   if (first > all.length) return { ok: false, reason: `${path} has ${all.length} lines: give lines within 1–${all.length}` };
   const end = Math.min(last, all.length);
   return { ok: true, text: all.slice(first - 1, end).join('\n'), lineCount: all.length, lines: [first, end] };
+}
+
+/** Lines in a text (one more than its line breaks), counted without splitting it. */
+function lineCountOf(text: string): number {
+  let count = 1;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
+  return count;
 }
 
 function queryNotes(engine: VaultEngine): Tool {
