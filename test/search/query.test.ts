@@ -88,6 +88,13 @@ test("a question's recently, lately, currently place it in the asker's time: lef
   assert.deepEqual(analyzeQuery('recently deleted files', tokenize).content, tokenize('recently deleted files'), 'not a question: every word stays');
 });
 
+test("a question's hedges (likely, probably, maybe …) are the asker's guess, not the answer's words: left out; a statement keeps them", () => {
+  assert.deepEqual(analyzeQuery('Would Caroline likely have Dr. Seuss books on her bookshelf?', tokenize).content, tokenize('Caroline Dr. Seuss books bookshelf'));
+  assert.deepEqual(analyzeQuery('what would she probably study', tokenize).content, tokenize('study'));
+  assert.deepEqual(analyzeQuery('qual ela provavelmente escolheria?', tokenize).content, tokenize('escolheria'));
+  assert.deepEqual(analyzeQuery('likely causes of sync conflicts', tokenize).content, tokenize('likely causes of sync conflicts'), 'not a question: every word stays');
+});
+
 test('quantifiers (both, each, every, either, neither) are function words of a question', () => {
   assert.deepEqual(analyzeQuery('how do I create a note for each day', tokenize).content, tokenize('create note day'));
   assert.deepEqual(analyzeQuery('How do Jon and Gina both like to destress?', tokenize).content, tokenize('Jon and Gina like destress'));
