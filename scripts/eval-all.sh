@@ -64,6 +64,7 @@ if [ -d "$CORPORA/obsidian-help/vault" ]; then
         console.log(`  ${id.padEnd(26)} engram #${rank(r, id)}   fts5 #${rank(r.baseline, id)}`);' || failed=1
   echo
   run "obsidian-help blind set (written before any run)" --golden evals/obsidian-help-blind.golden.json --vault "$CORPORA/obsidian-help/vault"
+  run "obsidian-help second blind set (another author, written before any run)" --golden evals/obsidian-help-blind2.golden.json --vault "$CORPORA/obsidian-help/vault"
 else skip "obsidian-help known items" "$CORPORA/obsidian-help/vault"; fi
 if [ -d "$CORPORA/yuri-estudos" ]; then
   run "yuri-estudos (Portuguese)" --golden evals/yuri-estudos-pt.golden.json --vault "$CORPORA/yuri-estudos"
@@ -71,6 +72,7 @@ if [ -d "$CORPORA/yuri-estudos" ]; then
 else skip "yuri-estudos (Portuguese)" "$CORPORA/yuri-estudos"; fi
 if [ -d "$CORPORA/sc-pkm-legacy" ]; then
   run "sc-pkm-legacy (PKM questions)" --golden evals/sc-pkm-legacy.golden.json --vault "$CORPORA/sc-pkm-legacy"
+  run "sc-pkm-legacy blind set (another author, written before any run)" --golden evals/sc-pkm-legacy-blind.golden.json --vault "$CORPORA/sc-pkm-legacy"
 else skip "sc-pkm-legacy (PKM questions)" "$CORPORA/sc-pkm-legacy"; fi
 if [ -d "$CORPORA/locomo-dev" ]; then
   run "LoCoMo dev (session recall)" --locomo "$CORPORA/locomo-dev" --vault "$SCRATCH/locomo-vault"

@@ -248,7 +248,7 @@ function readSentence(text: string, words: readonly string[]): { language: strin
   const question = isQuestion(text, words);
   const request = question ? null : openingRequest(words, (name, word) => FUNCTION_WORDS.get(name)!.has(word));
   const language = request !== null ? request.language : question ? functionWordLanguage(words) : null;
-  if (language === null) return { language, functional: () => false };
+  if (language === null) return statementReading(words);
   const functionWords = questionWordsOf(language);
   // A question may open with a request too ("can you tell me about …?").
   const framing = request !== null ? request.framing : leadingRequest(language, words, (word) => functionWords.has(word));
@@ -257,6 +257,20 @@ function readSentence(text: string, words: readonly string[]): { language: strin
     language,
     functional: (index) => index < framing || (functionWords.has(foldToken(words[index]!)) && !writtenAsName(language, words, index, titleCase)) || inQuestionPhrase(language, words, index),
   };
+}
+
+/**
+ * The asker's pronouns, which a statement or an imperative loses too ("Stop my Archive folder
+ * from syncing to my phone", "put my travel notes on a map"): they say whose the need is, not
+ * what it is, and a note that uses them most ("my subscription", "your vault") is not about
+ * the need. Other words of a statement stay: in a claim ("vitamin D does not prevent falls")
+ * its verbs and negations are the claim. English only: the statement's language is not read.
+ */
+const ASKERS_PRONOUNS = new Set('i me my mine myself we us our ours ourselves you your yours yourself yourselves'.split(' ').flatMap(bothApostrophes));
+
+function statementReading(words: readonly string[]): { language: string | null; functional: (index: number) => boolean } {
+  const titleCase = isTitleCase(words);
+  return { language: null, functional: (index) => ASKERS_PRONOUNS.has(foldToken(words[index]!)) && !writtenAsName('en', words, index, titleCase) };
 }
 
 /**
