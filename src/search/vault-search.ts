@@ -231,6 +231,19 @@ interface NoteRow {
 /** Notes whose block rows a search engine keeps at most (a few MB). */
 const BLOCK_CACHE_NOTES = 4096;
 
+/**
+ * The text's first `max` characters, without the word the cut would split: half a word (`atla`
+ * of `atlas`) is in no note, and spelling correction would search its nearest term (`aula`). A
+ * text with no space in its last 64 characters (one long token, CJK) is cut where it stands.
+ */
+export function cutAtWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (/\s/u.test(text.charAt(max)) || /\s/u.test(text.charAt(max - 1))) return text.slice(0, max);
+  const from = Math.max(0, max - 64);
+  const space = text.slice(from, max).search(/\s\S*$/u);
+  return space === -1 ? text.slice(0, max) : text.slice(0, from + space);
+}
+
 export class VaultSearch {
   private readonly tokenize: Tokenizer;
   private readonly blockQuery: Database.Statement;
@@ -400,7 +413,7 @@ export class VaultSearch {
     const notices: string[] = [];
     let written = request.query;
     if (written.length > LIMITS.maxQueryChars) {
-      written = written.slice(0, LIMITS.maxQueryChars);
+      written = cutAtWord(written, LIMITS.maxQueryChars);
       notices.push(`the query was cut to its first ${LIMITS.maxQueryChars} characters`);
     }
     const syntax = parseQuerySyntax(written);

@@ -3,6 +3,7 @@ import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { VaultSearch } from '../../src/search/index.js';
+import { cutAtWord } from '../../src/search/vault-search.js';
 import { indexState } from '../helpers/indexed-vault.js';
 import { makeVault, type FixtureVault } from '../helpers/vault.js';
 
@@ -136,6 +137,19 @@ test('bad input: empty, stop words only, huge, operators, regex metacharacters, 
   assert.match(engine.search({ query: 'the of and' }).notices.join(), /no searchable words/);
   assert.equal(engine.search({ query: 'tantivy', limit: 0 }).results.length, 1, 'limit is clamped to at least 1');
   assert.equal(engine.search({ query: 'tantivy', limit: 1e6 }).results.length, 2);
+});
+
+test('a query past the limit is cut between words: a cut word is in no note and would be "corrected" to another', (t) => {
+  assert.equal(cutAtWord('atlas atlas', 8), 'atlas');
+  assert.equal(cutAtWord('atlas atlas', 6), 'atlas ', 'the cut falls on a space: nothing split');
+  assert.equal(cutAtWord('x'.repeat(100), 10), 'x'.repeat(10), 'one long token is cut where it stands');
+  assert.equal(cutAtWord('short', 10), 'short');
+  const vault = makeVault(t, FILES);
+  const engine = engineFor(t, vault).open();
+  // 3 + 8 · 511 = 4091 characters, then `tanti` of the next word at the limit.
+  const response = engine.search({ query: `ab ${'tantivy '.repeat(600)}` });
+  assert.match(response.notices.join(), /cut to its first 4096 characters/);
+  assert.ok(!response.notices.some((notice) => /"tant/.test(notice)), response.notices.join(' | '));
 });
 
 test('a vault with no notes searches cleanly; explain is the score', (t) => {
