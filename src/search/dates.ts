@@ -19,6 +19,8 @@ export interface DateRange {
   last: number;
   /** Named relative to today ("last week"): its notes are ranked even when no other word matches them. */
   relative?: true;
+  /** Named without a year ("in June", "on August 11"): the year is the last one up to today, and a notice says so. */
+  yearless?: true;
 }
 
 /** The widest span a relative date names: a year. */
@@ -111,9 +113,10 @@ function dayRange(year: number, month: number, day: number, text: string, first:
 /**
  * The dates a query's words name: an ISO day or month (`2026-05-01`, `2026-05`), or a month name
  * with a year and, if given, a day on either side (`1 May, 2022`, `May 1st 2022`, `12 de maio
- * de 2026`, `May 2026`). A month without a year names no span: which year is a guess.
+ * de 2026`, `May 2026`). Given `today`, also a day or a month named without a year, read as the
+ * last one up to today (`monthNamed`).
  */
-export function queryDateRanges(words: readonly string[]): DateRange[] {
+export function queryDateRanges(words: readonly string[], today = -1): DateRange[] {
   const ranges: DateRange[] = [];
   for (const [i, word] of words.entries()) {
     const iso = ISO_DAY.exec(word) ?? ISO_MONTH.exec(word);
@@ -124,14 +127,23 @@ export function queryDateRanges(words: readonly string[]): DateRange[] {
     }
     const month = MONTHS.get(foldToken(word));
     if (month === undefined) continue;
-    const range = monthNamed(words, i, month);
+    const range = monthNamed(words, i, month, today);
     if (range) ranges.push(range);
   }
   return ranges;
 }
 
-/** The span named around the month name at `i`, or null without a year. */
-function monthNamed(words: readonly string[], i: number, month: number): DateRange | null {
+/** Words that place a month named without a year in time ("in June", "the second week of November", "em junho", "im Juni"). */
+const BEFORE_A_BARE_MONTH = new Set(['in', 'during', 'of', 'em', 'de', 'durante', 'en', 'pendant', 'im', 'von', 'während', 'a', 'di', 'van', 'tijdens', 'в']);
+
+/**
+ * The span named around the month name at `i`. With a year, that month or day. Without one, and
+ * a `today` to count from: a day ("on August 11", "5 de junho") is the last such day up to today,
+ * and a month placed in time by the word before it ("in June", "of November") the last such month
+ * begun by today — as "on Friday" is the last Friday. A month alone is no date: it may be a name
+ * ("June said …"), and `may` and `march` written lower-case are a modal and a verb.
+ */
+function monthNamed(words: readonly string[], i: number, month: number, today: number): DateRange | null {
   // A day right before (`1 May`, `1st of May`, `12 de maio`) or right after (`May 1st`).
   let before = i - 1;
   while (before >= 0 && CONNECTORS.has(foldToken(words[before]!))) before--;
@@ -140,11 +152,26 @@ function monthNamed(words: readonly string[], i: number, month: number): DateRan
   let next = dayAfter ? i + 2 : i + 1;
   while (next < words.length && CONNECTORS.has(foldToken(words[next]!))) next++;
   const year = next < words.length ? YEAR.exec(words[next]!) : null;
-  if (!year) return null;
   const first = dayBefore ? before : i;
-  const text = words.slice(first, next + 1).join(' ');
   const day = dayBefore ?? dayAfter;
-  return day ? dayRange(+year[1]!, month, +day[1]!, text, first, next) : monthRange(+year[1]!, month, text, first, next);
+  if (year) {
+    const text = words.slice(first, next + 1).join(' ');
+    return day ? dayRange(+year[1]!, month, +day[1]!, text, first, next) : monthRange(+year[1]!, month, text, first, next);
+  }
+  const word = words[i]!;
+  if (today === -1 || word === 'may' || word === 'march') return null;
+  const last = dayAfter ? i + 1 : i;
+  const text = words.slice(first, last + 1).join(' ');
+  const now = new Date(today * 86_400_000);
+  const [thisYear, thisMonth, thisDay] = [now.getUTCFullYear(), now.getUTCMonth() + 1, now.getUTCDate()];
+  if (day) {
+    const passed = month < thisMonth || (month === thisMonth && +day[1]! <= thisDay);
+    const range = dayRange(passed ? thisYear : thisYear - 1, month, +day[1]!, text, first, last);
+    return range && { ...range, yearless: true };
+  }
+  if (i === 0 || !BEFORE_A_BARE_MONTH.has(foldToken(words[i - 1]!))) return null;
+  const range = monthRange(month <= thisMonth ? thisYear : thisYear - 1, month, text, first, last);
+  return range && { ...range, yearless: true };
 }
 
 type Unit = 'day' | 'week' | 'month' | 'quarter' | 'year';

@@ -231,6 +231,11 @@ interface NoteRow {
 /** Notes whose block rows a search engine keeps at most (a few MB). */
 const BLOCK_CACHE_NOTES = 4096;
 
+/** A span of days as a notice writes it: `2026-12-01`, or `2026-06-01 to 2026-06-30`. */
+function spanText(range: { from: number; to: number }): string {
+  return range.from === range.to ? isoDay(range.from) : `${isoDay(range.from)} to ${isoDay(range.to)}`;
+}
+
 /**
  * The text's first `max` characters, without the word the cut would split: half a word (`atla`
  * of `atlas`) is in no note, and spelling correction would search its nearest term (`aula`). A
@@ -453,10 +458,11 @@ export class VaultSearch {
    * when none is, its words stay words and a notice says the vault has nothing from then.
    */
   private readDates(analyzed: AnalyzedQuery, today: string | undefined, notices: string[]): { analyzed: AnalyzedQuery; dates: Map<number, DateBoost> } {
-    const named = queryDateRanges(analyzed.words);
     const day = today === undefined ? localDay(Date.now()) : dayOfValue(today);
+    const named = queryDateRanges(analyzed.words, day);
     // Beside a date named in full a relative one is relative to it, not to today ("what did Joanna
     // finish last Friday on 23 January, 2022?"): the named date answers, the words stay words.
+    for (const range of named) if (range.yearless) notices.push(`read "${range.text}" as ${spanText(range)}, the last one up to today: no year was given`);
     const relative = day === -1 || named.length > 0 ? [] : relativeDateRanges(analyzed.words, day, () => functionWordLanguage(analyzed.words));
     if (relative.length === 0) return { analyzed, dates: this.dates.boosts(named) };
     const spoken = new Set<number>();
@@ -466,7 +472,7 @@ export class VaultSearch {
     for (const range of relative) {
       const key = `${range.from}:${range.to}`;
       if (!held.has(key)) {
-        const when = range.from === range.to ? isoDay(range.from) : `${isoDay(range.from)} to ${isoDay(range.to)}`;
+        const when = spanText(range);
         const notes = this.dates.notesIn(range, this.mentioning(range));
         const dated = notes.dated.length;
         held.set(key, dated + notes.mentioning.length > 0);

@@ -30,11 +30,29 @@ test('the dates a query names: ISO days and months, a month name with its year a
   assert.deepEqual(spans('1 мая 2022'), [[day('2022-05-01'), day('2022-05-01'), '1 мая 2022']]);
 });
 
-test('no date without a year, no impossible day, and a month word alone is a word', () => {
+test('no date without a year unless a today is given, no impossible day, and a month word alone is a word', () => {
   assert.deepEqual(spans('what did Melanie paint in May?'), []);
   assert.deepEqual(spans('2026-02-30 and 2026-13'), []);
   assert.deepEqual(spans('a test set 2026'), [], 'abbreviations are English only: Portuguese `set` is an English word');
   assert.deepEqual(spans('May I embed a file?'), []);
+});
+
+test('with a today, a month or day named without a year is the last one up to today; a month alone, or a lower-case may, is not', () => {
+  const today = day('2023-10-23');
+  const yearless = (query: string) => queryDateRanges(words(query), today).map(({ from, to, text, yearless }) => [isoDay(from), isoDay(to), text, yearless]);
+  assert.deepEqual(yearless('When did Melanie go camping in June?'), [['2023-06-01', '2023-06-30', 'June', true]]);
+  assert.deepEqual(yearless('the second week of November'), [['2022-11-01', '2022-11-30', 'November', true]], 'not begun by today: the year before');
+  assert.deepEqual(yearless('what happened in October'), [['2023-10-01', '2023-10-31', 'October', true]], 'this month, begun');
+  assert.deepEqual(yearless('when they met on Aug 15th'), [['2023-08-15', '2023-08-15', 'Aug 15th', true]]);
+  assert.deepEqual(yearless('between August 11 and August 15 2023'), [
+    ['2023-08-11', '2023-08-11', 'August 11', true],
+    ['2023-08-15', '2023-08-15', 'August 15 2023', undefined],
+  ]);
+  assert.deepEqual(yearless('o que fiz em junho'), [['2023-06-01', '2023-06-30', 'junho', true]]);
+  assert.deepEqual(yearless('June said the budget is fine'), [], 'a month alone may be a name');
+  assert.deepEqual(yearless('what did June say'), []);
+  assert.deepEqual(yearless('it may rain in may'), [], 'lower-case may is a modal');
+  assert.deepEqual(yearless('in May 2022'), [['2022-05-01', '2022-05-31', 'May 2022', undefined]], 'a year given is kept');
 });
 
 test("a note's day is the ISO date in its file name, not in its folders", () => {
