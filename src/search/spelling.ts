@@ -160,7 +160,14 @@ export interface WordCorrection extends SpellingCorrection {
  */
 export function correctQuery(
   query: { content: readonly string[]; wordOf: ReadonlyMap<string, number>; words: readonly string[] },
-  vault: { isKnown: (term: string) => boolean; isStopWord: (word: string) => boolean; contextOf?: (others: readonly string[]) => (candidate: string) => boolean },
+  vault: {
+    isKnown: (term: string) => boolean;
+    isStopWord: (word: string) => boolean;
+    /** Whether a candidate shares a note with the query's other words (the notes searched). */
+    contextOf?: (others: readonly string[]) => (candidate: string) => boolean;
+    /** Whether a candidate is in a note searched at all (a filter's), when the query has no other known word. */
+    held?: (candidate: string) => boolean;
+  },
   spelling: Pick<SpellingIndex, 'correct'>,
 ): WordCorrection[] {
   const byWord = new Map<number, string[]>();
@@ -176,7 +183,7 @@ export function correctQuery(
     if (written === undefined || terms.some(vault.isKnown) || !isCorrectable(written, terms, vault.isStopWord)) continue;
     // The query's other words the vault knows: a correction must share a note with one of them.
     const others = vault.contextOf === undefined ? [] : query.content.filter((term) => query.wordOf.get(term) !== word && vault.isKnown(term));
-    const fits = others.length === 0 ? undefined : vault.contextOf!(others);
+    const fits = others.length === 0 ? vault.held : vault.contextOf!(others);
     let best: SpellingCorrection | null = null;
     for (const term of terms) {
       const correction = spelling.correct(term, fits);

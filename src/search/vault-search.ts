@@ -433,7 +433,7 @@ export class VaultSearch {
     filter = this.excluding(filter, [...syntax.excluded, ...(request.exclude ?? [])], notices);
     const { analyzed, dates } = this.readDates(analyzeQuery(query, this.tokenize), request.today, notices);
     const known = this.index.knownTerms(analyzed.content);
-    const corrected = this.correctSpelling(analyzed, known);
+    const corrected = this.correctSpelling(analyzed, known, filter.active ? (doc) => filter.test(this.metas[doc]!) === null : null);
     for (const { word, to } of corrected) notices.push(`no note contains "${word}"; searched the nearest indexed word ("${to}") instead`);
     if (analyzed.all.length === 0 && written.trim() !== '' && !(query === '' && scopes.length > 0))
       notices.push(query === '' && syntax.excluded.length > 0 ? 'the query only leaves words out; add the words to search for' : 'the query has no searchable words (only stop words or punctuation)');
@@ -547,10 +547,13 @@ export class VaultSearch {
     return excludingNotes(filter, notes);
   }
 
-  /** Whether a term shares a note with one of `others`: the notes holding them gathered once, each term's postings checked against them. */
-  private sharesANoteWith(others: readonly string[]): (term: string) => boolean {
+  /**
+   * Whether a term shares a note with one of `others`, inside the search's filter when there is
+   * one: the notes holding them gathered once, each term's postings checked against them.
+   */
+  private sharesANoteWith(others: readonly string[], inFilter: ((doc: number) => boolean) | null): (term: string) => boolean {
     const holders = new Set<number>();
-    for (const other of others) this.index.forEachDocumentWith(other, (doc) => holders.add(doc));
+    for (const other of others) this.index.forEachDocumentWith(other, (doc) => (inFilter === null || inFilter(doc)) && holders.add(doc));
     return (term) => {
       let shared = false;
       this.index.forEachDocumentWith(term, (doc) => {
@@ -560,16 +563,34 @@ export class VaultSearch {
     };
   }
 
+  /** Whether some note inside the filter holds the term. */
+  private heldInFilter(inFilter: (doc: number) => boolean): (term: string) => boolean {
+    return (term) => {
+      let held = false;
+      this.index.forEachDocumentWith(term, (doc) => {
+        held ||= inFilter(doc);
+      });
+      return held;
+    };
+  }
+
   /**
    * Misspelt query words (no note contains any of their terms) searched as the nearest indexed
-   * term: added to `known`, in the word's place for proximity (`correctQuery`).
+   * term: added to `known`, in the word's place for proximity (`correctQuery`). Under a filter
+   * the correction is a term some note inside it holds: another term would rank nothing there,
+   * and the notice would name a word the searched notes do not have (`Carolina` → `carolin`,
+   * Caroline's stem, from another conversation's sessions).
    */
-  private correctSpelling(analyzed: AnalyzedQuery, known: string[]): WordCorrection[] {
+  private correctSpelling(analyzed: AnalyzedQuery, known: string[], inFilter: ((doc: number) => boolean) | null): WordCorrection[] {
     // Most queries: every word is in some note, and nothing is allocated to find that out.
     if (analyzed.content.every((term) => this.index.documentFrequency(term) > 0)) return [];
     this.spelling ??= new SpellingIndex(this.index.vocabulary(), (term) => this.index.documentFrequency(term), this.index.documentCount);
     const isKnown = (term: string) => this.index.documentFrequency(term) > 0;
-    const corrected = correctQuery(analyzed, { isKnown, isStopWord: (word) => this.tokenize.isStopWord(word), contextOf: (others) => this.sharesANoteWith(others) }, this.spelling);
+    const corrected = correctQuery(
+      analyzed,
+      { isKnown, isStopWord: (word) => this.tokenize.isStopWord(word), contextOf: (others) => this.sharesANoteWith(others, inFilter), ...(inFilter ? { held: this.heldInFilter(inFilter) } : {}) },
+      this.spelling,
+    );
     for (const { from, to } of corrected) {
       if (known.includes(to)) continue;
       known.push(to);

@@ -244,6 +244,12 @@ test("a misspelt word is read as a term found beside the query's other words, no
   assert.equal(typo.results[0]!.path, 'Bike/Maintenance.md');
   // Alone, the word has no context: the commonest of the nearest terms, as before.
   assert.deepEqual(engine.search({ query: 'chian', explain: true }).analysis!.corrected, [{ word: 'chian', from: 'chian', to: 'china' }]);
+  // Under a filter, only a term some note inside it holds: `china` is in no Bike note.
+  assert.deepEqual(engine.search({ query: 'chian', explain: true, filters: { folders: ['Bike'] } }).analysis!.corrected, [{ word: 'chian', from: 'chian', to: 'chain' }]);
+  const outside = engine.search({ query: 'chian', explain: true, filters: { folders: ['Notes'] } });
+  assert.deepEqual(outside.analysis!.corrected, [], 'no near term inside the filter: no guess');
+  assert.ok(!outside.notices.some((notice) => /nearest indexed word/.test(notice)), outside.notices.join(' | '));
+  assert.deepEqual(engine.search({ query: 'train chian', explain: true, filters: { folders: ['Bike'] } }).analysis!.corrected, [], 'the context is read inside the filter too');
 });
 
 test("a list of links points to its notes: the note it describes ranks above the list's own note", (t) => {
