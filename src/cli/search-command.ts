@@ -73,7 +73,7 @@ export function describeResponse(response: SearchResponse, { explain = false }: 
   if (explain && response.analysis) {
     const { terms, ignored, language, corrected } = response.analysis;
     lines.push(
-      `query terms: ${terms.join(' ') || '(none the index knows)'}${ignored.length ? `; left out as ${language === null ? "the asker's" : `${language} question, request and function`} words: ${ignored.join(' ')}` : ''}${corrected.length ? `; spelling: ${corrected.map(({ from, to }) => `${from} → ${to}`).join(', ')}` : ''}`,
+      `query terms: ${terms.join(' ') || '(none the index knows)'}${ignored.length ? `; left out (the asker's words: question, request and function words, pronouns, dates read as days${language === null ? '' : `; language ${language}`}): ${ignored.join(' ')}` : ''}${corrected.length ? `; spelling: ${corrected.map(({ from, to }) => `${from} → ${to}`).join(', ')}` : ''}`,
     );
   }
   if (response.results.length === 0) lines.push(`no results for "${response.query}" (${response.mode})`);

@@ -4,7 +4,7 @@
  * date ("what did Joanna say on 1 May, 2022?", "1:1 with Priya May 2026", "what did I do
  * yesterday?"), in words no note's text needs to share: the note is *dated* that day, its name
  * (or its `date:`) says so in digits. Pure: words and paths in (and today's day number, for
- * relative dates), day numbers out (days since 1970-01-01, UTC).
+ * relative dates and those named without a year), day numbers out (days since 1970-01-01, UTC).
  */
 import { foldToken, scanWordSpans } from './tokenizer.js';
 
@@ -133,16 +133,76 @@ export function queryDateRanges(words: readonly string[], today = -1): DateRange
   return ranges;
 }
 
-/** Words that place a month named without a year in time ("in June", "the second week of November", "em junho", "im Juni"). */
-const BEFORE_A_BARE_MONTH = new Set(['in', 'during', 'of', 'em', 'de', 'durante', 'en', 'pendant', 'im', 'von', 'während', 'a', 'di', 'van', 'tijdens', 'в']);
+/**
+ * Each language's words that place a month named without a year in time ("in June", "the second
+ * week of November", "em junho", "im Juni", "a maggio"): the word and the month must be of one
+ * language, so English "a June wedding" and "exploration of Mars" (French `mars`) are no dates.
+ */
+const BEFORE_A_BARE_MONTH: Readonly<Record<string, readonly string[]>> = {
+  en: ['in', 'during', 'of'],
+  pt: ['em', 'de', 'durante'],
+  es: ['en', 'de', 'durante'],
+  fr: ['en', 'de', 'pendant'],
+  de: ['im'],
+  it: ['a', 'di', 'in', 'durante'],
+  nl: ['in', 'van', 'tijdens'],
+};
 
 /**
- * The span named around the month name at `i`. With a year, that month or day. Without one, and
- * a `today` to count from: a day ("on August 11", "5 de junho") is the last such day up to today,
- * and a month placed in time by the word before it ("in June", "of November") the last such month
- * begun by today — as "on Friday" is the last Friday. A month alone is no date: it may be a name
- * ("June said …"), and `may` and `march` written lower-case are a modal and a verb.
+ * Words before a day named without a year ("on Aug 15th", "between August 11 and …", "no dia 5
+ * de junho", "am 5. Juni"): without one of them or an ordinal (`15th`), a number beside a month
+ * may count something ("top 5 June", "June 2 people").
  */
+const BEFORE_A_YEARLESS_DAY = new Set([
+  'on',
+  'by',
+  'until',
+  'till',
+  'since',
+  'from',
+  'between',
+  'and',
+  'to',
+  'before',
+  'after',
+  'em',
+  'no',
+  'dia',
+  'até',
+  'desde',
+  'entre',
+  'el',
+  'hasta',
+  'le',
+  'au',
+  'du',
+  'am',
+  'bis',
+  'seit',
+  'vom',
+  'il',
+  'al',
+  'dal',
+  'op',
+  'tot',
+  'sinds',
+  'van',
+]);
+
+/** Folded long month name → the languages whose name it is (`BEFORE_A_BARE_MONTH` asks). */
+const LONG_MONTH_LANGUAGES: ReadonlyMap<string, ReadonlySet<string>> = (() => {
+  const languages = new Map<string, Set<string>>();
+  for (const language of Object.keys(BEFORE_A_BARE_MONTH)) {
+    for (let month = 1; month <= 12; month++) {
+      const folded = foldToken(new Intl.DateTimeFormat(language, { month: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2021, month - 1, 15))));
+      const set = languages.get(folded) ?? new Set<string>();
+      languages.set(folded, set.add(language));
+    }
+  }
+  return languages;
+})();
+
+/** The span named around the month name at `i`: with a year, that month or day; without one, see `yearlessDate`. */
 function monthNamed(words: readonly string[], i: number, month: number, today: number): DateRange | null {
   // A day right before (`1 May`, `1st of May`, `12 de maio`) or right after (`May 1st`).
   let before = i - 1;
@@ -154,23 +214,38 @@ function monthNamed(words: readonly string[], i: number, month: number, today: n
   const year = next < words.length ? YEAR.exec(words[next]!) : null;
   const first = dayBefore ? before : i;
   const day = dayBefore ?? dayAfter;
-  if (year) {
-    const text = words.slice(first, next + 1).join(' ');
-    return day ? dayRange(+year[1]!, month, +day[1]!, text, first, next) : monthRange(+year[1]!, month, text, first, next);
-  }
-  const word = words[i]!;
-  if (today === -1 || word === 'may' || word === 'march') return null;
-  const last = dayAfter ? i + 1 : i;
+  if (!year) return today === -1 ? null : yearlessDate(words, { at: i, first, last: dayAfter ? i + 1 : i, month, day }, today);
+  const text = words.slice(first, next + 1).join(' ');
+  return day ? dayRange(+year[1]!, month, +day[1]!, text, first, next) : monthRange(+year[1]!, month, text, first, next);
+}
+
+/**
+ * A day or month named without a year, read as the last one up to today — as "on Friday" is the
+ * last Friday. A day needs an ordinal or a word placing it before it ("on Aug 15th"); it is the
+ * last such day up to today (a 29 February the last leap year's). A month needs a word of its
+ * language placing it in time before it ("in June", "of November") and no name after it
+ * ("August Strindberg"); it is the last such month begun by today. Alone a month may be a name
+ * ("June said …"), and `may` and `march` written lower-case are a modal and a verb.
+ */
+function yearlessDate(words: readonly string[], named: { at: number; first: number; last: number; month: number; day: RegExpExecArray | null }, today: number): DateRange | null {
+  const { at, first, last, month, day } = named;
   const text = words.slice(first, last + 1).join(' ');
   const now = new Date(today * 86_400_000);
   const [thisYear, thisMonth, thisDay] = [now.getUTCFullYear(), now.getUTCMonth() + 1, now.getUTCDate()];
+  const placedBy = first > 0 ? foldToken(words[first - 1]!) : '';
+  let range: DateRange | null = null;
   if (day) {
+    if (!BEFORE_A_YEARLESS_DAY.has(placedBy) && !/\D/.test(day[0])) return null;
     const passed = month < thisMonth || (month === thisMonth && +day[1]! <= thisDay);
-    const range = dayRange(passed ? thisYear : thisYear - 1, month, +day[1]!, text, first, last);
-    return range && { ...range, yearless: true };
+    for (let back = passed ? 0 : 1; range === null && back < 9; back++) range = dayRange(thisYear - back, month, +day[1]!, text, first, last);
+  } else {
+    const word = words[at]!;
+    const following = words[at + 1];
+    if (word === 'may' || word === 'march' || (following !== undefined && /^\p{Lu}/u.test(following))) return null;
+    const languages = LONG_MONTH_LANGUAGES.get(foldToken(word));
+    if (languages === undefined || ![...languages].some((language) => BEFORE_A_BARE_MONTH[language]!.includes(placedBy))) return null;
+    range = monthRange(month <= thisMonth ? thisYear : thisYear - 1, month, text, first, last);
   }
-  if (i === 0 || !BEFORE_A_BARE_MONTH.has(foldToken(words[i - 1]!))) return null;
-  const range = monthRange(month <= thisMonth ? thisYear : thisYear - 1, month, text, first, last);
   return range && { ...range, yearless: true };
 }
 

@@ -265,12 +265,18 @@ function readSentence(text: string, words: readonly string[]): { language: strin
  * what it is, and a note that uses them most ("my subscription", "your vault") is not about
  * the need. Other words of a statement stay: in a claim ("vitamin D does not prevent falls")
  * its verbs and negations are the claim. English only: the statement's language is not read.
+ * Not `I`, `me`, `us` or `mine`, which are also a numeral, a title's word, a country and a noun
+ * ("World War I", "Moving to the US", "Gold Mine"). Note names are read the same way, so "my
+ * reading list" still covers the name `My reading list`.
  */
-const ASKERS_PRONOUNS = new Set('i me my mine myself we us our ours ourselves you your yours yourself yourselves'.split(' ').flatMap(bothApostrophes));
+const ASKERS_PRONOUNS = new Set('my myself we our ours ourselves you your yours yourself yourselves'.split(' '));
 
 function statementReading(words: readonly string[]): { language: string | null; functional: (index: number) => boolean } {
-  const titleCase = isTitleCase(words);
-  return { language: null, functional: (index) => ASKERS_PRONOUNS.has(foldToken(words[index]!)) && !writtenAsName('en', words, index, titleCase) };
+  let titleCase: boolean | undefined;
+  return {
+    language: null,
+    functional: (index) => ASKERS_PRONOUNS.has(foldToken(words[index]!)) && !writtenAsName('en', words, index, (titleCase ??= isTitleCase(words))),
+  };
 }
 
 /**

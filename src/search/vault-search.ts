@@ -212,7 +212,7 @@ export interface SearchResponse {
   total_matches: number;
   scoped_out?: ScopedOut;
   notices: string[];
-  /** With explain: the query's ranked terms, the question, request and function words left out, their language, and misspelt words searched as their nearest indexed term. */
+  /** With explain: the query's ranked terms, the words left out (a question's or request's function words, a statement's pronouns of the asker, a date's words read as days) and the language of the first, and misspelt words searched as their nearest indexed term. */
   analysis?: { terms: string[]; ignored: string[]; language: string | null; corrected: { word: string; from: string; to: string }[] };
 }
 
@@ -419,7 +419,7 @@ export class VaultSearch {
     let written = request.query;
     if (written.length > LIMITS.maxQueryChars) {
       written = cutAtWord(written, LIMITS.maxQueryChars);
-      notices.push(`the query was cut to its first ${LIMITS.maxQueryChars} characters`);
+      notices.push(`the query was cut to its first ${written.length} characters, at a word (at most ${LIMITS.maxQueryChars} are read)`);
     }
     const syntax = parseQuerySyntax(written);
     const query = syntax.text;
@@ -460,10 +460,11 @@ export class VaultSearch {
   private readDates(analyzed: AnalyzedQuery, today: string | undefined, notices: string[]): { analyzed: AnalyzedQuery; dates: Map<number, DateBoost> } {
     const day = today === undefined ? localDay(Date.now()) : dayOfValue(today);
     const named = queryDateRanges(analyzed.words, day);
+    for (const range of named) if (range.yearless) notices.push(`read "${range.text}" as ${spanText(range)}: no year was given, so the latest one begun by today`);
     // Beside a date named in full a relative one is relative to it, not to today ("what did Joanna
-    // finish last Friday on 23 January, 2022?"): the named date answers, the words stay words.
-    for (const range of named) if (range.yearless) notices.push(`read "${range.text}" as ${spanText(range)}, the last one up to today: no year was given`);
-    const relative = day === -1 || named.length > 0 ? [] : relativeDateRanges(analyzed.words, day, () => functionWordLanguage(analyzed.words));
+    // finish last Friday on 23 January, 2022?"): the named date answers, the words stay words. A
+    // date named without a year is itself read from today, and leaves "yesterday" as it is.
+    const relative = day === -1 || named.some((range) => !range.yearless) ? [] : relativeDateRanges(analyzed.words, day, () => functionWordLanguage(analyzed.words));
     if (relative.length === 0) return { analyzed, dates: this.dates.boosts(named) };
     const spoken = new Set<number>();
     const found: SpanNotes[] = [];
@@ -554,21 +555,17 @@ export class VaultSearch {
   private sharesANoteWith(others: readonly string[], inFilter: ((doc: number) => boolean) | null): (term: string) => boolean {
     const holders = new Set<number>();
     for (const other of others) this.index.forEachDocumentWith(other, (doc) => (inFilter === null || inFilter(doc)) && holders.add(doc));
-    return (term) => {
-      let shared = false;
-      this.index.forEachDocumentWith(term, (doc) => {
-        shared ||= holders.has(doc);
-      });
-      return shared;
-    };
+    // The other words are all outside the filter: no context there, only a note inside it to hold the term.
+    if (holders.size === 0 && inFilter !== null) return this.heldBy(inFilter);
+    return this.heldBy((doc) => holders.has(doc));
   }
 
-  /** Whether some note inside the filter holds the term. */
-  private heldInFilter(inFilter: (doc: number) => boolean): (term: string) => boolean {
+  /** Whether some note `wanted` accepts holds the term. */
+  private heldBy(wanted: (doc: number) => boolean): (term: string) => boolean {
     return (term) => {
       let held = false;
       this.index.forEachDocumentWith(term, (doc) => {
-        held ||= inFilter(doc);
+        held ||= wanted(doc);
       });
       return held;
     };
@@ -588,7 +585,7 @@ export class VaultSearch {
     const isKnown = (term: string) => this.index.documentFrequency(term) > 0;
     const corrected = correctQuery(
       analyzed,
-      { isKnown, isStopWord: (word) => this.tokenize.isStopWord(word), contextOf: (others) => this.sharesANoteWith(others, inFilter), ...(inFilter ? { held: this.heldInFilter(inFilter) } : {}) },
+      { isKnown, isStopWord: (word) => this.tokenize.isStopWord(word), contextOf: (others) => this.sharesANoteWith(others, inFilter), ...(inFilter ? { held: this.heldBy(inFilter) } : {}) },
       this.spelling,
     );
     for (const { from, to } of corrected) {

@@ -53,6 +53,21 @@ test('with a today, a month or day named without a year is the last one up to to
   assert.deepEqual(yearless('what did June say'), []);
   assert.deepEqual(yearless('it may rain in may'), [], 'lower-case may is a modal');
   assert.deepEqual(yearless('in May 2022'), [['2022-05-01', '2022-05-31', 'May 2022', undefined]], 'a year given is kept');
+  assert.deepEqual(yearless('on may 5th'), [['2023-05-05', '2023-05-05', 'may 5th', true]], 'with a day, lower-case may is the month');
+  assert.deepEqual(yearless('on Dec 4'), [['2022-12-04', '2022-12-04', 'Dec 4', true]], 'a day not yet come this year: the year before');
+  assert.deepEqual(yearless('on Feb 29'), [['2020-02-29', '2020-02-29', 'Feb 29', true]], 'the last leap day');
+});
+
+test("a month or day without a year is a date only where placed as one: not after another language's word, not before a name, not a count", () => {
+  const yearless = (query: string) => queryDateRanges(words(query), day('2023-10-23')).map(({ text }) => text);
+  assert.deepEqual(yearless('a June wedding'), [], 'English "a" is an article');
+  assert.deepEqual(yearless('exploration of Mars'), [], 'French mars after English of');
+  assert.deepEqual(yearless('agua de mar'), [], 'an abbreviation alone is no month');
+  assert.deepEqual(yearless('letters of August Strindberg'), [], 'a name follows');
+  assert.deepEqual(yearless('top 5 June'), []);
+  assert.deepEqual(yearless('June 2 people'), []);
+  assert.deepEqual(yearless('vacanze a maggio'), ['maggio'], 'Italian a before an Italian month');
+  assert.deepEqual(yearless('was ist im Juni passiert'), ['Juni']);
 });
 
 test("a note's day is the ISO date in its file name, not in its folders", () => {

@@ -95,12 +95,13 @@ test("a question's hedges (likely, probably, maybe …) are the asker's guess, n
   assert.deepEqual(analyzeQuery('likely causes of sync conflicts', tokenize).content, tokenize('likely causes of sync conflicts'), 'not a question: every word stays');
 });
 
-test("a statement or an imperative loses only the asker's pronouns (my, we, your …); its other words stay, and a capitalized US is a name", () => {
+test("a statement or an imperative loses only the asker's pronouns (my, we, your …); its other words stay, and I, me, us, mine too (a numeral, a country, a noun)", () => {
   assert.deepEqual(analyzeQuery('Stop my Archive folder from syncing to my phone', tokenize).content, tokenize('Stop Archive folder from syncing to phone'));
   assert.deepEqual(analyzeQuery('vitamin D does not prevent falls', tokenize).content, tokenize('vitamin D does not prevent falls'));
   assert.deepEqual(analyzeQuery('trip to the US with our team', tokenize).content, tokenize('trip to the US with team'));
   assert.deepEqual(analyzeQuery('my notes', tokenize).content, tokenize('notes'));
   assert.deepEqual(analyzeQuery('my', tokenize).content, tokenize('my'), 'nothing else: the pronoun is searched');
+  for (const kept of ['gold mine', 'Moving To The US', 'World War I timeline', 'send me the notes']) assert.deepEqual(analyzeQuery(kept, tokenize).content, tokenize(kept), kept);
 });
 
 test('quantifiers (both, each, every, either, neither) are function words of a question', () => {

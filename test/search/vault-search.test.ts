@@ -148,7 +148,7 @@ test('a query past the limit is cut between words: a cut word is in no note and 
   const engine = engineFor(t, vault).open();
   // 3 + 8 · 511 = 4091 characters, then `tanti` of the next word at the limit.
   const response = engine.search({ query: `ab ${'tantivy '.repeat(600)}` });
-  assert.match(response.notices.join(), /cut to its first 4096 characters/);
+  assert.match(response.notices.join(), /cut to its first 4090 characters, at a word \(at most 4096 are read\)/);
   assert.ok(!response.notices.some((notice) => /"tant/.test(notice)), response.notices.join(' | '));
 });
 
@@ -249,7 +249,12 @@ test("a misspelt word is read as a term found beside the query's other words, no
   const outside = engine.search({ query: 'chian', explain: true, filters: { folders: ['Notes'] } });
   assert.deepEqual(outside.analysis!.corrected, [], 'no near term inside the filter: no guess');
   assert.ok(!outside.notices.some((notice) => /nearest indexed word/.test(notice)), outside.notices.join(' | '));
-  assert.deepEqual(engine.search({ query: 'train chian', explain: true, filters: { folders: ['Bike'] } }).analysis!.corrected, [], 'the context is read inside the filter too');
+  assert.deepEqual(
+    engine.search({ query: 'china chian', explain: true, filters: { folders: ['Bike'] } }).analysis!.corrected,
+    [{ word: 'chian', from: 'chian', to: 'chain' }],
+    'the context is read inside the filter: china is not there, so no context, only a note inside to hold the term',
+  );
+  assert.deepEqual(engine.search({ query: 'train chian', explain: true }).analysis!.corrected, [{ word: 'chian', from: 'chian', to: 'china' }], 'no filter: beside train');
 });
 
 test("a list of links points to its notes: the note it describes ranks above the list's own note", (t) => {
