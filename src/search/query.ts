@@ -30,7 +30,7 @@ const FUNCTION_WORDS_BY_LANGUAGE: Record<string, string> = {
   es: `cómo como qué que cuál cuáles quién quiénes cuándo dónde donde por porqué cuánto cuánta cuántos cuántas
     es son fue era ser estar está están tiene tienen tener hay hago hacer puede puedo podemos debo debe
     yo me mi mis nosotros nuestro nuestra tú tu usted su él ella ellos ellas
-    el la los las un una unos unas de del en para con sobre eso esto ese esa este esta`,
+    el la los las un una unos unas a al de del en para con sobre eso esto ese esa este esta`,
   fr: `comment que quoi quel quelle quels quelles qui quand où pourquoi combien est-ce
     est sont était être avoir ai as a avons ont peut peux pouvons dois doit faire fais
     je j' me moi mon ma mes nous notre nos vous votre vos il elle ils elles le la les un une des de du en dans pour avec sur ce cette`,

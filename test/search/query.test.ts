@@ -14,6 +14,8 @@ test('a question loses its question and function words; content words stay', () 
   assert.deepEqual(analyzeQuery('What is a vault?', tokenize).content, ['vault']);
   assert.deepEqual(analyzeQuery('como instalar um plugin', tokenize).content, ['instalar', 'plugin']);
   assert.equal(analyzeQuery('como instalar um plugin', tokenize).language, 'pt');
+  // Spanish `a` and `la` against Portuguese `a`: a tie had gone to Portuguese, which kept `la`.
+  assert.equal(analyzeQuery('¿Cómo veo qué notas enlazan a la nota que tengo abierta?', tokenize).language, 'es');
 });
 
 test("an agent's long query is read sentence by sentence: the situation keeps its words, the ask loses its framing", () => {
