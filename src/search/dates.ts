@@ -45,10 +45,12 @@ const MONTH_LANGUAGES = ['en', 'pt', 'es', 'fr', 'de', 'it', 'nl', 'ru'];
  * Folded month name → month (1–12): each language's long name as it stands alone and inside a
  * date (Russian declines it: `май`, `мая`) and its abbreviation, from the platform's own
  * calendar data (`Intl`), not a hand-written table; English abbreviations too (`Sep 2026`). A
- * spelling two languages give different months is dropped.
+ * spelling two languages give different months is dropped. Beside it, each long name's
+ * languages (`BEFORE_A_BARE_MONTH` asks which language a month without a year is in).
  */
-const MONTHS: ReadonlyMap<string, number> = (() => {
+const { MONTHS, LONG_MONTH_LANGUAGES } = (() => {
   const months = new Map<string, number>();
+  const languages = new Map<string, Set<string>>();
   const clash = new Set<string>();
   for (const language of MONTH_LANGUAGES) {
     for (let month = 1; month <= 12; month++) {
@@ -56,7 +58,9 @@ const MONTHS: ReadonlyMap<string, number> = (() => {
       const names = new Set<string>();
       // Abbreviations in English only: elsewhere they are words (Portuguese `set`, Dutch `mei` is whole).
       for (const style of language === 'en' ? (['long', 'short'] as const) : (['long'] as const)) {
-        names.add(new Intl.DateTimeFormat(language, { month: style, timeZone: 'UTC' }).format(date));
+        const alone = new Intl.DateTimeFormat(language, { month: style, timeZone: 'UTC' }).format(date);
+        names.add(alone);
+        if (style === 'long') languages.set(foldToken(alone), (languages.get(foldToken(alone)) ?? new Set<string>()).add(language));
         const part = new Intl.DateTimeFormat(language, { month: style, day: 'numeric', timeZone: 'UTC' }).formatToParts(date).find((p) => p.type === 'month');
         if (part) names.add(part.value);
       }
@@ -69,7 +73,7 @@ const MONTHS: ReadonlyMap<string, number> = (() => {
     }
   }
   for (const folded of clash) months.delete(folded);
-  return months;
+  return { MONTHS: months as ReadonlyMap<string, number>, LONG_MONTH_LANGUAGES: languages as ReadonlyMap<string, ReadonlySet<string>> };
 })();
 
 /** Words that may stand between a day, its month and its year: `1st of May`, `12 de maio de 2026`. */
@@ -138,7 +142,7 @@ export function queryDateRanges(words: readonly string[], today = -1): DateRange
  * week of November", "em junho", "im Juni", "a maggio"): the word and the month must be of one
  * language, so English "a June wedding" and "exploration of Mars" (French `mars`) are no dates.
  */
-const BEFORE_A_BARE_MONTH: Readonly<Record<string, readonly string[]>> = {
+const BEFORE_A_BARE_MONTH: Readonly<Partial<Record<string, readonly string[]>>> = {
   en: ['in', 'during', 'of'],
   pt: ['em', 'de', 'durante'],
   es: ['en', 'de', 'durante'],
@@ -189,19 +193,6 @@ const BEFORE_A_YEARLESS_DAY = new Set([
   'van',
 ]);
 
-/** Folded long month name → the languages whose name it is (`BEFORE_A_BARE_MONTH` asks). */
-const LONG_MONTH_LANGUAGES: ReadonlyMap<string, ReadonlySet<string>> = (() => {
-  const languages = new Map<string, Set<string>>();
-  for (const language of Object.keys(BEFORE_A_BARE_MONTH)) {
-    for (let month = 1; month <= 12; month++) {
-      const folded = foldToken(new Intl.DateTimeFormat(language, { month: 'long', timeZone: 'UTC' }).format(new Date(Date.UTC(2021, month - 1, 15))));
-      const set = languages.get(folded) ?? new Set<string>();
-      languages.set(folded, set.add(language));
-    }
-  }
-  return languages;
-})();
-
 /** The span named around the month name at `i`: with a year, that month or day; without one, see `yearlessDate`. */
 function monthNamed(words: readonly string[], i: number, month: number, today: number): DateRange | null {
   // A day right before (`1 May`, `1st of May`, `12 de maio`) or right after (`May 1st`).
@@ -243,7 +234,7 @@ function yearlessDate(words: readonly string[], named: { at: number; first: numb
     const following = words[at + 1];
     if (word === 'may' || word === 'march' || (following !== undefined && /^\p{Lu}/u.test(following))) return null;
     const languages = LONG_MONTH_LANGUAGES.get(foldToken(word));
-    if (languages === undefined || ![...languages].some((language) => BEFORE_A_BARE_MONTH[language]!.includes(placedBy))) return null;
+    if (languages === undefined || ![...languages].some((language) => (BEFORE_A_BARE_MONTH[language] ?? []).includes(placedBy))) return null;
     range = monthRange(month <= thisMonth ? thisYear : thisYear - 1, month, text, first, last);
   }
   return range && { ...range, yearless: true };

@@ -68,6 +68,7 @@ test("a month or day without a year is a date only where placed as one: not afte
   assert.deepEqual(yearless('June 2 people'), []);
   assert.deepEqual(yearless('vacanze a maggio'), ['maggio'], 'Italian a before an Italian month');
   assert.deepEqual(yearless('was ist im Juni passiert'), ['Juni']);
+  assert.deepEqual(yearless('что было в июнь'), [], 'Russian has no placing words listed: its month alone is no date');
 });
 
 test("a note's day is the ISO date in its file name, not in its folders", () => {
