@@ -67,7 +67,10 @@ export const evalCommand: Command = {
     'min-entity-f1': { type: 'string', value: 'X', description: '--graph: exit 1 when entity F1 (name and type) is below X' },
     'min-relation-f1': { type: 'string', value: 'X', description: '--graph: exit 1 when relation F1 is below X' },
     mode: { type: 'string', value: 'MODE', description: 'hybrid (default: fused when the model and vectors are there, else keyword) or keyword' },
-    today: { ...TODAY_OPTION, description: 'read relative dates in the queries ("last week"), and dates without a year ("in June"), against this day, YYYY-MM-DD, where a query gives no day of its own (default: today)' },
+    today: {
+      ...TODAY_OPTION,
+      description: 'read relative dates in the queries ("last week"), spans up to today ("since June 1"), and dates without a year ("in June"), against this day, YYYY-MM-DD, where a query gives no day of its own (default: today)',
+    },
   },
   async run(args, context) {
     const { env, io } = context;

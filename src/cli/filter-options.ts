@@ -44,7 +44,11 @@ function dateOption(key: 'modifiedAfter' | 'modifiedBefore', name: string, raw: 
   return { [key]: ms };
 }
 
-export const TODAY_OPTION: OptionSpec = { type: 'string', value: 'DATE', description: 'read relative dates in the query ("yesterday", "last week"), and dates without a year ("in June"), against this day, YYYY-MM-DD (default: today)' };
+export const TODAY_OPTION: OptionSpec = {
+  type: 'string',
+  value: 'DATE',
+  description: 'read relative dates in the query ("yesterday", "last week"), spans up to today ("since June 1"), and dates without a year ("in June"), against this day, YYYY-MM-DD (default: today)',
+};
 
 /** `--today`: a calendar day, or a usage error. */
 export function todayOption(raw: string | undefined): { today?: string } {

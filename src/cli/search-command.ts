@@ -98,9 +98,11 @@ export function describeResponse(response: SearchResponse, { explain = false }: 
             ? `     + the query covers the name "${boost.terms.join(' ')}" → ${boost.score}`
             : boost.kind === 'date'
               ? `     + the note is dated in "${boost.terms.join('')}" → ${boost.score}`
-              : boost.kind === 'phrase'
-                ? `     + holds the phrase ${boost.terms.map((phrase) => `"${phrase}"`).join(', ')} (ranked before notes that do not)`
-                : `     + best passage "${boost.terms.join('') || '(top of the note)'}" → ${boost.score} (proximity ${boost.proximity})`,
+              : boost.kind === 'newest'
+                ? `     + asked for the newest ("${boost.terms.join('')}"), and the note is among the later dated → ${boost.score}`
+                : boost.kind === 'phrase'
+                  ? `     + holds the phrase ${boost.terms.map((phrase) => `"${phrase}"`).join(', ')} (ranked before notes that do not)`
+                  : `     + best passage "${boost.terms.join('') || '(top of the note)'}" → ${boost.score} (proximity ${boost.proximity})`,
         );
       }
     }

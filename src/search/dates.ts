@@ -21,6 +21,12 @@ export interface DateRange {
   relative?: true;
   /** Named without a year ("in June", "on August 11"): the year is the last one up to today, and a notice says so. */
   yearless?: true;
+  /**
+   * Two dates joined into the days between them ("between April 1 and April 30", "from 5 to 10
+   * May"), or a date up to today ("since June 1", "after May 1"), by `joinSpans`: its words stand
+   * for days, as a relative date's do, and it is read as one (`relative`).
+   */
+  span?: true;
 }
 
 /** The widest span a relative date names: a year. */
@@ -37,6 +43,13 @@ const MENTION_SHARE = 0.5;
  * MRR −0.001, so those stay at 1).
  */
 const RELATIVE_WEIGHT = 2;
+
+/**
+ * What being the newest of the notes matching a query that asks for the newest is worth, in
+ * units of its idf (`NoteDates.newest`): 2, as for a relative date, for the same reason — the
+ * asking words ("latest") are no word of the notes.
+ */
+const NEWEST_WEIGHT = 2;
 
 /** Languages whose month names are read (the languages the tokenizer stems). */
 const MONTH_LANGUAGES = ['en', 'pt', 'es', 'fr', 'de', 'it', 'nl', 'ru'];
@@ -131,10 +144,13 @@ export function queryDateRanges(words: readonly string[], today = -1): DateRange
     }
     const month = MONTHS.get(foldToken(word));
     if (month === undefined) continue;
-    const range = monthNamed(words, i, month, today);
+    // The second month of "between May and June" is placed by the first.
+    const previous = ranges.at(-1);
+    const joined = previous !== undefined && previous.last === i - 2 && spanLanguage(words, previous.first - 1, i - 1) !== null;
+    const range = monthNamed(words, i, month, today, joined);
     if (range) ranges.push(range);
   }
-  return ranges;
+  return joinSpans(words, ranges, today);
 }
 
 /**
@@ -143,13 +159,13 @@ export function queryDateRanges(words: readonly string[], today = -1): DateRange
  * language, so English "a June wedding" and "exploration of Mars" (French `mars`) are no dates.
  */
 const BEFORE_A_BARE_MONTH: Readonly<Partial<Record<string, readonly string[]>>> = {
-  en: ['in', 'during', 'of'],
-  pt: ['em', 'de', 'durante'],
-  es: ['en', 'de', 'durante'],
-  fr: ['en', 'de', 'pendant'],
-  de: ['im'],
-  it: ['a', 'di', 'in', 'durante'],
-  nl: ['in', 'van', 'tijdens'],
+  en: ['in', 'during', 'of', 'since', 'after', 'between', 'from'],
+  pt: ['em', 'de', 'durante', 'desde', 'após', 'entre'],
+  es: ['en', 'de', 'durante', 'desde', 'tras', 'entre'],
+  fr: ['en', 'de', 'pendant', 'depuis', 'après', 'entre'],
+  de: ['im', 'seit', 'ab', 'zwischen', 'von'],
+  it: ['a', 'di', 'in', 'durante', 'da', 'dal', 'dopo', 'tra', 'fra'],
+  nl: ['in', 'van', 'tijdens', 'sinds', 'vanaf', 'tussen'],
 };
 
 /**
@@ -165,6 +181,18 @@ const BEFORE_A_YEARLESS_DAY = new Set([
   'since',
   'from',
   'between',
+  'through',
+  'após',
+  'tras',
+  'depuis',
+  'après',
+  'ab',
+  'zwischen',
+  'dopo',
+  'tra',
+  'fra',
+  'vanaf',
+  'tussen',
   'and',
   'to',
   'before',
@@ -194,7 +222,7 @@ const BEFORE_A_YEARLESS_DAY = new Set([
 ]);
 
 /** The span named around the month name at `i`: with a year, that month or day; without one, see `yearlessDate`. */
-function monthNamed(words: readonly string[], i: number, month: number, today: number): DateRange | null {
+function monthNamed(words: readonly string[], i: number, month: number, today: number, joined = false): DateRange | null {
   // A day right before (`1 May`, `1st of May`, `12 de maio`) or right after (`May 1st`).
   let before = i - 1;
   while (before >= 0 && CONNECTORS.has(foldToken(words[before]!))) before--;
@@ -205,7 +233,7 @@ function monthNamed(words: readonly string[], i: number, month: number, today: n
   const year = next < words.length ? YEAR.exec(words[next]!) : null;
   const first = dayBefore ? before : i;
   const day = dayBefore ?? dayAfter;
-  if (!year) return today === -1 ? null : yearlessDate(words, { at: i, first, last: dayAfter ? i + 1 : i, month, day }, today);
+  if (!year) return today === -1 ? null : yearlessDate(words, { at: i, first, last: dayAfter ? i + 1 : i, month, day, joined }, today);
   const text = words.slice(first, next + 1).join(' ');
   return day ? dayRange(+year[1]!, month, +day[1]!, text, first, next) : monthRange(+year[1]!, month, text, first, next);
 }
@@ -218,8 +246,8 @@ function monthNamed(words: readonly string[], i: number, month: number, today: n
  * ("August Strindberg"); it is the last such month begun by today. Alone a month may be a name
  * ("June said …"), and `may` and `march` written lower-case are a modal and a verb.
  */
-function yearlessDate(words: readonly string[], named: { at: number; first: number; last: number; month: number; day: RegExpExecArray | null }, today: number): DateRange | null {
-  const { at, first, last, month, day } = named;
+function yearlessDate(words: readonly string[], named: { at: number; first: number; last: number; month: number; day: RegExpExecArray | null; joined: boolean }, today: number): DateRange | null {
+  const { at, first, last, month, day, joined } = named;
   const text = words.slice(first, last + 1).join(' ');
   const now = new Date(today * 86_400_000);
   const [thisYear, thisMonth, thisDay] = [now.getUTCFullYear(), now.getUTCMonth() + 1, now.getUTCDate()];
@@ -234,10 +262,123 @@ function yearlessDate(words: readonly string[], named: { at: number; first: numb
     const following = words[at + 1];
     if (word === 'may' || word === 'march' || (following !== undefined && /^\p{Lu}/u.test(following))) return null;
     const languages = LONG_MONTH_LANGUAGES.get(foldToken(word));
-    if (languages === undefined || ![...languages].some((language) => (BEFORE_A_BARE_MONTH[language] ?? []).includes(placedBy))) return null;
+    if (languages === undefined || (!joined && ![...languages].some((language) => (BEFORE_A_BARE_MONTH[language] ?? []).includes(placedBy)))) return null;
     range = monthRange(month <= thisMonth ? thisYear : thisYear - 1, month, text, first, last);
   }
   return range && { ...range, yearless: true };
+}
+
+/**
+ * The words that join two dates into the days between them, per language: one opening the span
+ * before the first date ("between", "from", "entre", "zwischen", "du") and one joining the dates
+ * ("and", "to", "e", "bis", "au"), both of one language. Without an opening word two dates stay
+ * two ("May and June": the notes of either).
+ */
+const SPAN_WORDS: Readonly<Record<string, { open: readonly string[]; join: readonly string[] }>> = {
+  en: { open: ['between', 'from'], join: ['and', 'to', 'until', 'till', 'through'] },
+  pt: { open: ['entre', 'de', 'desde', 'do', 'da'], join: ['e', 'a', 'até', 'ao'] },
+  es: { open: ['entre', 'de', 'desde', 'del'], join: ['y', 'a', 'hasta', 'al'] },
+  fr: { open: ['entre', 'du', 'de', 'depuis'], join: ['et', 'au', 'à'] },
+  de: { open: ['zwischen', 'von', 'vom', 'seit'], join: ['und', 'bis', 'zum'] },
+  it: { open: ['tra', 'fra', 'dal', 'da'], join: ['e', 'al', 'a'] },
+  nl: { open: ['tussen', 'van', 'vanaf', 'sinds'], join: ['en', 'tot'] },
+  ru: { open: ['между', 'с', 'со'], join: ['и', 'по', 'до'] },
+};
+
+/** Words that open a span from a date up to today ("since June 1", "desde maio", "seit Mai"); `after` and its kin begin the day after. */
+const SINCE_WORDS: ReadonlyMap<string, 'from' | 'after'> = new Map([
+  // Not Italian `da`: Portuguese `da` is "of the" ("notas da semana passada").
+  ...['since', 'desde', 'depuis', 'seit', 'ab', 'sinds', 'vanaf', 'dal'].map((word) => [word, 'from'] as const),
+  ...['after', 'após', 'tras', 'après', 'dopo'].map((word) => [word, 'after'] as const),
+]);
+
+/** The language in which `words[open]` opens a span and `words[join]` joins its dates, or null. */
+function spanLanguage(words: readonly string[], open: number, join: number): string | null {
+  if (open < 0 || join >= words.length) return null;
+  const [opening, joining] = [foldToken(words[open]!), foldToken(words[join]!)];
+  for (const [language, { open: opens, join: joins }] of Object.entries(SPAN_WORDS)) if (opens.includes(opening) && joins.includes(joining)) return language;
+  return null;
+}
+
+/** A range's first day as year, month and day. */
+function partsOf(day: number): { year: number; month: number; day: number } {
+  const date = new Date(day * 86_400_000);
+  return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
+}
+
+/** A range named without a year moved into `year` (a month stays a month, a day a day), or itself when that day does not exist. */
+function inYear(range: DateRange, year: number): DateRange {
+  const from = partsOf(range.from);
+  const to = partsOf(range.to);
+  const [first, last] = [dayNumber(year, from.month, from.day), dayNumber(year + to.year - from.year, to.month, to.day)];
+  return first === -1 || last === -1 ? range : { ...range, from: first, to: last };
+}
+
+/**
+ * Dates joined into spans: "between A and B", "from A to B" (B's year given to a year-less A,
+ * and A's to B; two year-less ends read as the latest such span), a day alone at one end taking
+ * the other's month ("from May 5 to 10", "du 5 au 10 mai"), and "since A" / "after A" up to
+ * `today`. The other ranges are kept as they are.
+ */
+function joinSpans(words: readonly string[], ranges: readonly DateRange[], today: number): DateRange[] {
+  if (ranges.length === 0) return ranges as DateRange[];
+  const joined: DateRange[] = [];
+  for (let k = 0; k < ranges.length; k++) {
+    const a = ranges[k]!;
+    const b = ranges[k + 1];
+    if (b !== undefined && b.first === a.last + 2 && spanLanguage(words, a.first - 1, a.last + 1) !== null) {
+      joined.push(between(words, a, b));
+      k++;
+      continue;
+    }
+    const lone = loneDayEnd(words, a, b);
+    if (lone !== null) {
+      joined.push(lone);
+      continue;
+    }
+    const since = today === -1 || a.first === 0 ? undefined : SINCE_WORDS.get(foldToken(words[a.first - 1]!));
+    const from = since === 'after' ? a.to + 1 : a.from;
+    if (since !== undefined && from <= today) joined.push({ ...a, from, to: today, text: words.slice(a.first - 1, a.last + 1).join(' '), first: a.first - 1, relative: true, span: true });
+    else joined.push(a);
+  }
+  return joined;
+}
+
+/** The span from `a` to `b` (both named), read from the word opening it. */
+function between(words: readonly string[], a: DateRange, b: DateRange): DateRange {
+  let [start, end] = [a, b];
+  if (start.yearless && !end.yearless) start = inYear(start, partsOf(end.from).year);
+  else if (end.yearless && !start.yearless) end = inYear(end, partsOf(start.from).year + (inYear(end, partsOf(start.from).year).to < start.from ? 1 : 0));
+  else if (start.yearless && end.yearless && end.to < start.from) start = inYear(start, partsOf(start.from).year - 1);
+  const yearless = start.yearless === true && end.yearless === true ? { yearless: true as const } : {};
+  const first = a.first - 1;
+  return { from: Math.min(start.from, end.from), to: Math.max(start.to, end.to), text: words.slice(first, b.last + 1).join(' '), first, last: b.last, relative: true, span: true, ...yearless };
+}
+
+/**
+ * "from May 5 to 10" or "du 5 au 10 mai": a day-long range and a day number alone across a
+ * joining word, the number taking the range's month (and a year written after it: "between
+ * August 11 and 15, 2023").
+ */
+function loneDayEnd(words: readonly string[], a: DateRange, b: DateRange | undefined): DateRange | null {
+  if (a.from !== a.to) return null;
+  const { year, month, day } = partsOf(a.from);
+  const make = (first: number, last: number, start: number, end: number, inYear = year): DateRange | null => {
+    const [from, to] = [dayNumber(inYear, month, start), dayNumber(inYear, month, end)];
+    if (from === -1 || to === -1 || to < from) return null;
+    const yearless = a.yearless && inYear === year ? { yearless: true as const } : {};
+    return { from, to, text: words.slice(first, last + 1).join(' '), first, last, relative: true, span: true, ...yearless };
+  };
+  // After: "from May 5 to 10" (and not "… to 10 June", a range of its own).
+  const after = DAY.exec(words[a.last + 2] ?? '');
+  if (after && (b === undefined || b.first > a.last + 2) && spanLanguage(words, a.first - 1, a.last + 1) !== null) {
+    const written = a.yearless ? YEAR.exec(words[a.last + 3] ?? '') : null;
+    return written ? make(a.first - 1, a.last + 3, day, +after[1]!, +written[1]!) : make(a.first - 1, a.last + 2, day, +after[1]!);
+  }
+  // Before: "du 5 au 10 mai", "between 11 and 15 August".
+  const before = a.first >= 2 ? DAY.exec(words[a.first - 2]!) : null;
+  if (before && spanLanguage(words, a.first - 3, a.first - 1) !== null) return make(a.first - 3, a.last, +before[1]!, day);
+  return null;
 }
 
 type Unit = 'day' | 'week' | 'month' | 'quarter' | 'year';
@@ -509,7 +650,54 @@ export function relativeDateRanges(words: readonly string[], today: number, lang
       break;
     }
   }
-  return ranges;
+  return joinSpans(words, ranges, today);
+}
+
+/**
+ * The words that ask for the newest of the notes matching the rest ("the latest 1:1 with
+ * Priya", "when was the last search sync?", "a reunião mais recente"), per language, `|`
+ * parting phrases. Not "recently" nor "currently": a question about a conversation asks "what
+ * did John recently get promoted to?" of a time within it, not of the newest notes.
+ */
+const NEWEST_WORDS: Readonly<Record<string, string>> = {
+  en: 'latest | newest | last | most recent | most recently',
+  pt: 'último | última | últimos | últimas | mais recente | mais recentes',
+  es: 'último | última | últimos | últimas | más reciente | más recientes',
+  fr: 'dernier | dernière | derniers | dernières | plus récent | plus récente | plus récents | plus récentes',
+  de: 'neueste | neuesten | neuester | neuestes | letzte | letzten | letzter | letztes | zuletzt',
+  it: 'ultimo | ultima | ultimi | ultime | più recente | più recenti',
+  nl: 'nieuwste | laatste | recentste | meest recente',
+  ru: 'последний | последняя | последнее | последние | последнюю | последнего | последней | последним | новейший',
+};
+
+/** Folded first word → the phrases (folded words) it begins, longest first. */
+const NEWEST: ReadonlyMap<string, readonly (readonly string[])[]> = (() => {
+  const table = new Map<string, string[][]>();
+  for (const list of Object.values(NEWEST_WORDS)) {
+    for (const phrase of list.split('|')) {
+      const words = phrase.trim().split(' ').map(foldToken);
+      const known = table.get(words[0]!) ?? [];
+      if (!known.some((other) => other.join(' ') === words.join(' '))) known.push(words);
+      table.set(
+        words[0]!,
+        known.sort((a, b) => b.length - a.length),
+      );
+    }
+  }
+  return table;
+})();
+
+/** The words of a query asking for the newest notes (`NEWEST_WORDS`): each phrase's first and last word and its text; empty when none does. */
+export function newestAsked(words: readonly string[]): { first: number; last: number; text: string }[] {
+  const asked: { first: number; last: number; text: string }[] = [];
+  const folded = words.map(foldToken);
+  for (let i = 0; i < folded.length; i++) {
+    const phrase = NEWEST.get(folded[i]!)?.find((candidate) => candidate.every((word, at) => folded[i + at] === word));
+    if (phrase === undefined) continue;
+    asked.push({ first: i, last: i + phrase.length - 1, text: words.slice(i, i + phrase.length).join(' ') });
+    i += phrase.length - 1;
+  }
+  return asked;
 }
 
 /** The day a frontmatter value names (`2026-05-28`, `2026-05-28T10:00`, `2026-05-28 10:00`), or -1. */
@@ -564,6 +752,31 @@ export class NoteDates {
       return named !== -1 ? named : dayOfValue(frontmatter[i] ?? null);
     });
     this.dated = this.days.reduce((count, day) => (day === -1 ? count : count + 1), 0);
+  }
+
+  /** Whether any note is dated (by its name or `date:`). */
+  get anyDated(): boolean {
+    return this.dated > 0;
+  }
+
+  /**
+   * Doc → its bonus among `docs` for a query asking for the newest ("the latest 1:1 with
+   * Priya"): for the r-th newest of the m dated notes there (notes of one day share their rank),
+   * the idf of being among the r newest, ln(1 + (m − r + 0.5) / (r + 0.5)) — as if being that new
+   * were a word those notes contain — times `NEWEST_WEIGHT`. Undated notes get none.
+   */
+  newest(docs: readonly number[]): Map<number, number> {
+    const dated = docs.filter((doc) => this.days[doc] !== -1).map((doc) => this.days[doc]!);
+    const bonuses = new Map<number, number>();
+    const m = dated.length;
+    for (const doc of docs) {
+      const day = this.days[doc]!;
+      if (day === -1) continue;
+      let r = 0;
+      for (const other of dated) if (other >= day) r++;
+      bonuses.set(doc, NEWEST_WEIGHT * Math.log(1 + (m - r + 0.5) / (r + 0.5)));
+    }
+    return bonuses;
   }
 
   /** Doc → its bonus, for the spans a query names (`queryDateRanges`): empty when no note is so dated. */

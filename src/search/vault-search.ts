@@ -23,7 +23,7 @@ import { spellingGroups, type Tokenizer, type TokenizerOptions } from './tokeniz
 import { NameIndex } from './names.js';
 import { FuzzyNames, fuzzyMerge, fuzzyQueryWords } from './fuzzy-titles.js';
 import { analyzeQuery, functionWordLanguage, type AnalyzedQuery } from './query.js';
-import { dayOfValue, isoDay, localDay, MAX_SPAN_DAYS, NoteDates, queryDateRanges, relativeDateRanges, type DateBoost, type DateRange, type SpanNotes } from './dates.js';
+import { dayOfValue, isoDay, localDay, MAX_SPAN_DAYS, newestAsked, NoteDates, queryDateRanges, relativeDateRanges, type DateBoost, type DateRange, type SpanNotes } from './dates.js';
 import { correctQuery, SpellingIndex, type WordCorrection } from './spelling.js';
 
 export const LIMITS = {
@@ -94,6 +94,13 @@ interface ReadQuery {
   boosts: Boosts;
   /** Document frequencies a query word's spellings in the vault's languages share. */
   pooled: PooledFrequencies;
+  /** The query asks for the newest of its matches: the words that asked, and each re-scored note's bonus (`rerankByPassages` fills it). */
+  newest: Newest | null;
+}
+
+interface Newest {
+  text: string;
+  bonuses: Map<number, number>;
 }
 
 /** The bonuses a query gives notes before BM25 ranks them: names sharing its words, dates it names. */
@@ -189,6 +196,8 @@ export interface SearchHit {
   boosts?: (
     | { kind: 'name'; terms: readonly string[]; score: number }
     | { kind: 'date'; terms: readonly string[]; score: number }
+    /** The query asked for the newest ("latest"): the later the note is dated among the best matches, the more. */
+    | { kind: 'newest'; terms: readonly string[]; score: number }
     | { kind: 'passage'; terms: readonly string[]; score: number; proximity: number }
     /** The quoted phrases the note holds: it ranks before notes holding fewer (no score: an order). */
     | { kind: 'phrase'; terms: readonly string[]; score: 0 }
@@ -232,6 +241,15 @@ interface NoteRow {
 const BLOCK_CACHE_NOTES = 4096;
 
 /** A span of days as a notice writes it: `2026-12-01`, or `2026-06-01 to 2026-06-30`. */
+/** The query without the tokens of the words at `spoken` (a date's, a span's, "latest"): they are read, not searched. */
+function leaveOut(analyzed: AnalyzedQuery, spoken: ReadonlySet<number>): AnalyzedQuery {
+  if (spoken.size === 0) return analyzed;
+  const isSpoken = (token: string): boolean => spoken.has(analyzed.wordOf.get(token) ?? -1);
+  const content = analyzed.content.filter((token) => !isSpoken(token));
+  const ignored = [...new Set([...analyzed.ignored, ...analyzed.content.filter(isSpoken)])];
+  return { ...analyzed, content, ignored };
+}
+
 function spanText(range: { from: number; to: number }): string {
   return range.from === range.to ? isoDay(range.from) : `${isoDay(range.from)} to ${isoDay(range.to)}`;
 }
@@ -431,7 +449,9 @@ export class VaultSearch {
       notices.push(`no note passes the filters (${described}); check the folder, tag or type names`);
     }
     filter = this.excluding(filter, [...syntax.excluded, ...(request.exclude ?? [])], notices);
-    const { analyzed, dates } = this.readDates(analyzeQuery(query, this.tokenize), request.today, notices);
+    const dated = this.readDates(analyzeQuery(query, this.tokenize), request.today, notices);
+    const { analyzed, newest } = this.readNewest(dated.analyzed, dated.read, notices);
+    const dates = dated.dates;
     const known = this.index.knownTerms(analyzed.content);
     const corrected = this.correctSpelling(analyzed, known, filter.active ? (doc) => filter.test(this.metas[doc]!) === null : null);
     for (const { word, to } of corrected) notices.push(`no note contains "${word}"; searched the nearest indexed word ("${to}") instead`);
@@ -445,7 +465,7 @@ export class VaultSearch {
     const tiers = new Map([...phrases].map(([doc, held]) => [doc, held.length]));
     for (const [doc, name] of named) tiers.set(doc, (name.match === 'path' ? 3 : name.spellings.has(spelled) ? 2 : 1) * NAME_TIER + (tiers.get(doc) ?? 0));
     const pooled = this.pooledFrequencies(analyzed.words, known);
-    return { query, limit, filter, notices, analyzed, known, corrected, named, tiers, scoped: scopes.length > 0, phrases, boosts: this.boostsOf(known, dates, pooled), pooled };
+    return { query, limit, filter, notices, analyzed, known, corrected, named, tiers, scoped: scopes.length > 0, phrases, boosts: this.boostsOf(known, dates, pooled), pooled, newest };
   }
 
   /**
@@ -457,15 +477,17 @@ export class VaultSearch {
    * and those notes are ranked by their date bonus even when no other word matches them;
    * when none is, its words stay words and a notice says the vault has nothing from then.
    */
-  private readDates(analyzed: AnalyzedQuery, today: string | undefined, notices: string[]): { analyzed: AnalyzedQuery; dates: Map<number, DateBoost> } {
+  private readDates(analyzed: AnalyzedQuery, today: string | undefined, notices: string[]): { analyzed: AnalyzedQuery; dates: Map<number, DateBoost>; read: boolean } {
     const day = today === undefined ? localDay(Date.now()) : dayOfValue(today);
-    const named = queryDateRanges(analyzed.words, day);
+    const all = queryDateRanges(analyzed.words, day);
+    // A span ("between April 1 and April 30", "since June 1") stands for days as a relative date does.
+    const named = all.filter((range) => !range.span);
     for (const range of named) if (range.yearless) notices.push(`read "${range.text}" as ${spanText(range)}: no year was given, so the latest one begun by today`);
     // Beside a date named in full a relative one is relative to it, not to today ("what did Joanna
     // finish last Friday on 23 January, 2022?"): the named date answers, the words stay words. A
     // date named without a year is itself read from today, and leaves "yesterday" as it is.
-    const relative = day === -1 || named.some((range) => !range.yearless) ? [] : relativeDateRanges(analyzed.words, day, () => functionWordLanguage(analyzed.words));
-    if (relative.length === 0) return { analyzed, dates: this.dates.boosts(named) };
+    const relative = [...all.filter((range) => range.span), ...(day === -1 || named.some((range) => !range.yearless) ? [] : relativeDateRanges(analyzed.words, day, () => functionWordLanguage(analyzed.words)))];
+    if (relative.length === 0) return { analyzed, dates: this.dates.boosts(named), read: named.length > 0 };
     const spoken = new Set<number>();
     const found: SpanNotes[] = [];
     // Each span is looked up once however often the query names it (a pasted text full of "today").
@@ -473,7 +495,7 @@ export class VaultSearch {
     for (const range of relative) {
       const key = `${range.from}:${range.to}`;
       if (!held.has(key)) {
-        const when = spanText(range);
+        const when = `${spanText(range)}${range.span && range.yearless ? ' (no year was given: the latest such span)' : ''}`;
         const notes = this.dates.notesIn(range, this.mentioning(range));
         const dated = notes.dated.length;
         held.set(key, dated + notes.mentioning.length > 0);
@@ -486,11 +508,24 @@ export class VaultSearch {
       if (held.get(key)) for (let word = range.first; word <= range.last; word++) spoken.add(word);
     }
     const dates = this.dates.bonuses([...this.dates.spansOf(named), ...found]);
-    if (spoken.size === 0) return { analyzed, dates };
-    const isSpoken = (token: string): boolean => spoken.has(analyzed.wordOf.get(token) ?? -1);
-    const content = analyzed.content.filter((token) => !isSpoken(token));
-    const ignored = [...new Set([...analyzed.ignored, ...analyzed.content.filter(isSpoken)])];
-    return { analyzed: { ...analyzed, content, ignored }, dates };
+    return { analyzed: leaveOut(analyzed, spoken), dates, read: true };
+  }
+
+  /**
+   * A query asking for the newest of its matches ("the latest 1:1 with Priya", "when was the last
+   * search sync?", `newestAsked`) when it names no date and some note is dated: its asking words
+   * leave the query (no note says "latest" of itself) unless nothing else would be left, and
+   * `rerankByPassages` ranks the dated ones among the best matches by day (`NoteDates.newest`).
+   */
+  private readNewest(analyzed: AnalyzedQuery, datesRead: boolean, notices: string[]): { analyzed: AnalyzedQuery; newest: Newest | null } {
+    if (datesRead || !this.dates.anyDated) return { analyzed, newest: null };
+    const asked = newestAsked(analyzed.words);
+    if (asked.length === 0) return { analyzed, newest: null };
+    const text = asked.map((phrase) => phrase.text).join(', ');
+    notices.push(`read "${text}" as asking for the newest: among the best matches, a note dated later (by its name or date:) ranks higher`);
+    const spoken = new Set(asked.flatMap(({ first, last }) => Array.from({ length: last - first + 1 }, (_, at) => first + at)));
+    const without = leaveOut(analyzed, spoken);
+    return { analyzed: without.content.length > 0 ? without : analyzed, newest: { text, bonuses: new Map() } };
   }
 
   /**
@@ -635,12 +670,14 @@ export class VaultSearch {
       result.explain = this.index.explain(doc, read.known, read.pooled).map((part) => ({ ...part, tf: round(part.tf), idf: round(part.idf), score: round(part.score) }));
       const named = read.boosts.names.get(doc);
       const dated = read.boosts.dates.get(doc);
+      const newest = read.newest?.bonuses.get(doc);
       const passage = passages.get(doc)?.score;
       const phrases = read.phrases.get(doc);
       result.boosts = [
         ...(phrases ? [{ kind: 'phrase' as const, terms: phrases, score: 0 as const }] : []),
         ...(named ? [{ kind: 'name' as const, terms: named.terms, score: round(named.score) }] : []),
         ...(dated ? [{ kind: 'date' as const, terms: [dated.text], score: round(dated.score) }] : []),
+        ...(newest ? [{ kind: 'newest' as const, terms: [read.newest!.text], score: round(newest) }] : []),
         ...(passage && passage.score > 0 ? [{ kind: 'passage' as const, terms: [passage.block?.headingPath.join(' > ') ?? ''], score: round(PASSAGE_WEIGHT * passage.score), proximity: round(PASSAGE_WEIGHT * passage.proximity) }] : []),
       ];
     }
@@ -736,6 +773,11 @@ export class VaultSearch {
     const scores = scoreNotes(scorer, readable);
     let next = 0;
     const head = notes.map(({ hit, note }) => ({ doc: hit.doc, score: note === null ? hit.score : rescored(hit.doc, hit.score, note, scores[next++]!) }));
+    if (read.newest !== null) {
+      const bonuses = this.dates.newest(head.map(({ doc }) => doc));
+      for (const entry of head) entry.score += bonuses.get(entry.doc) ?? 0;
+      read.newest.bonuses = bonuses;
+    }
     head.sort((a, b) => (tiers.get(b.doc) ?? 0) - (tiers.get(a.doc) ?? 0) || b.score - a.score || (this.metas[a.doc]!.path < this.metas[b.doc]!.path ? -1 : 1));
     const hits = [...head, ...ranked.hits.slice(PASSAGE_DEPTH)].slice(0, keep);
     const hidden = ranked.hidden.best;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { dayNumber, dayOfName, dayOfValue, isoDay, localDay, NoteDates, queryDateRanges, relativeDateRanges } from '../../src/search/dates.js';
+import { dayNumber, dayOfName, dayOfValue, isoDay, localDay, newestAsked, NoteDates, queryDateRanges, relativeDateRanges } from '../../src/search/dates.js';
 import { scanWords, VaultSearch } from '../../src/search/index.js';
 import { indexedVault } from '../helpers/indexed-vault.js';
 
@@ -44,10 +44,7 @@ test('with a today, a month or day named without a year is the last one up to to
   assert.deepEqual(yearless('the second week of November'), [['2022-11-01', '2022-11-30', 'November', true]], 'not begun by today: the year before');
   assert.deepEqual(yearless('what happened in October'), [['2023-10-01', '2023-10-31', 'October', true]], 'this month, begun');
   assert.deepEqual(yearless('when they met on Aug 15th'), [['2023-08-15', '2023-08-15', 'Aug 15th', true]]);
-  assert.deepEqual(yearless('between August 11 and August 15 2023'), [
-    ['2023-08-11', '2023-08-11', 'August 11', true],
-    ['2023-08-15', '2023-08-15', 'August 15 2023', undefined],
-  ]);
+  assert.deepEqual(yearless('between August 11 and August 15 2023'), [['2023-08-11', '2023-08-15', 'between August 11 and August 15 2023', undefined]], "a span: the year of one end is the other one's");
   assert.deepEqual(yearless('o que fiz em junho'), [['2023-06-01', '2023-06-30', 'junho', true]]);
   assert.deepEqual(yearless('June said the budget is fine'), [], 'a month alone may be a name');
   assert.deepEqual(yearless('what did June say'), []);
@@ -337,4 +334,108 @@ test("a relative date brings in the notes of its days: yesterday's daily note, n
     filtered.results[0]!.boosts?.map((boost) => [boost.kind, boost.terms]),
     [['date', ['last week']]],
   );
+});
+
+test('spans: between two dates, from one to another, a day alone at one end, and since or after a date up to today', () => {
+  const today = day('2026-06-30');
+  const span = (query: string) => queryDateRanges(words(query), today).map(({ from, to, text, span, yearless }) => [isoDay(from), isoDay(to), text, span === true, yearless === true]);
+  assert.deepEqual(span('sessions between April 1 and April 30'), [['2026-04-01', '2026-04-30', 'between April 1 and April 30', true, true]]);
+  assert.deepEqual(span('billing syncs between March and April'), [['2026-03-01', '2026-04-30', 'between March and April', true, true]], 'the second month is placed by the first');
+  assert.deepEqual(span('from May 2026 to June 2026'), [['2026-05-01', '2026-06-30', 'from May 2026 to June 2026', true, false]]);
+  assert.deepEqual(span('between November and February'), [['2025-11-01', '2026-02-28', 'between November and February', true, true]], 'across a new year: the latest such span');
+  assert.deepEqual(span('between August 11 and 15, 2023'), [['2023-08-11', '2023-08-15', 'between August 11 and 15 2023', true, false]], 'a day alone after, and the year after it');
+  assert.deepEqual(span('du 5 au 10 mai'), [['2026-05-05', '2026-05-10', 'du 5 au 10 mai', true, true]], 'a day alone before');
+  assert.deepEqual(
+    span('zwischen 11. und 15. Juni 2026').map(([from, to]) => [from, to]),
+    [['2026-06-11', '2026-06-15']],
+  );
+  assert.deepEqual(span('search syncs since June 1'), [['2026-06-01', '2026-06-30', 'since June 1', true, true]]);
+  assert.deepEqual(span('1:1 with Priya after May 1'), [['2026-05-02', '2026-06-30', 'after May 1', true, true]], 'after: from the day after');
+  assert.deepEqual(span('reuniões do Harbor desde maio'), [['2026-05-01', '2026-06-30', 'desde maio', true, true]]);
+  assert.deepEqual(span('since 2026-05-01'), [['2026-05-01', '2026-06-30', 'since 2026-05-01', true, false]]);
+  // Not spans: two dates without an opening word, a date after today, words that only look alike.
+  assert.deepEqual(span('May 2026 and June 2026').length, 2);
+  assert.deepEqual(span('since 2027-01-01'), [['2027-01-01', '2027-01-01', '2027-01-01', false, false]], 'since a day not yet come: the day itself');
+  assert.deepEqual(span('Tom and June went hiking'), []);
+  assert.deepEqual(span('notas da semana passada'), [], 'Portuguese da is "of the", not "since"');
+  // Relative dates join too: since last week is last week up to today.
+  const since = relativeDateRanges(words('what changed since last week'), today).map(({ from, to, text }) => [isoDay(from), isoDay(to), text]);
+  assert.deepEqual(since, [['2026-06-22', '2026-06-30', 'since last week']]);
+});
+
+test('the words asking for the newest, in each language read, one or two words long', () => {
+  const asked = (query: string) => newestAsked(words(query)).map(({ first, last, text }) => [first, last, text]);
+  assert.deepEqual(asked('latest 1:1 with Priya'), [[0, 0, 'latest']]);
+  assert.deepEqual(asked('the most recent architecture review'), [[1, 2, 'most recent']]);
+  assert.deepEqual(asked('when was the last search sync?'), [[3, 3, 'last']]);
+  assert.deepEqual(asked('a reunião mais recente sobre o Harbor'), [[2, 3, 'mais recente']]);
+  assert.deepEqual(asked('die neueste Besprechung'), [[1, 1, 'neueste']]);
+  assert.deepEqual(asked('what did John recently get promoted to?'), [], '"recently" asks of a time, not for the newest notes');
+  assert.deepEqual(asked('the recent changes'), [], '"recent" alone is no superlative');
+});
+
+test('NoteDates.newest: among the notes given, the r-th newest of m dated gets 2·ln(1 + (m − r + 0.5)/(r + 0.5)); undated notes none', () => {
+  const dates = new NoteDates(['Meetings/2026-03-05 Sync.md', 'Meetings/2026-06-09 Sync.md', 'Meetings/2026-06-09 Other.md', 'Notes/Sync.md', 'Meetings/2026-05-01 Sync.md']);
+  const bonuses = dates.newest([0, 1, 2, 3, 4]);
+  const idf = (m: number, r: number) => 2 * Math.log(1 + (m - r + 0.5) / (r + 0.5));
+  assert.equal(bonuses.get(1), idf(4, 2), 'two notes of the newest day share its rank');
+  assert.equal(bonuses.get(2), idf(4, 2));
+  assert.equal(bonuses.get(4), idf(4, 3));
+  assert.equal(bonuses.get(0), idf(4, 4));
+  assert.equal(bonuses.has(3), false);
+  assert.ok(bonuses.get(1)! > bonuses.get(4)! && bonuses.get(4)! > bonuses.get(0)!);
+  assert.equal(dates.anyDated, true);
+  assert.equal(new NoteDates(['Notes/Sync.md']).anyDated, false);
+});
+
+test('a span or a request for the newest ranks the dated notes it names, with notices, and leaves an undated vault as it was', (t) => {
+  const meeting = (day: string) => `# 1:1 with Priya — ${day}\nWe went over the roadmap, hiring and the on-call rotation.\n`;
+  const { db, root } = indexedVault(t, {
+    'Meetings/2026-03-10 1-1 Priya.md': meeting('2026-03-10'),
+    'Meetings/2026-04-14 1-1 Priya.md': meeting('2026-04-14'),
+    'Meetings/2026-05-12 1-1 Priya.md': meeting('2026-05-12'),
+    'Meetings/2026-06-09 1-1 Priya.md': meeting('2026-06-09'),
+    'Daily/2026-04-01.md': '# Wednesday, 1 April 2026\nDentist at 9.\n',
+    'Daily/2026-04-30.md': '# Thursday, 30 April 2026\nPacked for the trip; hiring plan on the train.\n',
+    'People/Priya Raman.md': '# Priya Raman\nStaff engineer; 1:1 every four weeks on the roadmap and hiring.\n',
+  });
+  const engine = VaultSearch.open(db, root);
+  const latest = engine.search({ query: 'latest 1:1 with Priya', mode: 'keyword', today: '2026-06-30', explain: true });
+  assert.equal(latest.results[0]!.path, 'Meetings/2026-06-09 1-1 Priya.md');
+  assert.ok(latest.notices.includes('read "latest" as asking for the newest: among the best matches, a note dated later (by its name or date:) ranks higher'), latest.notices.join(' | '));
+  assert.deepEqual(
+    latest.results[0]!.boosts?.filter((boost) => boost.kind === 'newest').map((boost) => boost.terms),
+    [['latest']],
+  );
+  assert.equal(
+    latest.results.find((hit) => hit.path === 'People/Priya Raman.md')?.boosts?.some((boost) => boost.kind === 'newest'),
+    false,
+    'an undated note gets no bonus',
+  );
+  assert.deepEqual(latest.results.find((hit) => hit.path === 'People/Priya Raman.md') !== undefined, true, 'and still matches');
+  const last = engine.search({ query: 'when was my last 1:1 with Priya?', mode: 'keyword', today: '2026-06-30' });
+  assert.equal(last.results[0]!.path, 'Meetings/2026-06-09 1-1 Priya.md');
+  // A span: the 1:1 dated inside it first; its words ("April", "30") are read, not searched.
+  const april = engine.search({ query: '1:1 with Priya between April 1 and April 30', mode: 'keyword', today: '2026-06-30' });
+  assert.equal(april.results[0]!.path, 'Meetings/2026-04-14 1-1 Priya.md');
+  assert.ok(
+    april.notices.some((notice) => notice.startsWith('read "between April 1 and April 30" as 2026-04-01 to 2026-04-30 (no year was given: the latest such span): 3 notes dated then')),
+    april.notices.join(' | '),
+  );
+  const since = engine.search({ query: 'hiring since May 1', mode: 'keyword', today: '2026-06-30' }).results.map((hit) => hit.path);
+  assert.deepEqual(since.slice(0, 2).sort(), ['Meetings/2026-05-12 1-1 Priya.md', 'Meetings/2026-06-09 1-1 Priya.md']);
+  // A date named beside it answers: "latest" is then a word (no note has it), not a request.
+  const dated = engine.search({ query: 'latest 1:1 with Priya in March 2026', mode: 'keyword', today: '2026-06-30' });
+  assert.equal(dated.results[0]!.path, 'Meetings/2026-03-10 1-1 Priya.md');
+  assert.ok(!dated.notices.some((notice) => notice.includes('asking for the newest')));
+});
+
+test('in a vault with no dated note, "latest" stays a word and nothing is reordered', (t) => {
+  const { db, root } = indexedVault(t, {
+    'Install.md': '# Install\nGet the latest version from the releases page.\n',
+    'Upgrade.md': '# Upgrade\nMove to a new version.\n',
+  });
+  const response = VaultSearch.open(db, root).search({ query: 'latest version', mode: 'keyword', today: '2026-06-30' });
+  assert.equal(response.results[0]!.path, 'Install.md');
+  assert.deepEqual(response.notices, []);
 });
