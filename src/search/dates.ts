@@ -29,7 +29,7 @@ export interface DateRange {
   span?: true;
 }
 
-/** The widest span a relative date names: a year. */
+/** The widest span a relative date names, and the most days of any span whose mentions are looked up: a year. */
 export const MAX_SPAN_DAYS = 366;
 
 /** What a note only mentioning a day of a relative span gets of the bonus of a note dated in it. */
@@ -159,13 +159,13 @@ export function queryDateRanges(words: readonly string[], today = -1): DateRange
  * language, so English "a June wedding" and "exploration of Mars" (French `mars`) are no dates.
  */
 const BEFORE_A_BARE_MONTH: Readonly<Partial<Record<string, readonly string[]>>> = {
-  en: ['in', 'during', 'of', 'since', 'after', 'between', 'from'],
-  pt: ['em', 'de', 'durante', 'desde', 'após', 'entre'],
-  es: ['en', 'de', 'durante', 'desde', 'tras', 'entre'],
-  fr: ['en', 'de', 'pendant', 'depuis', 'après', 'entre'],
-  de: ['im', 'seit', 'ab', 'zwischen', 'von'],
-  it: ['a', 'di', 'in', 'durante', 'da', 'dal', 'dopo', 'tra', 'fra'],
-  nl: ['in', 'van', 'tijdens', 'sinds', 'vanaf', 'tussen'],
+  en: ['in', 'during', 'of'],
+  pt: ['em', 'de', 'durante'],
+  es: ['en', 'de', 'durante'],
+  fr: ['en', 'de', 'pendant'],
+  de: ['im'],
+  it: ['a', 'di', 'in', 'durante'],
+  nl: ['in', 'van', 'tijdens'],
 };
 
 /**
@@ -262,28 +262,67 @@ function yearlessDate(words: readonly string[], named: { at: number; first: numb
     const following = words[at + 1];
     if (word === 'may' || word === 'march' || (following !== undefined && /^\p{Lu}/u.test(following))) return null;
     const languages = LONG_MONTH_LANGUAGES.get(foldToken(word));
-    if (languages === undefined || (!joined && ![...languages].some((language) => (BEFORE_A_BARE_MONTH[language] ?? []).includes(placedBy)))) return null;
+    if (languages === undefined || !(joined || [...languages].some((language) => (BEFORE_A_BARE_MONTH[language] ?? []).includes(placedBy)) || placedInSpan(words, at))) return null;
     range = monthRange(month <= thisMonth ? thisYear : thisYear - 1, month, text, first, last);
   }
   return range && { ...range, yearless: true };
 }
 
 /**
- * The words that join two dates into the days between them, per language: one opening the span
- * before the first date ("between", "from", "entre", "zwischen", "du") and one joining the dates
- * ("and", "to", "e", "bis", "au"), both of one language. Without an opening word two dates stay
- * two ("May and June": the notes of either).
+ * The words that join two dates into the days between them, per language: a word opening the
+ * span before the first date and the words joining the dates that go with it ("between … and",
+ * "from … to", "entre … e", "zwischen … und", "du … au"; `:` parts them, `|` the pairs). "from
+ * May 1 and May 20" is two days, not a span; without an opening word two dates stay two ("May
+ * and June": the notes of either).
  */
-const SPAN_WORDS: Readonly<Record<string, { open: readonly string[]; join: readonly string[] }>> = {
-  en: { open: ['between', 'from'], join: ['and', 'to', 'until', 'till', 'through'] },
-  pt: { open: ['entre', 'de', 'desde', 'do', 'da'], join: ['e', 'a', 'até', 'ao'] },
-  es: { open: ['entre', 'de', 'desde', 'del'], join: ['y', 'a', 'hasta', 'al'] },
-  fr: { open: ['entre', 'du', 'de', 'depuis'], join: ['et', 'au', 'à'] },
-  de: { open: ['zwischen', 'von', 'vom', 'seit'], join: ['und', 'bis', 'zum'] },
-  it: { open: ['tra', 'fra', 'dal', 'da'], join: ['e', 'al', 'a'] },
-  nl: { open: ['tussen', 'van', 'vanaf', 'sinds'], join: ['en', 'tot'] },
-  ru: { open: ['между', 'с', 'со'], join: ['и', 'по', 'до'] },
+const SPAN_WORDS: Readonly<Record<string, string>> = {
+  en: 'between: and | from: to until till through',
+  pt: 'entre: e | de desde do da: a até ao',
+  es: 'entre: y | de desde del: a hasta al',
+  fr: 'entre: et | du de depuis: au à',
+  de: 'zwischen: und | von vom seit: bis zum',
+  it: 'tra fra: e | dal da: al a',
+  nl: 'tussen: en | van vanaf sinds: tot',
+  ru: 'между: и | с со: по до',
 };
+
+/** Folded opening word → language → the joining words that go with it. */
+const SPAN_PAIRS: ReadonlyMap<string, ReadonlyMap<string, ReadonlySet<string>>> = (() => {
+  const pairs = new Map<string, Map<string, Set<string>>>();
+  for (const [language, list] of Object.entries(SPAN_WORDS)) {
+    for (const pair of list.split('|')) {
+      const [opens, joins] = pair.split(':').map((part) => part.trim().split(' ').map(foldToken));
+      for (const open of opens!) {
+        const languages = pairs.get(open) ?? new Map<string, Set<string>>();
+        languages.set(language, new Set([...(languages.get(language) ?? []), ...joins!]));
+        pairs.set(open, languages);
+      }
+    }
+  }
+  return pairs;
+})();
+
+/**
+ * Words a month named without a year may stand before when a word opening a span up to today
+ * placed it ("since June", "since June in the billing project"): a name after "since" or
+ * "after" is as often a person ("after June left the team", "since April joined").
+ */
+const AFTER_A_SINCE_MONTH = new Set('in on for with about at and or em no na para com sobre en con dans pour avec sur im für mit über per su voor met over'.split(' '));
+
+/**
+ * Whether a month named without a year at `at` is placed by a span: the first date of "between
+ * May and June" (a date follows the joining word), or the one of "since June" / "desde maio"
+ * (the query ends there or goes on with a preposition).
+ */
+function placedInSpan(words: readonly string[], at: number): boolean {
+  if (at === 0) return false;
+  if (spanLanguage(words, at - 1, at + 1) !== null) {
+    const next = words[at + 2] ?? '';
+    return MONTHS.has(foldToken(next)) || DAY.test(next) || ISO_DAY.test(next) || ISO_MONTH.test(next);
+  }
+  const since = SINCE_WORDS.has(foldToken(words[at - 1]!));
+  return since && (at === words.length - 1 || AFTER_A_SINCE_MONTH.has(foldToken(words[at + 1]!)));
+}
 
 /** Words that open a span from a date up to today ("since June 1", "desde maio", "seit Mai"); `after` and its kin begin the day after. */
 const SINCE_WORDS: ReadonlyMap<string, 'from' | 'after'> = new Map([
@@ -295,8 +334,8 @@ const SINCE_WORDS: ReadonlyMap<string, 'from' | 'after'> = new Map([
 /** The language in which `words[open]` opens a span and `words[join]` joins its dates, or null. */
 function spanLanguage(words: readonly string[], open: number, join: number): string | null {
   if (open < 0 || join >= words.length) return null;
-  const [opening, joining] = [foldToken(words[open]!), foldToken(words[join]!)];
-  for (const [language, { open: opens, join: joins }] of Object.entries(SPAN_WORDS)) if (opens.includes(opening) && joins.includes(joining)) return language;
+  const joining = foldToken(words[join]!);
+  for (const [language, joins] of SPAN_PAIRS.get(foldToken(words[open]!)) ?? []) if (joins.has(joining)) return language;
   return null;
 }
 
@@ -347,8 +386,11 @@ function joinSpans(words: readonly string[], ranges: readonly DateRange[], today
 /** The span from `a` to `b` (both named), read from the word opening it. */
 function between(words: readonly string[], a: DateRange, b: DateRange): DateRange {
   let [start, end] = [a, b];
-  if (start.yearless && !end.yearless) start = inYear(start, partsOf(end.from).year);
-  else if (end.yearless && !start.yearless) end = inYear(end, partsOf(start.from).year + (inYear(end, partsOf(start.from).year).to < start.from ? 1 : 0));
+  if (start.yearless && !end.yearless) {
+    // "between 28 December and 3 January 2026": the start is the year before.
+    const year = partsOf(end.from).year;
+    start = inYear(start, inYear(start, year).from > end.to ? year - 1 : year);
+  } else if (end.yearless && !start.yearless) end = inYear(end, partsOf(start.from).year + (inYear(end, partsOf(start.from).year).to < start.from ? 1 : 0));
   else if (start.yearless && end.yearless && end.to < start.from) start = inYear(start, partsOf(start.from).year - 1);
   const yearless = start.yearless === true && end.yearless === true ? { yearless: true as const } : {};
   const first = a.first - 1;
@@ -363,17 +405,17 @@ function between(words: readonly string[], a: DateRange, b: DateRange): DateRang
 function loneDayEnd(words: readonly string[], a: DateRange, b: DateRange | undefined): DateRange | null {
   if (a.from !== a.to) return null;
   const { year, month, day } = partsOf(a.from);
-  const make = (first: number, last: number, start: number, end: number, inYear = year): DateRange | null => {
+  const make = (first: number, last: number, start: number, end: number, inYear = year, written = false): DateRange | null => {
     const [from, to] = [dayNumber(inYear, month, start), dayNumber(inYear, month, end)];
     if (from === -1 || to === -1 || to < from) return null;
-    const yearless = a.yearless && inYear === year ? { yearless: true as const } : {};
+    const yearless = a.yearless && !written ? { yearless: true as const } : {};
     return { from, to, text: words.slice(first, last + 1).join(' '), first, last, relative: true, span: true, ...yearless };
   };
   // After: "from May 5 to 10" (and not "… to 10 June", a range of its own).
   const after = DAY.exec(words[a.last + 2] ?? '');
   if (after && (b === undefined || b.first > a.last + 2) && spanLanguage(words, a.first - 1, a.last + 1) !== null) {
     const written = a.yearless ? YEAR.exec(words[a.last + 3] ?? '') : null;
-    return written ? make(a.first - 1, a.last + 3, day, +after[1]!, +written[1]!) : make(a.first - 1, a.last + 2, day, +after[1]!);
+    return written ? make(a.first - 1, a.last + 3, day, +after[1]!, +written[1]!, true) : make(a.first - 1, a.last + 2, day, +after[1]!);
   }
   // Before: "du 5 au 10 mai", "between 11 and 15 August".
   const before = a.first >= 2 ? DAY.exec(words[a.first - 2]!) : null;
@@ -670,32 +712,53 @@ const NEWEST_WORDS: Readonly<Record<string, string>> = {
   ru: 'последний | последняя | последнее | последние | последнюю | последнего | последней | последним | новейший',
 };
 
-/** Folded first word → the phrases (folded words) it begins, longest first. */
-const NEWEST: ReadonlyMap<string, readonly (readonly string[])[]> = (() => {
-  const table = new Map<string, string[][]>();
-  for (const list of Object.values(NEWEST_WORDS)) {
+interface NewestPhrase {
+  words: readonly string[];
+  languages: ReadonlySet<string>;
+}
+
+/** Folded first word → the phrases it begins (folded words, the languages saying it), longest first. */
+const NEWEST: ReadonlyMap<string, readonly NewestPhrase[]> = (() => {
+  const table = new Map<string, { words: string[]; languages: Set<string> }[]>();
+  for (const [language, list] of Object.entries(NEWEST_WORDS)) {
     for (const phrase of list.split('|')) {
       const words = phrase.trim().split(' ').map(foldToken);
       const known = table.get(words[0]!) ?? [];
-      if (!known.some((other) => other.join(' ') === words.join(' '))) known.push(words);
+      const same = known.find((other) => other.words.join(' ') === words.join(' '));
+      if (same) same.languages.add(language);
+      else known.push({ words, languages: new Set([language]) });
       table.set(
         words[0]!,
-        known.sort((a, b) => b.length - a.length),
+        known.sort((x, y) => y.words.length - x.words.length),
       );
     }
   }
   return table;
 })();
 
-/** The words of a query asking for the newest notes (`NEWEST_WORDS`): each phrase's first and last word and its text; empty when none does. */
-export function newestAsked(words: readonly string[]): { first: number; last: number; text: string }[] {
+/**
+ * The words of a query asking for the newest notes (`NEWEST_WORDS`): each phrase's first and
+ * last word and its text; empty when none does. A one-word phrase counts only when the query's
+ * function words (`languageOf`) are of its language or of none (German `Last` is a load); none
+ * counts after "at" ("at last", "at the latest"), nor English `last` as the query's last word
+ * ("how long does the battery last") or before `name`.
+ */
+export function newestAsked(words: readonly string[], languageOf: () => string | null = () => null): { first: number; last: number; text: string }[] {
   const asked: { first: number; last: number; text: string }[] = [];
   const folded = words.map(foldToken);
+  let language: string | null | undefined;
   for (let i = 0; i < folded.length; i++) {
-    const phrase = NEWEST.get(folded[i]!)?.find((candidate) => candidate.every((word, at) => folded[i + at] === word));
+    const phrase = NEWEST.get(folded[i]!)?.find((candidate) => candidate.words.every((word, at) => folded[i + at] === word));
     if (phrase === undefined) continue;
-    asked.push({ first: i, last: i + phrase.length - 1, text: words.slice(i, i + phrase.length).join(' ') });
-    i += phrase.length - 1;
+    const end = i + phrase.words.length - 1;
+    if (folded[i - 1] === 'at' || (folded[i - 1] === 'the' && folded[i - 2] === 'at')) continue;
+    if (folded[i] === 'last' && (end === folded.length - 1 || folded[end + 1] === 'name' || folded[end + 1] === 'names')) continue;
+    if (phrase.words.length === 1) {
+      language = language === undefined ? languageOf() : language;
+      if (language !== null && !phrase.languages.has(language)) continue;
+    }
+    asked.push({ first: i, last: end, text: words.slice(i, end + 1).join(' ') });
+    i = end;
   }
   return asked;
 }

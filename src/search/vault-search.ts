@@ -240,7 +240,6 @@ interface NoteRow {
 /** Notes whose block rows a search engine keeps at most (a few MB). */
 const BLOCK_CACHE_NOTES = 4096;
 
-/** A span of days as a notice writes it: `2026-12-01`, or `2026-06-01 to 2026-06-30`. */
 /** The query without the tokens of the words at `spoken` (a date's, a span's, "latest"): they are read, not searched. */
 function leaveOut(analyzed: AnalyzedQuery, spoken: ReadonlySet<number>): AnalyzedQuery {
   if (spoken.size === 0) return analyzed;
@@ -250,6 +249,7 @@ function leaveOut(analyzed: AnalyzedQuery, spoken: ReadonlySet<number>): Analyze
   return { ...analyzed, content, ignored };
 }
 
+/** A span of days as a notice writes it: `2026-12-01`, or `2026-06-01 to 2026-06-30`. */
 function spanText(range: { from: number; to: number }): string {
   return range.from === range.to ? isoDay(range.from) : `${isoDay(range.from)} to ${isoDay(range.to)}`;
 }
@@ -486,7 +486,7 @@ export class VaultSearch {
     // Beside a date named in full a relative one is relative to it, not to today ("what did Joanna
     // finish last Friday on 23 January, 2022?"): the named date answers, the words stay words. A
     // date named without a year is itself read from today, and leaves "yesterday" as it is.
-    const relative = [...all.filter((range) => range.span), ...(day === -1 || named.some((range) => !range.yearless) ? [] : relativeDateRanges(analyzed.words, day, () => functionWordLanguage(analyzed.words)))];
+    const relative = [...all.filter((range) => range.span), ...(day === -1 || all.some((range) => !range.yearless) ? [] : relativeDateRanges(analyzed.words, day, () => functionWordLanguage(analyzed.words)))];
     if (relative.length === 0) return { analyzed, dates: this.dates.boosts(named), read: named.length > 0 };
     const spoken = new Set<number>();
     const found: SpanNotes[] = [];
@@ -519,7 +519,7 @@ export class VaultSearch {
    */
   private readNewest(analyzed: AnalyzedQuery, datesRead: boolean, notices: string[]): { analyzed: AnalyzedQuery; newest: Newest | null } {
     if (datesRead || !this.dates.anyDated) return { analyzed, newest: null };
-    const asked = newestAsked(analyzed.words);
+    const asked = newestAsked(analyzed.words, () => functionWordLanguage(analyzed.words));
     if (asked.length === 0) return { analyzed, newest: null };
     const text = asked.map((phrase) => phrase.text).join(', ');
     notices.push(`read "${text}" as asking for the newest: among the best matches, a note dated later (by its name or date:) ranks higher`);
@@ -708,10 +708,11 @@ export class VaultSearch {
       );
   }
 
-  /** The notes whose text holds one of a span's days (`2026-12-01` in the body, a `created:` or `updated:`), at most a year of them. */
+  /** The notes whose text holds one of a span's days (`2026-12-01` in the body, a `created:` or `updated:`), at most its latest year of them. */
   private mentioning(range: DateRange): Set<number> {
     const docs = new Set<number>();
-    for (let at = range.from; at <= range.to && at - range.from < MAX_SPAN_DAYS; at++) this.index.forEachDocumentWith(isoDay(at), (doc) => docs.add(doc));
+    // The latest year of a longer span ("since 2024-01-01"): its newest days.
+    for (let at = range.to; at >= range.from && range.to - at < MAX_SPAN_DAYS; at--) this.index.forEachDocumentWith(isoDay(at), (doc) => docs.add(doc));
     return docs;
   }
 

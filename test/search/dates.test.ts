@@ -357,7 +357,34 @@ test('spans: between two dates, from one to another, a day alone at one end, and
   assert.deepEqual(span('May 2026 and June 2026').length, 2);
   assert.deepEqual(span('since 2027-01-01'), [['2027-01-01', '2027-01-01', '2027-01-01', false, false]], 'since a day not yet come: the day itself');
   assert.deepEqual(span('Tom and June went hiking'), []);
-  assert.deepEqual(span('notas da semana passada'), [], 'Portuguese da is "of the", not "since"');
+  assert.deepEqual(
+    relativeDateRanges(words('notas da semana passada'), today).map(({ from, to }) => [isoDay(from), isoDay(to)]),
+    [['2026-06-22', '2026-06-28']],
+    'Portuguese da is "of the", not "since": last week, not last week up to today',
+  );
+  // Across a new year with the year written at the end only: the start is the year before.
+  assert.deepEqual(
+    span('between 28 December and 3 January 2026').map(([from, to]) => [from, to]),
+    [['2025-12-28', '2026-01-03']],
+  );
+  assert.deepEqual(
+    span('from November to February 2026').map(([from, to]) => [from, to]),
+    [['2025-11-01', '2026-02-28']],
+  );
+  // A year written after a day alone: not year-less.
+  assert.deepEqual(span('between August 11 and 15, 2026'), [['2026-08-11', '2026-08-15', 'between August 11 and 15 2026', true, false]]);
+  // An opening word goes with its own joining words: "from … and" is two dates.
+  assert.equal(span('notes from May 1 and May 20').length, 2);
+  assert.equal(span('as férias de julho e dezembro').filter(([, , , isSpan]) => isSpan).length, 0);
+  // A month alone after "since", "after", "between" or "from" is a person as often as a month.
+  const todayLater = day('2026-09-15');
+  const read = (query: string) => queryDateRanges(words(query), todayLater).map(({ text }) => text);
+  assert.deepEqual(read('what happened after June left the team'), []);
+  assert.deepEqual(read('since April joined we ship weekly'), []);
+  assert.deepEqual(read('a conversation between June and Tom'), []);
+  assert.deepEqual(read('what did I hear from June'), []);
+  assert.deepEqual(read('what changed since June'), ['since June']);
+  assert.deepEqual(read('what changed since June in the billing project'), ['since June']);
   // Relative dates join too: since last week is last week up to today.
   const since = relativeDateRanges(words('what changed since last week'), today).map(({ from, to, text }) => [isoDay(from), isoDay(to), text]);
   assert.deepEqual(since, [['2026-06-22', '2026-06-30', 'since last week']]);
@@ -372,6 +399,15 @@ test('the words asking for the newest, in each language read, one or two words l
   assert.deepEqual(asked('die neueste Besprechung'), [[1, 1, 'neueste']]);
   assert.deepEqual(asked('what did John recently get promoted to?'), [], '"recently" asks of a time, not for the newest notes');
   assert.deepEqual(asked('the recent changes'), [], '"recent" alone is no superlative');
+  assert.deepEqual(asked('how long does the battery last'), [], 'a verb at the end');
+  assert.deepEqual(asked("what is Priya's last name"), []);
+  assert.deepEqual(asked('send it by Friday at the latest'), []);
+  assert.deepEqual(asked('at last, the release'), []);
+  const inLanguage = (query: string, language: string) => newestAsked(words(query), () => language).map(({ text }) => text);
+  assert.deepEqual(inLanguage('hohe Last auf dem Server', 'de'), [], 'German Last is a load');
+  assert.deepEqual(inLanguage('die letzte Besprechung', 'de'), ['letzte']);
+  assert.deepEqual(inLanguage('a reunião mais recente', 'pt'), ['mais recente']);
+  assert.deepEqual(inLanguage('latest 1:1 with Priya', 'en'), ['latest']);
 });
 
 test('NoteDates.newest: among the notes given, the r-th newest of m dated gets 2·ln(1 + (m − r + 0.5)/(r + 0.5)); undated notes none', () => {
@@ -388,7 +424,7 @@ test('NoteDates.newest: among the notes given, the r-th newest of m dated gets 2
   assert.equal(new NoteDates(['Notes/Sync.md']).anyDated, false);
 });
 
-test('a span or a request for the newest ranks the dated notes it names, with notices, and leaves an undated vault as it was', (t) => {
+test('a span or a request for the newest ranks the dated notes it names, with notices; a date named in full beside them wins', (t) => {
   const meeting = (day: string) => `# 1:1 with Priya — ${day}\nWe went over the roadmap, hiring and the on-call rotation.\n`;
   const { db, root } = indexedVault(t, {
     'Meetings/2026-03-10 1-1 Priya.md': meeting('2026-03-10'),
@@ -424,6 +460,10 @@ test('a span or a request for the newest ranks the dated notes it names, with no
   );
   const since = engine.search({ query: 'hiring since May 1', mode: 'keyword', today: '2026-06-30' }).results.map((hit) => hit.path);
   assert.deepEqual(since.slice(0, 2).sort(), ['Meetings/2026-05-12 1-1 Priya.md', 'Meetings/2026-06-09 1-1 Priya.md']);
+  // A span named in full is a date named in full: a relative phrase beside it is relative to it, not read from today.
+  const anchored = engine.search({ query: 'hiring last Friday between 1 May 2026 and 15 May 2026', mode: 'keyword', today: '2026-06-30' });
+  assert.equal(anchored.results[0]!.path, 'Meetings/2026-05-12 1-1 Priya.md');
+  assert.ok(!anchored.notices.some((notice) => notice.includes('last Friday')), anchored.notices.join(' | '));
   // A date named beside it answers: "latest" is then a word (no note has it), not a request.
   const dated = engine.search({ query: 'latest 1:1 with Priya in March 2026', mode: 'keyword', today: '2026-06-30' });
   assert.equal(dated.results[0]!.path, 'Meetings/2026-03-10 1-1 Priya.md');
