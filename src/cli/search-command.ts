@@ -71,9 +71,11 @@ export function describeResponse(response: SearchResponse, { explain = false }: 
   const lines: string[] = [];
   for (const notice of response.notices) lines.push(`note: ${notice}`);
   if (explain && response.analysis) {
-    const { terms, ignored, language, corrected } = response.analysis;
+    const { terms, ignored, language, corrected, written } = response.analysis;
+    // A stem with the word it came from: `melani (Melanie)`, `whi (which)`.
+    const shown = (tokens: readonly string[]): string => tokens.map((token) => (written[token] === undefined ? token : `${token} (${written[token]})`)).join(' ');
     lines.push(
-      `query terms: ${terms.join(' ') || '(none the index knows)'}${ignored.length ? `; left out (the asker's words: question, request and function words, pronouns, dates read as days${language === null ? '' : `; language ${language}`}): ${ignored.join(' ')}` : ''}${corrected.length ? `; spelling: ${corrected.map(({ from, to }) => `${from} → ${to}`).join(', ')}` : ''}`,
+      `query terms: ${shown(terms) || '(none the index knows)'}${ignored.length ? `; left out (the asker's words: question, request and function words, pronouns, dates read as days${language === null ? '' : `; language ${language}`}): ${shown(ignored)}` : ''}${corrected.length ? `; spelling: ${corrected.map(({ from, to }) => `${from} → ${to}`).join(', ')}` : ''}`,
     );
   }
   if (response.results.length === 0) lines.push(`no results for "${response.query}" (${response.mode})`);

@@ -254,7 +254,9 @@ function yearlessDate(words: readonly string[], named: { at: number; first: numb
   const placedBy = first > 0 ? foldToken(words[first - 1]!) : '';
   let range: DateRange | null = null;
   if (day) {
-    if (!BEFORE_A_YEARLESS_DAY.has(placedBy) && !/\D/.test(day[0])) return null;
+    // Placed also as the second day of a span: "de 10 a 15 de maio", "с 5 по 10 мая".
+    const spanned = first >= 3 && DAY.test(words[first - 2]!) && spanLanguage(words, first - 3, first - 1) !== null;
+    if (!BEFORE_A_YEARLESS_DAY.has(placedBy) && !/\D/.test(day[0]) && !spanned) return null;
     const passed = month < thisMonth || (month === thisMonth && +day[1]! <= thisDay);
     for (let back = passed ? 0 : 1; range === null && back < 9; back++) range = dayRange(thisYear - back, month, +day[1]!, text, first, last);
   } else {
@@ -405,17 +407,19 @@ function between(words: readonly string[], a: DateRange, b: DateRange): DateRang
 function loneDayEnd(words: readonly string[], a: DateRange, b: DateRange | undefined): DateRange | null {
   if (a.from !== a.to) return null;
   const { year, month, day } = partsOf(a.from);
-  const make = (first: number, last: number, start: number, end: number, inYear = year, written = false): DateRange | null => {
+  // A year written after the day alone (`writtenYear`) is the span's, and it is not year-less.
+  const make = (first: number, last: number, start: number, end: number, writtenYear = -1): DateRange | null => {
+    const inYear = writtenYear === -1 ? year : writtenYear;
     const [from, to] = [dayNumber(inYear, month, start), dayNumber(inYear, month, end)];
     if (from === -1 || to === -1 || to < from) return null;
-    const yearless = a.yearless && !written ? { yearless: true as const } : {};
+    const yearless = a.yearless && writtenYear === -1 ? { yearless: true as const } : {};
     return { from, to, text: words.slice(first, last + 1).join(' '), first, last, relative: true, span: true, ...yearless };
   };
   // After: "from May 5 to 10" (and not "… to 10 June", a range of its own).
   const after = DAY.exec(words[a.last + 2] ?? '');
   if (after && (b === undefined || b.first > a.last + 2) && spanLanguage(words, a.first - 1, a.last + 1) !== null) {
     const written = a.yearless ? YEAR.exec(words[a.last + 3] ?? '') : null;
-    return written ? make(a.first - 1, a.last + 3, day, +after[1]!, +written[1]!, true) : make(a.first - 1, a.last + 2, day, +after[1]!);
+    return written ? make(a.first - 1, a.last + 3, day, +after[1]!, +written[1]!) : make(a.first - 1, a.last + 2, day, +after[1]!);
   }
   // Before: "du 5 au 10 mai", "between 11 and 15 August".
   const before = a.first >= 2 ? DAY.exec(words[a.first - 2]!) : null;

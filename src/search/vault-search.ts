@@ -19,7 +19,7 @@ import { rankDocuments, type RankOutcome } from './rank.js';
 import { rankSubstring, type SubstringCandidate } from './substring.js';
 import { FUSION_DEFAULTS, fuseRrf, type FusionOptions } from './fusion.js';
 import { VectorIndex, type VectorHit, type VectorScope, type VectorSource } from './vector-index.js';
-import { spellingGroups, type Tokenizer, type TokenizerOptions } from './tokenizer.js';
+import { foldToken, spellingGroups, type Tokenizer, type TokenizerOptions } from './tokenizer.js';
 import { NameIndex } from './names.js';
 import { FuzzyNames, fuzzyMerge, fuzzyQueryWords } from './fuzzy-titles.js';
 import { analyzeQuery, functionWordLanguage, type AnalyzedQuery } from './query.js';
@@ -222,7 +222,14 @@ export interface SearchResponse {
   scoped_out?: ScopedOut;
   notices: string[];
   /** With explain: the query's ranked terms, the words left out (a question's or request's function words, a statement's pronouns of the asker, a date's words read as days) and the language of the first, and misspelt words searched as their nearest indexed term. */
-  analysis?: { terms: string[]; ignored: string[]; language: string | null; corrected: { word: string; from: string; to: string }[] };
+  analysis?: {
+    terms: string[];
+    ignored: string[];
+    language: string | null;
+    corrected: { word: string; from: string; to: string }[];
+    /** The query word each term or left-out token came from, where it reads otherwise (`melani` ← `Melanie`, `whi` ← `which`). */
+    written: Record<string, string>;
+  };
 }
 
 interface NoteRow {
@@ -239,6 +246,16 @@ interface NoteRow {
 
 /** Notes whose block rows a search engine keeps at most (a few MB). */
 const BLOCK_CACHE_NOTES = 4096;
+
+/** Token → the query word it came from, for the tokens that do not read as their word (a stem, a part of a compound). */
+function writtenAs(analyzed: AnalyzedQuery, tokens: readonly string[]): Record<string, string> {
+  return Object.fromEntries(
+    tokens.flatMap((token) => {
+      const word = analyzed.words[analyzed.wordOf.get(token) ?? -1];
+      return word === undefined || foldToken(word) === token ? [] : [[token, word]];
+    }),
+  );
+}
 
 /** The query without the tokens of the words at `spoken` (a date's, a span's, "latest"): they are read, not searched. */
 function leaveOut(analyzed: AnalyzedQuery, spoken: ReadonlySet<number>): AnalyzedQuery {
@@ -364,7 +381,17 @@ export class VaultSearch {
       results: [],
       total_matches: 0,
       notices: read.notices,
-      ...(request.explain ? { analysis: { terms: read.known, ignored: read.analyzed.ignored, language: read.analyzed.language, corrected: read.corrected.map(({ word, from, to }) => ({ word, from, to })) } } : {}),
+      ...(request.explain
+        ? {
+            analysis: {
+              terms: read.known,
+              ignored: read.analyzed.ignored,
+              language: read.analyzed.language,
+              corrected: read.corrected.map(({ word, from, to }) => ({ word, from, to })),
+              written: writtenAs(read.analyzed, [...read.known, ...read.analyzed.ignored]),
+            },
+          }
+        : {}),
     };
     const ranked = rankDocuments(this.index, this.metas, read.known, {
       limit: Math.max(read.limit, mode === 'keyword' ? PASSAGE_DEPTH : LANE_DEPTH),

@@ -39,6 +39,7 @@ test('engram search: filters, explain, text output, and usage errors', async (t)
   const text = await runCli(['search', 'tantivy', '--explain'], env);
   assert.match(text.stdout, /^1\. Notes\/Other\.md/m);
   assert.match(text.stdout, /tantivi: tf \d/);
+  assert.match(text.stdout, /^query terms: tantivi \(tantivy\)$/m, 'a stem shown with the word it came from');
   assert.match(text.stdout, /mode: keyword/);
   for (const [argv, message] of [
     [['search'], /no query given/],

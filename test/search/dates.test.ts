@@ -345,6 +345,11 @@ test('spans: between two dates, from one to another, a day alone at one end, and
   assert.deepEqual(span('between November and February'), [['2025-11-01', '2026-02-28', 'between November and February', true, true]], 'across a new year: the latest such span');
   assert.deepEqual(span('between August 11 and 15, 2023'), [['2023-08-11', '2023-08-15', 'between August 11 and 15 2023', true, false]], 'a day alone after, and the year after it');
   assert.deepEqual(span('du 5 au 10 mai'), [['2026-05-05', '2026-05-10', 'du 5 au 10 mai', true, true]], 'a day alone before');
+  assert.deepEqual(span('de 10 a 15 de maio'), [['2026-05-10', '2026-05-15', 'de 10 a 15 de maio', true, true]], 'the second day placed by the span');
+  assert.deepEqual(
+    span('с 5 по 10 мая').map(([from, to]) => [from, to]),
+    [['2026-05-05', '2026-05-10']],
+  );
   assert.deepEqual(
     span('zwischen 11. und 15. Juni 2026').map(([from, to]) => [from, to]),
     [['2026-06-11', '2026-06-15']],

@@ -207,7 +207,7 @@ test('a question finds the note named for it above notes that repeat its functio
   const engine = VaultSearch.open(db, root);
   const response = engine.search({ query: 'how do I embed a file', explain: true });
   assert.equal(response.results[0]!.path, 'Embed files.md');
-  assert.deepEqual(response.analysis, { terms: ['emb', 'file'], ignored: ['how', 'do', 'i'], language: 'en', corrected: [] });
+  assert.deepEqual(response.analysis, { terms: ['emb', 'file'], ignored: ['how', 'do', 'i'], language: 'en', corrected: [], written: { emb: 'embed' } });
   assert.deepEqual(
     response.results[0]!.boosts?.filter((boost) => boost.kind === 'name').map((boost) => boost.terms.join(' ')),
     ['emb file'],
