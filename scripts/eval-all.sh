@@ -52,6 +52,7 @@ also() {
 EXTRA=("$@")
 run "sample vault (evals/golden.yaml)" --golden evals/golden.yaml --vault evals/vault
 run "sample vault blind set (evals/golden-blind.yaml, written before any run)" --golden evals/golden-blind.yaml --vault evals/vault
+run "sample vault memory questions (evals/golden-blind-memory.yaml, another author, written before any run)" --golden evals/golden-blind-memory.yaml --vault evals/vault
 run "Chinese/Japanese (evals/cjk.golden.yaml)" --golden evals/cjk.golden.yaml --vault evals/cjk-vault
 if [ -d "$CORPORA/obsidian-help/vault" ]; then
   run "obsidian-help known items" --golden evals/obsidian-help.golden.json --vault "$CORPORA/obsidian-help/vault"

@@ -459,6 +459,9 @@ function phraseWord(word: string): string {
   return folded.includes("'") || folded.includes('\u2019') ? folded.replace(/\u2019/g, "'").replace(/'s$/, '') : folded;
 }
 
+/** Words after a weekday that make it every such day ("on Tuesday mornings"): no date. */
+const HABITUAL = new Set(['mornings', 'afternoons', 'evenings', 'nights']);
+
 /**
  * The words that place a day of the week, per language (Intl has the days' names, not these):
  * `*` stands for the day's name, `|` parts the phrases. `last` names the last such day before
@@ -690,6 +693,8 @@ export function relativeDateRanges(words: readonly string[], today: number, lang
       const number = numberAt(phrase, folded, i);
       if (number === -1) continue;
       const last = i + phrase.words.length - 1;
+      // "on Tuesday mornings" is every Tuesday, not the last one.
+      if (phrase.unit === 'weekday' && HABITUAL.has(folded[last + 1] ?? '')) continue;
       const span = phrase.unit === 'weekday' ? weekdaySpan(today, phrase.weekday!, phrase.offset) : relativeSpan(today, phrase.unit, phrase.counted ? phrase.offset * number : phrase.offset);
       ranges.push({ ...span, text: words.slice(i, last + 1).join(' '), first: i, last, relative: true });
       i = last;

@@ -164,6 +164,8 @@ test('relative dates in English words Intl does not give: the day before yesterd
   assert.deepEqual(relative('the day after tomorrow', '2026-12-02'), [['2026-12-04', '2026-12-04', 'day after tomorrow', 1, 3]]);
   assert.deepEqual(relative('notes from last Friday', '2026-12-02'), [['2026-11-27', '2026-11-27', 'last Friday', 2, 3]]);
   assert.deepEqual(relative('what did we decide on Monday?', '2026-12-02'), [['2026-11-30', '2026-11-30', 'on Monday', 4, 5]]);
+  assert.deepEqual(relative('why is the handoff on Tuesday mornings?', '2026-12-02'), [], 'every Tuesday morning is no date');
+  assert.deepEqual(relative('what broke on Tuesday morning?', '2026-12-02'), [['2026-12-01', '2026-12-01', 'on Tuesday', 2, 3]]);
   assert.deepEqual(relative('last Wednesday', '2026-12-02'), [['2026-11-25', '2026-11-25', 'last Wednesday', 0, 1]], "the last one before today, never today's");
   assert.deepEqual(relative('next Wednesday', '2026-12-02'), [['2026-12-09', '2026-12-09', 'next Wednesday', 0, 1]]);
   assert.deepEqual(relative('this Friday', '2026-12-02'), [['2026-12-04', '2026-12-04', 'this Friday', 0, 1]], "this week's, ahead or behind");
