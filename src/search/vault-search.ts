@@ -247,6 +247,16 @@ interface NoteRow {
 /** Notes whose block rows a search engine keeps at most (a few MB). */
 const BLOCK_CACHE_NOTES = 4096;
 
+/** The most notices a query's dates get; the rest are counted in one more. */
+const DATE_NOTICES = 5;
+
+/** Adds the first `DATE_NOTICES` of what the dates were read as to `notices`, and one notice counting the rest. */
+function sayDates(notices: string[], said: ReadonlySet<string>): void {
+  let count = 0;
+  for (const notice of said) if (count++ < DATE_NOTICES) notices.push(notice);
+  if (said.size > DATE_NOTICES) notices.push(`… and ${said.size - DATE_NOTICES} more dates read, not listed`);
+}
+
 /** Token → the query word it came from, for the tokens that do not read as their word (a stem, a part of a compound). */
 function writtenAs(analyzed: AnalyzedQuery, tokens: readonly string[]): Record<string, string> {
   return Object.fromEntries(
@@ -509,12 +519,17 @@ export class VaultSearch {
     const all = queryDateRanges(analyzed.words, day);
     // A span ("between April 1 and April 30", "since June 1") stands for days as a relative date does.
     const named = all.filter((range) => !range.span);
-    for (const range of named) if (range.yearless) notices.push(`read "${range.text}" as ${spanText(range)}: no year was given, so the latest one begun by today`);
+    // What each date was read as, said once per reading and at most `DATE_NOTICES` times (a pasted text full of dates).
+    const said = new Set<string>();
+    for (const range of named) if (range.yearless) said.add(`read "${range.text}" as ${spanText(range)}: no year was given, so the latest one begun by today`);
     // Beside a date named in full a relative one is relative to it, not to today ("what did Joanna
     // finish last Friday on 23 January, 2022?"): the named date answers, the words stay words. A
     // date named without a year is itself read from today, and leaves "yesterday" as it is.
     const relative = [...all.filter((range) => range.span), ...(day === -1 || all.some((range) => !range.yearless) ? [] : relativeDateRanges(analyzed.words, day, () => functionWordLanguage(analyzed.words)))];
-    if (relative.length === 0) return { analyzed, dates: this.dates.boosts(named), read: named.length > 0 };
+    if (relative.length === 0) {
+      sayDates(notices, said);
+      return { analyzed, dates: this.dates.boosts(named), read: named.length > 0 };
+    }
     const spoken = new Set<number>();
     const found: SpanNotes[] = [];
     // Each span is looked up once however often the query names it (a pasted text full of "today").
@@ -526,14 +541,15 @@ export class VaultSearch {
         const notes = this.dates.notesIn(range, this.mentioning(range));
         const dated = notes.dated.length;
         held.set(key, dated + notes.mentioning.length > 0);
-        if (!held.get(key)) notices.push(`read "${range.text}" as ${when}; no note is dated then or mentions a day of it, so its words were searched as words`);
+        if (!held.get(key)) said.add(`read "${range.text}" as ${when}; no note is dated then or mentions a day of it, so its words were searched as words`);
         else {
-          notices.push(`read "${range.text}" as ${when}: ${dated} note${dated === 1 ? '' : 's'} dated then, ${notes.mentioning.length} mentioning a day of it`);
+          said.add(`read "${range.text}" as ${when}: ${dated} note${dated === 1 ? '' : 's'} dated then, ${notes.mentioning.length} mentioning a day of it`);
           found.push(notes);
         }
       }
       if (held.get(key)) for (let word = range.first; word <= range.last; word++) spoken.add(word);
     }
+    sayDates(notices, said);
     const dates = this.dates.bonuses([...this.dates.spansOf(named), ...found]);
     return { analyzed: leaveOut(analyzed, spoken), dates, read: true };
   }

@@ -471,6 +471,10 @@ test('a span or a request for the newest ranks the dated notes it names, with no
   const anchored = engine.search({ query: 'hiring last Friday between 1 May 2026 and 15 May 2026', mode: 'keyword', today: '2026-06-30' });
   assert.equal(anchored.results[0]!.path, 'Meetings/2026-05-12 1-1 Priya.md');
   assert.ok(!anchored.notices.some((notice) => notice.includes('last Friday')), anchored.notices.join(' | '));
+  // A text full of dates: five notices, and one counting the rest.
+  const many = engine.search({ query: Array.from({ length: 9 }, (_, i) => `hiring since 2026-03-0${i + 1}`).join(' '), mode: 'keyword', today: '2026-06-30' });
+  assert.equal(many.notices.length, 6, many.notices.join(' | '));
+  assert.equal(many.notices[5], '… and 4 more dates read, not listed');
   // A date named beside it answers: "latest" is then a word (no note has it), not a request.
   const dated = engine.search({ query: 'latest 1:1 with Priya in March 2026', mode: 'keyword', today: '2026-06-30' });
   assert.equal(dated.results[0]!.path, 'Meetings/2026-03-10 1-1 Priya.md');
