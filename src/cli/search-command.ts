@@ -73,9 +73,9 @@ export function describeResponse(response: SearchResponse, { explain = false }: 
   if (explain && response.analysis) {
     const { terms, ignored, language, corrected, written } = response.analysis;
     // A stem with the word it came from: `melani (Melanie)`, `whi (which)`.
-    const shown = (tokens: readonly string[]): string => tokens.map((token) => (written[token] === undefined ? token : `${token} (${written[token]})`)).join(' ');
+    const shown = (tokens: readonly string[]): string => tokens.map((token) => (Object.hasOwn(written, token) ? `${token} (${written[token]})` : token)).join(' ');
     lines.push(
-      `query terms: ${shown(terms) || '(none the index knows)'}${ignored.length ? `; left out (the asker's words: question, request and function words, pronouns, dates read as days${language === null ? '' : `; language ${language}`}): ${shown(ignored)}` : ''}${corrected.length ? `; spelling: ${corrected.map(({ from, to }) => `${from} → ${to}`).join(', ')}` : ''}`,
+      `query terms: ${shown(terms) || '(none the index knows)'}${ignored.length ? `; left out (the asker's words: question, request and function words, pronouns, dates read as days, asks for the newest${language === null ? '' : `; language ${language}`}): ${shown(ignored)}` : ''}${corrected.length ? `; spelling: ${corrected.map(({ from, to }) => `${from} → ${to}`).join(', ')}` : ''}`,
     );
   }
   if (response.results.length === 0) lines.push(`no results for "${response.query}" (${response.mode})`);
@@ -101,7 +101,7 @@ export function describeResponse(response: SearchResponse, { explain = false }: 
             : boost.kind === 'date'
               ? `     + the note is dated in "${boost.terms.join('')}" → ${boost.score}`
               : boost.kind === 'newest'
-                ? `     + asked for the newest ("${boost.terms.join('')}"), and the note is among the later dated → ${boost.score}`
+                ? `     + asked for the newest ("${boost.terms.join('')}"): ranked by its date among the best matches → ${boost.score}`
                 : boost.kind === 'phrase'
                   ? `     + holds the phrase ${boost.terms.map((phrase) => `"${phrase}"`).join(', ')} (ranked before notes that do not)`
                   : `     + best passage "${boost.terms.join('') || '(top of the note)'}" → ${boost.score} (proximity ${boost.proximity})`,

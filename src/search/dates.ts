@@ -182,6 +182,9 @@ const BEFORE_A_YEARLESS_DAY = new Set([
   'from',
   'between',
   'through',
+  'the',
+  'dem',
+  'zum',
   'após',
   'tras',
   'depuis',
@@ -328,7 +331,7 @@ function placedInSpan(words: readonly string[], at: number): boolean {
 
 /** Words that open a span from a date up to today ("since June 1", "desde maio", "seit Mai"); `after` and its kin begin the day after. */
 const SINCE_WORDS: ReadonlyMap<string, 'from' | 'after'> = new Map([
-  // Not Italian `da`: Portuguese `da` is "of the" ("notas da semana passada").
+  // Not `da`: Italian "since", but Portuguese "of the" ("notas da semana passada"; it opens a span only with its joining word, "da … a").
   ...['since', 'desde', 'depuis', 'seit', 'ab', 'sinds', 'vanaf', 'dal'].map((word) => [word, 'from'] as const),
   ...['after', 'após', 'tras', 'après', 'dopo'].map((word) => [word, 'after'] as const),
 ]);
@@ -367,26 +370,45 @@ function joinSpans(words: readonly string[], ranges: readonly DateRange[], today
   for (let k = 0; k < ranges.length; k++) {
     const a = ranges[k]!;
     const b = ranges[k + 1];
-    if (b !== undefined && b.first === a.last + 2 && spanLanguage(words, a.first - 1, a.last + 1) !== null) {
-      joined.push(between(words, a, b));
+    const open = pastArticle(words, a.first - 1, -1);
+    if (b !== undefined && b.first === pastArticle(words, a.last + 2, 1) && spanLanguage(words, open, a.last + 1) !== null) {
+      joined.push(between(words, a, b, open));
       k++;
       continue;
     }
-    const lone = loneDayEnd(words, a, b);
+    const lone = a.relative ? null : loneDayEnd(words, a, b);
     if (lone !== null) {
       joined.push(lone);
       continue;
     }
-    const since = today === -1 || a.first === 0 ? undefined : SINCE_WORDS.get(foldToken(words[a.first - 1]!));
-    const from = since === 'after' ? a.to + 1 : a.from;
-    if (since !== undefined && from <= today) joined.push({ ...a, from, to: today, text: words.slice(a.first - 1, a.last + 1).join(' '), first: a.first - 1, relative: true, span: true });
-    else joined.push(a);
+    joined.push(sinceSpan(words, a, open, today) ?? a);
   }
   return joined;
 }
 
-/** The span from `a` to `b` (both named), read from the word opening it. */
-function between(words: readonly string[], a: DateRange, b: DateRange): DateRange {
+/** Articles between a span's words and its dates ("since the 1st of June", "desde el 5 de mayo", "seit dem 5. Mai"; `zum` of "bis zum 10. Mai"). */
+const ARTICLES = new Set(['the', 'el', 'la', 'le', 'il', 'lo', 'dem', 'den', 'zum']);
+
+/** `i`, or the next word in the direction of `step` when `words[i]` is an article. */
+function pastArticle(words: readonly string[], i: number, step: -1 | 1): number {
+  return i >= 0 && i < words.length && ARTICLES.has(foldToken(words[i]!)) ? i + step : i;
+}
+
+/**
+ * "since A" / "after A" (the day after) up to `today`, opened by `words[open]`, or null. A
+ * year-less A not yet begun after it (asked in June, "after June") is last year's.
+ */
+function sinceSpan(words: readonly string[], a: DateRange, open: number, today: number): DateRange | null {
+  const since = today === -1 || open < 0 ? undefined : SINCE_WORDS.get(foldToken(words[open]!));
+  if (since === undefined) return null;
+  const dated = a.yearless && (since === 'after' ? a.to + 1 : a.from) > today ? inYear(a, partsOf(a.from).year - 1) : a;
+  const from = since === 'after' ? dated.to + 1 : dated.from;
+  if (from > today) return null;
+  return { ...dated, from, to: today, text: words.slice(open, a.last + 1).join(' '), first: open, relative: true, span: true };
+}
+
+/** The span from `a` to `b` (both named), read from the word opening it, `words[first]`. */
+function between(words: readonly string[], a: DateRange, b: DateRange, first: number): DateRange {
   let [start, end] = [a, b];
   if (start.yearless && !end.yearless) {
     // "between 28 December and 3 January 2026": the start is the year before.
@@ -395,7 +417,6 @@ function between(words: readonly string[], a: DateRange, b: DateRange): DateRang
   } else if (end.yearless && !start.yearless) end = inYear(end, partsOf(start.from).year + (inYear(end, partsOf(start.from).year).to < start.from ? 1 : 0));
   else if (start.yearless && end.yearless && end.to < start.from) start = inYear(start, partsOf(start.from).year - 1);
   const yearless = start.yearless === true && end.yearless === true ? { yearless: true as const } : {};
-  const first = a.first - 1;
   return { from: Math.min(start.from, end.from), to: Math.max(start.to, end.to), text: words.slice(first, b.last + 1).join(' '), first, last: b.last, relative: true, span: true, ...yearless };
 }
 
@@ -409,21 +430,25 @@ function loneDayEnd(words: readonly string[], a: DateRange, b: DateRange | undef
   const { year, month, day } = partsOf(a.from);
   // A year written after the day alone (`writtenYear`) is the span's, and it is not year-less.
   const make = (first: number, last: number, start: number, end: number, writtenYear = -1): DateRange | null => {
-    const inYear = writtenYear === -1 ? year : writtenYear;
-    const [from, to] = [dayNumber(inYear, month, start), dayNumber(inYear, month, end)];
+    const spanYear = writtenYear === -1 ? year : writtenYear;
+    const [from, to] = [dayNumber(spanYear, month, start), dayNumber(spanYear, month, end)];
     if (from === -1 || to === -1 || to < from) return null;
     const yearless = a.yearless && writtenYear === -1 ? { yearless: true as const } : {};
     return { from, to, text: words.slice(first, last + 1).join(' '), first, last, relative: true, span: true, ...yearless };
   };
-  // After: "from May 5 to 10" (and not "… to 10 June", a range of its own).
-  const after = DAY.exec(words[a.last + 2] ?? '');
-  if (after && (b === undefined || b.first > a.last + 2) && spanLanguage(words, a.first - 1, a.last + 1) !== null) {
-    const written = a.yearless ? YEAR.exec(words[a.last + 3] ?? '') : null;
-    return written ? make(a.first - 1, a.last + 3, day, +after[1]!, +written[1]!) : make(a.first - 1, a.last + 2, day, +after[1]!);
+  // After: "from May 5 to 10", "from May 5 to the 10th" (and not "… to 10 June", a range of its own).
+  const open = pastArticle(words, a.first - 1, -1);
+  const dayAt = pastArticle(words, a.last + 2, 1);
+  const after = DAY.exec(words[dayAt] ?? '');
+  if (after && (b === undefined || b.first > dayAt) && spanLanguage(words, open, a.last + 1) !== null) {
+    const written = a.yearless ? YEAR.exec(words[dayAt + 1] ?? '') : null;
+    return written ? make(open, dayAt + 1, day, +after[1]!, +written[1]!) : make(open, dayAt, day, +after[1]!);
   }
-  // Before: "du 5 au 10 mai", "between 11 and 15 August".
-  const before = a.first >= 2 ? DAY.exec(words[a.first - 2]!) : null;
-  if (before && spanLanguage(words, a.first - 3, a.first - 1) !== null) return make(a.first - 3, a.last, +before[1]!, day);
+  // Before: "du 5 au 10 mai", "between 11 and 15 August", "entre el 5 y el 10 de mayo".
+  const join = pastArticle(words, a.first - 1, -1);
+  const before = join >= 1 ? DAY.exec(words[join - 1]!) : null;
+  const opening = pastArticle(words, join - 2, -1);
+  if (before && spanLanguage(words, opening, join) !== null) return make(opening, a.last, +before[1]!, day);
   return null;
 }
 
@@ -711,7 +736,7 @@ export function relativeDateRanges(words: readonly string[], today: number, lang
  * did John recently get promoted to?" of a time within it, not of the newest notes.
  */
 const NEWEST_WORDS: Readonly<Record<string, string>> = {
-  en: 'latest | newest | last | most recent | most recently',
+  en: 'latest | newest | last | last time | most recent | most recently',
   pt: 'último | última | últimos | últimas | mais recente | mais recentes',
   es: 'último | última | últimos | últimas | más reciente | más recientes',
   fr: 'dernier | dernière | derniers | dernières | plus récent | plus récente | plus récents | plus récentes',
@@ -721,51 +746,49 @@ const NEWEST_WORDS: Readonly<Record<string, string>> = {
   ru: 'последний | последняя | последнее | последние | последнюю | последнего | последней | последним | новейший',
 };
 
-interface NewestPhrase {
-  words: readonly string[];
-  languages: ReadonlySet<string>;
-}
-
-/** Folded first word → the phrases it begins (folded words, the languages saying it), longest first. */
-const NEWEST: ReadonlyMap<string, readonly NewestPhrase[]> = (() => {
-  const table = new Map<string, { words: string[]; languages: Set<string> }[]>();
-  for (const [language, list] of Object.entries(NEWEST_WORDS)) {
+/** Folded first word → the phrases (folded words) it begins, longest first. */
+const NEWEST: ReadonlyMap<string, readonly (readonly string[])[]> = (() => {
+  const table = new Map<string, string[][]>();
+  for (const list of Object.values(NEWEST_WORDS)) {
     for (const phrase of list.split('|')) {
       const words = phrase.trim().split(' ').map(foldToken);
       const known = table.get(words[0]!) ?? [];
-      const same = known.find((other) => other.words.join(' ') === words.join(' '));
-      if (same) same.languages.add(language);
-      else known.push({ words, languages: new Set([language]) });
+      if (!known.some((other) => other.join(' ') === words.join(' '))) known.push(words);
       table.set(
         words[0]!,
-        known.sort((x, y) => y.words.length - x.words.length),
+        known.sort((x, y) => y.length - x.length),
       );
     }
   }
   return table;
 })();
 
+/** The languages in which a newest word means something else: German and Dutch `Last` is a load. */
+const FALSE_FRIENDS: ReadonlyMap<string, readonly string[]> = new Map([['last', ['de', 'nl']]]);
+
+/** Words before English `last` asking for the newest: a determiner or a subject ("the last sync", "when did I last …"). */
+const BEFORE_LAST = new Set(['the', 'my', 'our', 'your', 'his', 'her', 'their', 'i', 'we', 'you', 'he', 'she', 'they', 'was', 'were', 'did']);
+
 /**
  * The words of a query asking for the newest notes (`NEWEST_WORDS`): each phrase's first and
- * last word and its text; empty when none does. A one-word phrase counts only when the query's
- * function words (`languageOf`) are of its language or of none (German `Last` is a load); none
- * counts after "at" ("at last", "at the latest"), nor English `last` as the query's last word
- * ("how long does the battery last") or before `name`.
+ * last word and its text; empty when none does. Italian's elided article is read apart
+ * (`l'ultima`). Not read: a word where the query's function words (`languageOf`) are of a
+ * language in which it means something else (German `Last`), a phrase up to three words after
+ * "at" ("at last", "at the very latest"), and English `last` alone after no determiner or
+ * subject ("last resort", "first and last steps", "will the battery last"), ending the query,
+ * or before `name` ("last time" is read wherever it stands).
  */
 export function newestAsked(words: readonly string[], languageOf: () => string | null = () => null): { first: number; last: number; text: string }[] {
   const asked: { first: number; last: number; text: string }[] = [];
-  const folded = words.map(foldToken);
-  let language: string | null | undefined;
+  const folded = words.map((word) => foldToken(word).replace(/^\p{L}{1,4}['\u2019]/u, ''));
   for (let i = 0; i < folded.length; i++) {
-    const phrase = NEWEST.get(folded[i]!)?.find((candidate) => candidate.words.every((word, at) => folded[i + at] === word));
+    const phrase = NEWEST.get(folded[i]!)?.find((candidate) => candidate.every((word, at) => folded[i + at] === word));
     if (phrase === undefined) continue;
-    const end = i + phrase.words.length - 1;
-    if (folded[i - 1] === 'at' || (folded[i - 1] === 'the' && folded[i - 2] === 'at')) continue;
-    if (folded[i] === 'last' && (end === folded.length - 1 || folded[end + 1] === 'name' || folded[end + 1] === 'names')) continue;
-    if (phrase.words.length === 1) {
-      language = language === undefined ? languageOf() : language;
-      if (language !== null && !phrase.languages.has(language)) continue;
-    }
+    const end = i + phrase.length - 1;
+    if (folded.slice(Math.max(0, i - 3), i).includes('at')) continue;
+    if (phrase.length === 1 && folded[i] === 'last' && (!BEFORE_LAST.has(folded[i - 1] ?? '') || end === folded.length - 1 || folded[end + 1] === 'name' || folded[end + 1] === 'names')) continue;
+    const unlike = FALSE_FRIENDS.get(folded[i]!);
+    if (unlike !== undefined && phrase.length === 1 && unlike.includes(languageOf() ?? '')) continue;
     asked.push({ first: i, last: end, text: words.slice(i, end + 1).join(' ') });
     i = end;
   }

@@ -380,6 +380,22 @@ test('spans: between two dates, from one to another, a day alone at one end, and
   );
   // A year written after a day alone: not year-less.
   assert.deepEqual(span('between August 11 and 15, 2026'), [['2026-08-11', '2026-08-15', 'between August 11 and 15 2026', true, false]]);
+  // Articles between the span's words and its dates.
+  const ends = (query: string) => span(query).map(([from, to]) => [from, to]);
+  assert.deepEqual(ends('desde el 5 de mayo'), [['2026-05-05', '2026-06-30']]);
+  assert.deepEqual(ends('since the 1st of June'), [['2026-06-01', '2026-06-30']]);
+  assert.deepEqual(ends('seit dem 5. Mai'), [['2026-05-05', '2026-06-30']]);
+  assert.deepEqual(ends('entre el 5 y el 10 de mayo'), [['2026-05-05', '2026-05-10']]);
+  assert.deepEqual(ends('entre le 5 et le 10 mai'), [['2026-05-05', '2026-05-10']]);
+  assert.deepEqual(ends('vom 5. bis zum 10. Mai'), [['2026-05-05', '2026-05-10']]);
+  assert.deepEqual(ends('from May 5 to the 10th'), [['2026-05-05', '2026-05-10']]);
+  // "after June" asked in June: last year's June, up to today.
+  assert.deepEqual(ends('what changed after June'), [['2025-07-01', '2026-06-30']]);
+  // A relative date takes no day number after it: "5" is an hour.
+  assert.deepEqual(
+    relativeDateRanges(words('from yesterday to 5 pm'), today).map(({ from, to }) => [isoDay(from), isoDay(to)]),
+    [['2026-06-29', '2026-06-29']],
+  );
   // An opening word goes with its own joining words: "from … and" is two dates.
   assert.equal(span('notes from May 1 and May 20').length, 2);
   assert.equal(span('as férias de julho e dezembro').filter(([, , , isSpan]) => isSpan).length, 0);
@@ -410,8 +426,13 @@ test('the words asking for the newest, in each language read, one or two words l
   assert.deepEqual(asked("what is Priya's last name"), []);
   assert.deepEqual(asked('send it by Friday at the latest'), []);
   assert.deepEqual(asked('at last, the release'), []);
+  for (const query of ['last resort fallback', 'last but not least', 'the second to last item', 'first and last steps', 'will the battery last all day', 'send it at the very latest']) assert.deepEqual(asked(query), [], query);
+  assert.deepEqual(asked('when did I last talk to Priya'), [[3, 3, 'last']]);
+  assert.deepEqual(asked('what did Priya say last time'), [[4, 5, 'last time']]);
+  assert.deepEqual(asked("l'ultima riunione"), [[0, 0, "l'ultima"]], 'the elided article read apart');
   const inLanguage = (query: string, language: string) => newestAsked(words(query), () => language).map(({ text }) => text);
   assert.deepEqual(inLanguage('hohe Last auf dem Server', 'de'), [], 'German Last is a load');
+  assert.deepEqual(inLanguage('la dernière réunion', 'es'), ['dernière'], 'a short query may be guessed wrong: only a language where the word means something else stops it');
   assert.deepEqual(inLanguage('die letzte Besprechung', 'de'), ['letzte']);
   assert.deepEqual(inLanguage('a reunião mais recente', 'pt'), ['mais recente']);
   assert.deepEqual(inLanguage('latest 1:1 with Priya', 'en'), ['latest']);
