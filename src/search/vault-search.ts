@@ -487,7 +487,7 @@ export class VaultSearch {
     }
     filter = this.excluding(filter, [...syntax.excluded, ...(request.exclude ?? [])], notices);
     const dated = this.readDates(analyzeQuery(query, this.tokenize), request.today, notices);
-    const { analyzed, newest } = this.readNewest(dated.analyzed, dated.read, notices);
+    const { analyzed, newest } = this.readNewest(dated.analyzed, dated.read);
     const dates = dated.dates;
     const known = this.index.knownTerms(analyzed.content);
     const corrected = this.correctSpelling(analyzed, known, filter.active ? (doc) => filter.test(this.metas[doc]!) === null : null);
@@ -558,14 +558,13 @@ export class VaultSearch {
    * A query asking for the newest of its matches ("the latest 1:1 with Priya", "when was the last
    * search sync?", `newestAsked`) when it names no date and some note is dated: its asking words
    * leave the query (no note says "latest" of itself) unless nothing else would be left, and
-   * `rerankByPassages` ranks the dated ones among the best matches by day (`NoteDates.newest`).
+   * `rerankByPassages` ranks the dated ones among the best matches by day (`NoteDates.newest`) and says so.
    */
-  private readNewest(analyzed: AnalyzedQuery, datesRead: boolean, notices: string[]): { analyzed: AnalyzedQuery; newest: Newest | null } {
+  private readNewest(analyzed: AnalyzedQuery, datesRead: boolean): { analyzed: AnalyzedQuery; newest: Newest | null } {
     if (datesRead || !this.dates.anyDated) return { analyzed, newest: null };
     const asked = newestAsked(analyzed.words, () => functionWordLanguage(analyzed.words));
     if (asked.length === 0) return { analyzed, newest: null };
     const text = asked.map((phrase) => phrase.text).join(', ');
-    notices.push(`read "${text}" as asking for the newest: among the best matches, a note dated later (by its name or date:) ranks higher`);
     const spoken = new Set(asked.flatMap(({ first, last }) => Array.from({ length: last - first + 1 }, (_, at) => first + at)));
     const without = leaveOut(analyzed, spoken);
     return { analyzed: without.content.length > 0 ? without : analyzed, newest: { text, bonuses: new Map() } };
@@ -821,6 +820,12 @@ export class VaultSearch {
       const bonuses = this.dates.newest(head.map(({ doc }) => doc));
       for (const entry of head) entry.score += bonuses.get(entry.doc) ?? 0;
       read.newest.bonuses = bonuses;
+      // Said here, where it acts: not in semantic mode, nor when no term is known.
+      read.notices.push(
+        bonuses.size > 0
+          ? `read "${read.newest.text}" as asking for the newest: among the best matches, a note dated later (by its name or date:) ranks higher`
+          : `read "${read.newest.text}" as asking for the newest, but none of the best matches is dated (by its name or date:)`,
+      );
     }
     head.sort((a, b) => (tiers.get(b.doc) ?? 0) - (tiers.get(a.doc) ?? 0) || b.score - a.score || (this.metas[a.doc]!.path < this.metas[b.doc]!.path ? -1 : 1));
     const hits = [...head, ...ranked.hits.slice(PASSAGE_DEPTH)].slice(0, keep);

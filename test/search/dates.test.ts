@@ -477,6 +477,10 @@ test('a span or a request for the newest ranks the dated notes it names, with no
     'an undated note gets no bonus',
   );
   assert.deepEqual(latest.results.find((hit) => hit.path === 'People/Priya Raman.md') !== undefined, true, 'and still matches');
+  // Said where it acts: not when no word of the query is known; and when no best match is dated, it says so.
+  assert.ok(!engine.search({ query: 'latest zzzqqq', mode: 'keyword', today: '2026-06-30' }).notices.some((notice) => notice.includes('newest')));
+  const undated = engine.search({ query: 'latest staff engineer', mode: 'keyword', today: '2026-06-30' });
+  assert.ok(undated.notices.includes('read "latest" as asking for the newest, but none of the best matches is dated (by its name or date:)'), undated.notices.join(' | '));
   const last = engine.search({ query: 'when was my last 1:1 with Priya?', mode: 'keyword', today: '2026-06-30' });
   assert.equal(last.results[0]!.path, 'Meetings/2026-06-09 1-1 Priya.md');
   // A span: the 1:1 dated inside it first; its words ("April", "30") are read, not searched.
