@@ -316,14 +316,14 @@ const AFTER_A_SINCE_MONTH = new Set('in on for with about at and or em no na par
 
 /**
  * Whether a month named without a year at `at` is placed by a span: the first date of "between
- * May and June" (a date follows the joining word), or the one of "since June" / "desde maio"
- * (the query ends there or goes on with a preposition).
+ * May and June" or "from May until now" (a date or now follows the joining word), or the one of
+ * "since June" / "desde maio" (the query ends there or goes on with a preposition).
  */
 function placedInSpan(words: readonly string[], at: number): boolean {
   if (at === 0) return false;
   if (spanLanguage(words, at - 1, at + 1) !== null) {
     const next = words[at + 2] ?? '';
-    return MONTHS.has(foldToken(next)) || DAY.test(next) || ISO_DAY.test(next) || ISO_MONTH.test(next);
+    return MONTHS.has(foldToken(next)) || DAY.test(next) || ISO_DAY.test(next) || ISO_MONTH.test(next) || NOW_WORDS.has(foldToken(next));
   }
   const since = SINCE_WORDS.has(foldToken(words[at - 1]!));
   return since && (at === words.length - 1 || AFTER_A_SINCE_MONTH.has(foldToken(words[at + 1]!)));
@@ -376,6 +376,11 @@ function joinSpans(words: readonly string[], ranges: readonly DateRange[], today
       k++;
       continue;
     }
+    const untilNow = a.relative ? null : toNow(words, a, open, today);
+    if (untilNow !== null) {
+      joined.push(untilNow);
+      continue;
+    }
     const lone = a.relative ? null : loneDayEnd(words, a, b);
     if (lone !== null) {
       joined.push(lone);
@@ -384,6 +389,16 @@ function joinSpans(words: readonly string[], ranges: readonly DateRange[], today
     joined.push(sinceSpan(words, a, open, today) ?? a);
   }
   return joined;
+}
+
+/** The words for now and today, whatever the language ("from May 1 until now", "desde maio até hoje", "von Mai bis heute"). */
+const NOW_WORDS = new Set(['now', 'today', 'agora', 'hoje', 'ahora', 'hoy', 'maintenant', "aujourd'hui", 'heute', 'jetzt', 'ora', 'oggi', 'nu', 'vandaag', 'сейчас', 'сегодня']);
+
+/** "from A until now", "between A and today": A's first day up to `today`, or null. */
+function toNow(words: readonly string[], a: DateRange, open: number, today: number): DateRange | null {
+  const now = words[a.last + 2];
+  if (today === -1 || now === undefined || !NOW_WORDS.has(foldToken(now).replace('\u2019', "'")) || spanLanguage(words, open, a.last + 1) === null || a.from > today) return null;
+  return { ...a, to: today, text: words.slice(open, a.last + 3).join(' '), first: open, last: a.last + 2, relative: true, span: true };
 }
 
 /** Articles between a span's words and its dates ("since the 1st of June", "desde el 5 de mayo", "seit dem 5. Mai"; `zum` of "bis zum 10. Mai"). */

@@ -525,7 +525,10 @@ export class VaultSearch {
     // Beside a date named in full a relative one is relative to it, not to today ("what did Joanna
     // finish last Friday on 23 January, 2022?"): the named date answers, the words stay words. A
     // date named without a year is itself read from today, and leaves "yesterday" as it is.
-    const relative = [...all.filter((range) => range.span), ...(day === -1 || all.some((range) => !range.yearless) ? [] : relativeDateRanges(analyzed.words, day, () => functionWordLanguage(analyzed.words)))];
+    const spans = all.filter((range) => range.span);
+    const fromToday = day === -1 || all.some((range) => !range.yearless) ? [] : relativeDateRanges(analyzed.words, day, () => functionWordLanguage(analyzed.words));
+    // "today" in "from May 1 to today" is the span's end, not a day of its own.
+    const relative = [...spans, ...fromToday.filter((range) => !spans.some((span) => span.first <= range.first && range.last <= span.last))];
     if (relative.length === 0) {
       sayDates(notices, said);
       return { analyzed, dates: this.dates.boosts(named), read: named.length > 0 };

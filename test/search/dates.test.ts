@@ -389,6 +389,12 @@ test('spans: between two dates, from one to another, a day alone at one end, and
   assert.deepEqual(ends('entre le 5 et le 10 mai'), [['2026-05-05', '2026-05-10']]);
   assert.deepEqual(ends('vom 5. bis zum 10. Mai'), [['2026-05-05', '2026-05-10']]);
   assert.deepEqual(ends('from May 5 to the 10th'), [['2026-05-05', '2026-05-10']]);
+  // Up to now or today, in words.
+  assert.deepEqual(span('what did we ship from May 1 until now'), [['2026-05-01', '2026-06-30', 'from May 1 until now', true, true]]);
+  assert.deepEqual(ends('desde maio até hoje'), [['2026-05-01', '2026-06-30']]);
+  assert.deepEqual(ends('von Mai bis heute'), [['2026-05-01', '2026-06-30']]);
+  assert.deepEqual(ends('between 2026-05-01 and today'), [['2026-05-01', '2026-06-30']]);
+  assert.equal(span('from May 1 and now').filter(([, , , isSpan]) => isSpan).length, 0, '"from … and" is no span');
   // "after June" asked in June: last year's June, up to today.
   assert.deepEqual(ends('what changed after June'), [['2025-07-01', '2026-06-30']]);
   // A relative date takes no day number after it: "5" is an hour.
@@ -489,6 +495,12 @@ test('a span or a request for the newest ranks the dated notes it names, with no
   assert.ok(
     april.notices.some((notice) => notice.startsWith('read "between April 1 and April 30" as 2026-04-01 to 2026-04-30 (no year was given: the latest such span): 3 notes dated then')),
     april.notices.join(' | '),
+  );
+  // "today" ending a span is not a day of its own: one notice.
+  const toToday = engine.search({ query: 'hiring between May 1 and today', mode: 'keyword', today: '2026-06-30' });
+  assert.deepEqual(
+    toToday.notices.filter((notice) => notice.startsWith('read ')),
+    ['read "between May 1 and today" as 2026-05-01 to 2026-06-30 (no year was given: the latest such span): 2 notes dated then, 0 mentioning a day of it'],
   );
   const since = engine.search({ query: 'hiring since May 1', mode: 'keyword', today: '2026-06-30' }).results.map((hit) => hit.path);
   assert.deepEqual(since.slice(0, 2).sort(), ['Meetings/2026-05-12 1-1 Priya.md', 'Meetings/2026-06-09 1-1 Priya.md']);
