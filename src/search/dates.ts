@@ -252,8 +252,7 @@ function monthNamed(words: readonly string[], i: number, month: number, today: n
 function yearlessDate(words: readonly string[], named: { at: number; first: number; last: number; month: number; day: RegExpExecArray | null; joined: boolean }, today: number): DateRange | null {
   const { at, first, last, month, day, joined } = named;
   const text = words.slice(first, last + 1).join(' ');
-  const now = new Date(today * 86_400_000);
-  const [thisYear, thisMonth, thisDay] = [now.getUTCFullYear(), now.getUTCMonth() + 1, now.getUTCDate()];
+  const { year: thisYear, month: thisMonth, day: thisDay } = partsOf(today);
   const placedBy = first > 0 ? foldToken(words[first - 1]!) : '';
   let range: DateRange | null = null;
   if (day) {
@@ -344,7 +343,7 @@ function spanLanguage(words: readonly string[], open: number, join: number): str
   return null;
 }
 
-/** A range's first day as year, month and day. */
+/** A day number as year, month and day. */
 function partsOf(day: number): { year: number; month: number; day: number } {
   const date = new Date(day * 86_400_000);
   return { year: date.getUTCFullYear(), month: date.getUTCMonth() + 1, day: date.getUTCDate() };
@@ -429,8 +428,11 @@ function between(words: readonly string[], a: DateRange, b: DateRange, first: nu
     // "between 28 December and 3 January 2026": the start is the year before.
     const year = partsOf(end.from).year;
     start = inYear(start, inYear(start, year).from > end.to ? year - 1 : year);
-  } else if (end.yearless && !start.yearless) end = inYear(end, partsOf(start.from).year + (inYear(end, partsOf(start.from).year).to < start.from ? 1 : 0));
-  else if (start.yearless && end.yearless && end.to < start.from) start = inYear(start, partsOf(start.from).year - 1);
+  } else if (end.yearless && !start.yearless) {
+    // "from November 2025 to February": the end is the year after.
+    const year = partsOf(start.from).year;
+    end = inYear(end, inYear(end, year).to < start.from ? year + 1 : year);
+  } else if (start.yearless && end.yearless && end.to < start.from) start = inYear(start, partsOf(start.from).year - 1);
   const yearless = start.yearless === true && end.yearless === true ? { yearless: true as const } : {};
   return { from: Math.min(start.from, end.from), to: Math.max(start.to, end.to), text: words.slice(first, b.last + 1).join(' '), first, last: b.last, relative: true, span: true, ...yearless };
 }
@@ -451,19 +453,19 @@ function loneDayEnd(words: readonly string[], a: DateRange, b: DateRange | undef
     const yearless = a.yearless && writtenYear === -1 ? { yearless: true as const } : {};
     return { from, to, text: words.slice(first, last + 1).join(' '), first, last, relative: true, span: true, ...yearless };
   };
+  // The word before the range: the span's opening word when the lone day comes after, its joining word when before.
+  const prior = pastArticle(words, a.first - 1, -1);
   // After: "from May 5 to 10", "from May 5 to the 10th" (and not "… to 10 June", a range of its own).
-  const open = pastArticle(words, a.first - 1, -1);
   const dayAt = pastArticle(words, a.last + 2, 1);
   const after = DAY.exec(words[dayAt] ?? '');
-  if (after && (b === undefined || b.first > dayAt) && spanLanguage(words, open, a.last + 1) !== null) {
+  if (after && (b === undefined || b.first > dayAt) && spanLanguage(words, prior, a.last + 1) !== null) {
     const written = a.yearless ? YEAR.exec(words[dayAt + 1] ?? '') : null;
-    return written ? make(open, dayAt + 1, day, +after[1]!, +written[1]!) : make(open, dayAt, day, +after[1]!);
+    return written ? make(prior, dayAt + 1, day, +after[1]!, +written[1]!) : make(prior, dayAt, day, +after[1]!);
   }
   // Before: "du 5 au 10 mai", "between 11 and 15 August", "entre el 5 y el 10 de mayo".
-  const join = pastArticle(words, a.first - 1, -1);
-  const before = join >= 1 ? DAY.exec(words[join - 1]!) : null;
-  const opening = pastArticle(words, join - 2, -1);
-  if (before && spanLanguage(words, opening, join) !== null) return make(opening, a.last, +before[1]!, day);
+  const before = prior >= 1 ? DAY.exec(words[prior - 1]!) : null;
+  const opening = pastArticle(words, prior - 2, -1);
+  if (before && spanLanguage(words, opening, prior) !== null) return make(opening, a.last, +before[1]!, day);
   return null;
 }
 
@@ -795,7 +797,11 @@ const BEFORE_LAST = new Set(['the', 'my', 'our', 'your', 'his', 'her', 'their', 
  */
 export function newestAsked(words: readonly string[], languageOf: () => string | null = () => null): { first: number; last: number; text: string }[] {
   const asked: { first: number; last: number; text: string }[] = [];
-  const folded = words.map((word) => foldToken(word).replace(/^\p{L}{1,4}['\u2019]/u, ''));
+  // Most words have no apostrophe: the regular expression only for those that do.
+  const folded = words.map((word) => {
+    const bare = foldToken(word);
+    return bare.includes("'") || bare.includes('\u2019') ? bare.replace(/^\p{L}{1,4}['\u2019]/u, '') : bare;
+  });
   for (let i = 0; i < folded.length; i++) {
     const phrase = NEWEST.get(folded[i]!)?.find((candidate) => candidate.every((word, at) => folded[i + at] === word));
     if (phrase === undefined) continue;

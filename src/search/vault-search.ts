@@ -267,10 +267,13 @@ function writtenAs(analyzed: AnalyzedQuery, tokens: readonly string[]): Record<s
   );
 }
 
-/** The query without the tokens of the words at `spoken` (a date's, a span's, "latest"): they are read, not searched. */
-function leaveOut(analyzed: AnalyzedQuery, spoken: ReadonlySet<number>): AnalyzedQuery {
-  if (spoken.size === 0) return analyzed;
-  const isSpoken = (token: string): boolean => spoken.has(analyzed.wordOf.get(token) ?? -1);
+/** The query without the tokens of the words `spoken` spans, `words[first..last]` (a date's, a span's, "latest"): they are read, not searched. */
+function leaveOut(analyzed: AnalyzedQuery, spoken: readonly { first: number; last: number }[]): AnalyzedQuery {
+  if (spoken.length === 0) return analyzed;
+  const isSpoken = (token: string): boolean => {
+    const at = analyzed.wordOf.get(token) ?? -1;
+    return spoken.some(({ first, last }) => first <= at && at <= last);
+  };
   const content = analyzed.content.filter((token) => !isSpoken(token));
   const ignored = [...new Set([...analyzed.ignored, ...analyzed.content.filter(isSpoken)])];
   return { ...analyzed, content, ignored };
@@ -533,7 +536,7 @@ export class VaultSearch {
       sayDates(notices, said);
       return { analyzed, dates: this.dates.boosts(named), read: named.length > 0 };
     }
-    const spoken = new Set<number>();
+    const spoken: DateRange[] = [];
     const found: SpanNotes[] = [];
     // Each span is looked up once however often the query names it (a pasted text full of "today").
     const held = new Map<string, boolean>();
@@ -550,7 +553,7 @@ export class VaultSearch {
           found.push(notes);
         }
       }
-      if (held.get(key)) for (let word = range.first; word <= range.last; word++) spoken.add(word);
+      if (held.get(key)) spoken.push(range);
     }
     sayDates(notices, said);
     const dates = this.dates.bonuses([...this.dates.spansOf(named), ...found]);
@@ -568,8 +571,7 @@ export class VaultSearch {
     const asked = newestAsked(analyzed.words, () => functionWordLanguage(analyzed.words));
     if (asked.length === 0) return { analyzed, newest: null };
     const text = asked.map((phrase) => phrase.text).join(', ');
-    const spoken = new Set(asked.flatMap(({ first, last }) => Array.from({ length: last - first + 1 }, (_, at) => first + at)));
-    const without = leaveOut(analyzed, spoken);
+    const without = leaveOut(analyzed, asked);
     return { analyzed: without.content.length > 0 ? without : analyzed, newest: { text, bonuses: new Map() } };
   }
 

@@ -341,6 +341,7 @@ test("a relative date brings in the notes of its days: yesterday's daily note, n
 test('spans: between two dates, from one to another, a day alone at one end, and since or after a date up to today', () => {
   const today = day('2026-06-30');
   const span = (query: string) => queryDateRanges(words(query), today).map(({ from, to, text, span, yearless }) => [isoDay(from), isoDay(to), text, span === true, yearless === true]);
+  const ends = (query: string) => span(query).map(([from, to]) => [from, to]);
   assert.deepEqual(span('sessions between April 1 and April 30'), [['2026-04-01', '2026-04-30', 'between April 1 and April 30', true, true]]);
   assert.deepEqual(span('billing syncs between March and April'), [['2026-03-01', '2026-04-30', 'between March and April', true, true]], 'the second month is placed by the first');
   assert.deepEqual(span('from May 2026 to June 2026'), [['2026-05-01', '2026-06-30', 'from May 2026 to June 2026', true, false]]);
@@ -348,14 +349,8 @@ test('spans: between two dates, from one to another, a day alone at one end, and
   assert.deepEqual(span('between August 11 and 15, 2023'), [['2023-08-11', '2023-08-15', 'between August 11 and 15 2023', true, false]], 'a day alone after, and the year after it');
   assert.deepEqual(span('du 5 au 10 mai'), [['2026-05-05', '2026-05-10', 'du 5 au 10 mai', true, true]], 'a day alone before');
   assert.deepEqual(span('de 10 a 15 de maio'), [['2026-05-10', '2026-05-15', 'de 10 a 15 de maio', true, true]], 'the second day placed by the span');
-  assert.deepEqual(
-    span('с 5 по 10 мая').map(([from, to]) => [from, to]),
-    [['2026-05-05', '2026-05-10']],
-  );
-  assert.deepEqual(
-    span('zwischen 11. und 15. Juni 2026').map(([from, to]) => [from, to]),
-    [['2026-06-11', '2026-06-15']],
-  );
+  assert.deepEqual(ends('с 5 по 10 мая'), [['2026-05-05', '2026-05-10']]);
+  assert.deepEqual(ends('zwischen 11. und 15. Juni 2026'), [['2026-06-11', '2026-06-15']]);
   assert.deepEqual(span('search syncs since June 1'), [['2026-06-01', '2026-06-30', 'since June 1', true, true]]);
   assert.deepEqual(span('1:1 with Priya after May 1'), [['2026-05-02', '2026-06-30', 'after May 1', true, true]], 'after: from the day after');
   assert.deepEqual(span('reuniões do Harbor desde maio'), [['2026-05-01', '2026-06-30', 'desde maio', true, true]]);
@@ -370,18 +365,11 @@ test('spans: between two dates, from one to another, a day alone at one end, and
     'Portuguese da is "of the", not "since": last week, not last week up to today',
   );
   // Across a new year with the year written at the end only: the start is the year before.
-  assert.deepEqual(
-    span('between 28 December and 3 January 2026').map(([from, to]) => [from, to]),
-    [['2025-12-28', '2026-01-03']],
-  );
-  assert.deepEqual(
-    span('from November to February 2026').map(([from, to]) => [from, to]),
-    [['2025-11-01', '2026-02-28']],
-  );
+  assert.deepEqual(ends('between 28 December and 3 January 2026'), [['2025-12-28', '2026-01-03']]);
+  assert.deepEqual(ends('from November to February 2026'), [['2025-11-01', '2026-02-28']]);
   // A year written after a day alone: not year-less.
   assert.deepEqual(span('between August 11 and 15, 2026'), [['2026-08-11', '2026-08-15', 'between August 11 and 15 2026', true, false]]);
   // Articles between the span's words and its dates.
-  const ends = (query: string) => span(query).map(([from, to]) => [from, to]);
   assert.deepEqual(ends('desde el 5 de mayo'), [['2026-05-05', '2026-06-30']]);
   assert.deepEqual(ends('since the 1st of June'), [['2026-06-01', '2026-06-30']]);
   assert.deepEqual(ends('seit dem 5. Mai'), [['2026-05-05', '2026-06-30']]);
