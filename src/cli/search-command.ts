@@ -1,4 +1,4 @@
-import { MAX_ALTERNATIVES, searchVault, type SearchMode, type SearchResponse } from '../search/index.js';
+import { MAX_ALTERNATIVES, searchVault, type SearchHit, type SearchMode, type SearchResponse } from '../search/index.js';
 import { UsageError } from '../errors.js';
 import type { Command } from './command.js';
 import { embedQuery } from '../embed/index.js';
@@ -94,22 +94,28 @@ export function describeResponse(response: SearchResponse, { explain = false }: 
     }
     if (explain && hit.explain) {
       for (const part of hit.explain) lines.push(`     ${part.term}: tf ${part.tf} df ${part.df} idf ${part.idf} → ${part.score}`);
-      for (const boost of hit.boosts ?? []) {
-        lines.push(
-          boost.kind === 'name'
-            ? `     + the query covers the name "${boost.terms.join(' ')}" → ${boost.score}`
-            : boost.kind === 'date'
-              ? `     + the note is dated in "${boost.terms.join('')}" → ${boost.score}`
-              : boost.kind === 'newest'
-                ? `     + asked for the newest ("${boost.terms.join('')}"): ranked by its date among the best matches → ${boost.score}`
-                : boost.kind === 'phrase'
-                  ? `     + holds the phrase ${boost.terms.map((phrase) => `"${phrase}"`).join(', ')} (ranked before notes that do not)`
-                  : `     + best passage "${boost.terms.join('') || '(top of the note)'}" → ${boost.score} (proximity ${boost.proximity})`,
-        );
-      }
+      for (const boost of hit.boosts ?? []) lines.push(`     + ${boostLine(boost)}`);
     }
   });
   if (response.scoped_out) lines.push(`note: ${response.scoped_out.hint}`);
   lines.push(`mode: ${response.mode} (${response.mode_reason}); ${response.total_matches} matching note${response.total_matches === 1 ? '' : 's'}`);
   return lines.join('\n');
+}
+
+/** One boost of a result's `--explain`, in words. */
+function boostLine(boost: NonNullable<SearchHit['boosts']>[number]): string {
+  switch (boost.kind) {
+    case 'name':
+      return `the query covers the name "${boost.terms.join(' ')}" → ${boost.score}`;
+    case 'date':
+      return `the note is dated in "${boost.terms.join('')}" → ${boost.score}`;
+    case 'newest':
+      return `asked for the newest ("${boost.terms.join('')}"): ranked by its date among the best matches → ${boost.score}`;
+    case 'open':
+      return `asked what is still open ("${boost.terms.join('')}"): the note holds unfinished tasks → ${boost.score}`;
+    case 'phrase':
+      return `holds the phrase ${boost.terms.map((phrase) => `"${phrase}"`).join(', ')} (ranked before notes that do not)`;
+    case 'passage':
+      return `best passage "${boost.terms.join('') || '(top of the note)'}" → ${boost.score} (proximity ${boost.proximity})`;
+  }
 }

@@ -6,6 +6,7 @@
  * (or its `date:`) says so in digits. Pure: words and paths in (and today's day number, for
  * relative dates and those named without a year), day numbers out (days since 1970-01-01, UTC).
  */
+import { foldWords, phrasesIn, phraseTable, type AskedPhrase } from './asked.js';
 import { foldToken, scanWordSpans } from './tokenizer.js';
 
 /** A span of days a query names, inclusive, and the query words that named it. */
@@ -763,22 +764,7 @@ const NEWEST_WORDS: Readonly<Record<string, string>> = {
   ru: 'последний | последняя | последнее | последние | последнюю | последнего | последней | последним | новейший',
 };
 
-/** Folded first word → the phrases (folded words) it begins, longest first. */
-const NEWEST: ReadonlyMap<string, readonly (readonly string[])[]> = (() => {
-  const table = new Map<string, string[][]>();
-  for (const list of Object.values(NEWEST_WORDS)) {
-    for (const phrase of list.split('|')) {
-      const words = phrase.trim().split(' ').map(foldToken);
-      const known = table.get(words[0]!) ?? [];
-      if (!known.some((other) => other.join(' ') === words.join(' '))) known.push(words);
-      table.set(
-        words[0]!,
-        known.sort((x, y) => y.length - x.length),
-      );
-    }
-  }
-  return table;
-})();
+const NEWEST = phraseTable(NEWEST_WORDS);
 
 /** The languages in which a newest word means something else: German and Dutch `Last` is a load. */
 const FALSE_FRIENDS: ReadonlyMap<string, readonly string[]> = new Map([['last', ['de', 'nl']]]);
@@ -795,25 +781,15 @@ const BEFORE_LAST = new Set(['the', 'my', 'our', 'your', 'his', 'her', 'their', 
  * subject ("last resort", "first and last steps", "will the battery last"), ending the query,
  * or before `name` ("last time" is read wherever it stands).
  */
-export function newestAsked(words: readonly string[], languageOf: () => string | null = () => null): { first: number; last: number; text: string }[] {
-  const asked: { first: number; last: number; text: string }[] = [];
-  // Most words have no apostrophe: the regular expression only for those that do.
-  const folded = words.map((word) => {
-    const bare = foldToken(word);
-    return bare.includes("'") || bare.includes('\u2019') ? bare.replace(/^\p{L}{1,4}['\u2019]/u, '') : bare;
+export function newestAsked(words: readonly string[], languageOf: () => string | null = () => null): AskedPhrase[] {
+  const folded = foldWords(words);
+  return phrasesIn(words, folded, NEWEST, (first, last) => {
+    if (folded.slice(Math.max(0, first - 3), first).includes('at')) return false;
+    const one = first === last;
+    if (one && folded[first] === 'last' && (!BEFORE_LAST.has(folded[first - 1] ?? '') || last === folded.length - 1 || folded[last + 1] === 'name' || folded[last + 1] === 'names')) return false;
+    const unlike = FALSE_FRIENDS.get(folded[first]!);
+    return !(unlike !== undefined && one && unlike.includes(languageOf() ?? ''));
   });
-  for (let i = 0; i < folded.length; i++) {
-    const phrase = NEWEST.get(folded[i]!)?.find((candidate) => candidate.every((word, at) => folded[i + at] === word));
-    if (phrase === undefined) continue;
-    const end = i + phrase.length - 1;
-    if (folded.slice(Math.max(0, i - 3), i).includes('at')) continue;
-    if (phrase.length === 1 && folded[i] === 'last' && (!BEFORE_LAST.has(folded[i - 1] ?? '') || end === folded.length - 1 || folded[end + 1] === 'name' || folded[end + 1] === 'names')) continue;
-    const unlike = FALSE_FRIENDS.get(folded[i]!);
-    if (unlike !== undefined && phrase.length === 1 && unlike.includes(languageOf() ?? '')) continue;
-    asked.push({ first: i, last: end, text: words.slice(i, end + 1).join(' ') });
-    i = end;
-  }
-  return asked;
 }
 
 /** The day a frontmatter value names (`2026-05-28`, `2026-05-28T10:00`, `2026-05-28 10:00`), or -1. */

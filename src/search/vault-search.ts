@@ -10,7 +10,7 @@ import { NoteTexts } from './note-texts.js';
 import { notePositions } from './positions.js';
 import { BM25_DEFAULTS, type Bm25Params } from './bm25l.js';
 import { findEvidence, passageEvidence, passageScorer, scoreNotes, type Evidence, type EvidenceBlock, type PassageNote, type PassageScore } from './evidence.js';
-import type { FieldWeights } from './fields.js';
+import { FIELDS, type FieldWeights } from './fields.js';
 import { compileFilter, excludingNotes, folderSegments, scopedBy, type CompiledFilter, type NoteMeta, type QueryScope, type SearchFilters } from './filters.js';
 import { notesHolding, parseQuerySyntax, PHRASE_CHECKS, type PhraseSources } from './phrases.js';
 import { DEFAULT_FIELD_WEIGHTS, LexicalIndex, type PooledFrequencies, type TermExplanation } from './lexical-index.js';
@@ -25,6 +25,7 @@ import { FuzzyNames, fuzzyMerge, fuzzyQueryWords } from './fuzzy-titles.js';
 import { analyzeQuery, functionWordLanguage, type AnalyzedQuery } from './query.js';
 import { dayOfValue, isoDay, localDay, MAX_SPAN_DAYS, newestAsked, NoteDates, queryDateRanges, relativeDateRanges, type DateBoost, type DateRange, type SpanNotes } from './dates.js';
 import { correctQuery, SpellingIndex, type WordCorrection } from './spelling.js';
+import { openAsked, OpenTasks } from './open-tasks.js';
 
 export const LIMITS = {
   /** Results a caller may ask for; eval asks up to 100 (recall@100). */
@@ -96,6 +97,8 @@ interface ReadQuery {
   pooled: PooledFrequencies;
   /** The query asks for the newest of its matches: the words that asked, and each re-scored note's bonus (`rerankByPassages` fills it). */
   newest: Newest | null;
+  /** The words that asked for what is still open ("still open", "pending"), when the query did and some note holds an open task. */
+  open: string | null;
 }
 
 interface Newest {
@@ -112,6 +115,8 @@ interface Boosts {
   dates: Map<number, DateBoost>;
   /** Notes a relative date brings in ("yesterday"): ranked by their bonus when no query term matches them. */
   brought: Set<number>;
+  /** Notes holding open tasks, for a query asking what is still open (`OpenTasks`). */
+  open: ReadonlyMap<number, number>;
 }
 
 /** What `resultOf` needs from the search that ranked the note. */
@@ -198,6 +203,8 @@ export interface SearchHit {
     | { kind: 'date'; terms: readonly string[]; score: number }
     /** The query asked for the newest ("latest"): the later the note is dated among the best matches, the more. */
     | { kind: 'newest'; terms: readonly string[]; score: number }
+    /** The query asked what is still open: the note holds unfinished tasks (`- [ ]`). */
+    | { kind: 'open'; terms: readonly string[]; score: number }
     | { kind: 'passage'; terms: readonly string[]; score: number; proximity: number }
     /** The quoted phrases the note holds: it ranks before notes holding fewer (no score: an order). */
     | { kind: 'phrase'; terms: readonly string[]; score: 0 }
@@ -242,7 +249,12 @@ interface NoteRow {
   tags: string | null;
   /** Frontmatter `date`, as stored. */
   dated: string | number | null;
+  /** Unfinished tasks (`- [ ]`, `- [/]`). */
+  open_tasks: number;
 }
+
+const NO_BONUSES: ReadonlyMap<number, number> = new Map();
+const BODY = FIELDS.indexOf('body');
 
 /** Notes whose block rows a search engine keeps at most (a few MB). */
 const BLOCK_CACHE_NOTES = 4096;
@@ -315,6 +327,8 @@ export class VaultSearch {
   private readonly fuzzy: FuzzyNames;
   /** Each note's date (file name, else frontmatter `date:`), for queries that name one (`dates.ts`). */
   private readonly dates: NoteDates;
+  /** Each note's unfinished tasks, for queries asking what is still open (`open-tasks.ts`). */
+  private readonly openTasks: OpenTasks;
 
   private constructor(
     private readonly db: Database.Database,
@@ -325,6 +339,8 @@ export class VaultSearch {
     aliases: readonly string[][],
     /** Each note's frontmatter date, if any (the file name's date comes first). */
     dated: readonly (string | null)[],
+    /** Each note's open tasks (`- [ ]`, `- [/]`), and its body's length. */
+    openTasks: { counts: ArrayLike<number>; lengths: ArrayLike<number> },
     readonly vectors: VectorIndex,
     private readonly options: SearchEngineOptions,
     /** How long loading took: the keyword index, then the vectors (ms). */
@@ -337,6 +353,7 @@ export class VaultSearch {
       metas.map((meta) => meta.path),
       dated,
     );
+    this.openTasks = new OpenTasks(openTasks.counts, openTasks.lengths);
     // Known-item look-up: a note's title, file name and aliases, as token sequences.
     metas.forEach((meta, doc) => {
       for (const [name, match] of [[meta.title, 'title'], [noteName(meta.path), 'title'], ...(aliases[doc] ?? []).map((alias) => [alias, 'alias'])] as [string, 'title' | 'alias'][]) {
@@ -362,7 +379,8 @@ export class VaultSearch {
     const rows = db
       .prepare(
         `SELECT n.id, n.path, n.title, n.aliases, n.type, n.mtime_ms, (SELECT group_concat(tag, char(10)) FROM tags WHERE note_id = n.id) AS tags,
-        CASE WHEN json_valid(n.frontmatter) THEN json_extract(n.frontmatter, '$.date') END AS dated
+        CASE WHEN json_valid(n.frontmatter) THEN json_extract(n.frontmatter, '$.date') END AS dated,
+        (SELECT count(*) FROM tasks WHERE note_id = n.id AND status IN (' ', '/')) AS open_tasks
       FROM notes n`,
       )
       .all() as NoteRow[];
@@ -377,11 +395,12 @@ export class VaultSearch {
       const value = byId.get(id)!.dated;
       return value === null ? null : String(value);
     });
+    const openTasks = { counts: Uint32Array.from(documents, ({ id }) => byId.get(id)!.open_tasks), lengths: Uint32Array.from(documents, ({ stats }) => stats.fieldLengths[BODY]!) };
     const index = new LexicalIndex(documents, vocabulary, options.weights ?? DEFAULT_FIELD_WEIGHTS, options.params ?? BM25_DEFAULTS);
     const keywordDone = performance.now();
     const vectors = loadVectors(db, options.model ?? DEFAULT_MODEL, index.ids);
     const timings = { keywordMs: keywordDone - started, vectorsMs: performance.now() - keywordDone };
-    return new VaultSearch(db, root, index, metas, index.ids, aliases, dated, vectors, options, timings);
+    return new VaultSearch(db, root, index, metas, index.ids, aliases, dated, openTasks, vectors, options, timings);
   }
 
   search(request: SearchRequest): SearchResponse {
@@ -491,6 +510,7 @@ export class VaultSearch {
     filter = this.excluding(filter, [...syntax.excluded, ...(request.exclude ?? [])], notices);
     const dated = this.readDates(analyzeQuery(query, this.tokenize), request.today, notices);
     const { analyzed, newest } = this.readNewest(dated.analyzed, dated.read);
+    const open = this.readOpen(analyzed);
     const dates = dated.dates;
     const known = this.index.knownTerms(analyzed.content);
     const corrected = this.correctSpelling(analyzed, known, filter.active ? (doc) => filter.test(this.metas[doc]!) === null : null);
@@ -505,7 +525,7 @@ export class VaultSearch {
     const tiers = new Map([...phrases].map(([doc, held]) => [doc, held.length]));
     for (const [doc, name] of named) tiers.set(doc, (name.match === 'path' ? 3 : name.spellings.has(spelled) ? 2 : 1) * NAME_TIER + (tiers.get(doc) ?? 0));
     const pooled = this.pooledFrequencies(analyzed.words, known);
-    return { query, limit, filter, notices, analyzed, known, corrected, named, tiers, scoped: scopes.length > 0, phrases, boosts: this.boostsOf(known, dates, pooled), pooled, newest };
+    return { query, limit, filter, notices, analyzed, known, corrected, named, tiers, scoped: scopes.length > 0, phrases, boosts: this.boostsOf(known, dates, pooled, open), pooled, newest, open };
   }
 
   /**
@@ -573,6 +593,18 @@ export class VaultSearch {
     const text = asked.map((phrase) => phrase.text).join(', ');
     const without = leaveOut(analyzed, asked);
     return { analyzed: without.content.length > 0 ? without : analyzed, newest: { text, bonuses: new Map() } };
+  }
+
+  /**
+   * A query asking what is still open ("what's still open on Harbor?", "pending items", `openAsked`)
+   * when some note holds an open task: the notes holding them get a bonus among the matches
+   * (`OpenTasks`, `boostsOf`). Its words stay words (left out, no dev-set rank moved): a note's
+   * own "Pending" or "To do" heading is where such tasks are kept.
+   */
+  private readOpen(analyzed: AnalyzedQuery): string | null {
+    if (!this.openTasks.any) return null;
+    const asked = openAsked(analyzed.words, () => functionWordLanguage(analyzed.words));
+    return asked.length === 0 ? null : asked.map((phrase) => phrase.text).join(', ');
   }
 
   /**
@@ -718,6 +750,7 @@ export class VaultSearch {
       const named = read.boosts.names.get(doc);
       const dated = read.boosts.dates.get(doc);
       const newest = read.newest?.bonuses.get(doc);
+      const open = read.boosts.open.get(doc);
       const passage = passages.get(doc)?.score;
       const phrases = read.phrases.get(doc);
       result.boosts = [
@@ -725,6 +758,7 @@ export class VaultSearch {
         ...(named ? [{ kind: 'name' as const, terms: named.terms, score: round(named.score) }] : []),
         ...(dated ? [{ kind: 'date' as const, terms: [dated.text], score: round(dated.score) }] : []),
         ...(newest ? [{ kind: 'newest' as const, terms: [read.newest!.text], score: round(newest) }] : []),
+        ...(open ? [{ kind: 'open' as const, terms: [read.open!], score: round(open) }] : []),
         ...(passage && passage.score > 0 ? [{ kind: 'passage' as const, terms: [passage.block?.headingPath.join(' > ') ?? ''], score: round(PASSAGE_WEIGHT * passage.score), proximity: round(PASSAGE_WEIGHT * passage.proximity) }] : []),
       ];
     }
@@ -769,7 +803,7 @@ export class VaultSearch {
    * the query's own idf mass, so it lifts a note named for what was asked among notes that only
    * mention it, and cannot lift a name of common words over a note matching the query's rare ones.
    */
-  private boostsOf(terms: readonly string[], dates: Map<number, DateBoost>, pooled: PooledFrequencies): Boosts {
+  private boostsOf(terms: readonly string[], dates: Map<number, DateBoost>, pooled: PooledFrequencies, open: string | null): Boosts {
     const scores = new Map<number, number>();
     const names = new Map<number, { terms: readonly string[]; score: number }>();
     if (terms.length > 0) {
@@ -783,7 +817,9 @@ export class VaultSearch {
       scores.set(doc, (scores.get(doc) ?? 0) + score);
       if (relative) brought.add(doc);
     }
-    return { scores, names, dates, brought };
+    const tasks = open === null ? NO_BONUSES : this.openTasks.bonuses;
+    for (const [doc, score] of tasks) scores.set(doc, (scores.get(doc) ?? 0) + score);
+    return { scores, names, dates, brought, open: tasks };
   }
 
   /** A query word's spellings in the vault's languages share the word's document frequency (`PooledFrequencies`). */
@@ -821,6 +857,7 @@ export class VaultSearch {
     const scores = scoreNotes(scorer, readable);
     let next = 0;
     const head = notes.map(({ hit, note }) => ({ doc: hit.doc, score: note === null ? hit.score : rescored(hit.doc, hit.score, note, scores[next++]!) }));
+    if (read.open !== null) read.notices.push(`read "${read.open}" as asking what is still open: among the matches, notes holding unfinished tasks (- [ ]) rank higher`);
     if (read.newest !== null) {
       const bonuses = this.dates.newest(head.map(({ doc }) => doc));
       for (const entry of head) entry.score += bonuses.get(entry.doc) ?? 0;

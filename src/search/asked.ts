@@ -1,0 +1,62 @@
+/**
+ * Phrases that ask something of the notes rather than name what they hold: "the latest …" asks
+ * for the newest, "what is still open on …" for unfinished tasks. Each reading keeps its
+ * phrases per language (`|` parting them); this finds them in a query's words.
+ */
+import { foldToken } from './tokenizer.js';
+
+/** Folded first word → the phrases (folded words) it begins, longest first. */
+export type PhraseTable = ReadonlyMap<string, readonly (readonly string[])[]>;
+
+/** The table of phrases listed per language (`{ en: 'latest | most recent', … }`). */
+export function phraseTable(lists: Readonly<Record<string, string>>): PhraseTable {
+  const table = new Map<string, string[][]>();
+  for (const list of Object.values(lists)) {
+    for (const phrase of list.split('|')) {
+      const words = phrase.trim().split(' ').map(foldToken);
+      const known = table.get(words[0]!) ?? [];
+      if (!known.some((other) => other.join(' ') === words.join(' '))) known.push(words);
+      table.set(
+        words[0]!,
+        known.sort((x, y) => y.length - x.length),
+      );
+    }
+  }
+  return table;
+}
+
+/**
+ * A query's words as phrases are matched: folded, and a short elided article or pronoun taken
+ * off (`l'ultima`, `qu'il`). Most words have no apostrophe: the regular expression runs only on
+ * those that do.
+ */
+export function foldWords(words: readonly string[]): string[] {
+  return words.map((word) => {
+    const bare = foldToken(word);
+    return bare.includes("'") || bare.includes('\u2019') ? bare.replace(/^\p{L}{1,4}['\u2019]/u, '') : bare;
+  });
+}
+
+/** A phrase found in a query: its first and last word, and its text as written. */
+export interface AskedPhrase {
+  first: number;
+  last: number;
+  text: string;
+}
+
+/**
+ * The phrases of `table` in `words` (folded by `foldWords`), the longest at each word, none
+ * overlapping; `accept` may turn one down by where it stands.
+ */
+export function phrasesIn(words: readonly string[], folded: readonly string[], table: PhraseTable, accept: (first: number, last: number) => boolean): AskedPhrase[] {
+  const asked: AskedPhrase[] = [];
+  for (let i = 0; i < folded.length; i++) {
+    const phrase = table.get(folded[i]!)?.find((candidate) => candidate.every((word, at) => folded[i + at] === word));
+    if (phrase === undefined) continue;
+    const end = i + phrase.length - 1;
+    if (!accept(i, end)) continue;
+    asked.push({ first: i, last: end, text: words.slice(i, end + 1).join(' ') });
+    i = end;
+  }
+  return asked;
+}
