@@ -432,6 +432,18 @@ test('the words asking for the newest, in each language read, one or two words l
   assert.deepEqual(inLanguage('latest 1:1 with Priya', 'en'), ['latest']);
 });
 
+test('NoteDates.bonuses: being dated in a span and mentioning a day of it are two words, each with its own idf', () => {
+  const dates = new NoteDates(['Daily/2026-06-26.md', 'Daily/2026-06-25.md', 'Notes/A.md', 'Notes/B.md', 'Notes/C.md', 'Notes/D.md']);
+  const friday = { from: dayNumber(2026, 6, 26), to: dayNumber(2026, 6, 26), text: 'last Friday', first: 0, last: 1, relative: true as const };
+  const idf = (n: number) => Math.log(1 + (6 - n + 0.5) / (n + 0.5));
+  const alone = dates.bonuses([dates.notesIn(friday)]);
+  const mentioned = dates.bonuses([dates.notesIn(friday, new Set([2, 3, 4]))]);
+  assert.equal(alone.get(0)!.score, 2 * idf(1), 'the daily note: its idf among the notes dated then, doubled for a relative date');
+  assert.equal(mentioned.get(0)!.score, alone.get(0)!.score, 'notes mentioning the day do not lower it');
+  assert.equal(mentioned.get(2)!.score, 0.5 * idf(3), 'a mention: half the idf among the notes mentioning it');
+  assert.equal(mentioned.has(1) || mentioned.has(5), false);
+});
+
 test('NoteDates.newest: among the notes given, the r-th newest of m dated gets 2·ln(1 + (m − r + 0.5)/(r + 0.5)); undated notes none', () => {
   const dates = new NoteDates(['Meetings/2026-03-05 Sync.md', 'Meetings/2026-06-09 Sync.md', 'Meetings/2026-06-09 Other.md', 'Notes/Sync.md', 'Meetings/2026-05-01 Sync.md']);
   const bonuses = dates.newest([0, 1, 2, 3, 4]);
