@@ -6,19 +6,39 @@
  */
 import { foldWords, phrasesIn, phraseTable, type AskedPhrase } from './asked.js';
 
+/** Words for what is unfinished (English), each asking only before a word for tasks, after "still", or said of something (`PREDICATE`). */
+const UNFINISHED = ['open', 'pending', 'outstanding', 'unfinished', 'incomplete', 'remaining', 'unchecked'];
+const TASK_NOUNS = ['items', 'item', 'tasks', 'task', 'to-dos', 'todos', 'action items', 'actions', 'work', 'points', 'issues', 'things'];
 /**
- * The words that ask for what is still open, per language, `|` parting phrases. Not "open"
- * alone ("open the file", "open source"), nor "open questions" (a meeting's questions are not
- * its tasks).
+ * Words before an unfinished word alone that make it said of something ("anything pending?",
+ * "what's outstanding on Harbor", "is the export incomplete"): `s` is what `foldWords` leaves of
+ * "what's", "it's", "that's". Not for `open` ("the shop is open") nor `unchecked` ("an unchecked
+ * exception").
+ */
+const PREDICATE = new Set(['anything', 'something', 'is', 'are', 's', 'still']);
+const SAID_ALONE = new Set(['pending', 'outstanding', 'unfinished', 'incomplete', 'remaining']);
+
+/**
+ * The words that ask for what is still open, per language, `|` parting phrases. An adjective for
+ * unfinished asks only before a word for tasks ("pending items", "outstanding action items") or
+ * after "still" ("still pending"): alone it has other senses ("outstanding balance", "pending
+ * promise", "incomplete data", "open source"), and "open questions" are a meeting's questions,
+ * not its tasks. So German `offen` alone ("offene Fragen", "Tag der offenen Tür"), Portuguese
+ * `a fazer` ("estou a fazer o jantar"), Spanish `por hacer` ("por hacer ejercicio"), French
+ * `à faire` ("facile à faire") and Italian `da fare` ("cose da fare a Roma") are read only in
+ * the phrases below.
  */
 const OPEN_WORDS: Readonly<Record<string, string>> = {
-  en: 'still open | open items | open tasks | open task | open to-dos | open todos | open action items | pending | outstanding | unfinished | incomplete | not done | not done yet | not yet done | left to do | still to do | still left | yet to do | to-do | to-dos | todo | todos | remaining tasks | remaining items | remaining work | unchecked',
-  pt: 'pendente | pendentes | em aberto | em andamento | falta fazer | por fazer | a fazer | ainda por fazer | inacabado | inacabada | não feito | não feita | tarefas abertas',
-  es: 'pendiente | pendientes | por hacer | sin terminar | sin hacer | inacabado | inacabada | falta por hacer | tareas abiertas',
-  fr: 'en attente | à faire | en suspens | inachevé | inachevée | restant à faire | pas fait | pas faite | non fait | tâches ouvertes',
-  de: 'offen | offene | offenen | offener | ausstehend | ausstehende | ausstehenden | noch zu tun | unerledigt | unerledigte | unerledigten | zu erledigen | nicht erledigt',
-  it: 'in sospeso | da fare | incompiuto | incompiuta | non fatto | non fatta | ancora aperto | ancora aperti | ancora aperte',
-  nl: 'openstaand | openstaande | nog te doen | onafgerond | onafgeronde | niet gedaan',
+  en: [
+    ...UNFINISHED.flatMap((word) => [word, `still ${word}`, ...TASK_NOUNS.map((noun) => `${word} ${noun}`)]),
+    'left to do | still to do | still left | yet to do | not done yet | not yet done | to-do | to-dos | todo | todos | to do list',
+  ].join(' | '),
+  pt: 'pendente | pendentes | em aberto | falta fazer | ainda por fazer | tarefas por fazer | inacabado | inacabada | tarefas abertas',
+  es: 'pendiente | pendientes | falta por hacer | queda por hacer | tareas por hacer | inacabado | inacabada | tareas abiertas',
+  fr: 'reste à faire | encore à faire | tâches à faire | en suspens | inachevé | inachevée | tâches ouvertes',
+  de: 'noch offen | offene punkte | offenen punkte | offene aufgaben | offenen aufgaben | offene todos | ausstehend | ausstehende | ausstehenden | noch zu tun | unerledigt | unerledigte | unerledigten | noch zu erledigen',
+  it: 'in sospeso | ancora da fare | rimasto da fare | incompiuto | incompiuta | ancora aperto | ancora aperti | ancora aperta | ancora aperte',
+  nl: 'openstaand | openstaande | nog te doen | onafgerond | onafgeronde',
   ru: 'незавершённые | незавершенные | невыполненные | открытые задачи | не сделано | осталось сделать',
 };
 
@@ -32,14 +52,17 @@ const FALSE_FRIENDS: ReadonlyMap<string, readonly string[]> = new Map([
 
 /**
  * The words of a query asking for what is still open (`OPEN_WORDS`), empty when none does. Not
- * read: a word where the query's function words (`languageOf`) are of a language in which it
+ * read: an English word for unfinished alone but where it is said of something (`PREDICATE`),
+ * and a word where the query's function words (`languageOf`) are of a language in which it
  * means something else (Spanish `todo`).
  */
 export function openAsked(words: readonly string[], languageOf: () => string | null = () => null): AskedPhrase[] {
   const folded = foldWords(words);
   return phrasesIn(words, folded, OPEN, (first, last) => {
-    const unlike = FALSE_FRIENDS.get(folded[first]!);
-    return !(unlike !== undefined && first === last && unlike.includes(languageOf() ?? ''));
+    if (first !== last) return true;
+    const word = folded[first]!;
+    if (UNFINISHED.includes(word)) return SAID_ALONE.has(word) && PREDICATE.has(folded[first - 1] ?? '');
+    return !(FALSE_FRIENDS.get(word)?.includes(languageOf() ?? '') ?? false);
   });
 }
 
@@ -48,52 +71,59 @@ const K1 = 1.2;
 const B = 0.75;
 
 /**
- * What holding open tasks is worth to a query asking for them, in units of its idf. The asking
- * words ("still open") are not the tasks' words, and in a vault of daily notes and meetings many
- * notes hold a stray task, so the idf is low (0.9 in the sample vault, where 2 notes in 5 hold
- * one). Swept 1–8 over the sample vault's three sets: 1 and 2 left "what is still open on the
- * tenant deletion project?" 6th, 3 brought its task list into the first five, 4–8 moved one
- * more question a place either way. 3: the least that finds the task list.
+ * What holding open tasks is worth to a query asking for them, in units of its idf among the
+ * best matches (`OpenTasks.among`). The asking words ("still open") are not the tasks' words, so
+ * the bonus stands for a word and its passage both. Swept 0–6 over the sample vault's three
+ * sets: at 2 or less "what is still open on the tenant deletion project?" leaves its task list
+ * 6th, 3 brings it into the first five (and the Portuguese "o que ainda falta fazer no Harbor"
+ * too), 4 moves one more question up a place, 6 down again. 3: the least that finds them.
  */
 export const OPEN_WEIGHT = 3;
 
 /**
- * Each note's unfinished tasks (`- [ ]` to do, `- [/]` in progress; not done, not cancelled),
- * and the bonus a query asking for them gives: as if each open task were one occurrence of a
- * word the notes holding them contain, scored by BM25 — its idf, ln(1 + (N − n + 0.5) / (n + 0.5))
- * for n such notes among N, times the count saturated and normalized by the note's length, so a
- * task list outranks a long note with a to-do at its end — times `OPEN_WEIGHT`. Only notes that
- * match the query's other words are ranked, so it orders them and brings in none.
+ * Each note's unfinished tasks (`- [ ]` to do, `- [/]` in progress; not done, not cancelled, not
+ * in code), and the bonus a query asking for them gives among its best matches: as if each open
+ * task were one occurrence of a word those notes contain, scored by BM25 — the idf of holding
+ * any among the m best matches, ln(1 + (m − k + 0.5) / (k + 0.5)) for k holding some, times the
+ * count saturated and normalized by the note's length (a task list outranks a long note with a
+ * to-do at its end) — times `OPEN_WEIGHT`. Counted among the best matches, not the vault, as
+ * the newest are: it is bounded (at most ln(2m + 2) per unit), it reorders notes that match the
+ * query well and lifts none from deep down, and in a vault of daily notes each holding a stray
+ * task it tells the best matches apart by how much of them is tasks.
  */
 export class OpenTasks {
-  /** The notes holding open tasks, and each one's bonus. */
-  readonly bonuses: ReadonlyMap<number, number>;
+  private readonly counts: Uint32Array;
+  /** Each note's length over the average (BM25's length normalization, with `B`). */
+  private readonly norms: Float64Array;
+  private readonly holding: number;
 
   /**
    * @param counts each note's open tasks
    * @param lengths each note's length (its body's words)
    */
   constructor(counts: ArrayLike<number>, lengths: ArrayLike<number>) {
-    let holding = 0;
+    this.counts = Uint32Array.from(counts);
     let total = 0;
-    for (let doc = 0; doc < counts.length; doc++) {
-      if (counts[doc]! > 0) holding++;
-      total += lengths[doc]!;
-    }
-    const average = total / counts.length || 1;
-    const idf = Math.log(1 + (counts.length - holding + 0.5) / (holding + 0.5));
-    const bonuses = new Map<number, number>();
-    for (let doc = 0; doc < counts.length; doc++) {
-      const count = counts[doc]!;
-      if (count === 0) continue;
-      const norm = 1 - B + (B * lengths[doc]!) / average;
-      bonuses.set(doc, (OPEN_WEIGHT * idf * (K1 + 1) * count) / (K1 * norm + count));
-    }
-    this.bonuses = bonuses;
+    for (let doc = 0; doc < lengths.length; doc++) total += lengths[doc]!;
+    const average = total / lengths.length || 1;
+    this.norms = Float64Array.from(lengths, (length) => 1 - B + (B * length) / average);
+    this.holding = this.counts.reduce((holding, count) => (count > 0 ? holding + 1 : holding), 0);
   }
 
   /** Whether any note holds an open task. */
   get any(): boolean {
-    return this.bonuses.size > 0;
+    return this.holding > 0;
+  }
+
+  /** Doc → its bonus among `docs` (the best matches); notes without open tasks get none. */
+  among(docs: readonly number[]): Map<number, number> {
+    const held = docs.filter((doc) => this.counts[doc]! > 0);
+    const idf = Math.log(1 + (docs.length - held.length + 0.5) / (held.length + 0.5));
+    const bonuses = new Map<number, number>();
+    for (const doc of held) {
+      const count = this.counts[doc]!;
+      bonuses.set(doc, (OPEN_WEIGHT * idf * (K1 + 1) * count) / (K1 * this.norms[doc]! + count));
+    }
+    return bonuses;
   }
 }

@@ -96,12 +96,13 @@ interface ReadQuery {
   /** Document frequencies a query word's spellings in the vault's languages share. */
   pooled: PooledFrequencies;
   /** The query asks for the newest of its matches: the words that asked, and each re-scored note's bonus (`rerankByPassages` fills it). */
-  newest: Newest | null;
-  /** The words that asked for what is still open ("still open", "pending"), when the query did and some note holds an open task. */
-  open: string | null;
+  newest: Asked | null;
+  /** The query asks what is still open ("still open", "pending items"), when some note holds an open task: its words, and each re-scored note's bonus (`rerankByPassages` fills it). */
+  open: Asked | null;
 }
 
-interface Newest {
+/** A query's asking words, and the bonus each re-scored note got for them (`rerankByPassages` fills it). */
+interface Asked {
   text: string;
   bonuses: Map<number, number>;
 }
@@ -115,8 +116,6 @@ interface Boosts {
   dates: Map<number, DateBoost>;
   /** Notes a relative date brings in ("yesterday"): ranked by their bonus when no query term matches them. */
   brought: Set<number>;
-  /** Notes holding open tasks, for a query asking what is still open (`OpenTasks`). */
-  open: ReadonlyMap<number, number>;
 }
 
 /** What `resultOf` needs from the search that ranked the note. */
@@ -253,7 +252,6 @@ interface NoteRow {
   open_tasks: number;
 }
 
-const NO_BONUSES: ReadonlyMap<number, number> = new Map();
 const BODY = FIELDS.indexOf('body');
 
 /** Notes whose block rows a search engine keeps at most (a few MB). */
@@ -525,7 +523,7 @@ export class VaultSearch {
     const tiers = new Map([...phrases].map(([doc, held]) => [doc, held.length]));
     for (const [doc, name] of named) tiers.set(doc, (name.match === 'path' ? 3 : name.spellings.has(spelled) ? 2 : 1) * NAME_TIER + (tiers.get(doc) ?? 0));
     const pooled = this.pooledFrequencies(analyzed.words, known);
-    return { query, limit, filter, notices, analyzed, known, corrected, named, tiers, scoped: scopes.length > 0, phrases, boosts: this.boostsOf(known, dates, pooled, open), pooled, newest, open };
+    return { query, limit, filter, notices, analyzed, known, corrected, named, tiers, scoped: scopes.length > 0, phrases, boosts: this.boostsOf(known, dates, pooled), pooled, newest, open };
   }
 
   /**
@@ -586,7 +584,7 @@ export class VaultSearch {
    * leave the query (no note says "latest" of itself) unless nothing else would be left, and
    * `rerankByPassages` ranks the dated ones among the best matches by day (`NoteDates.newest`) and says so.
    */
-  private readNewest(analyzed: AnalyzedQuery, datesRead: boolean): { analyzed: AnalyzedQuery; newest: Newest | null } {
+  private readNewest(analyzed: AnalyzedQuery, datesRead: boolean): { analyzed: AnalyzedQuery; newest: Asked | null } {
     if (datesRead || !this.dates.anyDated) return { analyzed, newest: null };
     const asked = newestAsked(analyzed.words, () => functionWordLanguage(analyzed.words));
     if (asked.length === 0) return { analyzed, newest: null };
@@ -597,14 +595,14 @@ export class VaultSearch {
 
   /**
    * A query asking what is still open ("what's still open on Harbor?", "pending items", `openAsked`)
-   * when some note holds an open task: the notes holding them get a bonus among the matches
-   * (`OpenTasks`, `boostsOf`). Its words stay words (left out, no dev-set rank moved): a note's
+   * when some note holds an open task: `rerankByPassages` gives the best matches holding them a
+   * bonus (`OpenTasks.among`) and says so. Its words stay words (left out, no dev-set rank moved): a note's
    * own "Pending" or "To do" heading is where such tasks are kept.
    */
-  private readOpen(analyzed: AnalyzedQuery): string | null {
+  private readOpen(analyzed: AnalyzedQuery): Asked | null {
     if (!this.openTasks.any) return null;
     const asked = openAsked(analyzed.words, () => functionWordLanguage(analyzed.words));
-    return asked.length === 0 ? null : asked.map((phrase) => phrase.text).join(', ');
+    return asked.length === 0 ? null : { text: asked.map((phrase) => phrase.text).join(', '), bonuses: new Map() };
   }
 
   /**
@@ -750,7 +748,7 @@ export class VaultSearch {
       const named = read.boosts.names.get(doc);
       const dated = read.boosts.dates.get(doc);
       const newest = read.newest?.bonuses.get(doc);
-      const open = read.boosts.open.get(doc);
+      const open = read.open?.bonuses.get(doc);
       const passage = passages.get(doc)?.score;
       const phrases = read.phrases.get(doc);
       result.boosts = [
@@ -758,7 +756,7 @@ export class VaultSearch {
         ...(named ? [{ kind: 'name' as const, terms: named.terms, score: round(named.score) }] : []),
         ...(dated ? [{ kind: 'date' as const, terms: [dated.text], score: round(dated.score) }] : []),
         ...(newest ? [{ kind: 'newest' as const, terms: [read.newest!.text], score: round(newest) }] : []),
-        ...(open ? [{ kind: 'open' as const, terms: [read.open!], score: round(open) }] : []),
+        ...(open ? [{ kind: 'open' as const, terms: [read.open!.text], score: round(open) }] : []),
         ...(passage && passage.score > 0 ? [{ kind: 'passage' as const, terms: [passage.block?.headingPath.join(' > ') ?? ''], score: round(PASSAGE_WEIGHT * passage.score), proximity: round(PASSAGE_WEIGHT * passage.proximity) }] : []),
       ];
     }
@@ -803,7 +801,7 @@ export class VaultSearch {
    * the query's own idf mass, so it lifts a note named for what was asked among notes that only
    * mention it, and cannot lift a name of common words over a note matching the query's rare ones.
    */
-  private boostsOf(terms: readonly string[], dates: Map<number, DateBoost>, pooled: PooledFrequencies, open: string | null): Boosts {
+  private boostsOf(terms: readonly string[], dates: Map<number, DateBoost>, pooled: PooledFrequencies): Boosts {
     const scores = new Map<number, number>();
     const names = new Map<number, { terms: readonly string[]; score: number }>();
     if (terms.length > 0) {
@@ -817,9 +815,7 @@ export class VaultSearch {
       scores.set(doc, (scores.get(doc) ?? 0) + score);
       if (relative) brought.add(doc);
     }
-    const tasks = open === null ? NO_BONUSES : this.openTasks.bonuses;
-    for (const [doc, score] of tasks) scores.set(doc, (scores.get(doc) ?? 0) + score);
-    return { scores, names, dates, brought, open: tasks };
+    return { scores, names, dates, brought };
   }
 
   /** A query word's spellings in the vault's languages share the word's document frequency (`PooledFrequencies`). */
@@ -857,7 +853,16 @@ export class VaultSearch {
     const scores = scoreNotes(scorer, readable);
     let next = 0;
     const head = notes.map(({ hit, note }) => ({ doc: hit.doc, score: note === null ? hit.score : rescored(hit.doc, hit.score, note, scores[next++]!) }));
-    if (read.open !== null) read.notices.push(`read "${read.open}" as asking what is still open: among the matches, notes holding unfinished tasks (- [ ]) rank higher`);
+    if (read.open !== null) {
+      const bonuses = this.openTasks.among(head.map(({ doc }) => doc));
+      for (const entry of head) entry.score += bonuses.get(entry.doc) ?? 0;
+      read.open.bonuses = bonuses;
+      read.notices.push(
+        bonuses.size > 0
+          ? `read "${read.open.text}" as asking what is still open: among the best matches, notes holding unfinished tasks (- [ ]) rank higher`
+          : `read "${read.open.text}" as asking what is still open, but none of the best matches holds an unfinished task (- [ ])`,
+      );
+    }
     if (read.newest !== null) {
       const bonuses = this.dates.newest(head.map(({ doc }) => doc));
       for (const entry of head) entry.score += bonuses.get(entry.doc) ?? 0;

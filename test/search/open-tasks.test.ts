@@ -13,16 +13,37 @@ const asked = (query: string, language: string | null = null) => openAsked(words
 
 test('the words asking what is still open, per language, the longest phrase at each word', () => {
   assert.deepEqual(asked("what's still open on Harbor?"), [[1, 2, 'still open']]);
-  assert.deepEqual(asked('pending action items from the design review'), [[0, 0, 'pending']]);
+  assert.deepEqual(asked('pending action items from the design review'), [[0, 2, 'pending action items']]);
   assert.deepEqual(asked('open action items from the offsite'), [[0, 2, 'open action items']]);
   assert.deepEqual(asked('what is left to do on the move'), [[2, 4, 'left to do']]);
   assert.deepEqual(asked('insurance to-do'), [[1, 1, 'to-do']]);
   assert.deepEqual(asked('o que ainda falta fazer no Harbor'), [[3, 4, 'falta fazer']]);
   assert.deepEqual(asked('tareas pendientes del piloto'), [[1, 1, 'pendientes']]);
-  assert.deepEqual(asked('offene Punkte im Projekt'), [[0, 0, 'offene']]);
+  assert.deepEqual(asked('offene Punkte im Projekt'), [[0, 1, 'offene Punkte']]);
   assert.deepEqual(asked('незавершённые задачи'), [[0, 0, 'незавершённые']]);
-  // Not "open" alone, nor a meeting's open questions.
-  for (const query of ['open the file in a new tab', 'open source licences', 'open questions from the review', 'how to do a backup']) assert.deepEqual(asked(query), [], query);
+  // An English word for unfinished alone, where it is said of something.
+  assert.deepEqual(asked("what's pending on Harbor?"), [[1, 1, 'pending']]);
+  assert.deepEqual(asked('anything outstanding with the landlord?'), [[1, 1, 'outstanding']]);
+  // Not "open" alone, nor a meeting's open questions, nor the other senses of a word for unfinished.
+  for (const query of [
+    'open the file in a new tab',
+    'open source licences',
+    'open questions from the review',
+    'how to do a backup',
+    'outstanding balance on the credit card',
+    'patent pending design',
+    'pending promise in javascript',
+    'incomplete data in the migration',
+    'unchecked exceptions in java',
+    'the shop is open on Sunday',
+    'offene Fragen zur Migration',
+    'Tag der offenen Tür',
+    'estou a fazer o jantar',
+    'por hacer ejercicio',
+    'facile à faire',
+    'cose da fare a Roma',
+  ])
+    assert.deepEqual(asked(query), [], query);
 });
 
 test('"todo" is "all" in Spanish and Portuguese: read only where the query is not in them', () => {
@@ -32,19 +53,21 @@ test('"todo" is "all" in Spanish and Portuguese: read only where the query is no
   assert.deepEqual(asked('todos os projetos', 'pt'), []);
 });
 
-test('open tasks as a word: its idf over the notes, the count saturated and normalized by length', () => {
-  const idf = (notes: number, holding: number) => Math.log(1 + (notes - holding + 0.5) / (holding + 0.5));
-  // Four notes of the same length: two hold tasks.
-  const same = new OpenTasks([0, 1, 8, 0], [100, 100, 100, 100]);
-  assert.equal(same.any, true);
-  assert.deepEqual([...same.bonuses.keys()].sort(), [1, 2], 'notes without open tasks get none');
-  assert.ok(Math.abs(same.bonuses.get(1)! - OPEN_WEIGHT * idf(4, 2)) < 1e-12, 'one task in a note of average length: the idf times the weight');
-  assert.ok(same.bonuses.get(2)! > same.bonuses.get(1)! && same.bonuses.get(2)! < 2.2 * same.bonuses.get(1)!, 'eight tasks count more than one, and saturate');
+test('open tasks as a word among the best matches: its idf there, the count saturated and normalized by length', () => {
+  const idf = (matches: number, holding: number) => Math.log(1 + (matches - holding + 0.5) / (holding + 0.5));
+  // Five notes of the same length: two hold tasks.
+  const tasks = new OpenTasks([0, 1, 8, 0, 0], [100, 100, 100, 100, 100]);
+  assert.equal(tasks.any, true);
+  const four = tasks.among([0, 1, 2, 3]);
+  assert.deepEqual([...four.keys()].sort(), [1, 2], 'notes without open tasks get none');
+  assert.ok(Math.abs(four.get(1)! - OPEN_WEIGHT * idf(4, 2)) < 1e-12, 'one task in a note of average length: the idf among the matches times the weight');
+  assert.ok(four.get(2)! > four.get(1)! && four.get(2)! < 2.2 * four.get(1)!, 'eight tasks count more than one, and saturate');
+  // Among the matches given: the rarer holding tasks is there, the more it weighs.
+  assert.ok(tasks.among([0, 1, 3, 4]).get(1)! > four.get(1)!);
+  assert.equal(tasks.among([0, 3]).size, 0);
   // One task in a short note is more of it than one task at the end of a long note.
-  const lengths = new OpenTasks([1, 1, 0], [20, 400, 100]);
-  assert.ok(lengths.bonuses.get(0)! > lengths.bonuses.get(1)!);
-  // A rarer thing to hold weighs more.
-  assert.ok(new OpenTasks([1, 0, 0, 0], [100, 100, 100, 100]).bonuses.get(0)! > same.bonuses.get(1)!);
+  const lengths = new OpenTasks([1, 1, 0], [20, 400, 100]).among([0, 1, 2]);
+  assert.ok(lengths.get(0)! > lengths.get(1)!);
   assert.equal(new OpenTasks([0, 0], [10, 10]).any, false);
   assert.equal(new OpenTasks([], []).any, false);
 });
@@ -56,13 +79,14 @@ test('a query asking what is still open ranks the notes holding open tasks highe
     'Projects/Harbor tasks.md': '# Harbor tasks\n- [x] List every store (Inês) ✅ 2026-04-17\n- [ ] Per-tenant keys for Harbor (Tomasz) 📅 2026-07-01\n- [/] Deletion orchestrator (Inês)\n- [ ] Certificate template\n',
     'Meetings/Harbor review.md': `# Harbor review\n${talk}\n- [x] Write the blog post ✅ 2026-06-05\n- [-] Cancelled idea\n`,
     'Daily/2026-06-01.md': '# Monday\n```\n- [ ] not a task inside code\n```\nHarbor was quiet today.\n',
+    'Home/Groceries.md': '# Groceries\n- [ ] Milk\n- [ ] Bread\n',
   });
   const engine = VaultSearch.open(db, root);
   const plain = engine.search({ query: 'Harbor', mode: 'keyword' });
   assert.equal(plain.results[0]!.path, 'Projects/Harbor overview.md', 'without the asking words the overview leads');
   const open = engine.search({ query: "what's still open on Harbor?", mode: 'keyword', explain: true });
   assert.equal(open.results[0]!.path, 'Projects/Harbor tasks.md');
-  assert.ok(open.notices.includes('read "still open" as asking what is still open: among the matches, notes holding unfinished tasks (- [ ]) rank higher'), open.notices.join(' | '));
+  assert.ok(open.notices.includes('read "still open" as asking what is still open: among the best matches, notes holding unfinished tasks (- [ ]) rank higher'), open.notices.join(' | '));
   assert.deepEqual(
     open.results[0]!.boosts?.filter((boost) => boost.kind === 'open').map((boost) => boost.terms),
     [['still open']],
@@ -78,9 +102,13 @@ test('a query asking what is still open ranks the notes holding open tasks highe
   }
   // The bonus orders matches; it brings in no note that matches nothing else.
   assert.equal(
-    engine.search({ query: 'pending zzzqqq', mode: 'keyword' }).results.some((hit) => hit.path === 'Projects/Harbor tasks.md'),
+    engine.search({ query: 'pending items for the Harbor owners', mode: 'keyword' }).results.some((hit) => hit.path === 'Home/Groceries.md'),
     false,
   );
+  // Said where it acts; when none of the best matches holds an open task, it says so.
+  assert.ok(!engine.search({ query: 'pending items zzzqqq', mode: 'keyword' }).notices.some((notice) => notice.includes('still open')));
+  const none = engine.search({ query: 'what is still open about quiet days?', mode: 'keyword', explain: true });
+  assert.ok(none.notices.includes('read "still open" as asking what is still open, but none of the best matches holds an unfinished task (- [ ])'), none.notices.join(' | '));
 });
 
 test('a vault without open tasks reads "pending" as a word, with no notice', (t) => {
