@@ -14,7 +14,7 @@ import { FIELDS, type FieldWeights } from './fields.js';
 import { compileFilter, excludingNotes, folderSegments, scopedBy, type CompiledFilter, type NoteMeta, type QueryScope, type SearchFilters } from './filters.js';
 import { notesHolding, parseQuerySyntax, PHRASE_CHECKS, type PhraseSources } from './phrases.js';
 import { DEFAULT_FIELD_WEIGHTS, LexicalIndex, type PooledFrequencies, type TermExplanation } from './lexical-index.js';
-import { loadTermStats, vaultTokenizer } from './lexical-store.js';
+import { loadLanguages, loadTermStats, vaultTokenizer } from './lexical-store.js';
 import { rankDocuments, type RankOutcome } from './rank.js';
 import { rankSubstring, type SubstringCandidate } from './substring.js';
 import { FUSION_DEFAULTS, fuseRrf, type FusionOptions } from './fusion.js';
@@ -327,6 +327,8 @@ export class VaultSearch {
   private readonly dates: NoteDates;
   /** Each note's unfinished tasks, for queries asking what is still open (`open-tasks.ts`). */
   private readonly openTasks: OpenTasks;
+  /** The language most of the vault's notes are in. */
+  private readonly mainLanguage: string;
 
   private constructor(
     private readonly db: Database.Database,
@@ -352,6 +354,7 @@ export class VaultSearch {
       dated,
     );
     this.openTasks = new OpenTasks(openTasks.counts, openTasks.lengths);
+    this.mainLanguage = loadLanguages(db)[0]!;
     // Known-item look-up: a note's title, file name and aliases, as token sequences.
     metas.forEach((meta, doc) => {
       for (const [name, match] of [[meta.title, 'title'], [noteName(meta.path), 'title'], ...(aliases[doc] ?? []).map((alias) => [alias, 'alias'])] as [string, 'title' | 'alias'][]) {
@@ -547,7 +550,7 @@ export class VaultSearch {
     // finish last Friday on 23 January, 2022?"): the named date answers, the words stay words. A
     // date named without a year is itself read from today, and leaves "yesterday" as it is.
     const spans = all.filter((range) => range.span);
-    const fromToday = day === -1 || all.some((range) => !range.yearless) ? [] : relativeDateRanges(analyzed.words, day, () => functionWordLanguage(analyzed.words));
+    const fromToday = day === -1 || all.some((range) => !range.yearless) ? [] : relativeDateRanges(analyzed.words, day, () => this.languageOf(analyzed.words));
     // "today" in "from May 1 to today" is the span's end, not a day of its own.
     const relative = [...spans, ...fromToday.filter((range) => !spans.some((span) => span.first <= range.first && range.last <= span.last))];
     if (relative.length === 0) {
@@ -586,11 +589,21 @@ export class VaultSearch {
    */
   private readNewest(analyzed: AnalyzedQuery, datesRead: boolean): { analyzed: AnalyzedQuery; newest: Asked | null } {
     if (datesRead || !this.dates.anyDated) return { analyzed, newest: null };
-    const asked = newestAsked(analyzed.words, () => functionWordLanguage(analyzed.words));
+    const asked = newestAsked(analyzed.words, () => this.languageOf(analyzed.words));
     if (asked.length === 0) return { analyzed, newest: null };
     const text = asked.map((phrase) => phrase.text).join(', ');
     const without = leaveOut(analyzed, asked);
     return { analyzed: without.content.length > 0 ? without : analyzed, newest: { text, bonuses: new Map() } };
+  }
+
+  /**
+   * The language of a query's words as their function words tell it, else the vault's main
+   * language: a word that means one thing in one language and another in the next (German
+   * `Last` is a load, Spanish `todo` is "all", French `hier` is yesterday) is read in the
+   * vault's language when the query has no function word ("todo incluido" over a Spanish vault).
+   */
+  private languageOf(words: readonly string[]): string {
+    return functionWordLanguage(words) ?? this.mainLanguage;
   }
 
   /**
@@ -601,7 +614,7 @@ export class VaultSearch {
    */
   private readOpen(analyzed: AnalyzedQuery): Asked | null {
     if (!this.openTasks.any) return null;
-    const asked = openAsked(analyzed.words, () => functionWordLanguage(analyzed.words));
+    const asked = openAsked(analyzed.words, () => this.languageOf(analyzed.words));
     return asked.length === 0 ? null : { text: asked.map((phrase) => phrase.text).join(', '), bonuses: new Map() };
   }
 

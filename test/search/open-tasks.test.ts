@@ -124,3 +124,22 @@ test('a vault without open tasks reads "pending" as a word, with no notice', (t)
     false,
   );
 });
+
+test('a query with no function word is read in the language of the vault: "todo incluido" over Spanish notes is "all", not a to-do', (t) => {
+  const { db, root } = indexedVault(t, {
+    'Viajes/Cancún.md': '# Cancún\nEl paquete con todo incluido para el viaje de la familia, con el hotel y los vuelos de ida y vuelta.\n- [ ] Reservar el hotel para la familia\n',
+    'Viajes/Lisboa.md': '# Lisboa\nEl viaje a Lisboa con todo el equipo en mayo, para la conferencia y una cena de la empresa.\n',
+    'Viajes/Roma.md': '# Roma\nUn paquete todo incluido que no tomamos: el hotel estaba lejos del centro y de los museos.\n',
+  });
+  const engine = VaultSearch.open(db, root);
+  const all = engine.search({ query: 'todo incluido', mode: 'keyword' });
+  assert.ok(!all.notices.some((notice) => notice.includes('still open')), all.notices.join(' | '));
+  assert.ok(all.results.some((hit) => hit.path === 'Viajes/Roma.md'));
+  // Its own words for what is open are read there.
+  const pending = engine.search({ query: 'viaje pendientes', mode: 'keyword' });
+  assert.ok(
+    pending.notices.some((notice) => notice.startsWith('read "pendientes" as asking what is still open')),
+    pending.notices.join(' | '),
+  );
+  assert.equal(pending.results[0]!.path, 'Viajes/Cancún.md');
+});
