@@ -60,3 +60,15 @@ export function phrasesIn(words: readonly string[], folded: readonly string[], t
   }
   return asked;
 }
+
+/** How many distinct asking phrases a notice names before counting the rest (a pasted text full of them). */
+const SAID_PHRASES = 5;
+
+/** The phrases found, as a notice names them: each once (as first written), at most `SAID_PHRASES`, then how many more. */
+export function phrasesSaid(asked: readonly AskedPhrase[]): string {
+  const distinct = new Map<string, string>();
+  for (const { text } of asked) if (!distinct.has(text.toLowerCase())) distinct.set(text.toLowerCase(), text);
+  const texts = [...distinct.values()];
+  const rest = texts.length - SAID_PHRASES;
+  return rest > 0 ? `${texts.slice(0, SAID_PHRASES).join(', ')} and ${rest} more` : texts.join(', ');
+}

@@ -26,6 +26,7 @@ import { analyzeQuery, functionWordLanguage, type AnalyzedQuery } from './query.
 import { dayOfValue, isoDay, localDay, MAX_SPAN_DAYS, newestAsked, NoteDates, queryDateRanges, relativeDateRanges, type DateBoost, type DateRange, type SpanNotes } from './dates.js';
 import { correctQuery, SpellingIndex, type WordCorrection } from './spelling.js';
 import { openAsked, OpenTasks } from './open-tasks.js';
+import { phrasesSaid } from './asked.js';
 
 export const LIMITS = {
   /** Results a caller may ask for; eval asks up to 100 (recall@100). */
@@ -591,7 +592,7 @@ export class VaultSearch {
     if (datesRead || !this.dates.anyDated) return { analyzed, newest: null };
     const asked = newestAsked(analyzed.words, () => this.languageOf(analyzed.words));
     if (asked.length === 0) return { analyzed, newest: null };
-    const text = asked.map((phrase) => phrase.text).join(', ');
+    const text = phrasesSaid(asked);
     const without = leaveOut(analyzed, asked);
     return { analyzed: without.content.length > 0 ? without : analyzed, newest: { text, bonuses: new Map() } };
   }
@@ -615,7 +616,7 @@ export class VaultSearch {
   private readOpen(analyzed: AnalyzedQuery): Asked | null {
     if (!this.openTasks.any) return null;
     const asked = openAsked(analyzed.words, () => this.languageOf(analyzed.words));
-    return asked.length === 0 ? null : { text: asked.map((phrase) => phrase.text).join(', '), bonuses: new Map() };
+    return asked.length === 0 ? null : { text: phrasesSaid(asked), bonuses: new Map() };
   }
 
   /**

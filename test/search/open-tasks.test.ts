@@ -105,6 +105,9 @@ test('a query asking what is still open ranks the notes holding open tasks highe
     engine.search({ query: 'pending items for the Harbor owners', mode: 'keyword' }).results.some((hit) => hit.path === 'Home/Groceries.md'),
     false,
   );
+  // A pasted text repeating the words: named once.
+  const repeated = engine.search({ query: Array.from({ length: 50 }, () => 'Harbor pending items').join(' '), mode: 'keyword' });
+  assert.ok(repeated.notices.includes('read "pending items" as asking what is still open: among the best matches, notes holding unfinished tasks (- [ ]) rank higher'), repeated.notices.join(' | '));
   // Said where it acts; when none of the best matches holds an open task, it says so.
   assert.ok(!engine.search({ query: 'pending items zzzqqq', mode: 'keyword' }).notices.some((notice) => notice.includes('still open')));
   const none = engine.search({ query: 'what is still open about quiet days?', mode: 'keyword', explain: true });
