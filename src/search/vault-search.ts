@@ -778,6 +778,26 @@ export class VaultSearch {
   }
 
   /**
+   * Whether a text holds every word of `query` as this vault's search reads words (stemmed in
+   * each of its languages, stop and question words left out; a word matches by any of its
+   * spellings), for texts outside the index: a task's line. Null when `query` has no searchable word.
+   */
+  wordsMatcher(query: string): ((text: string) => boolean) | null {
+    const analyzed = analyzeQuery(query, this.tokenize);
+    const byWord = new Map<number, string[]>();
+    for (const term of analyzed.content) {
+      const word = analyzed.wordOf.get(term) ?? -1;
+      byWord.set(word, [...(byWord.get(word) ?? []), term]);
+    }
+    if (byWord.size === 0) return null;
+    const words = [...byWord.values()];
+    return (text) => {
+      const held = new Set(this.tokenize(text));
+      return words.every((spellings) => spellings.some((term) => held.has(term)));
+    };
+  }
+
+  /**
    * Notes nearest to a note by vector (its own vector, or its best section's when it has only
    * those), with the section that matched, among the notes `filters` let through (e.g. a folder).
    * Null when the note has no vector.

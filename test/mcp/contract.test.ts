@@ -13,7 +13,7 @@ const TOOLS: Record<string, string[]> = {
   index_status: [],
   librarian_status: [],
   list_recent: ['folder', 'limit', 'since'],
-  list_tasks: ['due_after', 'due_before', 'folder', 'limit', 'status'],
+  list_tasks: ['due_after', 'due_before', 'folder', 'limit', 'query', 'status'],
   onboard: [],
   query_notes: ['limit', 'order', 'sort', 'where'],
   read_note: ['lines', 'max_chars', 'path*'],

@@ -213,6 +213,24 @@ test('query_notes, get_backlinks, list_recent, list_tasks', async (t) => {
   assert.equal((await call('list_tasks', { due_before: 'tomorrow' })).isError, true);
 });
 
+test('list_tasks query: tasks whose line, or whose note, holds every word, read as search reads words', async (t) => {
+  const { call } = await connectFixture(t, {
+    'Projects/Harbor/Harbor tasks.md': '# Harbor tasks\n- [ ] Per-tenant KMS keys (Tomasz) 📅 2026-07-01\n- [ ] Certificate template\n- [x] Inventory of stores ✅ 2026-04-17\n',
+    'Meetings/Design review.md': '# Design review\nAction items:\n- [ ] Send the Harbor certificate templates to legal\n- [ ] Book the next review\n',
+    'Home/Groceries.md': '# Groceries\n- [ ] Milk\n',
+  });
+  const texts = async (args: Record<string, unknown>) => ((await call('list_tasks', args)).structuredContent! as { tasks: { text: string }[] }).tasks.map((task) => task.text).sort();
+  assert.deepEqual(await texts({ query: 'Harbor' }), ['Certificate template', 'Per-tenant KMS keys (Tomasz)', 'Send the Harbor certificate templates to legal']);
+  // Every word, stemmed: "templates" and "template" are one word; "legal" narrows to the review's line.
+  assert.deepEqual(await texts({ query: 'harbor template' }), ['Certificate template', 'Send the Harbor certificate templates to legal']);
+  assert.deepEqual(await texts({ query: 'what are the harbor templates for legal?' }), ['Send the Harbor certificate templates to legal']);
+  assert.deepEqual(await texts({ query: 'harbor', status: 'done' }), ['Inventory of stores']);
+  assert.deepEqual(await texts({ query: 'zzzqqq' }), []);
+  const empty = await call('list_tasks', { query: 'the of and' });
+  assert.equal(empty.isError, true);
+  assert.match((empty.content as { text: string }[])[0]!.text, /no searchable words/);
+});
+
 test('an edited, added, renamed or deleted note is reflected in search (watcher)', async (t) => {
   const { call, vault, engine } = await connectFixture(t, MCP_VAULT, { watch: true });
   // An edit made before the watcher's initial scan ends is never reported (a fixed 300 ms wait

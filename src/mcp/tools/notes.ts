@@ -197,6 +197,7 @@ function listTasks(engine: VaultEngine): Tool {
       due_before: dateArg('due on or before'),
       due_after: dateArg('due on or after'),
       folder: folderArg,
+      query: z.string().max(1000).optional().describe('only tasks whose line, or whose note\'s title or path, holds every word of this, read as search reads words ("harbor keys" finds "Per-tenant KMS keys" in Harbor tasks.md)'),
       limit: z.number().int().min(1).max(500).default(100).describe('most tasks returned'),
     },
     outputSchema: { tasks: z.array(z.object({ status: z.string(), text: z.string(), due: z.string().nullable(), done: z.string().nullable(), priority: z.string().nullable(), path: z.string(), line: z.number() })), total: z.number() },
@@ -210,21 +211,26 @@ function listTasks(engine: VaultEngine): Tool {
         if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value)) return fail(`${name} must be a date like 2026-05-01, not "${value}"`);
       }
       const folders = folderKeys(args.folder);
+      const matches = args.query === undefined ? null : engine.search().wordsMatcher(args.query);
+      if (args.query !== undefined && matches === null) return fail(`query "${args.query.slice(0, 80)}" has no searchable words (only stop or question words); name what the tasks are about, e.g. a project`);
       const rows = (
-        engine.db.prepare(`SELECT t.status, t.text, t.due, t.done, t.priority, n.path, t.line FROM tasks t JOIN notes n ON n.id = t.note_id ORDER BY t.due IS NULL, t.due, n.path, t.line`).all() as {
+        engine.db.prepare(`SELECT t.status, t.text, t.due, t.done, t.priority, n.path, n.title, t.line FROM tasks t JOIN notes n ON n.id = t.note_id ORDER BY t.due IS NULL, t.due, n.path, t.line`).all() as {
           status: string;
           text: string;
           due: string | null;
           done: string | null;
           priority: string | null;
           path: string;
+          title: string;
           line: number;
         }[]
       )
         .filter((task) => wanted.length === 0 || wanted.includes(task.status))
         .filter((task) => args.due_before === undefined || (task.due !== null && task.due <= args.due_before))
         .filter((task) => args.due_after === undefined || (task.due !== null && task.due >= args.due_after))
-        .filter((task) => insideFolders(task.path, folders));
+        .filter((task) => insideFolders(task.path, folders))
+        .filter((task) => matches === null || matches(`${task.text}\n${task.title}\n${task.path}`))
+        .map(({ title: _title, ...task }) => task);
       return ok({ tasks: rows.slice(0, args.limit), total: rows.length });
     },
   });

@@ -43,7 +43,7 @@ export function searchTools({ engine }: ToolContext): Tool[] {
 
 /** search_brain's `query`: what it reads besides words. */
 const QUERY =
-  'what to look for, in words; a date in it (2026-05-01, May 2026, 1 May 2026; without a year, "in June" is the last June) favours notes dated then (by file name or frontmatter date), and one relative to today (yesterday, last Friday, two weeks ago, also in pt es fr de it nl ru) or a span (between April 1 and April 30, since June 1) finds the notes of those days; "latest" or "most recent" ranks the newest dated matches first; "still open", "pending items" or "left to do" ranks the best matches holding unfinished tasks (- [ ]) higher; "quoted words" rank notes holding that phrase first; -word leaves out every note holding the word; tag:x, path:x, file:x narrow as in Obsidian search';
+  'what to look for, in words; a date in it (2026-05-01, May 2026, 1 May 2026; without a year, "in June" is the last June) favours notes dated then (by file name or frontmatter date), and one relative to today (yesterday, last Friday, two weeks ago, also in pt es fr de it nl ru) or a span (between April 1 and April 30, since June 1) finds the notes of those days; "latest" or "most recent" ranks the newest dated matches first; "still open", "pending items" or "left to do" ranks the best matches holding unfinished tasks (- [ ]) higher (list_tasks with query lists the tasks themselves); "quoted words" rank notes holding that phrase first; -word leaves out every note holding the word; tag:x, path:x, file:x narrow as in Obsidian search';
 
 function searchBrain(engine: VaultEngine): Tool {
   return defineTool('search_brain', {
