@@ -64,11 +64,18 @@ export function phrasesIn(words: readonly string[], folded: readonly string[], t
 /** How many distinct asking phrases a notice names before counting the rest (a pasted text full of them). */
 const SAID_PHRASES = 5;
 
-/** The phrases found, as a notice names them: each once (as first written), at most `SAID_PHRASES`, then how many more. */
-export function phrasesSaid(asked: readonly AskedPhrase[]): string {
+/**
+ * The phrases found, as a notice names them: each once (as first written; `ultima` and `última`
+ * are one), at most `SAID_PHRASES` joined, and how many more there were.
+ */
+export function phrasesSaid(asked: readonly AskedPhrase[]): { text: string; more: number } {
   const distinct = new Map<string, string>();
-  for (const { text } of asked) if (!distinct.has(text.toLowerCase())) distinct.set(text.toLowerCase(), text);
+  for (const { text } of asked) if (!distinct.has(foldToken(text))) distinct.set(foldToken(text), text);
   const texts = [...distinct.values()];
-  const rest = texts.length - SAID_PHRASES;
-  return rest > 0 ? `${texts.slice(0, SAID_PHRASES).join(', ')} and ${rest} more` : texts.join(', ');
+  return { text: texts.slice(0, SAID_PHRASES).join(', '), more: Math.max(0, texts.length - SAID_PHRASES) };
+}
+
+/** A notice's quotation of the phrases: `"latest, newest"`, `"a, b, c, d, e" and 3 more`. */
+export function quotedPhrases(said: { text: string; more: number }): string {
+  return `"${said.text}"${said.more > 0 ? ` and ${said.more} more` : ''}`;
 }

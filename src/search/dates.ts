@@ -902,15 +902,17 @@ export class NoteDates {
   }
 
   /**
-   * Doc → its bonus from the spans' notes: being dated in a span and only mentioning a day of it
-   * are two words, each with its own idf — over the notes dated in it, and over the notes
-   * mentioning it — times `RELATIVE_WEIGHT` for a note dated in a relative span and
-   * `MENTION_SHARE` for one only mentioning a day of it; a note in several spans gets its best.
-   * One idf over both had let the notes mentioning a day lower its own daily note's bonus:
-   * "what happened with the old Elasticsearch cluster last Friday?" left that Friday's note out
-   * of the first five, six notes mentioning the day beside it; each its own idf, it is 5th
-   * (sample vault relative dates MRR 0.944 → 0.972, spans 0.852 → 0.861, the blind sets'
-   * `timeline` 0.559 → 0.631 and `when` 0.750 → 0.778; no set lower, LoCoMo unchanged).
+   * Doc → its bonus from the spans' notes: being dated in a span is a word with its own idf, over
+   * the notes dated in it, times `RELATIVE_WEIGHT` for a relative span; a note only mentioning a
+   * day of it gets `MENTION_SHARE` of the idf over both kinds, so it never outweighs a note dated
+   * there; a note in several spans gets its best. One idf over both for the dated notes had let
+   * the notes mentioning a day lower its own daily note's bonus: "what happened with the old
+   * Elasticsearch cluster last Friday?" left that Friday's note out of the first five, six notes
+   * mentioning the day beside it; with its own idf it is in them (sample vault relative dates
+   * MRR 0.944 → 0.972, spans 0.852 → 0.861, the blind sets' `timeline` 0.559 → 0.631 and `when`
+   * 0.750 → 0.778; no set lower, LoCoMo unchanged). Mentions were measured with their own idf
+   * too, scoring the same, but where one note mentions a day of a month of daily notes it
+   * outweighed them all.
    */
   bonuses(spans: readonly SpanNotes[]): Map<number, DateBoost> {
     const boosts = new Map<number, DateBoost>();
@@ -923,7 +925,7 @@ export class NoteDates {
       };
       const datedScore = idf(dated.length) * (relative ? RELATIVE_WEIGHT : 1);
       for (const doc of dated) give(doc, datedScore);
-      const mentionScore = idf(mentioning.length) * MENTION_SHARE;
+      const mentionScore = idf(dated.length + mentioning.length) * MENTION_SHARE;
       for (const doc of mentioning) give(doc, mentionScore);
     }
     return boosts;

@@ -26,7 +26,7 @@ import { analyzeQuery, functionWordLanguage, type AnalyzedQuery } from './query.
 import { dayOfValue, isoDay, localDay, MAX_SPAN_DAYS, newestAsked, NoteDates, queryDateRanges, relativeDateRanges, type DateBoost, type DateRange, type SpanNotes } from './dates.js';
 import { correctQuery, SpellingIndex, type WordCorrection } from './spelling.js';
 import { openAsked, OpenTasks } from './open-tasks.js';
-import { phrasesSaid } from './asked.js';
+import { phrasesSaid, quotedPhrases } from './asked.js';
 
 export const LIMITS = {
   /** Results a caller may ask for; eval asks up to 100 (recall@100). */
@@ -102,9 +102,10 @@ interface ReadQuery {
   open: Asked | null;
 }
 
-/** A query's asking words, and the bonus each re-scored note got for them (`rerankByPassages` fills it). */
+/** A query's asking words (the first five, and how many more), and the bonus each re-scored note got for them (`rerankByPassages` fills it). */
 interface Asked {
   text: string;
+  more: number;
   bonuses: Map<number, number>;
 }
 
@@ -328,8 +329,8 @@ export class VaultSearch {
   private readonly dates: NoteDates;
   /** Each note's unfinished tasks, for queries asking what is still open (`open-tasks.ts`). */
   private readonly openTasks: OpenTasks;
-  /** The language most of the vault's notes are in. */
-  private readonly mainLanguage: string;
+  /** The language all the vault's notes are in, when they are in one. */
+  private readonly onlyLanguage: string | null;
 
   private constructor(
     private readonly db: Database.Database,
@@ -355,7 +356,8 @@ export class VaultSearch {
       dated,
     );
     this.openTasks = new OpenTasks(openTasks.counts, openTasks.lengths);
-    this.mainLanguage = loadLanguages(db)[0]!;
+    const languages = loadLanguages(db);
+    this.onlyLanguage = languages.length === 1 ? languages[0]! : null;
     // Known-item look-up: a note's title, file name and aliases, as token sequences.
     metas.forEach((meta, doc) => {
       for (const [name, match] of [[meta.title, 'title'], [noteName(meta.path), 'title'], ...(aliases[doc] ?? []).map((alias) => [alias, 'alias'])] as [string, 'title' | 'alias'][]) {
@@ -551,7 +553,7 @@ export class VaultSearch {
     // finish last Friday on 23 January, 2022?"): the named date answers, the words stay words. A
     // date named without a year is itself read from today, and leaves "yesterday" as it is.
     const spans = all.filter((range) => range.span);
-    const fromToday = day === -1 || all.some((range) => !range.yearless) ? [] : relativeDateRanges(analyzed.words, day, () => this.languageOf(analyzed.words));
+    const fromToday = day === -1 || all.some((range) => !range.yearless) ? [] : relativeDateRanges(analyzed.words, day, () => functionWordLanguage(analyzed.words));
     // "today" in "from May 1 to today" is the span's end, not a day of its own.
     const relative = [...spans, ...fromToday.filter((range) => !spans.some((span) => span.first <= range.first && range.last <= span.last))];
     if (relative.length === 0) {
@@ -592,19 +594,21 @@ export class VaultSearch {
     if (datesRead || !this.dates.anyDated) return { analyzed, newest: null };
     const asked = newestAsked(analyzed.words, () => this.languageOf(analyzed.words));
     if (asked.length === 0) return { analyzed, newest: null };
-    const text = phrasesSaid(asked);
+    const said = phrasesSaid(asked);
     const without = leaveOut(analyzed, asked);
-    return { analyzed: without.content.length > 0 ? without : analyzed, newest: { text, bonuses: new Map() } };
+    return { analyzed: without.content.length > 0 ? without : analyzed, newest: { ...said, bonuses: new Map() } };
   }
 
   /**
-   * The language of a query's words as their function words tell it, else the vault's main
-   * language: a word that means one thing in one language and another in the next (German
-   * `Last` is a load, Spanish `todo` is "all", French `hier` is yesterday) is read in the
-   * vault's language when the query has no function word ("todo incluido" over a Spanish vault).
+   * The language a query asking for the newest or for what is open is read in, to refuse a false
+   * friend (German `Last` is a load, Spanish `todo` is "all"): its function words' language, else
+   * the vault's when all its notes are in one ("todo incluido" over a Spanish vault). Else none,
+   * and the word is read: in a vault of several languages "migration todo" may well be English,
+   * and the majority of the notes says nothing of it. Relative dates are not read through this:
+   * "Besprechung gestern" over an English vault is still yesterday.
    */
-  private languageOf(words: readonly string[]): string {
-    return functionWordLanguage(words) ?? this.mainLanguage;
+  private languageOf(words: readonly string[]): string | null {
+    return functionWordLanguage(words) ?? this.onlyLanguage;
   }
 
   /**
@@ -616,7 +620,7 @@ export class VaultSearch {
   private readOpen(analyzed: AnalyzedQuery): Asked | null {
     if (!this.openTasks.any) return null;
     const asked = openAsked(analyzed.words, () => this.languageOf(analyzed.words));
-    return asked.length === 0 ? null : { text: phrasesSaid(asked), bonuses: new Map() };
+    return asked.length === 0 ? null : { ...phrasesSaid(asked), bonuses: new Map() };
   }
 
   /**
@@ -893,8 +897,8 @@ export class VaultSearch {
       read.open.bonuses = bonuses;
       read.notices.push(
         bonuses.size > 0
-          ? `read "${read.open.text}" as asking what is still open: among the best matches, notes holding unfinished tasks (- [ ]) rank higher`
-          : `read "${read.open.text}" as asking what is still open, but none of the best matches holds an unfinished task (- [ ])`,
+          ? `read ${quotedPhrases(read.open)} as asking what is still open: among the best matches, notes holding unfinished tasks (- [ ]) rank higher`
+          : `read ${quotedPhrases(read.open)} as asking what is still open, but none of the best matches holds an unfinished task (- [ ])`,
       );
     }
     if (read.newest !== null) {
@@ -904,8 +908,8 @@ export class VaultSearch {
       // Said here, where it acts: not in semantic mode, nor when no term is known.
       read.notices.push(
         bonuses.size > 0
-          ? `read "${read.newest.text}" as asking for the newest: among the best matches, a note dated later (by its name or date:) ranks higher`
-          : `read "${read.newest.text}" as asking for the newest, but none of the best matches is dated (by its name or date:)`,
+          ? `read ${quotedPhrases(read.newest)} as asking for the newest: among the best matches, a note dated later (by its name or date:) ranks higher`
+          : `read ${quotedPhrases(read.newest)} as asking for the newest, but none of the best matches is dated (by its name or date:)`,
       );
     }
     head.sort((a, b) => (tiers.get(b.doc) ?? 0) - (tiers.get(a.doc) ?? 0) || b.score - a.score || (this.metas[a.doc]!.path < this.metas[b.doc]!.path ? -1 : 1));

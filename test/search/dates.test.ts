@@ -307,6 +307,11 @@ test("a relative date brings in the notes of its days: yesterday's daily note, n
   assert.deepEqual(new Set(week), new Set(['Meetings/Budget review.md', 'Projects/Roadmap.md']), 'dated by `date:`, or mentioning a day of it');
   const topic = engine.search({ query: 'mortgage yesterday', mode: 'keyword', today: '2026-12-02' }).results.map((hit) => hit.path);
   assert.deepEqual(topic, ['Daily/2026-12-01.md', 'Meetings/Budget review.md'], "the day's note first, then the other note on the topic");
+  // A one-word date of another language than the vault's, in a query of no function word, is still read.
+  for (const query of ['Hypothek gestern', 'hipoteca ontem', 'вчера банк']) {
+    const other = engine.search({ query, mode: 'keyword', today: '2026-12-02' });
+    assert.equal(other.results[0]?.path, 'Daily/2026-12-01.md', query);
+  }
   // In another language: the Portuguese "on Monday last" (`segunda`, not `segunda-feira`).
   const monday = engine.search({ query: 'o que fiz na segunda passada?', mode: 'keyword', today: '2026-12-02' });
   assert.equal(monday.results[0]!.path, 'Daily/2026-11-30.md');
@@ -432,7 +437,7 @@ test('the words asking for the newest, in each language read, one or two words l
   assert.deepEqual(inLanguage('latest 1:1 with Priya', 'en'), ['latest']);
 });
 
-test('NoteDates.bonuses: being dated in a span and mentioning a day of it are two words, each with its own idf', () => {
+test('NoteDates.bonuses: being dated in a span has its own idf, which mentions do not lower; a mention never outweighs a dated note', () => {
   const dates = new NoteDates(['Daily/2026-06-26.md', 'Daily/2026-06-25.md', 'Notes/A.md', 'Notes/B.md', 'Notes/C.md', 'Notes/D.md']);
   const friday = { from: dayNumber(2026, 6, 26), to: dayNumber(2026, 6, 26), text: 'last Friday', first: 0, last: 1, relative: true as const };
   const idf = (n: number) => Math.log(1 + (6 - n + 0.5) / (n + 0.5));
@@ -440,8 +445,15 @@ test('NoteDates.bonuses: being dated in a span and mentioning a day of it are tw
   const mentioned = dates.bonuses([dates.notesIn(friday, new Set([2, 3, 4]))]);
   assert.equal(alone.get(0)!.score, 2 * idf(1), 'the daily note: its idf among the notes dated then, doubled for a relative date');
   assert.equal(mentioned.get(0)!.score, alone.get(0)!.score, 'notes mentioning the day do not lower it');
-  assert.equal(mentioned.get(2)!.score, 0.5 * idf(3), 'a mention: half the idf among the notes mentioning it');
+  assert.equal(mentioned.get(2)!.score, 0.5 * idf(4), 'a mention: half the idf over the notes dated then or mentioning it');
   assert.equal(mentioned.has(1) || mentioned.has(5), false);
+  // Two months of daily notes and one plan mentioning a day of them: the plan stays below them.
+  const days = Array.from({ length: 60 }, (_, i) => `Daily/${isoDay(dayNumber(2026, 4, 1) + i)}.md`);
+  const spring = new NoteDates([...days, 'Projects/Old plan.md', ...Array.from({ length: 100 }, (_, i) => `Notes/${i}.md`)]);
+  const span = { from: dayNumber(2026, 4, 1), to: dayNumber(2026, 5, 31), text: 'since April', first: 0, last: 1, relative: true as const };
+  const bonuses = spring.bonuses([spring.notesIn(span, new Set([60]))]);
+  assert.equal(spring.notesIn(span).dated.length, 60);
+  assert.ok(bonuses.get(60)!.score < bonuses.get(0)!.score, `${bonuses.get(60)!.score} < ${bonuses.get(0)!.score}`);
 });
 
 test('NoteDates.newest: among the notes given, the r-th newest of m dated gets 2·ln(1 + (m − r + 0.5)/(r + 0.5)); undated notes none', () => {

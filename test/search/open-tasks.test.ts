@@ -146,3 +146,20 @@ test('a query with no function word is read in the language of the vault: "todo 
   );
   assert.equal(pending.results[0]!.path, 'Viajes/Cancún.md');
 });
+
+test('in a vault of several languages a query of no function word reads "todo" as a to-do', (t) => {
+  const { db, root } = indexedVault(t, {
+    'Notas/Migração.md': '# Migração\nA migração do banco de dados para o novo servidor foi planejada com a equipe e o cliente.\n',
+    'Notas/Reunião.md': '# Reunião\nNa reunião falamos sobre a migração e sobre os prazos do projeto com a equipe.\n',
+    'Notas/Viagem.md': '# Viagem\nA viagem para Lisboa com a família foi ótima e o hotel era perto do centro.\n',
+    'Work/Migration retro.md': '# Migration retro\nThe migration went well; the team wrote down what to keep and what to change for the next migration.\n',
+    'Work/Migration tasks.md': '# Migration tasks\n- [ ] Move the backups\n- [ ] Switch DNS\n',
+  });
+  const engine = VaultSearch.open(db, root);
+  const todo = engine.search({ query: 'migration todo', mode: 'keyword' });
+  assert.ok(
+    todo.notices.some((notice) => notice.startsWith('read "todo" as asking what is still open')),
+    todo.notices.join(' | '),
+  );
+  assert.equal(todo.results[0]!.path, 'Work/Migration tasks.md');
+});
