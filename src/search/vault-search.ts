@@ -256,6 +256,18 @@ interface NoteRow {
 
 const BODY = FIELDS.indexOf('body');
 
+/**
+ * A reading of the query's asking words over its re-scored best notes (`head`): each note's
+ * bonus from `bonusesOf` added to its score and kept for `--explain`, and a notice of what was
+ * read — what it did, or that no note of them qualified.
+ */
+function applyReading(head: { doc: number; score: number }[], asked: Asked, bonusesOf: (docs: number[]) => Map<number, number>, notices: string[], say: { acted: string; idle: string }): void {
+  const bonuses = bonusesOf(head.map(({ doc }) => doc));
+  for (const entry of head) entry.score += bonuses.get(entry.doc) ?? 0;
+  asked.bonuses = bonuses;
+  notices.push(`read ${quotedPhrases(asked)} as ${bonuses.size > 0 ? say.acted : say.idle}`);
+}
+
 /** Notes whose block rows a search engine keeps at most (a few MB). */
 const BLOCK_CACHE_NOTES = 4096;
 
@@ -891,27 +903,17 @@ export class VaultSearch {
     const scores = scoreNotes(scorer, readable);
     let next = 0;
     const head = notes.map(({ hit, note }) => ({ doc: hit.doc, score: note === null ? hit.score : rescored(hit.doc, hit.score, note, scores[next++]!) }));
-    if (read.open !== null) {
-      const bonuses = this.openTasks.among(head.map(({ doc }) => doc));
-      for (const entry of head) entry.score += bonuses.get(entry.doc) ?? 0;
-      read.open.bonuses = bonuses;
-      read.notices.push(
-        bonuses.size > 0
-          ? `read ${quotedPhrases(read.open)} as asking what is still open: among the best matches, notes holding unfinished tasks (- [ ]) rank higher`
-          : `read ${quotedPhrases(read.open)} as asking what is still open, but none of the best matches holds an unfinished task (- [ ])`,
-      );
-    }
-    if (read.newest !== null) {
-      const bonuses = this.dates.newest(head.map(({ doc }) => doc));
-      for (const entry of head) entry.score += bonuses.get(entry.doc) ?? 0;
-      read.newest.bonuses = bonuses;
-      // Said here, where it acts: not in semantic mode, nor when no term is known.
-      read.notices.push(
-        bonuses.size > 0
-          ? `read ${quotedPhrases(read.newest)} as asking for the newest: among the best matches, a note dated later (by its name or date:) ranks higher`
-          : `read ${quotedPhrases(read.newest)} as asking for the newest, but none of the best matches is dated (by its name or date:)`,
-      );
-    }
+    // Said here, where they act: not in semantic mode, nor when no term is known.
+    if (read.open !== null)
+      applyReading(head, read.open, (docs) => this.openTasks.among(docs), read.notices, {
+        acted: 'asking what is still open: among the best matches, notes holding unfinished tasks (- [ ]) rank higher',
+        idle: 'asking what is still open, but none of the best matches holds an unfinished task (- [ ])',
+      });
+    if (read.newest !== null)
+      applyReading(head, read.newest, (docs) => this.dates.newest(docs), read.notices, {
+        acted: 'asking for the newest: among the best matches, a note dated later (by its name or date:) ranks higher',
+        idle: 'asking for the newest, but none of the best matches is dated (by its name or date:)',
+      });
     head.sort((a, b) => (tiers.get(b.doc) ?? 0) - (tiers.get(a.doc) ?? 0) || b.score - a.score || (this.metas[a.doc]!.path < this.metas[b.doc]!.path ? -1 : 1));
     const hits = [...head, ...ranked.hits.slice(PASSAGE_DEPTH)].slice(0, keep);
     const hidden = ranked.hidden.best;
