@@ -7,6 +7,7 @@
  * relative dates and those named without a year), day numbers out (days since 1970-01-01, UTC).
  */
 import { foldWords, phrasesIn, phraseTable, type AskedPhrase } from './asked.js';
+import { inverseDocumentFrequency } from './bm25l.js';
 import { foldToken, scanWordSpans } from './tokenizer.js';
 
 /** A span of days a query names, inclusive, and the query words that named it. */
@@ -866,7 +867,7 @@ export class NoteDates {
       if (day === -1) continue;
       let r = 0;
       for (const other of dated) if (other >= day) r++;
-      bonuses.set(doc, NEWEST_WEIGHT * Math.log(1 + (m - r + 0.5) / (r + 0.5)));
+      bonuses.set(doc, NEWEST_WEIGHT * inverseDocumentFrequency(m, r, 'lucene'));
     }
     return bonuses;
   }
@@ -917,7 +918,7 @@ export class NoteDates {
   bonuses(spans: readonly SpanNotes[]): Map<number, DateBoost> {
     const boosts = new Map<number, DateBoost>();
     const total = this.days.length;
-    const idf = (n: number): number => Math.log(1 + (total - n + 0.5) / (n + 0.5));
+    const idf = (n: number): number => inverseDocumentFrequency(total, n, 'lucene');
     for (const { range, dated, mentioning } of spans) {
       const relative = range.relative === true;
       const give = (doc: number, bonus: number): void => {

@@ -5,6 +5,7 @@
  * notes that only talk about the same subject.
  */
 import { foldWords, phrasesIn, phraseTable, type AskedPhrase } from './asked.js';
+import { BM25_DEFAULTS, inverseDocumentFrequency, termScore } from './bm25l.js';
 
 /** Words for what is unfinished (English), each asking only before a word for tasks, after "still", or said of something (`PREDICATE`). */
 const UNFINISHED = ['open', 'pending', 'outstanding', 'unfinished', 'incomplete', 'remaining', 'unchecked'];
@@ -66,10 +67,6 @@ export function openAsked(words: readonly string[], languageOf: () => string | n
   });
 }
 
-/** BM25's k1 and b: a note's tenth open task adds less than its second, and a long note's few tasks are less of it than a short note's. */
-const K1 = 1.2;
-const B = 0.75;
-
 /**
  * What holding open tasks is worth to a query asking for them, in units of its idf among the
  * best matches (`OpenTasks.among`). The asking words ("still open") are not the tasks' words, so
@@ -92,22 +89,25 @@ export const OPEN_WEIGHT = 3;
  * task it tells the best matches apart by how much of them is tasks.
  */
 export class OpenTasks {
-  private readonly counts: Uint32Array;
-  /** Each note's length over the average (BM25's length normalization, with `B`). */
-  private readonly norms: Float64Array;
   private readonly holding: number;
+  private readonly averageLength: number;
 
   /**
    * @param counts each note's open tasks
    * @param lengths each note's length (its body's words)
    */
-  constructor(counts: ArrayLike<number>, lengths: ArrayLike<number>) {
-    this.counts = Uint32Array.from(counts);
+  constructor(
+    private readonly counts: ArrayLike<number>,
+    private readonly lengths: ArrayLike<number>,
+  ) {
+    let holding = 0;
     let total = 0;
-    for (let doc = 0; doc < lengths.length; doc++) total += lengths[doc]!;
-    const average = total / lengths.length || 1;
-    this.norms = Float64Array.from(lengths, (length) => 1 - B + (B * length) / average);
-    this.holding = this.counts.reduce((holding, count) => (count > 0 ? holding + 1 : holding), 0);
+    for (let doc = 0; doc < counts.length; doc++) {
+      if (counts[doc]! > 0) holding++;
+      total += lengths[doc]!;
+    }
+    this.holding = holding;
+    this.averageLength = total / lengths.length || 1;
   }
 
   /** Whether any note holds an open task. */
@@ -115,14 +115,15 @@ export class OpenTasks {
     return this.holding > 0;
   }
 
-  /** Doc → its bonus among `docs` (the best matches); notes without open tasks get none. */
+  /** Doc → its bonus among `docs` (the best matches); notes without open tasks get none. Scored by `termScore`, BM25's k1 and b. */
   among(docs: readonly number[]): Map<number, number> {
     const held = docs.filter((doc) => this.counts[doc]! > 0);
-    const idf = Math.log(1 + (docs.length - held.length + 0.5) / (held.length + 0.5));
+    const idf = inverseDocumentFrequency(docs.length, held.length, 'lucene');
+    const { b } = BM25_DEFAULTS;
     const bonuses = new Map<number, number>();
     for (const doc of held) {
-      const count = this.counts[doc]!;
-      bonuses.set(doc, (OPEN_WEIGHT * idf * (K1 + 1) * count) / (K1 * this.norms[doc]! + count));
+      const norm = 1 - b + (b * this.lengths[doc]!) / this.averageLength;
+      bonuses.set(doc, OPEN_WEIGHT * termScore(this.counts[doc]!, norm, idf, BM25_DEFAULTS));
     }
     return bonuses;
   }

@@ -229,9 +229,9 @@ function listTasks(engine: VaultEngine): Tool {
         .filter((task) => args.due_before === undefined || (task.due !== null && task.due <= args.due_before))
         .filter((task) => args.due_after === undefined || (task.due !== null && task.due >= args.due_after))
         .filter((task) => insideFolders(task.path, folders))
-        .filter((task) => matches === null || matches(`${task.text}\n${task.title}\n${task.path}`))
-        .map(({ title: _title, ...task }) => task);
-      return ok({ tasks: rows.slice(0, args.limit), total: rows.length });
+        .filter((task) => matches === null || matches(`${task.text}\n${task.title}\n${task.path}`));
+      // The title was read for the query only; the tasks returned are as before.
+      return ok({ tasks: rows.slice(0, args.limit).map(({ title: _title, ...task }) => task), total: rows.length });
     },
   });
 }
