@@ -33,6 +33,7 @@ const OPEN_WORDS: Readonly<Record<string, string>> = {
   en: [
     ...UNFINISHED.flatMap((word) => [word, `still ${word}`, ...TASK_NOUNS.map((noun) => `${word} ${noun}`)]),
     'left to do | still to do | still left | yet to do | not done yet | not yet done | to-do | to-dos | todo | todos | to do list',
+    "haven't done yet | have not done yet | haven't finished | not finished yet | still need to do | still have to do | remains to be done | remain to be done | left undone",
   ].join(' | '),
   pt: 'pendente | pendentes | em aberto | falta fazer | ainda por fazer | tarefas por fazer | inacabado | inacabada | tarefas abertas',
   es: 'pendiente | pendientes | falta por hacer | queda por hacer | tareas por hacer | inacabado | inacabada | tareas abiertas',

@@ -22,6 +22,9 @@ test('the words asking what is still open, per language, the longest phrase at e
   assert.deepEqual(asked('offene Punkte im Projekt'), [[0, 1, 'offene Punkte']]);
   assert.deepEqual(asked('незавершённые задачи'), [[0, 0, 'незавершённые']]);
   // An English word for unfinished alone, where it is said of something.
+  assert.deepEqual(asked("tax stuff I haven't done yet"), [[3, 5, "haven't done yet"]]);
+  assert.deepEqual(asked('what do I still need to do for the move?'), [[3, 6, 'still need to do']]);
+  assert.deepEqual(asked('what remains to be done on the migration'), [[1, 4, 'remains to be done']]);
   assert.deepEqual(asked("what's pending on Harbor?"), [[1, 1, 'pending']]);
   assert.deepEqual(asked('anything outstanding with the landlord?'), [[1, 1, 'outstanding']]);
   // Not "open" alone, nor a meeting's open questions, nor the other senses of a word for unfinished.
