@@ -66,6 +66,7 @@ if [ -d "$CORPORA/obsidian-help/vault" ]; then
   echo
   run "obsidian-help blind set (written before any run)" --golden evals/obsidian-help-blind.golden.json --vault "$CORPORA/obsidian-help/vault"
   run "obsidian-help second blind set (another author, written before any run)" --golden evals/obsidian-help-blind2.golden.json --vault "$CORPORA/obsidian-help/vault"
+  run "obsidian-help third blind set (another author, written before any run)" --golden evals/obsidian-help-blind3.golden.json --vault "$CORPORA/obsidian-help/vault"
 else skip "obsidian-help known items" "$CORPORA/obsidian-help/vault"; fi
 if [ -d "$CORPORA/yuri-estudos" ]; then
   run "yuri-estudos (Portuguese)" --golden evals/yuri-estudos-pt.golden.json --vault "$CORPORA/yuri-estudos"

@@ -20,6 +20,8 @@ export interface SpellingCorrection {
   /** The indexed term searched instead. */
   to: string;
   edits: number;
+  /** The word some note writes that the correction was read from, when it was (`nearestWritten`). */
+  spelled?: string;
 }
 
 export const SPELLING_DEFAULTS = {
@@ -167,6 +169,8 @@ export function correctQuery(
     contextOf?: (others: readonly string[]) => (candidate: string) => boolean;
     /** Whether a candidate is in a note searched at all (a filter's), when the query has no other known word. */
     held?: (candidate: string) => boolean;
+    /** A word one edit from the written one that some note writes, when no term is near (`nearestWritten`). */
+    written?: (word: string, fits?: (candidate: string) => boolean) => SpellingCorrection | null;
   },
   spelling: Pick<SpellingIndex, 'correct'>,
 ): WordCorrection[] {
@@ -189,7 +193,86 @@ export function correctQuery(
       const correction = spelling.correct(term, fits);
       if (correction !== null && (best === null || correction.edits < best.edits)) best = correction;
     }
+    const near = best === null ? (vault.written?.(written, fits) ?? null) : null;
+    if (near !== null) best = { ...near, from: terms[0]! };
     if (best !== null) out.push({ ...best, word: written });
   }
   return out;
+}
+
+/** Latin and Cyrillic letters, the ones a one-letter slip inserts or changes to (besides the word's own). */
+const ALPHABETS: readonly [RegExp, string][] = [
+  [/^[a-z]+$/, 'abcdefghijklmnopqrstuvwxyz'],
+  [/^[а-яё]+$/, 'абвгдеёжзийклмнопрстуфхцчшщъыьэюя'],
+];
+
+/**
+ * The spellings one edit from a folded word: a letter left out, two neighbours swapped, a
+ * letter changed or put in (from the word's alphabet, when it is all Latin or all Cyrillic, and
+ * its own letters). About 55 per letter of a Latin word.
+ */
+export function oneEditSpellings(word: string): Set<string> {
+  const letters = [...new Set([...(ALPHABETS.find(([script]) => script.test(word))?.[1] ?? ''), ...word])];
+  const out = new Set<string>();
+  for (let i = 0; i <= word.length; i++) {
+    const head = word.slice(0, i);
+    const tail = word.slice(i);
+    if (tail.length > 0) out.add(head + tail.slice(1));
+    if (tail.length > 1) out.add(head + tail[1] + tail[0] + tail.slice(2));
+    for (const letter of letters) {
+      out.add(head + letter + tail);
+      if (tail.length > 0) out.add(head + letter + tail.slice(1));
+    }
+  }
+  out.delete(word);
+  return out;
+}
+
+/**
+ * The shortest word `nearestWritten` reads as another: a word of five letters has a real word one
+ * edit away too often (Portuguese `cofre` is English `core` less a letter), and what the stemmer
+ * does not reach of a short word the nearest-term correction does.
+ */
+const WRITTEN_MIN_LENGTH = 6;
+/** The longest: its spellings are about 55 per letter, each as long as it (a 10,000-letter "word" is no slip). */
+const WRITTEN_MAX_LENGTH = 40;
+
+/** A spelling `nearestWritten` may search a misspelt word as, and the term it is indexed as. */
+export interface WrittenNear {
+  /** The indexed terms a spelling is searched as (its stems in the vault's languages). */
+  termsOf: (spelling: string) => readonly string[];
+  /** How many notes hold a term (0: none). */
+  frequencyOf: (term: string) => number;
+  /** The most notes a correction may be in (it would rank nothing past that: `SPELLING_DEFAULTS.maxShare`). */
+  maxFrequency: number;
+  /** Whether some note holding `term` writes `spelling` as a word: a real word of the vault, not a form the stemmer alone makes. */
+  writes: (spelling: string, term: string) => boolean;
+}
+
+/**
+ * A misspelt word no term is near, searched as a word one edit from it that some note writes:
+ * `chnage` → `change` (`chang`), `attachmnets` → `attachments` (`attach`). Terms are stems, and
+ * a slip in the letters a stemmer reads can take a word's stem further from the right one than
+ * the word is from the right word (`chnage` keeps its `e`, two edits from `chang`). Each spelling
+ * one edit away is stemmed, and one whose term the vault knows is taken only when some note
+ * writes that very spelling: a stemmer maps made-up forms to real stems (`pagings` → `page`, one
+ * letter from Spanish `paginas`). Among several: the commonest term, then the first in code-point
+ * order. Words shorter than `WRITTEN_MIN_LENGTH` are left alone.
+ */
+export function nearestWritten(word: string, vault: WrittenNear, fits?: (candidate: string) => boolean): SpellingCorrection | null {
+  const folded = word.toLowerCase();
+  if (folded.length < WRITTEN_MIN_LENGTH || folded.length > WRITTEN_MAX_LENGTH || !CORRECTABLE.test(folded)) return null;
+  let best: SpellingCorrection | null = null;
+  let bestFrequency = 0;
+  for (const spelling of oneEditSpellings(folded)) {
+    for (const term of vault.termsOf(spelling)) {
+      const frequency = vault.frequencyOf(term);
+      if (frequency === 0 || frequency > vault.maxFrequency) continue;
+      if (best !== null && (frequency < bestFrequency || (frequency === bestFrequency && term >= best.to))) continue;
+      if ((fits !== undefined && !fits(term)) || !vault.writes(spelling, term)) continue;
+      best = { from: folded, to: term, edits: 1, spelled: spelling };
+      bestFrequency = frequency;
+    }
+  }
+  return best;
 }

@@ -19,12 +19,12 @@ import { rankDocuments, type RankOutcome } from './rank.js';
 import { rankSubstring, type SubstringCandidate } from './substring.js';
 import { FUSION_DEFAULTS, fuseRrf, type FusionOptions } from './fusion.js';
 import { VectorIndex, type VectorHit, type VectorScope, type VectorSource } from './vector-index.js';
-import { foldToken, spellingGroups, type Tokenizer, type TokenizerOptions } from './tokenizer.js';
+import { foldToken, scanWords, spellingGroups, type Tokenizer, type TokenizerOptions } from './tokenizer.js';
 import { NameIndex } from './names.js';
 import { FuzzyNames, fuzzyMerge, fuzzyQueryWords } from './fuzzy-titles.js';
 import { analyzeQuery, functionWordLanguage, type AnalyzedQuery } from './query.js';
 import { dayOfValue, isoDay, localDay, MAX_SPAN_DAYS, newestAsked, NoteDates, queryDateRanges, relativeDateRanges, type DateBoost, type DateRange, type SpanNotes } from './dates.js';
-import { correctQuery, SpellingIndex, type WordCorrection } from './spelling.js';
+import { correctQuery, nearestWritten, SPELLING_DEFAULTS, SpellingIndex, type WordCorrection, type WrittenNear } from './spelling.js';
 import { openAsked, OpenTasks } from './open-tasks.js';
 import { phrasesSaid, quotedPhrases } from './asked.js';
 
@@ -65,6 +65,9 @@ const PASSAGE_WEIGHT = 1;
  * warming up adds to one search.
  */
 const DERIVATIONS_PER_SEARCH = 4;
+/** How many notes holding a term `nearestWritten` reads for the spelling it was read from. */
+const WRITTEN_CHECKS = 8;
+
 /** A named note's tier counts above any number of quoted phrases held (see `readQuery`). */
 const NAME_TIER = 100;
 
@@ -530,7 +533,7 @@ export class VaultSearch {
     const dates = dated.dates;
     const known = this.index.knownTerms(analyzed.content);
     const corrected = this.correctSpelling(analyzed, known, filter.active ? (doc) => filter.test(this.metas[doc]!) === null : null);
-    for (const { word, to } of corrected) notices.push(`no note contains "${word}"; searched the nearest indexed word ("${to}") instead`);
+    for (const { word, to, spelled } of corrected) notices.push(`no note contains "${word}"; searched ${spelled === undefined ? `the nearest indexed word ("${to}") instead` : `"${spelled}" instead, a word the notes use one letter off`}`);
     if (analyzed.all.length === 0 && written.trim() !== '' && !(query === '' && scopes.length > 0))
       notices.push(query === '' && syntax.excluded.length > 0 ? 'the query only leaves words out; add the words to search for' : 'the query has no searchable words (only stop words or punctuation)');
     const named: NamedNotes = new Map(this.names.get(analyzed.all.join(' ')));
@@ -727,7 +730,13 @@ export class VaultSearch {
     const isKnown = (term: string) => this.index.documentFrequency(term) > 0;
     const corrected = correctQuery(
       analyzed,
-      { isKnown, isStopWord: (word) => this.tokenize.isStopWord(word), contextOf: (others) => this.sharesANoteWith(others, inFilter), ...(inFilter ? { held: this.heldBy(inFilter) } : {}) },
+      {
+        isKnown,
+        isStopWord: (word) => this.tokenize.isStopWord(word),
+        contextOf: (others) => this.sharesANoteWith(others, inFilter),
+        ...(inFilter ? { held: this.heldBy(inFilter) } : {}),
+        written: (word, fits) => nearestWritten(word, this.writtenNear(), fits),
+      },
       this.spelling,
     );
     for (const { from, to } of corrected) {
@@ -736,6 +745,33 @@ export class VaultSearch {
       analyzed.wordOf.set(to, analyzed.wordOf.get(from)!);
     }
     return corrected;
+  }
+
+  /**
+   * What `nearestWritten` asks of the vault: a spelling's terms, their frequencies, and whether
+   * some note holding the term writes the spelling — the first `WRITTEN_CHECKS` notes holding it
+   * are read (from the text cache when searched before), as a word's spellings are in most of them.
+   */
+  private writtenNear(): WrittenNear {
+    return {
+      // Not `expand`: its cache of the vault's words is no place for hundreds of made-up spellings a query.
+      termsOf: (spelling) => this.tokenize.tokensOf(spelling),
+      frequencyOf: (term) => this.index.documentFrequency(term),
+      maxFrequency: this.index.documentCount * SPELLING_DEFAULTS.maxShare,
+      writes: (spelling, term) => {
+        const docs: number[] = [];
+        this.index.forEachDocumentWith(term, (doc) => docs.length < WRITTEN_CHECKS && docs.push(doc));
+        return docs.some((doc) => {
+          const read = this.texts.read(this.absolute(this.metas[doc]!.path));
+          if (!read.ok) return false;
+          let found = false;
+          scanWords(read.text, (word) => {
+            found ||= word.length === spelling.length && word.toLowerCase() === spelling;
+          });
+          return found;
+        });
+      },
+    };
   }
 
   /** The lanes a request gets, and why: semantic needs a query vector and note vectors. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { correctQuery, SpellingIndex } from '../../src/search/spelling.js';
+import { correctQuery, nearestWritten, oneEditSpellings, SpellingIndex, type WrittenNear } from '../../src/search/spelling.js';
 import { boundedDistance } from '../../src/search/edit-distance.js';
 
 test('edit distance: insertions, deletions, substitutions and neighbour swaps cost one; past the limit it stops', () => {
@@ -82,4 +82,59 @@ test("a contraction's stub and a word some language reads as a stop word are no 
   assert.deepEqual(correctQuery(query("that's", 'that'), vault, spelling), []);
   // Without the apostrophe it is a word like any other.
   assert.deepEqual(correctQuery(query('aren', 'aren'), vault, spelling), [{ word: 'aren', from: 'aren', to: 'area', edits: 1 }]);
+});
+
+test('the spellings one edit from a word: a letter out, two swapped, one changed or put in', () => {
+  const near = oneEditSpellings('chnage');
+  for (const spelling of ['change', 'chage', 'chnagee', 'chnago', 'xchnage']) assert.ok(near.has(spelling), spelling);
+  assert.ok(!near.has('chnage'), 'not the word itself');
+  assert.ok(!near.has('chang'), 'two edits');
+  // 6 out, 5 swapped, 26 × 7 put in, 26 × 6 changed, less the repeats.
+  assert.ok(near.size > 300 && near.size < 6 + 5 + 26 * 13, String(near.size));
+  assert.ok(oneEditSpellings('вчера').has('вечра'), 'Cyrillic letters for a Cyrillic word');
+  assert.ok(oneEditSpellings('ação').has('açoã'), "another script's word: its own letters");
+});
+
+/** A vault whose notes write `written`, each indexed as the term `stems` gives it (or itself). */
+function writtenVault(written: readonly string[], stems: Record<string, string>, frequencies: Record<string, number>, documentCount = 100): WrittenNear {
+  const writes = new Set(written);
+  return {
+    termsOf: (spelling) => [stems[spelling] ?? spelling],
+    frequencyOf: (term) => frequencies[term] ?? 0,
+    maxFrequency: documentCount / 2,
+    writes: (spelling, term) => writes.has(spelling) && (stems[spelling] ?? spelling) === term,
+  };
+}
+
+test('a slip the stemmer reads is searched as the word one edit away that some note writes', () => {
+  const stems = { change: 'chang', changes: 'chang', attachments: 'attach', pagings: 'page', core: 'core', chance: 'chanc' };
+  const vault = writtenVault(['change', 'changes', 'attachments', 'core', 'chance'], stems, { chang: 12, attach: 5, page: 40, core: 9, chanc: 3 });
+  assert.deepEqual(nearestWritten('chnage', vault), { from: 'chnage', to: 'chang', edits: 1, spelled: 'change' });
+  assert.equal(nearestWritten('Attachmnets', vault)?.spelled, 'attachments', 'a swap, in any case');
+  assert.equal(nearestWritten('chanqe', vault)?.to, 'chang', 'two words one edit away: the commoner term');
+  assert.equal(nearestWritten('chanqe', vault, (term) => term !== 'chang')?.to, 'chanc', 'the query context turns the commoner down');
+  // `paginas` is one letter from `pagings`, which the stemmer makes `page`, but no note writes it.
+  assert.equal(nearestWritten('paginas', vault), null);
+  assert.equal(nearestWritten('cofre', vault), null, 'five letters: `core` is one out, and left alone');
+  assert.equal(nearestWritten('chnage', writtenVault(['change'], stems, { chang: 60 })), null, 'a term in most notes ranks nothing');
+  assert.equal(nearestWritten('chn4ge', vault), null, 'not letters');
+  assert.equal(nearestWritten('a'.repeat(10_000), vault), null, 'no slip: too long to be one word');
+});
+
+test('a query reads a word as a written word one edit away only when no term is near', () => {
+  const vault = {
+    isKnown: (term: string) => term === 'folder',
+    isStopWord: () => false,
+    written: (word: string) => nearestWritten(word, writtenVault(['change'], { change: 'chang' }, { chang: 3 })),
+  };
+  const query = {
+    words: ['chnage', 'folder'],
+    content: ['chnage', 'folder'],
+    wordOf: new Map([
+      ['chnage', 0],
+      ['folder', 1],
+    ]),
+  };
+  assert.deepEqual(correctQuery(query, vault, index({ folder: 4 })), [{ word: 'chnage', from: 'chnage', to: 'chang', edits: 1, spelled: 'change' }]);
+  assert.deepEqual(correctQuery(query, vault, index({ folder: 4, chang: 3, chnag: 1 })), [{ word: 'chnage', from: 'chnage', to: 'chnag', edits: 1 }], 'a near term first');
 });

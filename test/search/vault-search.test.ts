@@ -230,6 +230,28 @@ test('a misspelt word is searched as the nearest indexed word, saying so; known 
   assert.deepEqual(engine.search({ query: 'zzqx wxyzzy' }).results, [], 'nothing near: no results, no guess');
 });
 
+test('a slip that moves the stem is read as the word one edit away that the notes write, saying so', (t) => {
+  const vault = makeVault(t, {
+    'Help/Attachments.md': '# Attachments\n\nChange where new attachments are saved: Settings → Files and links.\n',
+    'Help/Sync.md': '# Sync\n\nSync keeps notes the same on every device. Change the sync settings there.\n',
+    'Help/Themes.md': '# Themes\n\nThemes change how notes look.\n',
+    'Help/Pages.md': '# Pages\n\nPaging through long pages.\n',
+    'Help/Hotkeys.md': '# Hotkeys\n\nA hotkey runs a command.\n',
+    'Help/Graph.md': '# Graph view\n\nThe graph shows links between notes.\n',
+  });
+  const engine = engineFor(t, vault).open();
+  // `chnage` stems to itself, two edits from `chang`; `attachmnets` to `attachmnet`, far from `attach`.
+  const typo = engine.search({ query: 'chnage where new attachmnets are saved', explain: true });
+  assert.equal(typo.results[0]!.path, 'Help/Attachments.md');
+  assert.deepEqual(typo.analysis!.corrected, [
+    { word: 'chnage', from: 'chnage', to: 'chang' },
+    { word: 'attachmnets', from: 'attachmnet', to: 'attach' },
+  ]);
+  assert.deepEqual(typo.notices, ['no note contains "chnage"; searched "change" instead, a word the notes use one letter off', 'no note contains "attachmnets"; searched "attachments" instead, a word the notes use one letter off']);
+  // `paginas` is one letter from `pagings`, which stems to `page`; no note writes `pagings`.
+  assert.deepEqual(engine.search({ query: 'paginas', explain: true }).analysis!.corrected, []);
+});
+
 test("a misspelt word is read as a term found beside the query's other words, not the commoner one elsewhere", (t) => {
   const vault = makeVault(t, {
     'Travel/China.md': '# China\n\nTwo weeks in China: Beijing, then Xian. China by train.\n',
