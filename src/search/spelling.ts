@@ -13,6 +13,7 @@
  */
 import { boundedDistance } from './edit-distance.js';
 import { isFunctionWord } from './query.js';
+import { foldToken, scanWords } from './tokenizer.js';
 
 export interface SpellingCorrection {
   /** The query term no note contains. */
@@ -200,7 +201,7 @@ export function correctQuery(
   return out;
 }
 
-/** Latin and Cyrillic letters, the ones a one-letter slip inserts or changes to (besides the word's own). */
+/** Folded Latin and Cyrillic letters, the ones a one-letter slip inserts or changes to (besides the word's own). */
 const ALPHABETS: readonly [RegExp, string][] = [
   [/^[a-z]+$/, 'abcdefghijklmnopqrstuvwxyz'],
   [/^[а-яё]+$/, 'абвгдеёжзийклмнопрстуфхцчшщъыьэюя'],
@@ -233,44 +234,83 @@ export function oneEditSpellings(word: string): Set<string> {
  * edit away too often (Portuguese `cofre` is English `core` less a letter), and what the stemmer
  * does not reach of a short word the nearest-term correction does.
  */
-const WRITTEN_MIN_LENGTH = 6;
+export const WRITTEN_MIN_LENGTH = 6;
 /** The longest: its spellings are about 55 per letter, each as long as it (a 10,000-letter "word" is no slip). */
 const WRITTEN_MAX_LENGTH = 40;
+/** Words of an alphabet: a run of Chinese or Japanese text is no word one letter off. */
+const ALPHABETIC = /^[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}]+$/u;
+/** Where a compound's parts join (`file-attachments`, `attachments.md`): each part is a word the note writes too. */
+const JOINS = /[_\-.'\u2019]/;
 
-/** A spelling `nearestWritten` may search a misspelt word as, and the term it is indexed as. */
+/**
+ * The words the vault's notes write, folded (`Attachments` and `attachments` are one; so are
+ * `válidas` and `validas`), each with the first spelling seen: the form its terms are taken from
+ * (a stemmer reads the accents). Only words `nearestWritten` may find: alphabetic, one letter
+ * shorter than `WRITTEN_MIN_LENGTH` or longer.
+ */
+export class WrittenWords {
+  private readonly spellings = new Map<string, string>();
+
+  /** Adds the words of a note's text. */
+  add(text: string): void {
+    scanWords(text, (word) => {
+      this.addWord(word);
+      if (JOINS.test(word)) for (const part of word.split(JOINS)) this.addWord(part);
+    });
+  }
+
+  /** The vault's own spelling of a folded word, if some note writes it. */
+  spellingOf(folded: string): string | undefined {
+    return this.spellings.get(folded);
+  }
+
+  private addWord(word: string): void {
+    if (word.length < WRITTEN_MIN_LENGTH - 1 || word.length > WRITTEN_MAX_LENGTH + 1 || !ALPHABETIC.test(word)) return;
+    const folded = foldToken(word);
+    if (!this.spellings.has(folded)) this.spellings.set(folded, word.toLowerCase());
+  }
+}
+
+/** What `nearestWritten` asks of the vault. */
 export interface WrittenNear {
+  /** The vault's own spelling of a folded word some note writes (`WrittenWords.spellingOf`). */
+  spellingOf: (folded: string) => string | undefined;
   /** The indexed terms a spelling is searched as (its stems in the vault's languages). */
   termsOf: (spelling: string) => readonly string[];
   /** How many notes hold a term (0: none). */
   frequencyOf: (term: string) => number;
   /** The most notes a correction may be in (it would rank nothing past that: `SPELLING_DEFAULTS.maxShare`). */
   maxFrequency: number;
-  /** Whether some note holding `term` writes `spelling` as a word: a real word of the vault, not a form the stemmer alone makes. */
-  writes: (spelling: string, term: string) => boolean;
 }
 
 /**
  * A misspelt word no term is near, searched as a word one edit from it that some note writes:
- * `chnage` → `change` (`chang`), `attachmnets` → `attachments` (`attach`). Terms are stems, and
- * a slip in the letters a stemmer reads can take a word's stem further from the right one than
- * the word is from the right word (`chnage` keeps its `e`, two edits from `chang`). Each spelling
- * one edit away is stemmed, and one whose term the vault knows is taken only when some note
- * writes that very spelling: a stemmer maps made-up forms to real stems (`pagings` → `page`, one
- * letter from Spanish `paginas`). Among several: the commonest term, then the first in code-point
- * order. Words shorter than `WRITTEN_MIN_LENGTH` are left alone.
+ * `chnage` → `change` (`chang`), `attachmnets` → `attachments` (`attach`), `vlaidas` → `válidas`.
+ * Terms are stems, and a slip in the letters a stemmer reads can take a word's stem further from
+ * the right one than the word is from the right word (`chnage` keeps its `e`, two edits from
+ * `chang`). So the folded word's spellings one edit away are looked up among the words the notes
+ * write, and the terms of the vault's own spelling of each found are the candidates: a real word
+ * of the vault, never a form only the stemmer makes (`pagings` → `page`, one letter from Spanish
+ * `paginas`). Among several: the commonest term, then the first in code-point order.
  */
 export function nearestWritten(word: string, vault: WrittenNear, fits?: (candidate: string) => boolean): SpellingCorrection | null {
-  const folded = word.toLowerCase();
-  if (folded.length < WRITTEN_MIN_LENGTH || folded.length > WRITTEN_MAX_LENGTH || !CORRECTABLE.test(folded)) return null;
+  const folded = foldToken(word);
+  if (folded.length < WRITTEN_MIN_LENGTH || folded.length > WRITTEN_MAX_LENGTH || !ALPHABETIC.test(folded)) return null;
   let best: SpellingCorrection | null = null;
   let bestFrequency = 0;
+  const refused = new Set<string>();
   for (const spelling of oneEditSpellings(folded)) {
-    for (const term of vault.termsOf(spelling)) {
+    const written = vault.spellingOf(spelling);
+    if (written === undefined) continue;
+    for (const term of vault.termsOf(written)) {
       const frequency = vault.frequencyOf(term);
-      if (frequency === 0 || frequency > vault.maxFrequency) continue;
+      if (frequency === 0 || frequency > vault.maxFrequency || refused.has(term)) continue;
       if (best !== null && (frequency < bestFrequency || (frequency === bestFrequency && term >= best.to))) continue;
-      if ((fits !== undefined && !fits(term)) || !vault.writes(spelling, term)) continue;
-      best = { from: folded, to: term, edits: 1, spelled: spelling };
+      if (fits !== undefined && !fits(term)) {
+        refused.add(term);
+        continue;
+      }
+      best = { from: folded, to: term, edits: 1, spelled: written };
       bestFrequency = frequency;
     }
   }

@@ -19,12 +19,12 @@ import { rankDocuments, type RankOutcome } from './rank.js';
 import { rankSubstring, type SubstringCandidate } from './substring.js';
 import { FUSION_DEFAULTS, fuseRrf, type FusionOptions } from './fusion.js';
 import { VectorIndex, type VectorHit, type VectorScope, type VectorSource } from './vector-index.js';
-import { foldToken, scanWords, spellingGroups, type Tokenizer, type TokenizerOptions } from './tokenizer.js';
+import { foldToken, spellingGroups, type Tokenizer, type TokenizerOptions } from './tokenizer.js';
 import { NameIndex } from './names.js';
 import { FuzzyNames, fuzzyMerge, fuzzyQueryWords } from './fuzzy-titles.js';
 import { analyzeQuery, functionWordLanguage, type AnalyzedQuery } from './query.js';
 import { dayOfValue, isoDay, localDay, MAX_SPAN_DAYS, newestAsked, NoteDates, queryDateRanges, relativeDateRanges, type DateBoost, type DateRange, type SpanNotes } from './dates.js';
-import { correctQuery, nearestWritten, SPELLING_DEFAULTS, SpellingIndex, type WordCorrection, type WrittenNear } from './spelling.js';
+import { correctQuery, nearestWritten, SPELLING_DEFAULTS, SpellingIndex, WrittenWords, type WordCorrection, type WrittenNear } from './spelling.js';
 import { openAsked, OpenTasks } from './open-tasks.js';
 import { phrasesSaid, quotedPhrases } from './asked.js';
 
@@ -65,8 +65,8 @@ const PASSAGE_WEIGHT = 1;
  * warming up adds to one search.
  */
 const DERIVATIONS_PER_SEARCH = 4;
-/** How many notes holding a term `nearestWritten` reads for the spelling it was read from. */
-const WRITTEN_CHECKS = 8;
+/** How many misspelt words a search reads as a word one edit away (`nearestWritten`), at most. */
+const WRITTEN_PER_SEARCH = 8;
 
 /** A named note's tier counts above any number of quoted phrases held (see `readQuery`). */
 const NAME_TIER = 100;
@@ -338,6 +338,8 @@ export class VaultSearch {
   private foldedPaths: string[] | null = null;
   /** Indexed terms by spelling, made on the first misspelt query. */
   private spelling: SpellingIndex | null = null;
+  /** The words the notes write, read on the first misspelt word no indexed term is near. */
+  private written: WrittenWords | null = null;
   /** The same names, read approximately when a query word is in no note (`fuzzy-titles.ts`). */
   private readonly fuzzy: FuzzyNames;
   /** Each note's date (file name, else frontmatter `date:`), for queries that name one (`dates.ts`). */
@@ -533,7 +535,7 @@ export class VaultSearch {
     const dates = dated.dates;
     const known = this.index.knownTerms(analyzed.content);
     const corrected = this.correctSpelling(analyzed, known, filter.active ? (doc) => filter.test(this.metas[doc]!) === null : null);
-    for (const { word, to, spelled } of corrected) notices.push(`no note contains "${word}"; searched ${spelled === undefined ? `the nearest indexed word ("${to}") instead` : `"${spelled}" instead, a word the notes use one letter off`}`);
+    for (const { word, to, spelled } of corrected) notices.push(`no note contains "${word}"; searched ${spelled === undefined ? `the nearest indexed word ("${to}") instead` : `"${spelled}" instead, a word the vault uses one typo away`}`);
     if (analyzed.all.length === 0 && written.trim() !== '' && !(query === '' && scopes.length > 0))
       notices.push(query === '' && syntax.excluded.length > 0 ? 'the query only leaves words out; add the words to search for' : 'the query has no searchable words (only stop words or punctuation)');
     const named: NamedNotes = new Map(this.names.get(analyzed.all.join(' ')));
@@ -727,6 +729,7 @@ export class VaultSearch {
     // Most queries: every word is in some note, and nothing is allocated to find that out.
     if (analyzed.content.every((term) => this.index.documentFrequency(term) > 0)) return [];
     this.spelling ??= new SpellingIndex(this.index.vocabulary(), (term) => this.index.documentFrequency(term), this.index.documentCount);
+    let budget = WRITTEN_PER_SEARCH;
     const isKnown = (term: string) => this.index.documentFrequency(term) > 0;
     const corrected = correctQuery(
       analyzed,
@@ -735,7 +738,8 @@ export class VaultSearch {
         isStopWord: (word) => this.tokenize.isStopWord(word),
         contextOf: (others) => this.sharesANoteWith(others, inFilter),
         ...(inFilter ? { held: this.heldBy(inFilter) } : {}),
-        written: (word, fits) => nearestWritten(word, this.writtenNear(), fits),
+        // Bounded per search: a pasted text of made-up words costs no more than a few slips.
+        written: (word, fits) => (budget-- > 0 ? nearestWritten(word, this.writtenNear(), fits) : null),
       },
       this.spelling,
     );
@@ -748,29 +752,25 @@ export class VaultSearch {
   }
 
   /**
-   * What `nearestWritten` asks of the vault: a spelling's terms, their frequencies, and whether
-   * some note holding the term writes the spelling — the first `WRITTEN_CHECKS` notes holding it
-   * are read (from the text cache when searched before), as a word's spellings are in most of them.
+   * What `nearestWritten` asks of the vault: the words its notes write (`WrittenWords`, read from
+   * every note on the first misspelt word no term is near, as the trigram table is built on the
+   * first misspelt query), a spelling's terms (`tokensOf`: the tokenizer's cache of the vault's
+   * words is no place for a query's made-up ones) and their frequencies.
    */
   private writtenNear(): WrittenNear {
+    if (this.written === null) {
+      this.written = new WrittenWords();
+      for (const meta of this.metas) {
+        const read = readNoteText(this.absolute(meta.path));
+        if (read.ok) this.written.add(read.text);
+      }
+    }
+    const words = this.written;
     return {
-      // Not `expand`: its cache of the vault's words is no place for hundreds of made-up spellings a query.
+      spellingOf: (folded) => words.spellingOf(folded),
       termsOf: (spelling) => this.tokenize.tokensOf(spelling),
       frequencyOf: (term) => this.index.documentFrequency(term),
       maxFrequency: this.index.documentCount * SPELLING_DEFAULTS.maxShare,
-      writes: (spelling, term) => {
-        const docs: number[] = [];
-        this.index.forEachDocumentWith(term, (doc) => docs.length < WRITTEN_CHECKS && docs.push(doc));
-        return docs.some((doc) => {
-          const read = this.texts.read(this.absolute(this.metas[doc]!.path));
-          if (!read.ok) return false;
-          let found = false;
-          scanWords(read.text, (word) => {
-            found ||= word.length === spelling.length && word.toLowerCase() === spelling;
-          });
-          return found;
-        });
-      },
     };
   }
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { correctQuery, nearestWritten, oneEditSpellings, SpellingIndex, type WrittenNear } from '../../src/search/spelling.js';
+import { correctQuery, nearestWritten, oneEditSpellings, SpellingIndex, WrittenWords, type WrittenNear } from '../../src/search/spelling.js';
 import { boundedDistance } from '../../src/search/edit-distance.js';
 
 test('edit distance: insertions, deletions, substitutions and neighbour swaps cost one; past the limit it stops', () => {
@@ -95,30 +95,34 @@ test('the spellings one edit from a word: a letter out, two swapped, one changed
   assert.ok(oneEditSpellings('ação').has('açoã'), "another script's word: its own letters");
 });
 
-/** A vault whose notes write `written`, each indexed as the term `stems` gives it (or itself). */
-function writtenVault(written: readonly string[], stems: Record<string, string>, frequencies: Record<string, number>, documentCount = 100): WrittenNear {
-  const writes = new Set(written);
+/** A vault whose notes are `texts`, each word indexed as the term `stems` gives it (or itself). */
+function writtenVault(texts: readonly string[], stems: Record<string, string>, frequencies: Record<string, number>, documentCount = 100): WrittenNear {
+  const words = new WrittenWords();
+  for (const text of texts) words.add(text);
   return {
+    spellingOf: (folded) => words.spellingOf(folded),
     termsOf: (spelling) => [stems[spelling] ?? spelling],
     frequencyOf: (term) => frequencies[term] ?? 0,
     maxFrequency: documentCount / 2,
-    writes: (spelling, term) => writes.has(spelling) && (stems[spelling] ?? spelling) === term,
   };
 }
 
 test('a slip the stemmer reads is searched as the word one edit away that some note writes', () => {
-  const stems = { change: 'chang', changes: 'chang', attachments: 'attach', pagings: 'page', core: 'core', chance: 'chanc' };
-  const vault = writtenVault(['change', 'changes', 'attachments', 'core', 'chance'], stems, { chang: 12, attach: 5, page: 40, core: 9, chanc: 3 });
+  const stems = { change: 'chang', changes: 'chang', attachments: 'attach', core: 'core', chance: 'chanc', válidas: 'valid' };
+  const texts = ['Change where new file-attachments are saved.', 'CHANGES and chance', 'The core.', 'Datas válidas']; // `pagings` → `page`: written by none
+  const vault = writtenVault(texts, { ...stems, pagings: 'page' }, { chang: 12, attach: 5, page: 40, core: 9, chanc: 3, valid: 2 });
   assert.deepEqual(nearestWritten('chnage', vault), { from: 'chnage', to: 'chang', edits: 1, spelled: 'change' });
-  assert.equal(nearestWritten('Attachmnets', vault)?.spelled, 'attachments', 'a swap, in any case');
+  assert.equal(nearestWritten('Attachmnets', vault)?.spelled, 'attachments', "a swap, in any case, found in a compound's part");
+  assert.deepEqual(nearestWritten('vlaidas', vault), { from: 'vlaidas', to: 'valid', edits: 1, spelled: 'válidas' }, "typed without the accent: the note's own spelling is stemmed");
   assert.equal(nearestWritten('chanqe', vault)?.to, 'chang', 'two words one edit away: the commoner term');
   assert.equal(nearestWritten('chanqe', vault, (term) => term !== 'chang')?.to, 'chanc', 'the query context turns the commoner down');
-  // `paginas` is one letter from `pagings`, which the stemmer makes `page`, but no note writes it.
+  // `paginas` is one letter from `pagings`, which a stemmer makes `page`, but no note writes it.
   assert.equal(nearestWritten('paginas', vault), null);
   assert.equal(nearestWritten('cofre', vault), null, 'five letters: `core` is one out, and left alone');
-  assert.equal(nearestWritten('chnage', writtenVault(['change'], stems, { chang: 60 })), null, 'a term in most notes ranks nothing');
+  assert.equal(nearestWritten('chnage', writtenVault(texts, stems, { chang: 60 })), null, 'a term in most notes ranks nothing');
   assert.equal(nearestWritten('chn4ge', vault), null, 'not letters');
   assert.equal(nearestWritten('a'.repeat(10_000), vault), null, 'no slip: too long to be one word');
+  assert.equal(nearestWritten('変更する場所を', writtenVault(['変更する場所'], {}, { 変更する場所: 1 })), null, 'no alphabet: a run of Japanese text');
 });
 
 test('a query reads a word as a written word one edit away only when no term is near', () => {

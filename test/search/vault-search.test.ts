@@ -247,7 +247,7 @@ test('a slip that moves the stem is read as the word one edit away that the note
     { word: 'chnage', from: 'chnage', to: 'chang' },
     { word: 'attachmnets', from: 'attachmnet', to: 'attach' },
   ]);
-  assert.deepEqual(typo.notices, ['no note contains "chnage"; searched "change" instead, a word the notes use one letter off', 'no note contains "attachmnets"; searched "attachments" instead, a word the notes use one letter off']);
+  assert.deepEqual(typo.notices, ['no note contains "chnage"; searched "change" instead, a word the vault uses one typo away', 'no note contains "attachmnets"; searched "attachments" instead, a word the vault uses one typo away']);
   // `paginas` is one letter from `pagings`, which stems to `page`; no note writes `pagings`.
   assert.deepEqual(engine.search({ query: 'paginas', explain: true }).analysis!.corrected, []);
 });
