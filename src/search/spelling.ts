@@ -201,10 +201,13 @@ export function correctQuery(
   return out;
 }
 
-/** Folded Latin and Cyrillic letters, the ones a one-letter slip inserts or changes to (besides the word's own). */
+/**
+ * Folded Latin and Cyrillic letters, the ones a one-letter slip inserts or changes to (besides the
+ * word's own). Folded: no `é`, and no `й` or `ё` (`foldToken` makes them `и` and `е`).
+ */
 const ALPHABETS: readonly [RegExp, string][] = [
   [/^[a-z]+$/, 'abcdefghijklmnopqrstuvwxyz'],
-  [/^[а-яё]+$/, 'абвгдеёжзийклмнопрстуфхцчшщъыьэюя'],
+  [/^[а-я]+$/, 'абвгдежзиклмнопрстуфхцчшщъыьэюя'],
 ];
 
 /**
@@ -234,7 +237,7 @@ export function oneEditSpellings(word: string): Set<string> {
  * edit away too often (Portuguese `cofre` is English `core` less a letter), and what the stemmer
  * does not reach of a short word the nearest-term correction does.
  */
-export const WRITTEN_MIN_LENGTH = 6;
+const WRITTEN_MIN_LENGTH = 6;
 /** The longest: its spellings are about 55 per letter, each as long as it (a 10,000-letter "word" is no slip). */
 const WRITTEN_MAX_LENGTH = 40;
 /** Words of an alphabet: a run of Chinese or Japanese text is no word one letter off. */
