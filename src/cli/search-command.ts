@@ -75,7 +75,7 @@ export function describeResponse(response: SearchResponse, { explain = false }: 
     // A stem with the word it came from: `melani (Melanie)`, `whi (which)`.
     const shown = (tokens: readonly string[]): string => tokens.map((token) => (Object.hasOwn(written, token) ? `${token} (${written[token]})` : token)).join(' ');
     lines.push(
-      `query terms: ${shown(terms) || '(none the index knows)'}${ignored.length ? `; left out (the asker's words: question, request and function words, pronouns, dates read as days, asks for the newest${language === null ? '' : `; language ${language}`}): ${shown(ignored)}` : ''}${corrected.length ? `; spelling: ${corrected.map(({ from, to }) => `${from} → ${to}`).join(', ')}` : ''}`,
+      `query terms: ${shown(terms) || '(none the index knows)'}${ignored.length ? `; left out (the asker's words: question, request and function words, pronouns, dates read as days, asks for the newest${language === null ? '' : `; language ${language}`}): ${shown(ignored)}` : ''}${corrected.length ? `; spelling: ${corrected.map(({ from, to, spelled }) => `${from} → ${to}${spelled === undefined ? '' : ` ("${spelled}")`}`).join(', ')}` : ''}`,
     );
   }
   if (response.results.length === 0) lines.push(`no results for "${response.query}" (${response.mode})`);

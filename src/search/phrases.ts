@@ -18,6 +18,8 @@ export interface QuerySyntax {
   text: string;
   /** Quoted phrases of two or more words, as written. */
   phrases: string[];
+  /** Every quoted span's text, one word or more, as written: searched as words, never read as asking for something (a date, the newest, what is open). */
+  quoted: string[];
   /** Words and quoted phrases written after a `-`, as written. */
   excluded: string[];
   /** Obsidian's search operators `tag:`, `path:` and `file:` (a `-` before one leaves its notes out). */
@@ -43,9 +45,10 @@ const SPACE = /\s/u;
  */
 export function parseQuerySyntax(query: string): QuerySyntax {
   // Most queries have neither: they are searched exactly as written.
-  if (!SYNTAX.test(query)) return { text: query, phrases: [], excluded: [], scopes: [] };
+  if (!SYNTAX.test(query)) return { text: query, phrases: [], quoted: [], excluded: [], scopes: [] };
   const text: string[] = [];
   const phrases: string[] = [];
+  const quotedTexts: string[] = [];
   const excluded: string[] = [];
   const scopes: QueryScope[] = [];
   const unclosed = new Map<string, number>();
@@ -74,6 +77,7 @@ export function parseQuerySyntax(query: string): QuerySyntax {
     if (quoted) {
       const inner = quoted.inner.trim();
       if (phraseWords(inner).length > 1 && !phrases.includes(inner)) phrases.push(inner);
+      if (inner !== '') quotedTexts.push(inner);
       text.push(' ', quoted.inner, ' ');
       i = quoted.end;
       continue;
@@ -81,7 +85,7 @@ export function parseQuerySyntax(query: string): QuerySyntax {
     text.push(char);
     i++;
   }
-  return { text: text.join('').replace(/\s+/gu, ' ').trim(), phrases, excluded, scopes };
+  return { text: text.join('').replace(/\s+/gu, ' ').trim(), phrases, quoted: quotedTexts, excluded, scopes };
 }
 
 const OPERATOR = /(-?)(tag|path|file):/iy;

@@ -203,6 +203,8 @@ export interface AnalyzedQuery {
   wordOf: Map<string, number>;
   /** The query's words as written, indexed as in `wordOf`. */
   words: string[];
+  /** The indexes in `words` of the words inside the query's quotes: words to search, never read as asking for something. */
+  quoted: ReadonlySet<number>;
 }
 
 /**
@@ -285,7 +287,7 @@ function statementReading(words: readonly string[]): { language: string | null; 
  * tool"), and each sentence is a question, a request or a statement of its own. A query made
  * only of function words ("what is it", "how") keeps them all: it still has to find something.
  */
-export function analyzeQuery(query: string, tokenize: Tokenizer): AnalyzedQuery {
+export function analyzeQuery(query: string, tokenize: Tokenizer, quotedTexts: readonly string[] = []): AnalyzedQuery {
   const words: string[] = [];
   const sentences: { first: number; text: string }[] = [];
   let sentenceStart = 0;
@@ -302,6 +304,7 @@ export function analyzeQuery(query: string, tokenize: Tokenizer): AnalyzedQuery 
     previousEnd = end;
   });
   if (sentences.length > 0) sentences[sentences.length - 1]!.text = query.slice(sentenceStart);
+  const quoted = quotedWords(words, quotedTexts);
   const all: string[] = [];
   const content: string[] = [];
   const ignored: string[] = [];
@@ -315,14 +318,39 @@ export function analyzeQuery(query: string, tokenize: Tokenizer): AnalyzedQuery 
       const index = first + at;
       const tokens = tokenize.expand(word);
       for (const token of tokens) if (!wordOf.has(token)) wordOf.set(token, index);
-      const into = read.functional(at) ? ignored : content;
+      const into = !quoted.has(index) && read.functional(at) ? ignored : content;
       for (const token of tokens) {
         all.push(token);
         into.push(token);
       }
     }
   });
-  if (content.length === 0) return { all, content: all.slice(), ignored: [], language, wordOf, words };
+  if (content.length === 0) return { all, content: all.slice(), ignored: [], language, wordOf, words, quoted };
   const kept = new Set(content);
-  return { all, content, ignored: [...new Set(ignored)].filter((token) => !kept.has(token)), language, wordOf, words };
+  return { all, content, ignored: [...new Set(ignored)].filter((token) => !kept.has(token)), language, wordOf, words, quoted };
+}
+
+const NONE_QUOTED: ReadonlySet<number> = new Set();
+
+/**
+ * The indexes of the query's words inside its quotes (`parseQuerySyntax`' `quoted`: the quotes
+ * are gone from the text analysed): each quoted text's words where they first stand in the
+ * query, folded. A word someone quotes is one to search for ("notes that say "last week"",
+ * `"latest" release`), not the asking it would otherwise be read as.
+ */
+function quotedWords(words: readonly string[], texts: readonly string[]): ReadonlySet<number> {
+  if (texts.length === 0) return NONE_QUOTED;
+  const folded = words.map(foldToken);
+  const marked = new Set<number>();
+  for (const text of texts) {
+    const inner: string[] = [];
+    scanWordSpans(text, (start, end) => inner.push(foldToken(text.slice(start, end))));
+    if (inner.length === 0) continue;
+    for (let i = 0; i + inner.length <= folded.length; i++) {
+      if (marked.has(i) || !inner.every((word, at) => folded[i + at] === word)) continue;
+      for (let at = 0; at < inner.length; at++) marked.add(i + at);
+      break;
+    }
+  }
+  return marked;
 }

@@ -162,7 +162,8 @@ export interface WordCorrection extends SpellingCorrection {
  * no English note's terms because English drops it, not because it is misspelt.
  */
 export function correctQuery(
-  query: { content: readonly string[]; wordOf: ReadonlyMap<string, number>; words: readonly string[] },
+  /** `quoted`: the words inside the query's quotes, searched as written (never corrected). */
+  query: { content: readonly string[]; wordOf: ReadonlyMap<string, number>; words: readonly string[]; quoted?: ReadonlySet<number> },
   vault: {
     isKnown: (term: string) => boolean;
     isStopWord: (word: string) => boolean;
@@ -185,7 +186,7 @@ export function correctQuery(
   const out: WordCorrection[] = [];
   for (const [word, terms] of byWord) {
     const written = query.words[word];
-    if (written === undefined || terms.some(vault.isKnown) || !isCorrectable(written, terms, vault.isStopWord)) continue;
+    if (written === undefined || query.quoted?.has(word) === true || terms.some(vault.isKnown) || !isCorrectable(written, terms, vault.isStopWord)) continue;
     // The query's other words the vault knows: a correction must share a note with one of them.
     const others = vault.contextOf === undefined ? [] : query.content.filter((term) => query.wordOf.get(term) !== word && vault.isKnown(term));
     const fits = others.length === 0 ? vault.held : vault.contextOf!(others);

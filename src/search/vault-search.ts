@@ -237,7 +237,8 @@ export interface SearchResponse {
     terms: string[];
     ignored: string[];
     language: string | null;
-    corrected: { word: string; from: string; to: string }[];
+    /** `spelled`: the word the vault writes that `to` was taken from, when the word was read as one a typo away (`chnage` → "change"). */
+    corrected: { word: string; from: string; to: string; spelled?: string }[];
     /** The query word each term or left-out token came from, where it reads otherwise (`melani` ← `Melanie`, `whi` ← `which`). */
     written: Record<string, string>;
   };
@@ -304,6 +305,15 @@ function leaveOut(analyzed: AnalyzedQuery, spoken: readonly { first: number; las
   const content = analyzed.content.filter((token) => !isSpoken(token));
   const ignored = [...new Set([...analyzed.ignored, ...analyzed.content.filter(isSpoken)])];
   return { ...analyzed, content, ignored };
+}
+
+/** The readings (dates, asking for the newest or what is open) none of whose words the query quotes: a quoted word is a word to search. */
+function unquoted<T extends { first: number; last: number }>(analyzed: AnalyzedQuery, readings: T[]): T[] {
+  if (analyzed.quoted.size === 0) return readings;
+  return readings.filter(({ first, last }) => {
+    for (let at = first; at <= last; at++) if (analyzed.quoted.has(at)) return false;
+    return true;
+  });
 }
 
 /** A span of days as a notice writes it: `2026-12-01`, or `2026-06-01 to 2026-06-30`. */
@@ -440,7 +450,7 @@ export class VaultSearch {
               terms: read.known,
               ignored: read.analyzed.ignored,
               language: read.analyzed.language,
-              corrected: read.corrected.map(({ word, from, to }) => ({ word, from, to })),
+              corrected: read.corrected.map(({ word, from, to, spelled }) => ({ word, from, to, ...(spelled === undefined ? {} : { spelled }) })),
               written: writtenAs(read.analyzed, [...read.known, ...read.analyzed.ignored]),
             },
           }
@@ -529,7 +539,7 @@ export class VaultSearch {
       notices.push(`no note passes the filters (${described}); check the folder, tag or type names`);
     }
     filter = this.excluding(filter, [...syntax.excluded, ...(request.exclude ?? [])], notices);
-    const dated = this.readDates(analyzeQuery(query, this.tokenize), request.today, notices);
+    const dated = this.readDates(analyzeQuery(query, this.tokenize, syntax.quoted), request.today, notices);
     const { analyzed, newest } = this.readNewest(dated.analyzed, dated.read);
     const open = this.readOpen(analyzed);
     const dates = dated.dates;
@@ -560,7 +570,7 @@ export class VaultSearch {
    */
   private readDates(analyzed: AnalyzedQuery, today: string | undefined, notices: string[]): { analyzed: AnalyzedQuery; dates: Map<number, DateBoost>; read: boolean } {
     const day = today === undefined ? localDay(Date.now()) : dayOfValue(today);
-    const all = queryDateRanges(analyzed.words, day);
+    const all = unquoted(analyzed, queryDateRanges(analyzed.words, day));
     // A span ("between April 1 and April 30", "since June 1") stands for days as a relative date does.
     const named = all.filter((range) => !range.span);
     // What each date was read as, said once per reading and at most `DATE_NOTICES` times (a pasted text full of dates).
@@ -570,7 +580,13 @@ export class VaultSearch {
     // finish last Friday on 23 January, 2022?"): the named date answers, the words stay words. A
     // date named without a year is itself read from today, and leaves "yesterday" as it is.
     const spans = all.filter((range) => range.span);
-    const fromToday = day === -1 || all.some((range) => !range.yearless) ? [] : relativeDateRanges(analyzed.words, day, () => functionWordLanguage(analyzed.words));
+    const fromToday =
+      day === -1 || all.some((range) => !range.yearless)
+        ? []
+        : unquoted(
+            analyzed,
+            relativeDateRanges(analyzed.words, day, () => functionWordLanguage(analyzed.words)),
+          );
     // "today" in "from May 1 to today" is the span's end, not a day of its own.
     const relative = [...spans, ...fromToday.filter((range) => !spans.some((span) => span.first <= range.first && range.last <= span.last))];
     if (relative.length === 0) {
@@ -609,7 +625,10 @@ export class VaultSearch {
    */
   private readNewest(analyzed: AnalyzedQuery, datesRead: boolean): { analyzed: AnalyzedQuery; newest: Asked | null } {
     if (datesRead || !this.dates.anyDated) return { analyzed, newest: null };
-    const asked = newestAsked(analyzed.words, () => this.languageOf(analyzed.words));
+    const asked = unquoted(
+      analyzed,
+      newestAsked(analyzed.words, () => this.languageOf(analyzed.words)),
+    );
     if (asked.length === 0) return { analyzed, newest: null };
     const said = phrasesSaid(asked);
     const without = leaveOut(analyzed, asked);
@@ -636,7 +655,10 @@ export class VaultSearch {
    */
   private readOpen(analyzed: AnalyzedQuery): Asked | null {
     if (!this.openTasks.any) return null;
-    const asked = openAsked(analyzed.words, () => this.languageOf(analyzed.words));
+    const asked = unquoted(
+      analyzed,
+      openAsked(analyzed.words, () => this.languageOf(analyzed.words)),
+    );
     return asked.length === 0 ? null : { ...phrasesSaid(asked), bonuses: new Map() };
   }
 

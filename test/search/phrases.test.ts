@@ -5,9 +5,9 @@ import { createTokenizer, searchVault, VaultSearch } from '../../src/search/inde
 import { indexedVault } from '../helpers/indexed-vault.js';
 
 test('the syntax read out of a query: quoted phrases kept as words, -words and -"phrases" removed', () => {
-  assert.deepEqual(parseQuerySyntax('"Casa do Beco" per night'), { text: 'Casa do Beco per night', phrases: ['Casa do Beco'], excluded: [], scopes: [] });
-  assert.deepEqual(parseQuerySyntax('lisbon -paris'), { text: 'lisbon', phrases: [], excluded: ['paris'], scopes: [] });
-  assert.deepEqual(parseQuerySyntax('trip -"Casa do Beco" -paris,'), { text: 'trip', phrases: [], excluded: ['Casa do Beco', 'paris,'], scopes: [] });
+  assert.deepEqual(parseQuerySyntax('"Casa do Beco" per night'), { text: 'Casa do Beco per night', phrases: ['Casa do Beco'], quoted: ['Casa do Beco'], excluded: [], scopes: [] });
+  assert.deepEqual(parseQuerySyntax('lisbon -paris'), { text: 'lisbon', phrases: [], quoted: [], excluded: ['paris'], scopes: [] });
+  assert.deepEqual(parseQuerySyntax('trip -"Casa do Beco" -paris,'), { text: 'trip', phrases: [], quoted: [], excluded: ['Casa do Beco', 'paris,'], scopes: [] });
   assert.deepEqual(parseQuerySyntax('“smart quotes” and „German quotes“ and «deux mots»').phrases, ['smart quotes', 'German quotes', 'deux mots']);
 });
 
@@ -17,7 +17,7 @@ test('what is not syntax stays text: hyphens inside words, numbers, flags, lone 
     assert.deepEqual([syntax.phrases, syntax.excluded], [[], []], query);
   }
   assert.deepEqual(parseQuerySyntax('the "Eternal Sunshine of the Spotless Mind?').phrases, [], 'an unclosed quote is text');
-  assert.deepEqual(parseQuerySyntax('"sourdough" starter'), { text: 'sourdough starter', phrases: [], excluded: [], scopes: [] }, 'one quoted word is just the word');
+  assert.deepEqual(parseQuerySyntax('"sourdough" starter'), { text: 'sourdough starter', phrases: [], quoted: ['sourdough'], excluded: [], scopes: [] }, 'one quoted word is just the word (and quoted)');
   assert.deepEqual(parseQuerySyntax('-'.repeat(10_000)).excluded, []);
 });
 
@@ -96,6 +96,7 @@ test('operators read out of a query: tag:, path:, file:, quoted values, a - befo
   assert.deepEqual(parseQuerySyntax('tag:#travel path:"Daily notes" -file:draft lisbon'), {
     text: 'lisbon',
     phrases: [],
+    quoted: [],
     excluded: [],
     scopes: [
       { key: 'tag', value: '#travel', negated: false },
@@ -139,8 +140,51 @@ test('tag:, path: and file: narrow the search like filters; -tag: leaves notes o
 });
 
 test('hostile syntax: thousands of lone quotes, dashes and operators read as text, in one pass', () => {
-  assert.deepEqual(parseQuerySyntax('“'.repeat(10_000)), { text: '“'.repeat(10_000), phrases: [], excluded: [], scopes: [] });
+  assert.deepEqual(parseQuerySyntax('“'.repeat(10_000)), { text: '“'.repeat(10_000), phrases: [], quoted: [], excluded: [], scopes: [] });
   assert.deepEqual(parseQuerySyntax('-“ '.repeat(3_000)).excluded, []);
   assert.deepEqual(parseQuerySyntax('tag:'.repeat(2_500)).scopes, [{ key: 'tag', value: 'tag:'.repeat(2_499), negated: false }]);
   assert.deepEqual(parseQuerySyntax('"a b" '.repeat(1_000)).phrases, ['a b'], 'a phrase repeated is one phrase');
+});
+
+const ASKING = {
+  'Daily/2026-11-25.md': '# Wednesday\nShipped the deploy, then a walk.\n',
+  'Notes/Retro.md': '# Retro\nWhat went wrong last week: the deploy.\n',
+  'Notes/Releases.md': '# Releases\nThe latest release is 2.0, the one before was 1.9.\n',
+  'Daily/2026-11-30.md': '# Monday\nA release checklist draft.\n',
+  'Projects/Plan.md': '# Plan\n- [ ] write the release docs\n- [ ] a window blind\n',
+  'Notes/Kitchen.md': '# Kitchen\nThe window is still open in the kitchen.\n',
+};
+
+test('a quoted word is searched as written: never read as a date, as asking for the newest or for what is open, never corrected', async (t) => {
+  const { db, root } = indexedVault(t, ASKING);
+  const engine = VaultSearch.open(db, root);
+  const today = '2026-12-01';
+  const said = (query: string) => engine.search({ query, mode: 'keyword', today, explain: true });
+  const read = (notices: readonly string[], what: RegExp) => notices.some((notice) => what.test(notice));
+
+  const asDays = said('deploy last week');
+  assert.ok(read(asDays.notices, /read "last week" as 2026-11-23 to 2026-11-29/), 'unquoted: the days of last week');
+  assert.equal(asDays.results[0]!.path, 'Daily/2026-11-25.md');
+  const asWords = said('deploy "last week"');
+  assert.ok(!read(asWords.notices, /read "last week"/), asWords.notices.join('; '));
+  assert.equal(asWords.results[0]!.path, 'Notes/Retro.md', 'the note that says it');
+  assert.deepEqual(asWords.analysis?.terms, ['deploy', 'last', 'week']);
+
+  assert.ok(read(said('latest release').notices, /asking for the newest/));
+  const latest = said('"latest" release');
+  assert.ok(!read(latest.notices, /newest/), latest.notices.join('; '));
+  assert.equal(latest.results[0]!.path, 'Notes/Releases.md');
+
+  assert.ok(read(said('still open window').notices, /still open/));
+  const open = said('"still open" window');
+  assert.ok(!read(open.notices, /unfinished tasks/), open.notices.join('; '));
+  assert.equal(open.results[0]!.path, 'Notes/Kitchen.md');
+
+  const typo = said('dploy walk');
+  assert.ok(read(typo.notices, /searched the nearest indexed word \("deploy"\)/), typo.notices.join('; '));
+  const quotedTypo = said('"dploy" walk');
+  assert.ok(read(quotedTypo.notices, /no note contains "dploy", so the search went on without it/), quotedTypo.notices.join('; '));
+
+  assert.deepEqual(said('"what" went wrong').analysis?.terms, ['what', 'went', 'wrong'], 'a quoted question word is a word too');
+  assert.deepEqual(said('what went wrong').analysis?.terms, ['went', 'wrong']);
 });

@@ -244,8 +244,8 @@ test('a slip that moves the stem is read as the word one edit away that the note
   const typo = engine.search({ query: 'chnage where new attachmnets are saved', explain: true });
   assert.equal(typo.results[0]!.path, 'Help/Attachments.md');
   assert.deepEqual(typo.analysis!.corrected, [
-    { word: 'chnage', from: 'chnage', to: 'chang' },
-    { word: 'attachmnets', from: 'attachmnet', to: 'attach' },
+    { word: 'chnage', from: 'chnage', to: 'chang', spelled: 'change' },
+    { word: 'attachmnets', from: 'attachmnet', to: 'attach', spelled: 'attachments' },
   ]);
   assert.deepEqual(typo.notices, ['no note contains "chnage"; searched "change" instead, a word the vault uses one typo away', 'no note contains "attachmnets"; searched "attachments" instead, a word the vault uses one typo away']);
   // `paginas` is one letter from `pagings`, which stems to `page`; no note writes `pagings`.
