@@ -11,7 +11,7 @@ import type Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { embedBacklog, openConfiguredEmbedder, queryInput, type Embedder, type LogSink, type VectorSettings } from '../embed/index.js';
 import { extensionMetaKey, indexPaths, planIndex, PARSER_VERSION } from '../index/index.js';
-import { lexicalExtension, VaultSearch, type FusionOptions } from '../search/index.js';
+import { lexicalExtension, VaultSearch, WrittenWords, type FusionOptions } from '../search/index.js';
 import type { VaultWriter, WriteReceipt, WriteRequest } from '../writes/index.js';
 import { sessionOver, type VaultSession } from '../session/index.js';
 import type { ExtractorSettings } from '../graph/index.js';
@@ -63,6 +63,8 @@ export class VaultEngine {
   private engine: VaultSearch | null = null;
   private generation = 0;
   private engineGeneration = -1;
+  /** The words the notes write, carried from engine to engine: each reads only the notes changed since. */
+  private readonly written = new WrittenWords();
   private embedder: Promise<{ embedder: Embedder } | { reason: string }> | null = null;
   private child: ChildProcess | null = null;
   private watcher: VaultWatcher | null = null;
@@ -144,7 +146,7 @@ export class VaultEngine {
     this.noticeOtherWriters();
     if (this.engine === null || this.engineGeneration !== this.generation) {
       const fusion = this.options.fusion ?? this.session.settings.fusion;
-      this.engine = VaultSearch.open(this.db, this.vault, { model: this.settings.model, ...(fusion ? { fusion } : {}) });
+      this.engine = VaultSearch.open(this.db, this.vault, { model: this.settings.model, written: this.written, ...(fusion ? { fusion } : {}) });
       this.engineGeneration = this.generation;
     }
     return this.engine;

@@ -13,6 +13,7 @@ export { findEvidence, scorePassages, passageScorer, passageEvidence, scoreNotes
 export { notePositions, type NotePositions } from './positions.js';
 export { rankSubstring } from './substring.js';
 export { VaultSearch, PASSAGE_DEPTH, matchedText, LIMITS as SEARCH_LIMITS, DEFAULT_MODEL, type SearchRequest, type SearchResponse, type SearchHit, type ScopedOut, type SearchEngineOptions, type SearchMode } from './vault-search.js';
+export { WrittenWords } from './spelling.js';
 export { VectorIndex, type VectorEntry, type VectorHit, type VectorScope, type VectorSource } from './vector-index.js';
 export { fuseRrf, FUSION_DEFAULTS, type FusionOptions, type FusedDocument } from './fusion.js';
 export { searchVault, searchWordings, wordingTexts, planWordings, fuseWordings, MAX_ALTERNATIVES, WORDING_DEPTH, WORDING_FUSION, type PipelineRequest, type QueryVector, type QueryVectorSource } from './pipeline.js';

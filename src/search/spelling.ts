@@ -254,6 +254,26 @@ const JOINS = /[_\-.'\u2019]/;
  */
 export class WrittenWords {
   private readonly spellings = new Map<string, string>();
+  /** The notes whose words were added (`update`), with the modification time they were read at. */
+  private readonly read = new Map<string, number>();
+  /** How many note texts `update` has read in all (a carried list reads only what changed). */
+  notesRead = 0;
+
+  /**
+   * Adds the words of the notes not read yet, or changed since they were read (by modification
+   * time): an engine opened after an index change carries the list on and reads only those. A
+   * note's words stay after it changes or goes; a correction is still checked against the index's
+   * current terms (`WrittenNear.frequencyOf`), so a word no note writes any more finds nothing.
+   */
+  update(notes: readonly { path: string; mtimeMs: number }[], textOf: (path: string) => string | null): void {
+    for (const { path, mtimeMs } of notes) {
+      if (this.read.get(path) === mtimeMs) continue;
+      this.read.set(path, mtimeMs);
+      const text = textOf(path);
+      this.notesRead++;
+      if (text !== null) this.add(text);
+    }
+  }
 
   /** Adds the words of a note's text. */
   add(text: string): void {

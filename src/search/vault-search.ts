@@ -43,6 +43,12 @@ export interface SearchEngineOptions {
   /** The embedding model whose vectors the semantic lane uses (default TaylorAI/bge-micro-v2). */
   model?: string;
   fusion?: FusionOptions;
+  /**
+   * The words the vault's notes write (`WrittenWords`), kept by whoever reopens engines as the
+   * index changes (the MCP server): each engine adds only the notes changed since, on its first
+   * misspelt word no term is near, instead of reading every note again (1.4 s at 10,000 notes).
+   */
+  written?: WrittenWords;
 }
 
 export type SearchMode = 'hybrid' | 'keyword' | 'semantic';
@@ -776,16 +782,17 @@ export class VaultSearch {
   /**
    * What `nearestWritten` asks of the vault: the words its notes write (`WrittenWords`, read from
    * every note on the first misspelt word no term is near, as the trigram table is built on the
-   * first misspelt query), a spelling's terms (`tokensOf`: the tokenizer's cache of the vault's
+   * first misspelt query; from the notes changed since when `options.written` is carried from an
+   * earlier engine), a spelling's terms (`tokensOf`: the tokenizer's cache of the vault's
    * words is no place for a query's made-up ones) and their frequencies.
    */
   private writtenNear(): WrittenNear {
     if (this.written === null) {
-      this.written = new WrittenWords();
-      for (const meta of this.metas) {
-        const read = readNoteText(this.absolute(meta.path));
-        if (read.ok) this.written.add(read.text);
-      }
+      this.written = this.options.written ?? new WrittenWords();
+      this.written.update(this.metas, (path) => {
+        const read = readNoteText(this.absolute(path));
+        return read.ok ? read.text : null;
+      });
     }
     const words = this.written;
     return {

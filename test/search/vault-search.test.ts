@@ -3,6 +3,7 @@ import { utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { VaultSearch } from '../../src/search/index.js';
+import { WrittenWords } from '../../src/search/spelling.js';
 import { cutAtWord } from '../../src/search/vault-search.js';
 import { indexState } from '../helpers/indexed-vault.js';
 import { makeVault, type FixtureVault } from '../helpers/vault.js';
@@ -250,6 +251,31 @@ test('a slip that moves the stem is read as the word one edit away that the note
   assert.deepEqual(typo.notices, ['no note contains "chnage"; searched "change" instead, a word the vault uses one typo away', 'no note contains "attachmnets"; searched "attachments" instead, a word the vault uses one typo away']);
   // `paginas` is one letter from `pagings`, which stems to `page`; no note writes `pagings`.
   assert.deepEqual(engine.search({ query: 'paginas', explain: true }).analysis!.corrected, []);
+});
+
+test('an engine opened after a change carries the written words on: it reads only the notes changed since', (t) => {
+  const vault = makeVault(t, {
+    'Help/Attachments.md': '# Attachments\n\nChange where new attachments are saved: Settings → Files and links.\n',
+    'Help/Sync.md': '# Sync\n\nSync keeps notes the same on every device. Change the sync settings there.\n',
+    'Help/Themes.md': '# Themes\n\nThemes change how notes look.\n',
+    'Help/Pages.md': '# Pages\n\nPaging through long pages.\n',
+    'Help/Graph.md': '# Graph view\n\nThe graph shows links between notes.\n',
+  });
+  const { db, root, index } = indexState(t, vault);
+  const written = new WrittenWords();
+  const first = VaultSearch.open(db, root, { written });
+  assert.equal(written.notesRead, 0, 'nothing is read before a misspelt word needs it');
+  assert.equal(first.search({ query: 'chnage where new attachmnets are saved' }).results[0]!.path, 'Help/Attachments.md');
+  assert.equal(written.notesRead, 5);
+  vault.write('Help/Hotkeys.md', '# Hotkeys\n\nCustomise a hotkey for any command.\n');
+  utimesSync(join(vault.root, 'Help/Themes.md'), new Date('2026-06-01T00:00:00Z'), new Date('2026-06-01T00:00:00Z'));
+  index();
+  const second = VaultSearch.open(db, root, { written });
+  assert.equal(second.search({ query: 'chnage where new attachmnets are saved' }).results[0]!.path, 'Help/Attachments.md');
+  assert.equal(written.notesRead, 7, 'the new note and the touched one, not the other four');
+  assert.equal(written.spellingOf('customise'), 'customise', "the new note's words are in the list");
+  VaultSearch.open(db, root, { written }).search({ query: 'chnage attachmnets' });
+  assert.equal(written.notesRead, 7, 'nothing changed: nothing read');
 });
 
 test("a misspelt word is read as a term found beside the query's other words, not the commoner one elsewhere", (t) => {
