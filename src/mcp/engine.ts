@@ -64,7 +64,7 @@ export class VaultEngine {
   private generation = 0;
   private engineGeneration = -1;
   /** The words the notes write, carried from engine to engine: each reads only the notes changed since. */
-  private readonly written = new WrittenWords();
+  readonly written = new WrittenWords();
   private embedder: Promise<{ embedder: Embedder } | { reason: string }> | null = null;
   private child: ChildProcess | null = null;
   private watcher: VaultWatcher | null = null;

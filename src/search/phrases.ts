@@ -13,13 +13,21 @@
 import type { QueryScope } from './filters.js';
 import { foldToken, type Tokenizer } from './tokenizer.js';
 
+export interface QuotedSpan {
+  from: number;
+  to: number;
+}
+
 export interface QuerySyntax {
   /** The query to rank by: quotes dropped (their words kept), exclusions removed. */
   text: string;
   /** Quoted phrases of two or more words, as written. */
   phrases: string[];
-  /** Every quoted span's text, one word or more, as written: searched as words, never read as asking for something (a date, the newest, what is open). */
-  quoted: string[];
+  /**
+   * Where `text` holds quoted words, one or more (character ranges, end exclusive): searched as
+   * words, never read as asking for something (a date, the newest, what is open).
+   */
+  quoted: QuotedSpan[];
   /** Words and quoted phrases written after a `-`, as written. */
   excluded: string[];
   /** Obsidian's search operators `tag:`, `path:` and `file:` (a `-` before one leaves its notes out). */
@@ -48,7 +56,9 @@ export function parseQuerySyntax(query: string): QuerySyntax {
   if (!SYNTAX.test(query)) return { text: query, phrases: [], quoted: [], excluded: [], scopes: [] };
   const text: string[] = [];
   const phrases: string[] = [];
-  const quotedTexts: string[] = [];
+  // Quoted spans in the text as pushed (before its white space is collapsed).
+  const spans: QuotedSpan[] = [];
+  let length = 0;
   const excluded: string[] = [];
   const scopes: QueryScope[] = [];
   const unclosed = new Map<string, number>();
@@ -60,6 +70,7 @@ export function parseQuerySyntax(query: string): QuerySyntax {
     if (scope) {
       scopes.push(scope.scope);
       text.push(' ');
+      length++;
       i = scope.end;
       continue;
     }
@@ -70,6 +81,7 @@ export function parseQuerySyntax(query: string): QuerySyntax {
       const written = (quoted ? quoted.inner : query.slice(i + 1, end)).trim();
       if (phraseWords(written).length > 0) excluded.push(written);
       text.push(' ');
+      length++;
       i = end;
       continue;
     }
@@ -77,15 +89,41 @@ export function parseQuerySyntax(query: string): QuerySyntax {
     if (quoted) {
       const inner = quoted.inner.trim();
       if (phraseWords(inner).length > 1 && !phrases.includes(inner)) phrases.push(inner);
-      if (inner !== '') quotedTexts.push(inner);
+      if (inner !== '') spans.push({ from: length + 1, to: length + 1 + quoted.inner.length });
       text.push(' ', quoted.inner, ' ');
+      length += quoted.inner.length + 2;
       i = quoted.end;
       continue;
     }
     text.push(char);
+    length += char.length;
     i++;
   }
-  return { text: text.join('').replace(/\s+/gu, ' ').trim(), phrases, quoted: quotedTexts, excluded, scopes };
+  return { ...collapsed(text.join(''), spans), phrases, excluded, scopes };
+}
+
+/**
+ * The text with its white space collapsed to single spaces and trimmed, and the quoted spans
+ * moved with it (a span's own inner white space collapses too).
+ */
+function collapsed(raw: string, spans: readonly QuotedSpan[]): { text: string; quoted: QuotedSpan[] } {
+  // Where each character of `raw` lands in the text (a dropped space: at most where the next character lands).
+  const at = new Int32Array(raw.length + 1);
+  let text = '';
+  let space = false;
+  for (let i = 0; i < raw.length; i++) {
+    at[i] = text.length + (space && text.length > 0 ? 1 : 0);
+    if (SPACE.test(raw[i]!)) {
+      space = true;
+      continue;
+    }
+    if (space && text.length > 0) text += ' ';
+    space = false;
+    text += raw[i];
+  }
+  at[raw.length] = text.length;
+  // A span's ends land on its first word's start and at most on the next word's start: it holds exactly its words.
+  return { text, quoted: spans.map(({ from, to }) => ({ from: at[from]!, to: at[to]! })) };
 }
 
 const OPERATOR = /(-?)(tag|path|file):/iy;

@@ -11,6 +11,7 @@
  * (`won't`, `can't`) and verbs of asking (`tell`) stay: "what does Jon tell Gina he won't do"
  * is about exactly those words (dropping them cost LoCoMo dev 0.00x MRR).
  */
+import type { QuotedSpan } from './phrases.js';
 import { foldToken, scanWordSpans, type Tokenizer } from './tokenizer.js';
 import { stopWordsOf, type Language } from './language.js';
 import { leadingRequest, openingRequest } from './requests.js';
@@ -205,6 +206,8 @@ export interface AnalyzedQuery {
   words: string[];
   /** The indexes in `words` of the words inside the query's quotes: words to search, never read as asking for something. */
   quoted: ReadonlySet<number>;
+  /** The tokens of those words: a reading that leaves a word out keeps a token that is also quoted. */
+  quotedTerms: ReadonlySet<string>;
 }
 
 /**
@@ -287,14 +290,22 @@ function statementReading(words: readonly string[]): { language: string | null; 
  * tool"), and each sentence is a question, a request or a statement of its own. A query made
  * only of function words ("what is it", "how") keeps them all: it still has to find something.
  */
-export function analyzeQuery(query: string, tokenize: Tokenizer, quotedTexts: readonly string[] = []): AnalyzedQuery {
+export function analyzeQuery(query: string, tokenize: Tokenizer, quotedSpans: readonly QuotedSpan[] = []): AnalyzedQuery {
   const words: string[] = [];
   const sentences: { first: number; text: string }[] = [];
   let sentenceStart = 0;
   let previousEnd = 0;
   // Most queries (and every note name read through here) are one sentence: no gap is looked at.
   const punctuated = SENTENCE_END.test(query);
+  const marked = quotedSpans.length === 0 ? null : new Set<number>();
+  let span = 0;
   scanWordSpans(query, (start, end) => {
+    // Spans are in the order of the text, as words are: a word is quoted when a span holds it whole.
+    if (marked !== null) {
+      while (span < quotedSpans.length && quotedSpans[span]!.to <= start) span++;
+      const around = quotedSpans[span];
+      if (around !== undefined && around.from <= start && end <= around.to) marked.add(words.length);
+    }
     if (words.length === 0 || (punctuated && SENTENCE_END.test(query.slice(previousEnd, start)))) {
       if (words.length > 0) sentences[sentences.length - 1]!.text = query.slice(sentenceStart, start);
       sentences.push({ first: words.length, text: '' });
@@ -304,11 +315,12 @@ export function analyzeQuery(query: string, tokenize: Tokenizer, quotedTexts: re
     previousEnd = end;
   });
   if (sentences.length > 0) sentences[sentences.length - 1]!.text = query.slice(sentenceStart);
-  const quoted = quotedWords(words, quotedTexts);
+  const quoted = marked ?? NONE_QUOTED;
   const all: string[] = [];
   const content: string[] = [];
   const ignored: string[] = [];
   const wordOf = new Map<string, number>();
+  const quotedTerms = quoted.size === 0 ? NONE_QUOTED_TERMS : new Set<string>();
   let language: string | null = null;
   sentences.forEach(({ first, text }, i) => {
     const own = sentences.length === 1 ? words : words.slice(first, i + 1 < sentences.length ? sentences[i + 1]!.first : words.length);
@@ -318,6 +330,7 @@ export function analyzeQuery(query: string, tokenize: Tokenizer, quotedTexts: re
       const index = first + at;
       const tokens = tokenize.expand(word);
       for (const token of tokens) if (!wordOf.has(token)) wordOf.set(token, index);
+      if (quoted.has(index)) for (const token of tokens) (quotedTerms as Set<string>).add(token);
       const into = !quoted.has(index) && read.functional(at) ? ignored : content;
       for (const token of tokens) {
         all.push(token);
@@ -325,32 +338,11 @@ export function analyzeQuery(query: string, tokenize: Tokenizer, quotedTexts: re
       }
     }
   });
-  if (content.length === 0) return { all, content: all.slice(), ignored: [], language, wordOf, words, quoted };
+  if (content.length === 0) return { all, content: all.slice(), ignored: [], language, wordOf, words, quoted, quotedTerms };
   const kept = new Set(content);
-  return { all, content, ignored: [...new Set(ignored)].filter((token) => !kept.has(token)), language, wordOf, words, quoted };
+  return { all, content, ignored: [...new Set(ignored)].filter((token) => !kept.has(token)), language, wordOf, words, quoted, quotedTerms };
 }
 
+/** What an unquoted query has quoted (shared: never added to). */
 const NONE_QUOTED: ReadonlySet<number> = new Set();
-
-/**
- * The indexes of the query's words inside its quotes (`parseQuerySyntax`' `quoted`: the quotes
- * are gone from the text analysed): each quoted text's words where they first stand in the
- * query, folded. A word someone quotes is one to search for ("notes that say "last week"",
- * `"latest" release`), not the asking it would otherwise be read as.
- */
-function quotedWords(words: readonly string[], texts: readonly string[]): ReadonlySet<number> {
-  if (texts.length === 0) return NONE_QUOTED;
-  const folded = words.map(foldToken);
-  const marked = new Set<number>();
-  for (const text of texts) {
-    const inner: string[] = [];
-    scanWordSpans(text, (start, end) => inner.push(foldToken(text.slice(start, end))));
-    if (inner.length === 0) continue;
-    for (let i = 0; i + inner.length <= folded.length; i++) {
-      if (marked.has(i) || !inner.every((word, at) => folded[i + at] === word)) continue;
-      for (let at = 0; at < inner.length; at++) marked.add(i + at);
-      break;
-    }
-  }
-  return marked;
-}
+const NONE_QUOTED_TERMS: ReadonlySet<string> = new Set();

@@ -253,46 +253,94 @@ const JOINS = /[_\-.'\u2019]/;
  * shorter than `WRITTEN_MIN_LENGTH` or longer.
  */
 export class WrittenWords {
-  private readonly spellings = new Map<string, string>();
-  /** The notes whose words were added (`update`), with the modification time they were read at. */
-  private readonly read = new Map<string, number>();
+  /** Folded word → its id. */
+  private readonly ids = new Map<string, number>();
+  /** Per id: the vault's spelling (as first written), and how many notes write it now. */
+  private readonly spellings: string[] = [];
+  private counts = new Uint32Array(1024);
+  /** Per id: the text `count` last counted it for, so a text counts a word once; and that text's number. */
+  private marks = new Uint32Array(1024);
+  private texts = 0;
+  /** Scratch: the ids of the text being counted. */
+  private readonly found: number[] = [];
+  /** Per note read: the content stamp it was read at, and the ids of the words it writes. */
+  private readonly notes = new Map<string, { stamp: string; words: Uint32Array }>();
   /** How many note texts `update` has read in all (a carried list reads only what changed). */
   notesRead = 0;
 
   /**
-   * Adds the words of the notes not read yet, or changed since they were read (by modification
-   * time): an engine opened after an index change carries the list on and reads only those. A
-   * note's words stay after it changes or goes; a correction is still checked against the index's
-   * current terms (`WrittenNear.frequencyOf`), so a word no note writes any more finds nothing.
+   * Brings the list to `notes` (each with a stamp of its content, such as the index's hash): a
+   * note not read yet, or whose stamp changed, is read; a note no longer listed, or whose text
+   * cannot be read, takes its words out (it is tried again next time). An engine opened after an
+   * index change carries the list on and reads only those, and the list stays what reading every
+   * note afresh would make.
    */
-  update(notes: readonly { path: string; mtimeMs: number }[], textOf: (path: string) => string | null): void {
-    for (const { path, mtimeMs } of notes) {
-      if (this.read.get(path) === mtimeMs) continue;
-      this.read.set(path, mtimeMs);
+  update(notes: readonly { path: string; stamp: string }[], textOf: (path: string) => string | null): void {
+    const listed = new Set<string>();
+    for (const { path, stamp } of notes) {
+      listed.add(path);
+      const known = this.notes.get(path);
+      if (known?.stamp === stamp) continue;
+      if (known !== undefined) this.forget(path, known.words);
       const text = textOf(path);
       this.notesRead++;
-      if (text !== null) this.add(text);
+      if (text !== null) this.notes.set(path, { stamp, words: this.count(text) });
     }
+    for (const [path, known] of this.notes) if (!listed.has(path)) this.forget(path, known.words);
   }
 
-  /** Adds the words of a note's text. */
+  /** Adds the words of a text for good (no note to take them out with). */
   add(text: string): void {
-    scanWords(text, (word) => {
-      this.addWord(word);
-      if (JOINS.test(word)) for (const part of word.split(JOINS)) this.addWord(part);
-    });
+    this.count(text);
   }
 
   /** The vault's own spelling of a folded word, if some note writes it. */
   spellingOf(folded: string): string | undefined {
-    return this.spellings.get(folded);
+    const id = this.ids.get(folded);
+    return id !== undefined && this.counts[id]! > 0 ? this.spellings[id] : undefined;
   }
 
-  private addWord(word: string): void {
-    if (word.length < WRITTEN_MIN_LENGTH - 1 || word.length > WRITTEN_MAX_LENGTH + 1 || !ALPHABETIC.test(word)) return;
-    const folded = foldToken(word);
-    if (!this.spellings.has(folded)) this.spellings.set(folded, word.toLowerCase());
+  /** Counts each distinct word of a text once (and a compound's parts), returning their ids. */
+  private count(text: string): Uint32Array {
+    const mark = ++this.texts;
+    const found = this.found;
+    found.length = 0;
+    const add = (word: string): void => {
+      if (word.length < WRITTEN_MIN_LENGTH - 1 || word.length > WRITTEN_MAX_LENGTH + 1 || !ALPHABETIC.test(word)) return;
+      const folded = foldToken(word);
+      let id = this.ids.get(folded);
+      if (id === undefined) {
+        id = this.spellings.length;
+        this.ids.set(folded, id);
+        this.spellings.push(word.toLowerCase());
+        if (id >= this.counts.length) {
+          this.counts = grown(this.counts);
+          this.marks = grown(this.marks);
+        }
+      }
+      if (this.marks[id] === mark) return;
+      this.marks[id] = mark;
+      found.push(id);
+      this.counts[id]!++;
+    };
+    scanWords(text, (word) => {
+      add(word);
+      if (JOINS.test(word)) for (const part of word.split(JOINS)) add(part);
+    });
+    return Uint32Array.from(found);
   }
+
+  private forget(path: string, words: Uint32Array): void {
+    for (const id of words) this.counts[id]!--;
+    this.notes.delete(path);
+  }
+}
+
+/** The array at twice its length, its values kept. */
+function grown(values: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> {
+  const larger = new Uint32Array(values.length * 2);
+  larger.set(values);
+  return larger;
 }
 
 /** What `nearestWritten` asks of the vault. */

@@ -46,7 +46,7 @@ export interface SearchEngineOptions {
   /**
    * The words the vault's notes write (`WrittenWords`), kept by whoever reopens engines as the
    * index changes (the MCP server): each engine adds only the notes changed since, on its first
-   * misspelt word no term is near, instead of reading every note again (1.4 s at 10,000 notes).
+   * misspelt word no term is near, instead of reading every note again (1.7 s at 10,381 notes).
    */
   written?: WrittenWords;
 }
@@ -301,10 +301,14 @@ function writtenAs(analyzed: AnalyzedQuery, tokens: readonly string[]): Record<s
   );
 }
 
-/** The query without the tokens of the words `spoken` spans, `words[first..last]` (a date's, a span's, "latest"): they are read, not searched. */
+/**
+ * The query without the tokens of the words `spoken` spans, `words[first..last]` (a date's, a
+ * span's, "latest"): they are read, not searched. A token the query also quotes stays (`last week "week"`).
+ */
 function leaveOut(analyzed: AnalyzedQuery, spoken: readonly { first: number; last: number }[]): AnalyzedQuery {
   if (spoken.length === 0) return analyzed;
   const isSpoken = (token: string): boolean => {
+    if (analyzed.quotedTerms.has(token)) return false;
     const at = analyzed.wordOf.get(token) ?? -1;
     return spoken.some(({ first, last }) => first <= at && at <= last);
   };
@@ -313,13 +317,17 @@ function leaveOut(analyzed: AnalyzedQuery, spoken: readonly { first: number; las
   return { ...analyzed, content, ignored };
 }
 
-/** The readings (dates, asking for the newest or what is open) none of whose words the query quotes: a quoted word is a word to search. */
-function unquoted<T extends { first: number; last: number }>(analyzed: AnalyzedQuery, readings: T[]): T[] {
-  if (analyzed.quoted.size === 0) return readings;
-  return readings.filter(({ first, last }) => {
-    for (let at = first; at <= last; at++) if (analyzed.quoted.has(at)) return false;
-    return true;
-  });
+/** Stands for a quoted word where the query's readings look: no date, phrase or number is it. */
+const QUOTED_WORD = '\u0000';
+
+/**
+ * The query's words as its readings (dates, asking for the newest or what is open) read them:
+ * a quoted word is a word to search, so it is masked where they look, by index, and no reading
+ * takes it or reaches across it ("still open" in `"still" open items` is no reading; "open
+ * items" still is).
+ */
+function readable(analyzed: AnalyzedQuery): readonly string[] {
+  return analyzed.quoted.size === 0 ? analyzed.words : analyzed.words.map((word, at) => (analyzed.quoted.has(at) ? QUOTED_WORD : word));
 }
 
 /** A span of days as a notice writes it: `2026-12-01`, or `2026-06-01 to 2026-06-30`. */
@@ -506,7 +514,10 @@ export class VaultSearch {
     if (words.every((word) => word.known)) return;
     // A word some vault language stops (`with` is a term to Portuguese) is not worth a mention.
     const missing = [...new Set(words.filter((word) => !word.known && !this.tokenize.isStopWord(word.word)).map((word) => `"${word.word}"`))].join(', ');
-    const found = this.fuzzy.match(words, (doc) => !read.filter.active || read.filter.test(this.metas[doc]!) === null);
+    // A quoted word is taken as written: never read as a name it comes close to.
+    const quoted = read.analyzed.quotedTerms;
+    const matchable = quoted.size === 0 ? words : words.map((word) => (word.tokens.every((token) => quoted.has(token)) ? { ...word, known: true } : word));
+    const found = matchable.every((word) => word.known) ? [] : this.fuzzy.match(matchable, (doc) => !read.filter.active || read.filter.test(this.metas[doc]!) === null);
     if (found.length === 0) {
       if (missing === '') return;
       // Said, so an agent can search again in the vault's own words (`alternatives`).
@@ -576,7 +587,7 @@ export class VaultSearch {
    */
   private readDates(analyzed: AnalyzedQuery, today: string | undefined, notices: string[]): { analyzed: AnalyzedQuery; dates: Map<number, DateBoost>; read: boolean } {
     const day = today === undefined ? localDay(Date.now()) : dayOfValue(today);
-    const all = unquoted(analyzed, queryDateRanges(analyzed.words, day));
+    const all = queryDateRanges(readable(analyzed), day);
     // A span ("between April 1 and April 30", "since June 1") stands for days as a relative date does.
     const named = all.filter((range) => !range.span);
     // What each date was read as, said once per reading and at most `DATE_NOTICES` times (a pasted text full of dates).
@@ -586,13 +597,7 @@ export class VaultSearch {
     // finish last Friday on 23 January, 2022?"): the named date answers, the words stay words. A
     // date named without a year is itself read from today, and leaves "yesterday" as it is.
     const spans = all.filter((range) => range.span);
-    const fromToday =
-      day === -1 || all.some((range) => !range.yearless)
-        ? []
-        : unquoted(
-            analyzed,
-            relativeDateRanges(analyzed.words, day, () => functionWordLanguage(analyzed.words)),
-          );
+    const fromToday = day === -1 || all.some((range) => !range.yearless) ? [] : relativeDateRanges(readable(analyzed), day, () => functionWordLanguage(analyzed.words));
     // "today" in "from May 1 to today" is the span's end, not a day of its own.
     const relative = [...spans, ...fromToday.filter((range) => !spans.some((span) => span.first <= range.first && range.last <= span.last))];
     if (relative.length === 0) {
@@ -631,10 +636,7 @@ export class VaultSearch {
    */
   private readNewest(analyzed: AnalyzedQuery, datesRead: boolean): { analyzed: AnalyzedQuery; newest: Asked | null } {
     if (datesRead || !this.dates.anyDated) return { analyzed, newest: null };
-    const asked = unquoted(
-      analyzed,
-      newestAsked(analyzed.words, () => this.languageOf(analyzed.words)),
-    );
+    const asked = newestAsked(readable(analyzed), () => this.languageOf(analyzed.words));
     if (asked.length === 0) return { analyzed, newest: null };
     const said = phrasesSaid(asked);
     const without = leaveOut(analyzed, asked);
@@ -661,10 +663,7 @@ export class VaultSearch {
    */
   private readOpen(analyzed: AnalyzedQuery): Asked | null {
     if (!this.openTasks.any) return null;
-    const asked = unquoted(
-      analyzed,
-      openAsked(analyzed.words, () => this.languageOf(analyzed.words)),
-    );
+    const asked = openAsked(readable(analyzed), () => this.languageOf(analyzed.words));
     return asked.length === 0 ? null : { ...phrasesSaid(asked), bonuses: new Map() };
   }
 
@@ -789,7 +788,9 @@ export class VaultSearch {
   private writtenNear(): WrittenNear {
     if (this.written === null) {
       this.written = this.options.written ?? new WrittenWords();
-      this.written.update(this.metas, (path) => {
+      // Stamped by the index's content hash: a note changed within its modification time's resolution is still read again.
+      const notes = (this.db.prepare('SELECT path, hash FROM notes').raw().all() as [string, string][]).map(([path, stamp]) => ({ path, stamp }));
+      this.written.update(notes, (path) => {
         const read = readNoteText(this.absolute(path));
         return read.ok ? read.text : null;
       });
@@ -860,11 +861,15 @@ export class VaultSearch {
 
   /**
    * Whether a text holds every word of `query` as this vault's search reads words (stemmed in
-   * each of its languages, stop and question words left out; a word matches by any of its
-   * spellings), for texts outside the index: a task's line. Null when `query` has no searchable word.
+   * each of its languages, stop and question words left out, quoted words kept; a word matches by
+   * any of its spellings) and none of its `-word`s, for texts outside the index: a task's line.
+   * Null when `query` has no searchable word.
    */
   wordsMatcher(query: string): ((text: string) => boolean) | null {
-    const analyzed = analyzeQuery(query, this.tokenize);
+    const syntax = parseQuerySyntax(query);
+    const analyzed = analyzeQuery(syntax.text, this.tokenize, syntax.quoted);
+    // An excluded word or phrase: a text holding all its terms is left out.
+    const excluded = syntax.excluded.map((written) => [...new Set(this.tokenize(written))]).filter((terms) => terms.length > 0);
     const byWord = new Map<number, string[]>();
     for (const term of analyzed.content) {
       const word = analyzed.wordOf.get(term) ?? -1;
@@ -874,7 +879,7 @@ export class VaultSearch {
     const words = [...byWord.values()];
     return (text) => {
       const held = new Set(this.tokenize(text));
-      return words.every((spellings) => spellings.some((term) => held.has(term)));
+      return words.every((spellings) => spellings.some((term) => held.has(term))) && !excluded.some((terms) => terms.every((term) => held.has(term)));
     };
   }
 

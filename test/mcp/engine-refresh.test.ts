@@ -31,10 +31,13 @@ test("a note added after the server read the notes' words is among them for the 
   const { engine, vault } = await connectFixture(t, MCP_VAULT);
   // Read the words the notes write once, before the new note: `chnage` is one typo from no word yet.
   assert.deepEqual(engine.search().search({ query: 'chnage walrus', mode: 'keyword', explain: true }).analysis!.corrected, []);
+  const notes = engine.db.prepare('SELECT count(*) FROM notes').pluck().get() as number;
+  assert.equal(engine.written.notesRead, notes);
   writeFileSync(join(vault.root, 'Projects/Walrus.md'), '# Walrus\nWe change the walrus feeding plan.\n');
   await engine.refresh(['Projects/Walrus.md']);
   // `chnage` keeps its e when stemmed, two edits from `chang`: only the written word "change" finds it.
   const typo = engine.search().search({ query: 'chnage walrus', mode: 'keyword', explain: true });
   assert.deepEqual(typo.analysis!.corrected, [{ word: 'chnage', from: 'chnage', to: 'chang', spelled: 'change' }]);
   assert.equal(typo.results[0]!.path, 'Projects/Walrus.md');
+  assert.equal(engine.written.notesRead, notes + 1, 'the new engine read the new note only');
 });

@@ -5,7 +5,7 @@ import { createTokenizer, searchVault, VaultSearch } from '../../src/search/inde
 import { indexedVault } from '../helpers/indexed-vault.js';
 
 test('the syntax read out of a query: quoted phrases kept as words, -words and -"phrases" removed', () => {
-  assert.deepEqual(parseQuerySyntax('"Casa do Beco" per night'), { text: 'Casa do Beco per night', phrases: ['Casa do Beco'], quoted: ['Casa do Beco'], excluded: [], scopes: [] });
+  assert.deepEqual(parseQuerySyntax('"Casa do Beco" per night'), { text: 'Casa do Beco per night', phrases: ['Casa do Beco'], quoted: [{ from: 0, to: 12 }], excluded: [], scopes: [] });
   assert.deepEqual(parseQuerySyntax('lisbon -paris'), { text: 'lisbon', phrases: [], quoted: [], excluded: ['paris'], scopes: [] });
   assert.deepEqual(parseQuerySyntax('trip -"Casa do Beco" -paris,'), { text: 'trip', phrases: [], quoted: [], excluded: ['Casa do Beco', 'paris,'], scopes: [] });
   assert.deepEqual(parseQuerySyntax('“smart quotes” and „German quotes“ and «deux mots»').phrases, ['smart quotes', 'German quotes', 'deux mots']);
@@ -17,8 +17,24 @@ test('what is not syntax stays text: hyphens inside words, numbers, flags, lone 
     assert.deepEqual([syntax.phrases, syntax.excluded], [[], []], query);
   }
   assert.deepEqual(parseQuerySyntax('the "Eternal Sunshine of the Spotless Mind?').phrases, [], 'an unclosed quote is text');
-  assert.deepEqual(parseQuerySyntax('"sourdough" starter'), { text: 'sourdough starter', phrases: [], quoted: ['sourdough'], excluded: [], scopes: [] }, 'one quoted word is just the word (and quoted)');
+  assert.deepEqual(parseQuerySyntax('"sourdough" starter'), { text: 'sourdough starter', phrases: [], quoted: [{ from: 0, to: 9 }], excluded: [], scopes: [] }, 'one quoted word is just the word (and quoted)');
   assert.deepEqual(parseQuerySyntax('-'.repeat(10_000)).excluded, []);
+});
+
+test('quoted spans are where the quoted words stand in the text, white space collapsed; excluded and operator quotes are no spans', () => {
+  const quotedIn = (query: string) => {
+    const { text, quoted } = parseQuerySyntax(query);
+    return quoted.map(({ from, to }) => text.slice(from, to).trim());
+  };
+  assert.deepEqual(quotedIn('still open window "open"'), ['open']);
+  assert.deepEqual(parseQuerySyntax('still open window "open"').quoted, [{ from: 18, to: 22 }], 'the quoted "open", not the first');
+  assert.deepEqual(quotedIn('  a   "b   c"   d "e" '), ['b c', 'e']);
+  assert.deepEqual(quotedIn('“last week” and «deux mots»'), ['last week', 'deux mots']);
+  assert.deepEqual(quotedIn('-"last week" path:"Daily notes" deploy'), []);
+  assert.deepEqual(quotedIn('"" and " " and "x'), [], 'empty quotes and an unclosed one');
+  const many = parseQuerySyntax('"a" '.repeat(2_000));
+  assert.equal(many.quoted.length, 2_000);
+  assert.ok(many.quoted.every(({ from, to }, i) => many.text.slice(from, to) === 'a' && from === 2 * i));
 });
 
 test('a phrase is held when its words stand side by side, in order, in any case, accents and endings', () => {
@@ -153,6 +169,7 @@ const ASKING = {
   'Daily/2026-11-30.md': '# Monday\nA release checklist draft.\n',
   'Projects/Plan.md': '# Plan\n- [ ] write the release docs\n- [ ] a window blind\n',
   'Notes/Kitchen.md': '# Kitchen\nThe window is still open in the kitchen.\n',
+  'Notes/Kettle.md': '# Kettle\nBoil the water first.\n',
 };
 
 test('a quoted word is searched as written: never read as a date, as asking for the newest or for what is open, never corrected', async (t) => {
@@ -187,4 +204,30 @@ test('a quoted word is searched as written: never read as a date, as asking for 
 
   assert.deepEqual(said('"what" went wrong').analysis?.terms, ['what', 'went', 'wrong'], 'a quoted question word is a word too');
   assert.deepEqual(said('what went wrong').analysis?.terms, ['went', 'wrong']);
+
+  // The quoted copy of a word is the one taken as written; the unquoted reading still stands.
+  const both = said('still open window "open"');
+  assert.ok(read(both.notices, /still open/), both.notices.join('; '));
+  assert.deepEqual(both.analysis?.terms, ['still', 'open', 'window']);
+  const dated = said('deploy last week "week"');
+  assert.ok(read(dated.notices, /read "last week" as 2026-11-23 to 2026-11-29/), dated.notices.join('; '));
+  assert.deepEqual(dated.analysis?.terms, ['deploy', 'week'], 'the quoted "week" is still searched');
+  // No reading reaches across a quoted word: "still open" is none here, "open items" still is.
+  assert.ok(read(said('open items release').notices, /"open items"/));
+  const across = said('"still" open items release');
+  assert.ok(read(across.notices, /"open items"/), across.notices.join('; '));
+  // A quoted word in no note is not read as a note's name either.
+  assert.ok(
+    said('ketle').results.some((hit) => hit.path === 'Notes/Kettle.md'),
+    'unquoted: the fuzzy lane lists the name it comes close to',
+  );
+  const quotedName = said('"ketle"');
+  assert.deepEqual(quotedName.results, []);
+  assert.ok(read(quotedName.notices, /no note contains "ketle"/), quotedName.notices.join('; '));
+
+  // list_tasks reads a query as search does: quoted words kept, -words leave out.
+  const who = engine.wordsMatcher('"who" keys')!;
+  assert.deepEqual([who('the keys'), who('who has the keys')], [false, true]);
+  const release = engine.wordsMatcher('release -docs')!;
+  assert.deepEqual([release('write the release docs'), release('a release checklist')], [false, true]);
 });

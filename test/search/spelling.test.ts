@@ -142,3 +142,36 @@ test('a query reads a word as a written word one edit away only when no term is 
   assert.deepEqual(correctQuery(query, vault, index({ folder: 4 })), [{ word: 'chnage', from: 'chnage', to: 'chang', edits: 1, spelled: 'change' }]);
   assert.deepEqual(correctQuery(query, vault, index({ folder: 4, chang: 3, chnag: 1 })), [{ word: 'chnage', from: 'chnage', to: 'chnag', edits: 1 }], 'a near term first');
 });
+
+test("the written-word list counts the notes writing each word: a changed, gone or unreadable note's words go with it", () => {
+  const words = new WrittenWords();
+  const texts = new Map([
+    ['a.md', 'Attachments live here. Customise them.'],
+    ['b.md', 'Customise the hotkeys.'],
+  ]);
+  const textOf = (path: string) => texts.get(path) ?? null;
+  words.update(
+    [
+      { path: 'a.md', stamp: '1' },
+      { path: 'b.md', stamp: '1' },
+    ],
+    textOf,
+  );
+  assert.deepEqual([words.spellingOf('attachments'), words.spellingOf('customise'), words.notesRead], ['attachments', 'customise', 2]);
+  texts.delete('b.md');
+  words.update(
+    [
+      { path: 'a.md', stamp: '1' },
+      { path: 'b.md', stamp: '2' },
+    ],
+    textOf,
+  );
+  assert.equal(words.spellingOf('customise'), 'customise', 'a.md still writes it');
+  assert.equal(words.notesRead, 3, 'only the changed note is read');
+  words.update([{ path: 'b.md', stamp: '2' }], textOf);
+  assert.deepEqual([words.spellingOf('attachments'), words.spellingOf('customise')], [undefined, undefined], 'a.md is gone, b.md could not be read');
+  texts.set('b.md', 'Customise again.');
+  words.update([{ path: 'b.md', stamp: '2' }], textOf);
+  assert.equal(words.spellingOf('customise'), 'customise', 'a note that could not be read is tried again, though its stamp is the same');
+  assert.equal(words.notesRead, 5);
+});

@@ -197,7 +197,13 @@ function listTasks(engine: VaultEngine): Tool {
       due_before: dateArg('due on or before'),
       due_after: dateArg('due on or after'),
       folder: folderArg,
-      query: z.string().max(1000).optional().describe('only tasks whose line, or whose note\'s title or path, holds every word of this, read as search reads words ("harbor keys" finds "Per-tenant KMS keys" in Harbor tasks.md)'),
+      query: z
+        .string()
+        .max(1000)
+        .optional()
+        .describe(
+          'only tasks whose line, or whose note\'s title or path, holds every word of this, read as search reads words ("harbor keys" finds "Per-tenant KMS keys" in Harbor tasks.md; "quoted words" are kept as written, -word leaves out the tasks holding it)',
+        ),
       limit: z.number().int().min(1).max(500).default(100).describe('most tasks returned'),
     },
     outputSchema: { tasks: z.array(z.object({ status: z.string(), text: z.string(), due: z.string().nullable(), done: z.string().nullable(), priority: z.string().nullable(), path: z.string(), line: z.number() })), total: z.number() },
