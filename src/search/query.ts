@@ -114,11 +114,26 @@ const QUESTION_PHRASES: Record<string, { after: readonly string[]; words: readon
   ],
 };
 
-/** Whether `words[index]` is part of a question phrase of `language` (see `QUESTION_PHRASES`). */
+/**
+ * Words that say where a question's answer is to come from, not what it is: "what do sunflowers
+ * represent `according to` Caroline?", "what might Joanna have, `based on` her allergies?". The
+ * source stays (Caroline, allergies); `according` and `based` are dropped only before their
+ * preposition (alone, `based` can be content: "plant based recipes").
+ */
+const SOURCE_PHRASES: Record<string, { words: readonly string[]; before: readonly string[] }[]> = {
+  en: [
+    { words: ['according'], before: ['to'] },
+    { words: ['based'], before: ['on'] },
+  ],
+};
+
+/** Whether `words[index]` is part of a question phrase of `language` (see `QUESTION_PHRASES`, `SOURCE_PHRASES`). */
 function inQuestionPhrase(language: string, words: readonly string[], index: number): boolean {
   const previous = index > 0 ? foldToken(words[index - 1]!) : '';
   const word = foldToken(words[index]!);
-  return (QUESTION_PHRASES[language] ?? []).some((phrase) => phrase.after.includes(previous) && phrase.words.includes(word));
+  if ((QUESTION_PHRASES[language] ?? []).some((phrase) => phrase.after.includes(previous) && phrase.words.includes(word))) return true;
+  const next = index + 1 < words.length ? foldToken(words[index + 1]!) : '';
+  return (SOURCE_PHRASES[language] ?? []).some((phrase) => phrase.words.includes(word) && phrase.before.includes(next));
 }
 
 /**

@@ -129,6 +129,16 @@ test('how many, how much, how often, how far, what happens: part of the question
   assert.deepEqual(analyzeQuery('how many', tokenize).content, tokenize('how many'));
 });
 
+test("according to, based on: where a question's answer comes from is not what it is about; the source stays", () => {
+  assert.deepEqual(analyzeQuery('What do sunflowers represent according to Caroline?', tokenize).content, tokenize('sunflowers represent Caroline'));
+  assert.deepEqual(analyzeQuery("Based on Tim's collections, what shop would he enjoy in New York?", tokenize).content, tokenize("Tim's collections shop enjoy New York"));
+  assert.deepEqual(analyzeQuery('which deploys are based on the old runbook?', tokenize).content, tokenize('deploys old runbook'));
+  // Not before its preposition, and not in a statement: a word like any other.
+  assert.deepEqual(analyzeQuery('where is the team based?', tokenize).content, tokenize('team based'));
+  assert.deepEqual(analyzeQuery('plant based recipes', tokenize).content, tokenize('plant based recipes'));
+  assert.deepEqual(analyzeQuery('pricing based on usage', tokenize).content, tokenize('pricing based on usage'));
+});
+
 test('a function word written as a name (a month, a person) is content; title case and `I` are not names', () => {
   // The modal `may` is a question word; the month is what the question is about.
   assert.deepEqual(analyzeQuery('What movie did Joanna watch on 1 May, 2022?', tokenize).content, tokenize('movie Joanna watch 1 May 2022'));
