@@ -118,7 +118,8 @@ const QUESTION_PHRASES: Record<string, { after: readonly string[]; words: readon
  * Words that say where a question's answer is to come from, not what it is: "what do sunflowers
  * represent `according to` Caroline?", "what might Joanna have, `based on` her allergies?". The
  * source stays (Caroline, allergies); `according` and `based` are dropped only before their
- * preposition (alone, `based` can be content: "plant based recipes").
+ * preposition with a source after it (alone, `based` can be content: "plant based recipes";
+ * "who is the character based on?" asks about the phrase), in questions and requests.
  */
 const SOURCE_PHRASES: Record<string, { words: readonly string[]; before: readonly string[] }[]> = {
   en: [
@@ -132,7 +133,9 @@ function inQuestionPhrase(language: string, words: readonly string[], index: num
   const previous = index > 0 ? foldToken(words[index - 1]!) : '';
   const word = foldToken(words[index]!);
   if ((QUESTION_PHRASES[language] ?? []).some((phrase) => phrase.after.includes(previous) && phrase.words.includes(word))) return true;
-  const next = index + 1 < words.length ? foldToken(words[index + 1]!) : '';
+  // Only with a source after the preposition: in "who is the character based on?" the phrase is what is asked.
+  if (index + 2 >= words.length) return false;
+  const next = foldToken(words[index + 1]!);
   return (SOURCE_PHRASES[language] ?? []).some((phrase) => phrase.words.includes(word) && phrase.before.includes(next));
 }
 
@@ -275,7 +278,7 @@ function readSentence(text: string, words: readonly string[]): { language: strin
   const titleCase = isTitleCase(words);
   return {
     language,
-    functional: (index) => index < framing || (functionWords.has(foldToken(words[index]!)) && !writtenAsName(language, words, index, titleCase)) || inQuestionPhrase(language, words, index),
+    functional: (index) => index < framing || ((functionWords.has(foldToken(words[index]!)) || inQuestionPhrase(language, words, index)) && !writtenAsName(language, words, index, titleCase)),
   };
 }
 

@@ -254,9 +254,9 @@ const JOINS = /[_\-.'\u2019]/;
  */
 export class WrittenWords {
   /** Folded word → its id. */
-  private readonly ids = new Map<string, number>();
-  /** Per id: the vault's spelling (as first written), and how many notes write it now. */
-  private readonly spellings: string[] = [];
+  private ids = new Map<string, number>();
+  /** Per id: the vault's spelling (as written by the first note to write it since no note did), and how many notes write it now. */
+  private spellings: string[] = [];
   private counts = new Uint32Array(1024);
   /** Per id: the text `count` last counted it for, so a text counts a word once; and that text's number. */
   private marks = new Uint32Array(1024);
@@ -276,17 +276,21 @@ export class WrittenWords {
    * note afresh would make.
    */
   update(notes: readonly { path: string; stamp: string }[], textOf: (path: string) => string | null): void {
-    const listed = new Set<string>();
-    for (const { path, stamp } of notes) {
-      listed.add(path);
-      const known = this.notes.get(path);
-      if (known?.stamp === stamp) continue;
-      if (known !== undefined) this.forget(path, known.words);
+    // What went or changed is taken out first, so a word the vault now spells otherwise takes the new spelling.
+    const listed = new Map(notes.map(({ path, stamp }) => [path, stamp]));
+    for (const [path, known] of this.notes) if (listed.get(path) !== known.stamp) this.forget(path, known.words);
+    for (const [path, stamp] of listed) {
+      if (this.notes.has(path)) continue;
       const text = textOf(path);
       this.notesRead++;
       if (text !== null) this.notes.set(path, { stamp, words: this.count(text) });
     }
-    for (const [path, known] of this.notes) if (!listed.has(path)) this.forget(path, known.words);
+    this.compact();
+  }
+
+  /** How many words the list holds, written now or before (`compact` bounds those no note writes). */
+  get held(): number {
+    return this.spellings.length;
   }
 
   /** Adds the words of a text for good (no note to take them out with). */
@@ -321,6 +325,8 @@ export class WrittenWords {
       if (this.marks[id] === mark) return;
       this.marks[id] = mark;
       found.push(id);
+      // A word no note wrote any more takes this note's spelling (`résumé` gone, `resume` written).
+      if (this.counts[id] === 0) this.spellings[id] = word.toLowerCase();
       this.counts[id]!++;
     };
     scanWords(text, (word) => {
@@ -334,7 +340,38 @@ export class WrittenWords {
     for (const id of words) this.counts[id]!--;
     this.notes.delete(path);
   }
+
+  /**
+   * Drops the words no note writes any more once they outnumber the others and `COMPACT_AFTER`
+   * (a long-running server over notes being typed keeps every half-word an autosave caught).
+   */
+  private compact(): void {
+    const total = this.spellings.length;
+    let live = 0;
+    for (let id = 0; id < total; id++) if (this.counts[id]! > 0) live++;
+    if (total - live <= Math.max(COMPACT_AFTER, live)) return;
+    const moved = new Int32Array(total);
+    const ids = new Map<string, number>();
+    const spellings: string[] = [];
+    const counts = new Uint32Array(Math.max(1024, live * 2));
+    for (const [folded, id] of this.ids) {
+      if (this.counts[id] === 0) continue;
+      moved[id] = spellings.length;
+      ids.set(folded, spellings.length);
+      counts[spellings.length] = this.counts[id]!;
+      spellings.push(this.spellings[id]!);
+    }
+    // Every word of a note still read is written by it: each id moves.
+    for (const note of this.notes.values()) note.words = note.words.map((id) => moved[id]!);
+    this.ids = ids;
+    this.spellings = spellings;
+    this.counts = counts;
+    this.marks = new Uint32Array(counts.length);
+  }
 }
+
+/** How many words no note writes a list keeps before `compact` drops them (when they also outnumber the rest). */
+const COMPACT_AFTER = 4096;
 
 /** The array at twice its length, its values kept. */
 function grown(values: Uint32Array<ArrayBuffer>): Uint32Array<ArrayBuffer> {

@@ -12,7 +12,7 @@ import { BM25_DEFAULTS, type Bm25Params } from './bm25l.js';
 import { findEvidence, passageEvidence, passageScorer, scoreNotes, type Evidence, type EvidenceBlock, type PassageNote, type PassageScore } from './evidence.js';
 import { FIELDS, type FieldWeights } from './fields.js';
 import { compileFilter, excludingNotes, folderSegments, scopedBy, type CompiledFilter, type NoteMeta, type QueryScope, type SearchFilters } from './filters.js';
-import { notesHolding, parseQuerySyntax, PHRASE_CHECKS, type PhraseSources } from './phrases.js';
+import { holdsPhrase, notesHolding, parseQuerySyntax, PHRASE_CHECKS, phraseWords, wordMatcher, type PhraseSources } from './phrases.js';
 import { DEFAULT_FIELD_WEIGHTS, LexicalIndex, type PooledFrequencies, type TermExplanation } from './lexical-index.js';
 import { loadLanguages, loadTermStats, vaultTokenizer } from './lexical-store.js';
 import { rankDocuments, type RankOutcome } from './rank.js';
@@ -862,24 +862,33 @@ export class VaultSearch {
   /**
    * Whether a text holds every word of `query` as this vault's search reads words (stemmed in
    * each of its languages, stop and question words left out, quoted words kept; a word matches by
-   * any of its spellings) and none of its `-word`s, for texts outside the index: a task's line.
-   * Null when `query` has no searchable word.
+   * any of its spellings) and none of its `-word`s or `-"phrases"`, for texts outside the index: a
+   * task's line. Refused, saying why, when the query has no word to look for or uses `tag:`,
+   * `path:` or `file:`, which narrow notes, not lines.
    */
-  wordsMatcher(query: string): ((text: string) => boolean) | null {
+  wordsMatcher(query: string): { matches: (text: string) => boolean } | { refused: string } {
     const syntax = parseQuerySyntax(query);
+    if (syntax.scopes.length > 0) return { refused: 'tag:, path: and file: narrow a search of notes, not a task query; give the folder argument instead' };
     const analyzed = analyzeQuery(syntax.text, this.tokenize, syntax.quoted);
-    // An excluded word or phrase: a text holding all its terms is left out.
-    const excluded = syntax.excluded.map((written) => [...new Set(this.tokenize(written))]).filter((terms) => terms.length > 0);
     const byWord = new Map<number, string[]>();
     for (const term of analyzed.content) {
       const word = analyzed.wordOf.get(term) ?? -1;
       byWord.set(word, [...(byWord.get(word) ?? []), term]);
     }
-    if (byWord.size === 0) return null;
+    if (byWord.size === 0) {
+      return { refused: syntax.excluded.length > 0 ? 'the query only leaves words out; add the words the tasks are about' : 'the query has no searchable words (only stop or question words); name what the tasks are about, e.g. a project' };
+    }
     const words = [...byWord.values()];
-    return (text) => {
-      const held = new Set(this.tokenize(text));
-      return words.every((spellings) => spellings.some((term) => held.has(term))) && !excluded.some((terms) => terms.every((term) => held.has(term)));
+    // An excluded word or phrase, held as search holds a phrase: its words side by side.
+    const excluded = syntax.excluded
+      .map(phraseWords)
+      .filter((inner) => inner.length > 0)
+      .map((inner) => ({ inner, same: wordMatcher(inner, this.tokenize) }));
+    return {
+      matches: (text) => {
+        const held = new Set(this.tokenize(text));
+        return words.every((spellings) => spellings.some((term) => held.has(term))) && !excluded.some(({ inner, same }) => holdsPhrase(text, inner, same));
+      },
     };
   }
 

@@ -226,8 +226,18 @@ test('a quoted word is searched as written: never read as a date, as asking for 
   assert.ok(read(quotedName.notices, /no note contains "ketle"/), quotedName.notices.join('; '));
 
   // list_tasks reads a query as search does: quoted words kept, -words leave out.
-  const who = engine.wordsMatcher('"who" keys')!;
+  const matcherOf = (query: string) => {
+    const matcher = engine.wordsMatcher(query);
+    assert.ok('matches' in matcher, query);
+    return matcher.matches;
+  };
+  const who = matcherOf('"who" keys');
   assert.deepEqual([who('the keys'), who('who has the keys')], [false, true]);
-  const release = engine.wordsMatcher('release -docs')!;
+  const release = matcherOf('release -docs');
   assert.deepEqual([release('write the release docs'), release('a release checklist')], [false, true]);
+  const phrase = matcherOf('release -"release docs"');
+  assert.deepEqual([phrase('write the release docs'), phrase('docs for the release')], [false, true], 'an excluded phrase is its words side by side');
+  assert.deepEqual(engine.wordsMatcher('path:Projects keys'), { refused: 'tag:, path: and file: narrow a search of notes, not a task query; give the folder argument instead' });
+  assert.deepEqual(engine.wordsMatcher('-docs'), { refused: 'the query only leaves words out; add the words the tasks are about' });
+  assert.match((engine.wordsMatcher('the of and') as { refused: string }).refused, /no searchable words/);
 });

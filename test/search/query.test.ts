@@ -137,6 +137,9 @@ test("according to, based on: where a question's answer comes from is not what i
   assert.deepEqual(analyzeQuery('where is the team based?', tokenize).content, tokenize('team based'));
   assert.deepEqual(analyzeQuery('plant based recipes', tokenize).content, tokenize('plant based recipes'));
   assert.deepEqual(analyzeQuery('pricing based on usage', tokenize).content, tokenize('pricing based on usage'));
+  // With no source after it, the phrase is what is asked; written as a name, it is a name.
+  assert.deepEqual(analyzeQuery('who is the character based on?', tokenize).content, tokenize('character based'));
+  assert.deepEqual(analyzeQuery('what did the According To Jim episode say?', tokenize).content, tokenize('According Jim episode say'));
 });
 
 test('a function word written as a name (a month, a person) is content; title case and `I` are not names', () => {

@@ -175,3 +175,32 @@ test("the written-word list counts the notes writing each word: a changed, gone 
   assert.equal(words.spellingOf('customise'), 'customise', 'a note that could not be read is tried again, though its stamp is the same');
   assert.equal(words.notesRead, 5);
 });
+
+test('a word no note wrote any more takes the next spelling written; words no note writes are dropped once they pile up', () => {
+  const words = new WrittenWords();
+  const texts = new Map([['a.md', 'My résumé template.']]);
+  const textOf = (path: string) => texts.get(path) ?? null;
+  words.update([{ path: 'a.md', stamp: '1' }], textOf);
+  assert.equal(words.spellingOf('resume'), 'résumé');
+  texts.set('b.md', 'A resume outline.');
+  words.update([{ path: 'b.md', stamp: '1' }], textOf);
+  assert.equal(words.spellingOf('resume'), 'resume', "as a fresh read of b.md alone would spell it, not a.md's old form");
+
+  // One note saved 400 times, 20 new words each time (an autosave while typing).
+  const letters = (n: number) => 'qqq' + n.toString(26).replace(/./g, (digit) => String.fromCharCode(97 + parseInt(digit, 26)));
+  for (let save = 0; save < 400; save++) {
+    texts.set('draft.md', Array.from({ length: 20 }, (_, i) => letters(save * 20 + i)).join(' '));
+    words.update(
+      [
+        { path: 'b.md', stamp: '1' },
+        { path: 'draft.md', stamp: String(save) },
+      ],
+      textOf,
+    );
+  }
+  assert.ok(words.held < 4096 + 100, `${words.held} words held`);
+  assert.equal(words.spellingOf(letters(399 * 20 + 5)), letters(399 * 20 + 5), 'the last save is there');
+  assert.equal(words.spellingOf(letters(5)), undefined, 'the first is not');
+  assert.equal(words.spellingOf('resume'), 'resume', 'nor is any other note touched');
+  assert.equal(words.spellingOf('outline'), 'outline');
+});

@@ -202,7 +202,7 @@ function listTasks(engine: VaultEngine): Tool {
         .max(1000)
         .optional()
         .describe(
-          'only tasks whose line, or whose note\'s title or path, holds every word of this, read as search reads words ("harbor keys" finds "Per-tenant KMS keys" in Harbor tasks.md; "quoted words" are kept as written, -word leaves out the tasks holding it)',
+          'only tasks whose line, or whose note\'s title or path, holds every word of this, read as search reads words ("harbor keys" finds "Per-tenant KMS keys" in Harbor tasks.md; "quoted words" are kept as written, -word or -"a phrase" leaves out the tasks holding it; tag:, path: and file: are refused: use folder)',
         ),
       limit: z.number().int().min(1).max(500).default(100).describe('most tasks returned'),
     },
@@ -217,8 +217,9 @@ function listTasks(engine: VaultEngine): Tool {
         if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value)) return fail(`${name} must be a date like 2026-05-01, not "${value}"`);
       }
       const folders = folderKeys(args.folder);
-      const matches = args.query === undefined ? null : engine.search().wordsMatcher(args.query);
-      if (args.query !== undefined && matches === null) return fail(`query "${args.query.slice(0, 80)}" has no searchable words (only stop or question words); name what the tasks are about, e.g. a project`);
+      const matcher = args.query === undefined ? null : engine.search().wordsMatcher(args.query);
+      if (matcher !== null && 'refused' in matcher) return fail(`query "${args.query!.slice(0, 80)}": ${matcher.refused}`);
+      const matches = matcher === null ? null : matcher.matches;
       const rows = (
         engine.db.prepare(`SELECT t.status, t.text, t.due, t.done, t.priority, n.path, n.title, t.line FROM tasks t JOIN notes n ON n.id = t.note_id ORDER BY t.due IS NULL, t.due, n.path, t.line`).all() as {
           status: string;
