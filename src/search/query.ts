@@ -338,7 +338,7 @@ export function analyzeQuery(query: string, tokenize: Tokenizer, quotedSpans: re
   const content: string[] = [];
   const ignored: string[] = [];
   const wordOf = new Map<string, number>();
-  const quotedTerms = quoted.size === 0 ? NONE_QUOTED_TERMS : new Set<string>();
+  let quotedTerms: Set<string> | null = null;
   let language: string | null = null;
   sentences.forEach(({ first, text }, i) => {
     const own = sentences.length === 1 ? words : words.slice(first, i + 1 < sentences.length ? sentences[i + 1]!.first : words.length);
@@ -348,7 +348,7 @@ export function analyzeQuery(query: string, tokenize: Tokenizer, quotedSpans: re
       const index = first + at;
       const tokens = tokenize.expand(word);
       for (const token of tokens) if (!wordOf.has(token)) wordOf.set(token, index);
-      if (quoted.has(index)) for (const token of tokens) (quotedTerms as Set<string>).add(token);
+      if (quoted.has(index)) for (const token of tokens) (quotedTerms ??= new Set()).add(token);
       const into = !quoted.has(index) && read.functional(at) ? ignored : content;
       for (const token of tokens) {
         all.push(token);
@@ -356,9 +356,10 @@ export function analyzeQuery(query: string, tokenize: Tokenizer, quotedSpans: re
       }
     }
   });
-  if (content.length === 0) return { all, content: all.slice(), ignored: [], language, wordOf, words, quoted, quotedTerms };
+  const read = { language, wordOf, words, quoted, quotedTerms: quotedTerms ?? NONE_QUOTED_TERMS };
+  if (content.length === 0) return { all, content: all.slice(), ignored: [], ...read };
   const kept = new Set(content);
-  return { all, content, ignored: [...new Set(ignored)].filter((token) => !kept.has(token)), language, wordOf, words, quoted, quotedTerms };
+  return { all, content, ignored: [...new Set(ignored)].filter((token) => !kept.has(token)), ...read };
 }
 
 /** What an unquoted query has quoted (shared: never added to). */

@@ -248,7 +248,7 @@ const JOINS = /[_\-.'\u2019]/;
 
 /**
  * The words the vault's notes write, folded (`Attachments` and `attachments` are one; so are
- * `válidas` and `validas`), each with the first spelling seen: the form its terms are taken from
+ * `válidas` and `validas`), each with a spelling a note writes: the form its terms are taken from
  * (a stemmer reads the accents). Only words `nearestWritten` may find: alphabetic, one letter
  * shorter than `WRITTEN_MIN_LENGTH` or longer.
  */
@@ -291,11 +291,6 @@ export class WrittenWords {
   /** How many words the list holds, written now or before (`compact` bounds those no note writes). */
   get held(): number {
     return this.spellings.length;
-  }
-
-  /** Adds the words of a text for good (no note to take them out with). */
-  add(text: string): void {
-    this.count(text);
   }
 
   /** The vault's own spelling of a folded word, if some note writes it. */

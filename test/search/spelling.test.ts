@@ -98,7 +98,10 @@ test('the spellings one edit from a word: a letter out, two swapped, one changed
 /** A vault whose notes are `texts`, each word indexed as the term `stems` gives it (or itself). */
 function writtenVault(texts: readonly string[], stems: Record<string, string>, frequencies: Record<string, number>, documentCount = 100): WrittenNear {
   const words = new WrittenWords();
-  for (const text of texts) words.add(text);
+  words.update(
+    texts.map((_, i) => ({ path: `${i}.md`, stamp: '1' })),
+    (path) => texts[parseInt(path, 10)] ?? null,
+  );
   return {
     spellingOf: (folded) => words.spellingOf(folded),
     termsOf: (spelling) => [stems[spelling] ?? spelling],
