@@ -13,7 +13,8 @@ export function phraseTable(lists: Readonly<Record<string, string>>): PhraseTabl
   const table = new Map<string, string[][]>();
   for (const list of Object.values(lists)) {
     for (const phrase of list.split('|')) {
-      const words = phrase.trim().split(' ').map(foldToken);
+      // Folded as a query's words are (`foldWords`), so "haven't" meets `haven’t` too.
+      const words = foldWords(phrase.trim().split(' '));
       const known = table.get(words[0]!) ?? [];
       if (!known.some((other) => other.join(' ') === words.join(' '))) known.push(words);
       table.set(
@@ -26,16 +27,24 @@ export function phraseTable(lists: Readonly<Record<string, string>>): PhraseTabl
 }
 
 /**
- * A query's words as phrases are matched: folded, and a short elided article or pronoun taken
- * off (`l'ultima`, `qu'il`). Most words have no apostrophe: the regular expression runs only on
- * those that do.
+ * A query's words as phrases are matched: folded, the typographic apostrophe written plain, and a
+ * short elided article or pronoun taken off (`l'ultima`, `qu'il`), but not an English
+ * contraction's stem (`can't`, `isn't`, `it's` stay whole). Most words have no apostrophe: the
+ * regular expressions run only on those that do.
  */
 export function foldWords(words: readonly string[]): string[] {
   return words.map((word) => {
     const bare = foldToken(word);
-    return bare.includes("'") || bare.includes('\u2019') ? bare.replace(/^\p{L}{1,4}['\u2019]/u, '') : bare;
+    if (!bare.includes("'") && !bare.includes('\u2019')) return bare;
+    const plain = bare.replaceAll('\u2019', "'");
+    return CONTRACTION.test(plain) ? plain : plain.replace(ELIDED, '');
   });
 }
+
+/** An English contraction's tail: `n't`, `'s`, `'re`, `'ve`, `'ll`, `'d`, `'m`. */
+const CONTRACTION = /'(?:t|s|re|ve|ll|d|m)$/u;
+/** An elided article or pronoun before a word: `l'`, `d'`, `qu'`, `dell'`. */
+const ELIDED = /^\p{L}{1,4}'/u;
 
 /** A phrase found in a query: its first and last word, and its text as written. */
 export interface AskedPhrase {

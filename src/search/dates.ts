@@ -777,20 +777,30 @@ const BEFORE_LAST = new Set(['the', 'my', 'our', 'your', 'his', 'her', 'their', 
  * The words of a query asking for the newest notes (`NEWEST_WORDS`): each phrase's first and
  * last word and its text; empty when none does. Italian's elided article is read apart
  * (`l'ultima`). Not read: a word where the query's function words (`languageOf`) are of a
- * language in which it means something else (German `Last`), a phrase up to three words after
- * "at" ("at last", "at the very latest"), and English `last` alone after no determiner or
+ * language in which it means something else (German `Last`), an idiom after "at" ("at last",
+ * "at the very latest", `idiomAfterAt`), and English `last` alone after no determiner or
  * subject ("last resort", "first and last steps", "will the battery last"), ending the query,
  * or before `name` ("last time" is read wherever it stands).
  */
 export function newestAsked(words: readonly string[], languageOf: () => string | null = () => null): AskedPhrase[] {
   const folded = foldWords(words);
   return phrasesIn(words, folded, NEWEST, (first, last) => {
-    if (folded.slice(Math.max(0, first - 3), first).includes('at')) return false;
+    if (idiomAfterAt(folded, first, last)) return false;
     const one = first === last;
     if (one && folded[first] === 'last' && (!BEFORE_LAST.has(folded[first - 1] ?? '') || last === folded.length - 1 || folded[last + 1] === 'name' || folded[last + 1] === 'names')) return false;
     const unlike = FALSE_FRIENDS.get(folded[first]!);
     return !(unlike !== undefined && one && unlike.includes(languageOf() ?? ''));
   });
+}
+
+/**
+ * Whether a newest phrase is the end of an idiom after "at": "at last", "at (the) latest", "at the
+ * very latest", "… at the last" — not "at the last Harbor review" nor "look at my latest notes".
+ */
+function idiomAfterAt(folded: readonly string[], first: number, last: number): boolean {
+  const at = folded.lastIndexOf('at', first - 1);
+  if (at === -1 || first - at > 3 || !folded.slice(at + 1, first).every((word) => word === 'the' || word === 'very')) return false;
+  return at === first - 1 || folded[first] !== 'last' || last === folded.length - 1;
 }
 
 /** The day a frontmatter value names (`2026-05-28`, `2026-05-28T10:00`, `2026-05-28 10:00`), or -1. */

@@ -12,11 +12,10 @@ const UNFINISHED = ['open', 'pending', 'outstanding', 'unfinished', 'incomplete'
 const TASK_NOUNS = ['items', 'item', 'tasks', 'task', 'to-dos', 'todos', 'action items', 'actions', 'work', 'points', 'issues', 'things'];
 /**
  * Words before an unfinished word alone that make it said of something ("anything pending?",
- * "what's outstanding on Harbor", "is the export incomplete"): `s` is what `foldWords` leaves of
- * "what's", "it's", "that's". Not for `open` ("the shop is open") nor `unchecked` ("an unchecked
- * exception").
+ * "what's outstanding on Harbor", "is the export incomplete"). Not for `open` ("the shop is
+ * open") nor `unchecked` ("an unchecked exception").
  */
-const PREDICATE = new Set(['anything', 'something', 'is', 'are', 's', 'still']);
+const PREDICATE = new Set(['anything', 'something', 'is', 'are', 'still', "what's", "it's", "that's", "there's", "anything's", "what're"]);
 const SAID_ALONE = new Set(['pending', 'outstanding', 'unfinished', 'incomplete', 'remaining']);
 
 /**

@@ -226,6 +226,11 @@ export interface AnalyzedQuery {
   quoted: ReadonlySet<number>;
   /** The tokens of those words: a reading that leaves a word out keeps a token that is also quoted. */
   quotedTerms: ReadonlySet<string>;
+  /**
+   * Each token of `content` → every word it came from, in order (`week` of "last week harbor week
+   * summary" ← 1 and 3): a reading that takes one of them ("last week") leaves the token to the other.
+   */
+  termWords: ReadonlyMap<string, readonly number[]>;
 }
 
 /**
@@ -338,6 +343,8 @@ export function analyzeQuery(query: string, tokenize: Tokenizer, quotedSpans: re
   const content: string[] = [];
   const ignored: string[] = [];
   const wordOf = new Map<string, number>();
+  // Each content word's tokens, by its index: `termWords`.
+  const searched: (readonly string[] | undefined)[] = [];
   let quotedTerms: Set<string> | null = null;
   let language: string | null = null;
   sentences.forEach(({ first, text }, i) => {
@@ -350,6 +357,7 @@ export function analyzeQuery(query: string, tokenize: Tokenizer, quotedSpans: re
       for (const token of tokens) if (!wordOf.has(token)) wordOf.set(token, index);
       if (quoted.has(index)) for (const token of tokens) (quotedTerms ??= new Set()).add(token);
       const into = !quoted.has(index) && read.functional(at) ? ignored : content;
+      if (into === content) searched[index] = tokens;
       for (const token of tokens) {
         all.push(token);
         into.push(token);
@@ -357,9 +365,22 @@ export function analyzeQuery(query: string, tokenize: Tokenizer, quotedSpans: re
     }
   });
   const read = { language, wordOf, words, quoted, quotedTerms: quotedTerms ?? NONE_QUOTED_TERMS };
-  if (content.length === 0) return { all, content: all.slice(), ignored: [], ...read };
+  if (content.length === 0) return { all, content: all.slice(), ignored: [], ...read, termWords: wordsOfTerms(words.map((word) => tokenize.expand(word))) };
   const kept = new Set(content);
-  return { all, content, ignored: [...new Set(ignored)].filter((token) => !kept.has(token)), ...read };
+  return { all, content, ignored: [...new Set(ignored)].filter((token) => !kept.has(token)), ...read, termWords: wordsOfTerms(searched) };
+}
+
+/** Token → the indexes of the words (`tokensOf[index]`, undefined for a word not searched) that yield it. */
+function wordsOfTerms(tokensOf: readonly (readonly string[] | undefined)[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  tokensOf.forEach((tokens, index) => {
+    for (const token of tokens ?? []) {
+      const at = out.get(token);
+      if (at === undefined) out.set(token, [index]);
+      else if (at[at.length - 1] !== index) at.push(index);
+    }
+  });
+  return out;
 }
 
 /** What an unquoted query has quoted (shared: never added to). */

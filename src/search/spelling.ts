@@ -162,8 +162,8 @@ export interface WordCorrection extends SpellingCorrection {
  * no English note's terms because English drops it, not because it is misspelt.
  */
 export function correctQuery(
-  /** `quoted`: the words inside the query's quotes, searched as written (never corrected). */
-  query: { content: readonly string[]; wordOf: ReadonlyMap<string, number>; words: readonly string[]; quoted?: ReadonlySet<number> },
+  /** `quoted`: the words inside the query's quotes, searched as written (never corrected), and `quotedTerms` their tokens, which no copy of the word outside the quotes corrects either. */
+  query: { content: readonly string[]; wordOf: ReadonlyMap<string, number>; words: readonly string[]; quoted?: ReadonlySet<number>; quotedTerms?: ReadonlySet<string> },
   vault: {
     isKnown: (term: string) => boolean;
     isStopWord: (word: string) => boolean;
@@ -186,7 +186,8 @@ export function correctQuery(
   const out: WordCorrection[] = [];
   for (const [word, terms] of byWord) {
     const written = query.words[word];
-    if (written === undefined || query.quoted?.has(word) === true || terms.some(vault.isKnown) || !isCorrectable(written, terms, vault.isStopWord)) continue;
+    // A quoted word is taken as written, and so is its unquoted copy (`harbr "harbr"`): the token is one.
+    if (written === undefined || query.quoted?.has(word) === true || terms.some((term) => query.quotedTerms?.has(term) === true || vault.isKnown(term)) || !isCorrectable(written, terms, vault.isStopWord)) continue;
     // The query's other words the vault knows: a correction must share a note with one of them.
     const others = vault.contextOf === undefined ? [] : query.content.filter((term) => query.wordOf.get(term) !== word && vault.isKnown(term));
     const fits = others.length === 0 ? vault.held : vault.contextOf!(others);

@@ -226,6 +226,14 @@ function isPlainAscii(token: string): boolean {
   return token.length > 0;
 }
 
+/**
+ * Whether a word may be one `expandWord` splits into parts and then yields whole (`tenant-deletion`,
+ * `getUserName`): when it yields more than one token, its last is the whole word.
+ */
+export function isJoinedWord(word: string): boolean {
+  return !CJK_ANY.test(word) && (JOINS.test(word) || CAMEL_HINT.test(word));
+}
+
 /** A word (maybe joined: `inc-212`, `snake_case`, `getUserName`) → its tokens. */
 function expandWord(token: string, compounds: boolean, normalize: (raw: string) => string | null): string[] {
   const out: string[] = [];

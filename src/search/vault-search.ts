@@ -19,7 +19,7 @@ import { rankDocuments, type RankOutcome } from './rank.js';
 import { rankSubstring, type SubstringCandidate } from './substring.js';
 import { FUSION_DEFAULTS, fuseRrf, type FusionOptions } from './fusion.js';
 import { VectorIndex, type VectorHit, type VectorScope, type VectorSource } from './vector-index.js';
-import { foldToken, spellingGroups, type Tokenizer, type TokenizerOptions } from './tokenizer.js';
+import { foldToken, isJoinedWord, spellingGroups, type Tokenizer, type TokenizerOptions } from './tokenizer.js';
 import { NameIndex } from './names.js';
 import { FuzzyNames, fuzzyMerge, fuzzyQueryWords } from './fuzzy-titles.js';
 import { analyzeQuery, functionWordLanguage, type AnalyzedQuery } from './query.js';
@@ -303,18 +303,49 @@ function writtenAs(analyzed: AnalyzedQuery, tokens: readonly string[]): Record<s
 
 /**
  * The query without the tokens of the words `spoken` spans, `words[first..last]` (a date's, a
- * span's, "latest"): they are read, not searched. A token the query also quotes stays (`last week "week"`).
+ * span's, "latest"): they are read, not searched. A token another word of the query also yields
+ * stays (`last week harbor week`), as does one the query quotes (`last week "week"`).
  */
 function leaveOut(analyzed: AnalyzedQuery, spoken: readonly { first: number; last: number }[]): AnalyzedQuery {
   if (spoken.length === 0) return analyzed;
   const isSpoken = (token: string): boolean => {
     if (analyzed.quotedTerms.has(token)) return false;
-    const at = analyzed.wordOf.get(token) ?? -1;
-    return spoken.some(({ first, last }) => first <= at && at <= last);
+    const from = analyzed.termWords.get(token) ?? [analyzed.wordOf.get(token) ?? -1];
+    return from.every((at) => spoken.some(({ first, last }) => first <= at && at <= last));
   };
   const content = analyzed.content.filter((token) => !isSpoken(token));
   const ignored = [...new Set([...analyzed.ignored, ...analyzed.content.filter(isSpoken)])];
   return { ...analyzed, content, ignored };
+}
+
+/**
+ * For each searched word of a query, whether a text's tokens hold it: by any of its spellings in
+ * the vault's languages, and a joined word (`tenant-deletion`, `getUserName`) by all its parts or
+ * whole, never by one part alone.
+ */
+function taskWordMatchers(analyzed: AnalyzedQuery, tokenize: Tokenizer): ((held: ReadonlySet<string>) => boolean)[] {
+  const tokensOf = new Map<number, string[]>();
+  for (const term of new Set(analyzed.content)) {
+    for (const at of analyzed.termWords.get(term) ?? [analyzed.wordOf.get(term) ?? -1]) {
+      const tokens = tokensOf.get(at);
+      if (tokens === undefined) tokensOf.set(at, [term]);
+      else tokens.push(term);
+    }
+  }
+  return [...tokensOf].map(([at, tokens]) => {
+    const word = analyzed.words[at] ?? '';
+    const groups = spellingGroups(tokenize, [word], tokens);
+    const any = (group: readonly string[]) => (held: ReadonlySet<string>) => group.some((term) => held.has(term));
+    // Spellings the languages gave unaligned (one stopped a part): any of the word's tokens, as before.
+    if (groups.reduce((sum, group) => sum + group.length, 0) !== tokens.length) return any(tokens);
+    if (groups.length > 1 && isJoinedWord(word)) {
+      const parts = groups.slice(0, -1).map(any);
+      const whole = any(groups[groups.length - 1]!);
+      return (held) => whole(held) || parts.every((part) => part(held));
+    }
+    const all = groups.map(any);
+    return (held) => all.every((group) => group(held));
+  });
 }
 
 /** Stands for a quoted word where the query's readings look: no date, phrase or number is it. */
@@ -870,24 +901,23 @@ export class VaultSearch {
     const syntax = parseQuerySyntax(query);
     if (syntax.scopes.length > 0) return { refused: 'tag:, path: and file: narrow a search of notes, not a task query; give the folder argument instead' };
     const analyzed = analyzeQuery(syntax.text, this.tokenize, syntax.quoted);
-    const byWord = new Map<number, string[]>();
-    for (const term of analyzed.content) {
-      const word = analyzed.wordOf.get(term) ?? -1;
-      byWord.set(word, [...(byWord.get(word) ?? []), term]);
-    }
-    if (byWord.size === 0) {
-      return { refused: syntax.excluded.length > 0 ? 'the query only leaves words out; add the words the tasks are about' : 'the query has no searchable words (only stop or question words); name what the tasks are about, e.g. a project' };
-    }
-    const words = [...byWord.values()];
+    // Asking what is open or the newest ("still open on Harbor", "latest harbor") is asking for
+    // the tasks themselves: those words are not the tasks' own.
+    const languageOf = () => this.languageOf(analyzed.words);
+    const asked = [...openAsked(readable(analyzed), languageOf), ...newestAsked(readable(analyzed), languageOf)];
+    const words = taskWordMatchers(leaveOut(analyzed, asked), this.tokenize);
     // An excluded word or phrase, held as search holds a phrase: its words side by side.
     const excluded = syntax.excluded
       .map(phraseWords)
       .filter((inner) => inner.length > 0)
       .map((inner) => ({ inner, same: wordMatcher(inner, this.tokenize) }));
+    if (words.length === 0 && asked.length === 0) {
+      return { refused: excluded.length > 0 ? 'the query only leaves words out; add the words the tasks are about' : 'the query has no searchable words (only stop or question words); name what the tasks are about, e.g. a project' };
+    }
     return {
       matches: (text) => {
         const held = new Set(this.tokenize(text));
-        return words.every((spellings) => spellings.some((term) => held.has(term))) && !excluded.some(({ inner, same }) => holdsPhrase(text, inner, same));
+        return words.every((matches) => matches(held)) && !excluded.some(({ inner, same }) => holdsPhrase(text, inner, same));
       },
     };
   }

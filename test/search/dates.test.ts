@@ -425,6 +425,9 @@ test('the words asking for the newest, in each language read, one or two words l
   assert.deepEqual(asked("what is Priya's last name"), []);
   assert.deepEqual(asked('send it by Friday at the latest'), []);
   assert.deepEqual(asked('at last, the release'), []);
+  assert.deepEqual(asked('what did we decide at the last Harbor review'), [[6, 6, 'last']], 'not the idiom: a meeting follows');
+  assert.deepEqual(asked('look at my latest notes on Harbor'), [[3, 3, 'latest']]);
+  assert.deepEqual(asked('finish it at the last'), []);
   for (const query of ['last resort fallback', 'last but not least', 'the second to last item', 'first and last steps', 'will the battery last all day', 'send it at the very latest']) assert.deepEqual(asked(query), [], query);
   assert.deepEqual(asked('when did I last talk to Priya'), [[3, 3, 'last']]);
   assert.deepEqual(asked('what did Priya say last time'), [[4, 5, 'last time']]);

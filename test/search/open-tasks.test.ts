@@ -23,6 +23,8 @@ test('the words asking what is still open, per language, the longest phrase at e
   assert.deepEqual(asked('незавершённые задачи'), [[0, 0, 'незавершённые']]);
   // An English word for unfinished alone, where it is said of something.
   assert.deepEqual(asked("tax stuff I haven't done yet"), [[3, 5, "haven't done yet"]]);
+  assert.deepEqual(asked('tax stuff I haven\u2019t done yet'), [[3, 5, 'haven\u2019t done yet']], 'the typographic apostrophe alike');
+  assert.deepEqual(asked('what\u2019s pending on Harbor?'), [[1, 1, 'pending']]);
   assert.deepEqual(asked('what do I still need to do for the move?'), [[3, 6, 'still need to do']]);
   assert.deepEqual(asked('what remains to be done on the migration'), [[1, 4, 'remains to be done']]);
   assert.deepEqual(asked("what's pending on Harbor?"), [[1, 1, 'pending']]);

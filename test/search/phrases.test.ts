@@ -201,6 +201,8 @@ test('a quoted word is searched as written: never read as a date, as asking for 
   assert.ok(read(typo.notices, /searched the nearest indexed word \("deploy"\)/), typo.notices.join('; '));
   const quotedTypo = said('"dploy" walk');
   assert.ok(read(quotedTypo.notices, /no note contains "dploy", so the search went on without it/), quotedTypo.notices.join('; '));
+  // Its unquoted copy is the same token, taken as written too, in either order.
+  for (const query of ['dploy "dploy" walk', '"dploy" dploy walk']) assert.ok(!said(query).analysis?.terms.includes('deploy'), query);
 
   assert.deepEqual(said('"what" went wrong').analysis?.terms, ['what', 'went', 'wrong'], 'a quoted question word is a word too');
   assert.deepEqual(said('what went wrong').analysis?.terms, ['went', 'wrong']);
@@ -212,6 +214,8 @@ test('a quoted word is searched as written: never read as a date, as asking for 
   const dated = said('deploy last week "week"');
   assert.ok(read(dated.notices, /read "last week" as 2026-11-23 to 2026-11-29/), dated.notices.join('; '));
   assert.deepEqual(dated.analysis?.terms, ['deploy', 'week'], 'the quoted "week" is still searched');
+  // A word a reading takes leaves its token to another copy of it, wherever that stands.
+  for (const query of ['week deploy last week', 'last week deploy week']) assert.deepEqual(said(query).analysis?.terms.toSorted(), ['deploy', 'week'], query);
   // No reading reaches across a quoted word: "still open" is none here, "open items" still is.
   assert.ok(read(said('open items release').notices, /"open items"/));
   const across = said('"still" open items release');
@@ -240,4 +244,12 @@ test('a quoted word is searched as written: never read as a date, as asking for 
   assert.deepEqual(engine.wordsMatcher('path:Projects keys'), { refused: 'tag:, path: and file: narrow a search of notes, not a task query; give the folder argument instead' });
   assert.deepEqual(engine.wordsMatcher('-docs'), { refused: 'the query only leaves words out; add the words the tasks are about' });
   assert.match((engine.wordsMatcher('the of and') as { refused: string }).refused, /no searchable words/);
+  // A joined word is held by all its parts or whole, never by one part.
+  const joined = matcherOf('release-docs');
+  assert.deepEqual([joined('write the release docs'), joined('see release-docs'), joined('a release checklist'), joined('the docs folder')], [true, true, false, false]);
+  const camel = matcherOf('getUserName');
+  assert.deepEqual([camel('call get user name'), camel('rename the field name')], [true, false]);
+  // Asking what is open or the newest asks for the tasks: those words need not be in them.
+  for (const query of ['still open release', 'open tasks on release', 'latest release']) assert.ok(matcherOf(query)('write the release docs'), query);
+  assert.ok(matcherOf("what's still open")('a window blind'), 'only asking: every task');
 });

@@ -45,7 +45,7 @@ test('a query of only function words keeps them; statements and claims keep thei
   assert.deepEqual(analyzeQuery('vitamin D does not prevent falls', tokenize).content, tokenize('vitamin D does not prevent falls'));
   // Only the detected language's list applies: Spanish `son` and `era` are English content.
   assert.deepEqual(analyzeQuery('who was the son of the era?', tokenize).content, ['son', 'era']);
-  assert.deepEqual(analyzeQuery('', tokenize), { all: [], content: [], ignored: [], language: null, wordOf: new Map(), words: [], quoted: new Set(), quotedTerms: new Set() });
+  assert.deepEqual(analyzeQuery('', tokenize), { all: [], content: [], ignored: [], language: null, wordOf: new Map(), words: [], quoted: new Set(), quotedTerms: new Set(), termWords: new Map() });
 });
 
 test('a request loses its framing: the verb, its pronouns, and "my notes about", "everything on"', () => {

@@ -202,7 +202,7 @@ function listTasks(engine: VaultEngine): Tool {
         .max(1000)
         .optional()
         .describe(
-          'only tasks whose line, or whose note\'s title or path, holds every word of this, read as search reads words ("harbor keys" finds "Per-tenant KMS keys" in Harbor tasks.md; "quoted words" are kept as written, -word or -"a phrase" leaves out the tasks holding it; tag:, path: and file: are refused: use folder)',
+          'only tasks whose line, or whose note\'s title or path, holds every word of this, read as search reads words ("harbor keys" finds "Per-tenant KMS keys" in Harbor tasks.md; asking words such as "still open" or "latest" are not required of the task; a joined word such as tenant-deletion needs all its parts; "quoted words" are kept as written, -word or -"a phrase" leaves out the tasks holding it; tag:, path: and file: are refused: use folder)',
         ),
       limit: z.number().int().min(1).max(500).default(100).describe('most tasks returned'),
     },
