@@ -3,7 +3,7 @@
  * `--help` and the help cannot drift from the options it actually parses.
  */
 import { parseArgs } from 'node:util';
-import { UsageError } from '../errors.js';
+import { systemErrorCode, UsageError } from '../errors.js';
 import type { CliEnv, Output } from './context.js';
 
 export interface OptionSpec {
@@ -43,20 +43,70 @@ export const COMMON_OPTIONS: Record<string, OptionSpec> = {
   help: { type: 'boolean', short: 'h', description: 'show this help' },
 };
 
+type ParseConfig = Record<string, { type: 'string' | 'boolean'; multiple: boolean; short?: string }>;
+
 export function parseCommandArgs(command: Command, argv: string[]): ParsedArgs {
   const options = { ...command.options, ...COMMON_OPTIONS };
-  const config = Object.fromEntries(Object.entries(options).map(([name, spec]) => [name, { type: spec.type, multiple: spec.multiple ?? false, ...(spec.short ? { short: spec.short } : {}) }]));
+  const config: ParseConfig = Object.fromEntries(Object.entries(options).map(([name, spec]) => [name, { type: spec.type, multiple: spec.multiple ?? false, ...(spec.short ? { short: spec.short } : {}) }]));
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: config, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options: config, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
-    const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
-    throw new UsageError(`${message.replace(/\. To specify.*$/, '')}; see \`engram ${command.name} --help\``);
+    throw new UsageError(parseErrorMessage(command, argv, config, error));
   }
-  if (!parsed.values.help && parsed.positionals.length > (command.maxPositionals ?? 0)) {
-    throw new UsageError(`unexpected argument "${parsed.positionals[command.maxPositionals ?? 0]}"; see \`engram ${command.name} --help\``);
+  // `-notes about x` parses as `-n` with the value "otes about x": an option's value glued to a short flag holds no space, a query does.
+  const glued = parsed.tokens.find((token) => token.kind === 'option' && token.inlineValue === true && !token.rawName.startsWith('--') && /\s/.test(argv[token.index]!));
+  if (glued && command.maxPositionals) throw new UsageError(startsWithDash(command, argv[glued.index]!));
+  const extra = parsed.positionals[command.maxPositionals ?? 0];
+  if (!parsed.values.help && extra !== undefined) {
+    // After `--` every argument is positional, options too: `engram search -- "-paris" -n 3`.
+    const afterDashes = argv.includes('--') && extra.startsWith('-') ? ': after --, every argument is read as text, so put options before --' : '';
+    throw new UsageError(`unexpected argument "${extra}"${afterDashes}; see \`engram ${command.name} --help\``);
   }
   return { values: parsed.values as ParsedArgs['values'], positionals: parsed.positionals };
+}
+
+/** `parseArgs`' error as one line that says what to write instead. */
+function parseErrorMessage(command: Command, argv: string[], config: ParseConfig, error: unknown): string {
+  const help = `see \`engram ${command.name} --help\``;
+  const code = systemErrorCode(error);
+  // The same arguments read leniently, to find the one the strict reading refused.
+  const tokens = parseArgs({ args: argv, options: config, allowPositionals: true, strict: false, tokens: true }).tokens;
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const unknown = tokens.find((token) => token.kind === 'option' && !Object.hasOwn(config, token.name));
+    const raw = unknown ? argv[unknown.index] : undefined;
+    if (raw !== undefined && command.maxPositionals && looksLikeText(raw)) return startsWithDash(command, raw);
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    const option = tokens.find((token) => token.kind === 'option' && config[token.name]?.type === 'string' && (token.value === undefined || (!token.inlineValue && token.value.startsWith('-'))));
+    if (option?.kind === 'option') {
+      const form = `${option.rawName} ${command.options[option.name]?.value ?? COMMON_OPTIONS[option.name]?.value ?? 'VALUE'}`;
+      const next = option.value;
+      if (next === undefined || isOption(next, config)) return `${option.rawName} needs a value: ${form}`;
+      const what = Number.isFinite(Number(next)) ? 'a negative number' : 'a value that starts with -';
+      return `${option.rawName} needs a value; ${what} is written --${option.name}=${next}`;
+    }
+  }
+  const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+  return `${message.replace(/\. To specify.*$/, '')}; ${help}`;
+}
+
+/** A `-word` argument that is text rather than options: it holds a space, or is `-` and two or more characters no option spells. */
+function looksLikeText(raw: string): boolean {
+  return /^-[^-]/.test(raw) && (/\s/.test(raw) || raw.length > 2);
+}
+
+/** True when `arg` names one of the options (`--tag`, `--tag=x`, `-n`). */
+function isOption(arg: string, config: ParseConfig): boolean {
+  if (arg.startsWith('--')) return Object.hasOwn(config, arg.slice(2).split('=')[0]!);
+  return Object.values(config).some((spec) => spec.short !== undefined && arg.slice(1, 2) === spec.short);
+}
+
+/** The usage error for a positional argument (a query such as `-paris lisbon`) that reads as options. */
+function startsWithDash(command: Command, raw: string): string {
+  const label = command.positionals && /^[A-Z_]+$/.test(command.positionals) ? command.positionals.toLowerCase() : 'argument';
+  const quoted = /["$`\\!]/.test(raw) && !raw.includes("'") ? `'${raw}'` : JSON.stringify(raw);
+  return `${quoted} reads as an option; put -- before a ${label} that starts with -: engram ${command.name} -- ${quoted}`;
 }
 
 export function commandHelp(command: Command): string {

@@ -36,11 +36,14 @@ export function integerOption(name: string, raw: string, min: number, max: numbe
   return value;
 }
 
-/** An upper bound (`--modified-before`) on a bare date takes the whole day. */
+/** An upper bound (`--modified-before`) on a bare date takes the whole day. Only a real calendar date or an ISO date-time is taken. */
 function dateOption(key: 'modifiedAfter' | 'modifiedBefore', name: string, raw: string | undefined): Record<string, number> {
   if (raw === undefined) return {};
   const ms = parseDateBound(raw, { endOfDay: key === 'modifiedBefore' });
-  if (ms === null) throw new UsageError(`${name} must be a date like 2026-03-14 or an ISO time, not "${raw}"`);
+  if (ms === null) {
+    const noSuchDay = /^\d{4}-\d{2}-\d{2}$/.test(raw.trim()) ? ' (there is no such day)' : '';
+    throw new UsageError(`${name} must be a date like 2026-03-14 or an ISO date-time like 2026-03-14T09:30:00Z, not "${raw}"${noSuchDay}`);
+  }
   return { [key]: ms };
 }
 

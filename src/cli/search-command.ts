@@ -23,8 +23,12 @@ export const searchCommand: Command = {
   },
   async run(args, { env, io }) {
     const query = args.positionals[0];
-    if (query === undefined) throw new UsageError('no query given: engram search "what you are looking for"');
+    // A blank query finds nothing, filters or not: listing notes by folder, tag or date is `engram ls`, or operators (`tag:travel`).
+    if (query === undefined || query.trim() === '') throw new UsageError('no query given: engram search "what you are looking for" (to list notes by folder, tag or date: engram ls)');
     const values = args.values;
+    const alternatives = (values.also as string[] | undefined) ?? [];
+    // Checked here too, so that too many is bad usage (exit 2); the pipeline's own check answers the MCP tools.
+    if (alternatives.length > MAX_ALTERNATIVES) throw new UsageError(`--also at most ${MAX_ALTERNATIVES} times, not ${alternatives.length}: keep the two or three wordings most unlike the query`);
     const limit = values.limit === undefined ? 10 : integerOption('--limit', values.limit as string, 1, 100);
     const mode = ((values.mode as string | undefined) ?? 'hybrid') as SearchMode;
     if (!['hybrid', 'keyword', 'semantic'].includes(mode)) throw new UsageError(`--mode must be hybrid, keyword or semantic, not "${mode}"`);
@@ -51,7 +55,7 @@ export const searchCommand: Command = {
           filters,
           mode,
           explain: values.explain === true,
-          alternatives: (values.also as string[] | undefined) ?? [],
+          alternatives,
           ...today,
           ...(minScore === undefined ? {} : { minScore }),
           ...(minSimilarity === undefined ? {} : { minSimilarity }),

@@ -139,13 +139,26 @@ function containsRun(haystack: readonly string[], needle: readonly string[]): bo
   return false;
 }
 
+/** A time of day after an ISO date's `T`: `09:30`, `09:30:15`, `09:30:15.250`, with an optional `Z` or `±hh:mm`. */
+const ISO_TIME = /^(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-](?:[01]\d|2[0-3]):?[0-5]\d)?$/i;
+
 /**
- * A date bound as a filter takes it: `YYYY-MM-DD` is the start of that day (UTC) for a lower
- * bound and its last millisecond for an upper one; anything else is parsed as an ISO time.
- * Null when the text is not a date.
+ * A date bound as a filter takes it: a calendar date `YYYY-MM-DD` is the start of that day (UTC)
+ * for a lower bound and its last millisecond for an upper one; an ISO date-time
+ * (`2026-03-14T09:30:00Z`; without a zone, local time) is that moment. Null for anything else —
+ * a day the calendar lacks (`2026-02-30`), a bare number, words ("March 5") — rather than the
+ * guess `Date.parse` would make.
  */
 export function parseDateBound(value: string, { endOfDay }: { endOfDay: boolean }): number | null {
-  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
-  const ms = Date.parse(dateOnly ? `${value}T${endOfDay ? '23:59:59.999' : '00:00:00.000'}Z` : value);
+  const match = /^(\d{4}-\d{2}-\d{2})(?:T(.+))?$/i.exec(value.trim());
+  if (!match) return null;
+  const day = match[1]!;
+  const time = match[2];
+  const start = Date.parse(`${day}T00:00:00.000Z`);
+  // `Date.parse` rolls 2026-02-30 over to March 2; a real day reads back as itself.
+  if (Number.isNaN(start) || new Date(start).toISOString().slice(0, 10) !== day) return null;
+  if (time === undefined) return endOfDay ? start + 86_400_000 - 1 : start;
+  if (!ISO_TIME.test(time)) return null;
+  const ms = Date.parse(`${day}T${time.toUpperCase()}`);
   return Number.isNaN(ms) ? null : ms;
 }

@@ -32,7 +32,7 @@ test('expected failures are one line and exit 1; bad usage exits 2', async (t) =
     [['index', '--vault', join(vault.root, 'nope')], 1, /vault not found: .* does not exist; pass --vault PATH or set ENGRAM_VAULT/],
     [['index', '--vault', join(vault.root, 'a.md')], 1, /vault is not a folder: .* is a file/],
     [['index'], 2, /no vault given: pass --vault PATH or set ENGRAM_VAULT/],
-    [['index', '--vault'], 2, /--vault.*argument missing|argument missing/i],
+    [['index', '--vault'], 2, /^engram: --vault needs a value: --vault PATH$/m],
     [['index', '--bogus'], 2, /Unknown option '--bogus'; see `engram index --help`/],
     [['status', 'extra'], 2, /unexpected argument "extra"/],
     [['frobnicate'], 2, /unknown command "frobnicate"; run `engram --help`/],

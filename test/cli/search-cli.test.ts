@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { utimesSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { makeVault } from '../helpers/vault.js';
@@ -80,6 +82,94 @@ test('engram search --also fuses other wordings and says which found each note',
   const text = await runCli(['search', 'tantivy', '--also', 'paprika'], env);
   assert.match(text.stdout, /Cooking\.md .*found by --also 1/);
   const tooMany = await runCli(['search', 'x', '--also', 'a', '--also', 'b', '--also', 'c', '--also', 'd', '--also', 'e'], env);
-  assert.equal(tooMany.code, 1);
-  assert.match(tooMany.stderr, /at most 4 alternatives/);
+  assert.equal(tooMany.code, 2, 'too many --also is bad usage');
+  assert.equal(tooMany.stderr, 'engram: --also at most 4 times, not 5: keep the two or three wordings most unlike the query\n');
+  const four = await runCli(['search', 'tantivy', '--also', 'a', '--also', 'b', '--also', 'c', '--also', 'paprika', '--json'], env);
+  assert.equal(four.code, 0, four.stderr);
+});
+
+test('engram search --modified-after/--modified-before take a calendar date or an ISO date-time, nothing else', async (t) => {
+  const vault = makeVault(t, VAULT);
+  utimesSync(join(vault.root, 'Atlas.md'), new Date('2026-03-14T12:00:00Z'), new Date('2026-03-14T12:00:00Z'));
+  utimesSync(join(vault.root, 'Notes/Other.md'), new Date('2026-03-16T12:00:00Z'), new Date('2026-03-16T12:00:00Z'));
+  const env = { ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root };
+  const paths = async (...options: string[]): Promise<string[]> => {
+    const result = await runCli(['search', 'tantivy', '--json', ...options], env);
+    assert.equal(result.code, 0, result.stderr);
+    return (JSON.parse(result.stdout).results as { path: string }[]).map((hit) => hit.path).sort();
+  };
+  assert.deepEqual(await paths('--modified-before', '2026-03-14'), ['Atlas.md'], 'a bare upper date takes the whole day');
+  assert.deepEqual(await paths('--modified-after', '2026-03-15'), ['Notes/Other.md']);
+  assert.deepEqual(await paths('--modified-after', '2026-03-14T12:00:00Z', '--modified-before', '2026-03-14T12:00:00.000+00:00'), ['Atlas.md'], 'inclusive');
+  assert.deepEqual(await paths('--modified-after', '2026-03-14T12:00:01Z'), ['Notes/Other.md']);
+  for (const [option, raw] of [
+    ['--modified-after', '1'],
+    ['--modified-after', 'March 5'],
+    ['--modified-before', 'tomorrow 5'],
+    ['--modified-before', '2026-03-14 12:00'],
+    ['--modified-after', '2026-03-14T25:00Z'],
+  ]) {
+    const result = await runCli(['search', 'tantivy', option!, raw!], env);
+    assert.equal(result.code, 2, raw);
+    assert.equal(result.stderr, `engram: ${option} must be a date like 2026-03-14 or an ISO date-time like 2026-03-14T09:30:00Z, not "${raw}"\n`);
+  }
+  const noSuchDay = await runCli(['search', 'tantivy', '--modified-after', '2026-02-30'], env);
+  assert.equal(noSuchDay.code, 2, 'February 30 is not rolled over to March 2');
+  assert.match(noSuchDay.stderr, /^engram: --modified-after must be a date .*, not "2026-02-30" \(there is no such day\)\n$/);
+  const ls = await runCli(['ls', '--modified-after', '2025-02-29'], env);
+  assert.equal(ls.code, 2, 'engram ls reads the same options');
+});
+
+test('engram search: a blank query is the same usage error as none; a query of operators still lists', async (t) => {
+  const vault = makeVault(t, VAULT);
+  const env = { ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root };
+  const none = await runCli(['search'], env);
+  for (const argv of [
+    ['search', ''],
+    ['search', '   '],
+    ['search', ' ', '--tag', 'project'],
+  ]) {
+    const result = await runCli(argv, env);
+    assert.equal(result.code, 2, JSON.stringify(argv));
+    assert.equal(result.stderr, none.stderr);
+  }
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /^engram: no query given: engram search "what you are looking for" \(to list notes by folder, tag or date: engram ls\)\n$/);
+  const operators = await runCli(['search', 'tag:project', '--json'], env);
+  assert.equal(operators.code, 0, operators.stderr);
+  assert.deepEqual(
+    JSON.parse(operators.stdout).results.map((hit: { path: string }) => hit.path),
+    ['Atlas.md'],
+  );
+});
+
+test('engram search: a query starting with - says to put -- before it, and a value starting with - says to use =', async (t) => {
+  const vault = makeVault(t, VAULT);
+  const env = { ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root };
+  for (const [argv, stderr] of [
+    [['search', '-other tantivy'], 'engram: "-other tantivy" reads as an option; put -- before a query that starts with -: engram search -- "-other tantivy"\n'],
+    [['search', '-other'], 'engram: "-other" reads as an option; put -- before a query that starts with -: engram search -- "-other"\n'],
+    [['search', '-notes tantivy'], 'engram: "-notes tantivy" reads as an option; put -- before a query that starts with -: engram search -- "-notes tantivy"\n'],
+    [['search', '-"atlas search" tantivy'], `engram: '-"atlas search" tantivy' reads as an option; put -- before a query that starts with -: engram search -- '-"atlas search" tantivy'\n`],
+    [['search', '--min-score', '-1', 'tantivy'], 'engram: --min-score needs a value; a negative number is written --min-score=-1\n'],
+    [['search', 'tantivy', '-n', '-3'], 'engram: -n needs a value; a negative number is written --limit=-3\n'],
+    [['search', 'tantivy', '--folder', '--tag', 'project'], 'engram: --folder needs a value: --folder FOLDER\n'],
+    [['search', 'tantivy', '--limit'], 'engram: --limit needs a value: --limit N\n'],
+    [['search', '--', '-other tantivy', '-n', '1'], 'engram: unexpected argument "-n": after --, every argument is read as text, so put options before --; see `engram search --help`\n'],
+    [['search', '--verbose'], "engram: Unknown option '--verbose'; see `engram search --help`\n"],
+  ] as [string[], string][]) {
+    const result = await runCli(argv, env);
+    assert.equal(result.code, 2, argv.join(' '));
+    assert.equal(result.stderr, stderr);
+  }
+  // The advice works: after --, the query's -word leaves out the notes holding it.
+  const dashed = spawnCli(['search', '--json', '--', '-other tantivy'], env);
+  assert.equal(dashed.code, 0, dashed.stderr);
+  assert.deepEqual(
+    JSON.parse(dashed.stdout).results.map((hit: { path: string }) => hit.path),
+    ['Atlas.md'],
+  );
+  const negative = await runCli(['search', 'tantivy', '--min-score=-1', '--json'], env);
+  assert.equal(negative.code, 0, negative.stderr);
+  assert.equal(JSON.parse(negative.stdout).results.length, 2, 'no keyword score is below -1');
 });
