@@ -119,6 +119,21 @@ test('a query asking what is still open ranks the notes holding open tasks highe
   assert.ok(none.notices.includes('read "still open" as asking what is still open, but none of the best matches holds an unfinished task (- [ ])'), none.notices.join(' | '));
 });
 
+test('the words asking what is open leave the query; a query of only such words is taken as written, never corrected', (t) => {
+  const { db, root } = indexedVault(t, {
+    'Projects/Harbor tasks.md': '# Harbor tasks\n- [ ] Per-tenant keys for Harbor\n- [ ] Certificate template\n',
+    'Home/Window.md': '# Window\nThe Harbor window is still open; still open after the storm, still open today.\n',
+    'Notes/Offer.md': '# Offer\nThe offer for the flat.\n- [ ] Sign the offer\n',
+  });
+  const engine = VaultSearch.open(db, root);
+  const open = engine.search({ query: "what's still open on Harbor?", mode: 'keyword', explain: true });
+  assert.equal(open.results[0]!.path, 'Projects/Harbor tasks.md', 'a note saying "still open" is not what was asked');
+  assert.deepEqual(open.analysis?.terms, ['harbor']);
+  const only = engine.search({ query: 'offene Punkte', mode: 'keyword', explain: true });
+  assert.deepEqual(only.analysis?.corrected, [], 'offene is no misspelt offer');
+  assert.ok(!only.results.some((hit) => hit.path === 'Notes/Offer.md'));
+});
+
 test('a vault without open tasks reads "pending" as a word, with no notice', (t) => {
   const { db, root } = indexedVault(t, {
     'Billing/Invoices.md': '# Invoices\nA pending invoice waits for approval.\n- [x] Send the March invoice ✅ 2026-03-02\n',
