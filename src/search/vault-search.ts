@@ -26,6 +26,7 @@ import { analyzeQuery, functionWordLanguage, type AnalyzedQuery } from './query.
 import { dayOfValue, isoDay, localDay, MAX_SPAN_DAYS, newestAsked, NoteDates, queryDateRanges, relativeDateRanges, type DateBoost, type DateRange, type SpanNotes } from './dates.js';
 import { correctQuery, nearestWritten, SPELLING_DEFAULTS, SpellingIndex, WrittenWords, type WordCorrection, type WrittenNear } from './spelling.js';
 import { openAsked, OpenTasks } from './open-tasks.js';
+import { stopWordsOf, type Language } from './language.js';
 import { phrasesSaid, quotedPhrases } from './asked.js';
 
 export const LIMITS = {
@@ -318,6 +319,12 @@ function leaveOut(analyzed: AnalyzedQuery, spoken: readonly { first: number; las
   return { ...analyzed, content, ignored };
 }
 
+/** Each of `languages`' stop words, folded, with the number of the vault's notes in it. */
+function stopListsOf(db: Database.Database, languages: readonly Language[]): { stops: ReadonlySet<string>; notes: number }[] {
+  const notes = new Map(db.prepare('SELECT language, count(*) FROM note_languages GROUP BY language').raw().all() as [string, number][]);
+  return languages.map((language) => ({ stops: new Set(stopWordsOf(language).map(foldToken)), notes: notes.get(language) ?? 0 }));
+}
+
 /**
  * For each searched word of a query, whether a text's tokens hold it: by any of its spellings in
  * the vault's languages, and a joined word (`tenant-deletion`, `getUserName`) by all its parts or
@@ -416,6 +423,8 @@ export class VaultSearch {
   private readonly openTasks: OpenTasks;
   /** The language all the vault's notes are in, when they are in one. */
   private readonly onlyLanguage: string | null;
+  /** In a vault of several languages, each one's stop words (folded) and how many notes are in it: `pooledFrequencies`. */
+  private readonly stoppedIn: readonly { stops: ReadonlySet<string>; notes: number }[];
 
   private constructor(
     private readonly db: Database.Database,
@@ -443,6 +452,7 @@ export class VaultSearch {
     this.openTasks = new OpenTasks(openTasks.counts, openTasks.lengths);
     const languages = loadLanguages(db);
     this.onlyLanguage = languages.length === 1 ? languages[0]! : null;
+    this.stoppedIn = languages.length < 2 ? [] : stopListsOf(db, languages);
     // Known-item look-up: a note's title, file name and aliases, as token sequences.
     metas.forEach((meta, doc) => {
       for (const [name, match] of [[meta.title, 'title'], [noteName(meta.path), 'title'], ...(aliases[doc] ?? []).map((alias) => [alias, 'alias'])] as [string, 'title' | 'alias'][]) {
@@ -994,7 +1004,12 @@ export class VaultSearch {
     return { scores, names, dates, brought };
   }
 
-  /** A query word's spellings in the vault's languages share the word's document frequency (`PooledFrequencies`). */
+  /**
+   * A query word's spellings in the vault's languages share the word's document frequency
+   * (`PooledFrequencies`). A word one of them stops counts as in every note of that language too:
+   * there it is written but not indexed. Else English `and`, indexed only by the few Portuguese
+   * notes that quote an English title, was the rarest word of "salt and pepper".
+   */
   private pooledFrequencies(words: readonly string[], known: readonly string[]): PooledFrequencies {
     const pooled = new Map<string, number>();
     if (this.tokenize.variants === undefined || known.length < 2) return pooled;
@@ -1003,6 +1018,16 @@ export class VaultSearch {
       let df = 0;
       for (const term of spellings) df += this.index.documentFrequency(term);
       for (const term of spellings) pooled.set(term, Math.min(df, this.index.documentCount));
+    }
+    const wanted = new Set(known);
+    for (const word of new Set(words)) {
+      const folded = foldToken(word);
+      let stopped = 0;
+      for (const { stops, notes } of this.stoppedIn) if (stops.has(folded)) stopped += notes;
+      if (stopped === 0) continue;
+      for (const term of this.tokenize.expand(word)) {
+        if (wanted.has(term)) pooled.set(term, Math.min((pooled.get(term) ?? this.index.documentFrequency(term)) + stopped, this.index.documentCount));
+      }
     }
     return pooled;
   }

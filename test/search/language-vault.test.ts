@@ -96,3 +96,21 @@ test("a word's spellings in the vault's languages share its document frequency: 
   const estrutura = reading.explain!.find((part) => part.term === 'estrutura')!;
   assert.equal(estrutura.df, 5, "the English spelling ranks with the word's document frequency, both spellings' notes");
 });
+
+test("a word one of the vault's languages stops counts as in every note of that language: English `and` is not rare for being indexed only by Portuguese notes", (t) => {
+  const pt = (body: string) => `---\nlang: pt\n---\n${body}\n`;
+  const { db } = indexed(t, {
+    // A Portuguese note quoting an English title: Portuguese indexes `and`, English stops it.
+    'Roteiro.md': pt('# Roteiro\nA viagem de junho, ver [[Lisbon and Paris trip]], com a lista de restaurantes e o mapa.'),
+    'Jantar.md': pt('# Jantar\nO jantar de domingo com a família e os amigos da escola.'),
+    'Sourdough.md': '# Sourdough\nFlour, water and salt: the salt goes in after the autolyse.\n',
+    'Jollof.md': '# Jollof rice\nTomatoes, onions and a scotch bonnet pepper, blended smooth.\n',
+    'Bike.md': '# Bike\nChain, tyres and brakes: check them before every ride.\n',
+  });
+  const engine = VaultSearch.open(db, '/unused');
+  const response = engine.search({ query: 'salt and pepper', mode: 'keyword', explain: true });
+  const top = response.results.slice(0, 2).map((hit) => hit.path);
+  assert.deepEqual(top.toSorted(), ['Jollof.md', 'Sourdough.md'], response.results.map((hit) => hit.path).join(', '));
+  const and = response.results.find((hit) => hit.path === 'Roteiro.md')?.explain?.find((part) => part.term === 'and');
+  assert.equal(and?.df, 1 + 3, 'its one Portuguese note, and the three English notes that write it unindexed');
+});
