@@ -157,6 +157,18 @@ export class FuzzyNames {
     return close;
   }
 
+  /**
+   * Whether a word of some note's name begins with `token` and is longer (`harb` of `Harbor`,
+   * `lant` of `Lantern`; at least `minPrefix` letters): a name being typed, for this lane to list
+   * rather than a spelling correction to read as another word (`harb` → `hard`).
+   */
+  beginsAName(token: string): boolean {
+    if (token.length < this.settings.minPrefix || /\p{N}/u.test(token)) return false;
+    const { sorted } = (this.dictionary ??= this.buildDictionary());
+    for (let i = lowerBound(sorted, token); i < sorted.length && sorted[i]!.startsWith(token); i++) if (sorted[i]!.length > token.length) return true;
+    return false;
+  }
+
   private buildDictionary(): Dictionary {
     const terms: string[] = [];
     const trigrams = new Map<string, number[]>();

@@ -173,6 +173,8 @@ export function correctQuery(
     held?: (candidate: string) => boolean;
     /** A word one edit from the written one that some note writes, when no term is near (`nearestWritten`). */
     written?: (word: string, fits?: (candidate: string) => boolean) => SpellingCorrection | null;
+    /** Whether a term begins a word of some note's name (`harb` of Harbor): a name being typed, not misspelt. */
+    beginsAName?: (term: string) => boolean;
   },
   spelling: Pick<SpellingIndex, 'correct'>,
 ): WordCorrection[] {
@@ -198,24 +200,29 @@ export function correctQuery(
     }
     const near = best === null ? (vault.written?.(written, fits) ?? null) : null;
     if (near !== null) best = { ...near, from: terms[0]! };
+    // The start of a name ("Harb" of Harbor) is a name being typed: read as its own longer form
+    // (`histor` → `histori`), not as another word (`harb` → `hard`), which the fuzzy lane would hide.
+    if (best !== null && !best.to.startsWith(best.from) && vault.beginsAName?.(best.from) === true) continue;
     if (best !== null) out.push({ ...best, word: written });
   }
   return out;
 }
 
 /**
- * Folded Latin and Cyrillic letters, the ones a one-letter slip inserts or changes to (besides the
- * word's own). Folded: no `é`, and no `й` or `ё` (`foldToken` makes them `и` and `е`).
+ * Folded Latin, Cyrillic and Greek letters, the ones a one-letter slip inserts or changes to
+ * (besides the word's own), for a word holding any of them. Folded: no `é`, and no `й` or `ё`
+ * (`foldToken` makes them `и` and `е`), but the letters folding keeps (`ß`, `ø`, `ł`, `і`, `ς`).
  */
 const ALPHABETS: readonly [RegExp, string][] = [
-  [/^[a-z]+$/, 'abcdefghijklmnopqrstuvwxyz'],
-  [/^[а-я]+$/, 'абвгдежзиклмнопрстуфхцчшщъыьэюя'],
+  [/[a-zßøæœłđþ]/, 'abcdefghijklmnopqrstuvwxyzßøæœłđþ'],
+  [/[а-яієґ]/, 'абвгдежзиклмнопрстуфхцчшщъыьэюяієґ'],
+  [/[α-ω]/, 'αβγδεζηθικλμνξοπρςστυφχψω'],
 ];
 
 /**
  * The spellings one edit from a folded word: a letter left out, two neighbours swapped, a
- * letter changed or put in (from the word's alphabet, when it is all Latin or all Cyrillic, and
- * its own letters). About 55 per letter of a Latin word.
+ * letter changed or put in (from the alphabet of the word's script and its own letters). About
+ * 65 per letter of a Latin word.
  */
 export function oneEditSpellings(word: string): Set<string> {
   const letters = [...new Set([...(ALPHABETS.find(([script]) => script.test(word))?.[1] ?? ''), ...word])];
@@ -246,6 +253,7 @@ const WRITTEN_MAX_LENGTH = 40;
 const ALPHABETIC = /^[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}]+$/u;
 /** Where a compound's parts join (`file-attachments`, `attachments.md`): each part is a word the note writes too. */
 const JOINS = /[_\-.'\u2019]/;
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /**
  * The words the vault's notes write, folded (`Attachments` and `attachments` are one; so are
@@ -305,7 +313,9 @@ export class WrittenWords {
     const mark = ++this.texts;
     const found = this.found;
     found.length = 0;
-    const add = (word: string): void => {
+    const add = (raw: string): void => {
+      // Text pasted from macOS may be decomposed (`a` + combining acute): a mark is no letter, so composed first.
+      const word = NON_ASCII.test(raw) ? raw.normalize('NFC') : raw;
       if (word.length < WRITTEN_MIN_LENGTH - 1 || word.length > WRITTEN_MAX_LENGTH + 1 || !ALPHABETIC.test(word)) return;
       const folded = foldToken(word);
       let id = this.ids.get(folded);

@@ -825,6 +825,8 @@ export class VaultSearch {
         ...(inFilter ? { held: this.heldBy(inFilter) } : {}),
         // Bounded per search: a pasted text of made-up words costs no more than a few slips.
         written: (word, fits) => (budget-- > 0 ? nearestWritten(word, this.writtenNear(), fits) : null),
+        // The start of a name ("Harb", "Lant") is for the fuzzy lane to list, not a misspelt word.
+        beginsAName: (term) => this.fuzzy.beginsAName(term),
       },
       this.spelling,
     );

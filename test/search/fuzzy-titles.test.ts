@@ -149,3 +149,20 @@ test('fuzzyQueryWords: a word is unknown only when none of its own tokens (one p
     { word: 'canvs', tokens: ['canv'], known: false },
   ]);
 });
+
+test('the start of a name ("Harb") is a name being typed: listed by its note, not corrected to another word; a stem the name word extends is still corrected to it', (t) => {
+  const search = engine(t, {
+    'Projects/Harbor tasks.md': '# Harbor tasks\nRotate the keys.\n',
+    'Notes/Disks.md': 'The hard disk is full; a hard reset did not help.\n',
+    'Notes/History of note-taking.md': 'Commonplace books came first.\n',
+    'Notes/Other.md': 'Nothing about it.\n',
+  });
+  const typed = search.search({ query: 'Harb', mode: 'keyword', explain: true });
+  assert.deepEqual(typed.analysis?.corrected, [], 'harb is no misspelt hard');
+  assert.equal(typed.results[0]?.path, 'Projects/Harbor tasks.md', typed.notices.join(' | '));
+  const stem = search.search({ query: 'historically', mode: 'keyword', explain: true });
+  assert.deepEqual(
+    stem.analysis?.corrected.map(({ to }) => to),
+    ['histori'],
+  );
+});
