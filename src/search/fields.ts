@@ -33,7 +33,7 @@ export function noteFieldTexts(note: Note, text: string): FieldTexts {
     }
   }
   for (let i = bodyFrom; i < lines.length; i++) {
-    if (!headingLines.has(i + 1)) body.push(lines[i]!);
+    if (!headingLines.has(i + 1)) body.push(withoutTaskBox(lines[i]!));
   }
   return {
     title,
@@ -42,6 +42,13 @@ export function noteFieldTexts(note: Note, text: string): FieldTexts {
     tags: note.tags.join('\n'),
     body: body.join('\n'),
   };
+}
+
+/** A task's checkbox (`- [x] `, `1. [/] `): its status mark is no word (`x` was a term of every done task). */
+const TASK_BOX = /^(\s*(?:[-*+]|\d+[.)])\s+)\[[^\]]\](?=\s|$)/;
+
+function withoutTaskBox(line: string): string {
+  return line.includes('[') ? line.replace(TASK_BOX, '$1') : line;
 }
 
 function collectStrings(value: unknown, out: string[]): void {

@@ -11,7 +11,7 @@ import { decodeTermStats, encodeTermStats, StatsArena, TermCounter, type TermSta
 import { createTokenizer, tokenizerSignature, unionTokenizer, type Tokenizer, type TokenizerOptions } from './tokenizer.js';
 
 /** Bump when fields or their text change: stored statistics are then rebuilt. */
-const FIELDS_VERSION = 1;
+const FIELDS_VERSION = 2;
 
 export function lexicalExtension(options: Partial<TokenizerOptions> = {}): IndexExtension {
   // One tokenizer per language, made when a note in it first comes: an English vault never

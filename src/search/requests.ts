@@ -69,7 +69,8 @@ export function leadingRequest(language: string, words: readonly string[], isFun
     // "how do I pull a chunk out": the asker's own action on a thing, what the question is about
     // ("where did I write about …" and "how do I find my notes on …" still frame).
     if (language === 'en' && i >= 2 && ARTICLES.has(next) && ASKER.has(foldToken(words[i - 1]!)) && AUXILIARIES.has(foldToken(words[i - 2]!))) break;
-    if (verbs.has(word) && (isFunctionWord(next) || verbs.has(next) || nouns.has(next))) framed = true;
+    // "list of books", "help of a friend": an English verb takes no `of`; the word is a noun, content.
+    if (verbs.has(word) && (isFunctionWord(next) || verbs.has(next) || nouns.has(next)) && !(language === 'en' && next === 'of')) framed = true;
     else if (nouns.has(word) && (isFunctionWord(next) || RELATION.has(next))) framed = true;
     else if (!RELATION.has(word) || i === 0) break;
   }

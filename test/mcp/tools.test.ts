@@ -79,6 +79,9 @@ test('search_brain: hits with evidence, filters, scoped_out, include_text, mode 
   assert.equal(tooMany.isError, true);
   const bad = await call('search_brain', { query: '', limit: 500 });
   assert.equal(bad.isError, true);
+  const blank = await call('search_brain', { query: '   ' });
+  assert.equal(blank.isError, true);
+  assert.match(JSON.stringify(blank.content), /the query is blank/);
 });
 
 test('context_bundle sizes to the budget; recall_bundle has sections with status', async (t) => {
@@ -96,6 +99,7 @@ test('context_bundle sizes to the budget; recall_bundle has sections with status
   );
   const neither = await call('context_bundle', {});
   assert.equal(neither.isError, true);
+  assert.equal((await call('context_bundle', { query: ' \n ' })).isError, true, 'a blank query is no question');
   const recall = (await call('recall_bundle', { mode: 'digest', since: '2000-01-01' })).structuredContent! as { sections: Record<string, { status: string; items: { path?: string; text?: string }[] }> };
   assert.equal(recall.sections.sessions!.status, 'ok');
   assert.equal(recall.sections.captures!.items[0]!.path, 'Claude/Inbox/2026-03-15.md');

@@ -183,3 +183,15 @@ test('in a vault of several languages a query of no function word reads "todo" a
   );
   assert.equal(todo.results[0]!.path, 'Work/Migration tasks.md');
 });
+
+test("a task's checkbox is no word: `x` of `- [x]` is not a term, an X in the text still is", (t) => {
+  const { db, root } = indexedVault(t, {
+    'Tasks.md': '# Tasks\n- [x] Ship the release\n1. [x] Tag it\n- [ ] Write the docs\n',
+    'Film.md': '# Film\nThe X ray scene was cut.\n',
+  });
+  const engine = VaultSearch.open(db, root);
+  assert.deepEqual(
+    engine.search({ query: 'x', mode: 'keyword' }).results.map((hit) => hit.path),
+    ['Film.md'],
+  );
+});

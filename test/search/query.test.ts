@@ -70,7 +70,17 @@ test('a request loses its framing: the verb, its pronouns, and "my notes about",
 });
 
 test('what only looks like a request keeps every word: a first word that is content, a verb after the subject', () => {
-  for (const query of ['list comprehension', 'search operators to find notes by path or tag', 'show hidden files', 'find duplicates', 'help center', 'notes plugin settings', 'related notes']) {
+  for (const query of [
+    'list comprehension',
+    'search operators to find notes by path or tag',
+    'show hidden files',
+    'find duplicates',
+    'help center',
+    'notes plugin settings',
+    'related notes',
+    'list of books to read',
+    'help of the community',
+  ]) {
     assert.deepEqual(analyzeQuery(query, tokenize).content, tokenize(query), query);
   }
   assert.ok(analyzeQuery('what does Jon tell Gina he will do?', tokenize).content.includes(tokenize('tell')[0]!));

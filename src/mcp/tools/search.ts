@@ -37,6 +37,8 @@ const hitSchema = z.object({
   text: z.string().optional(),
 });
 
+/** A query of only white space: what to give instead. */
+const BLANK_QUERY = 'the query is blank: give the question or the words to search for (to list notes by folder, tag or date, use list_notes)';
 export function searchTools({ engine }: ToolContext): Tool[] {
   return [searchBrain(engine), contextBundle(engine)];
 }
@@ -78,6 +80,7 @@ function searchBrain(engine: VaultEngine): Tool {
     },
     annotations: READ_ONLY,
     handler: async (args) => {
+      if (args.query.trim() === '') return fail(BLANK_QUERY);
       const filters = {
         folders: folderList(args.folder),
         excludeFolders: args.exclude_folders ?? [],
@@ -136,6 +139,7 @@ function contextBundle(engine: VaultEngine): Tool {
     annotations: READ_ONLY,
     handler: async (args) => {
       if (args.query === undefined && args.path === undefined) return fail('give a query (what the question is about) or a path (a note to start from)');
+      if (args.query !== undefined && args.query.trim() === '' && args.path === undefined) return fail(BLANK_QUERY);
       let query = args.query ?? '';
       let anchor: string | null = null;
       if (args.path !== undefined) {
