@@ -882,6 +882,22 @@ export class NoteDates {
     return bonuses;
   }
 
+  /** `newest` over every dated note of the vault, sorted once (the pairwise count is for the few best matches). */
+  newestOfAll(): Map<number, number> {
+    const docs: number[] = [];
+    for (let doc = 0; doc < this.days.length; doc++) if (this.days[doc] !== -1) docs.push(doc);
+    docs.sort((a, b) => this.days[b]! - this.days[a]!);
+    const bonuses = new Map<number, number>();
+    for (let i = 0; i < docs.length;) {
+      // Notes of one day share their rank: the count of notes that new or newer.
+      let end = i;
+      while (end < docs.length && this.days[docs[end]!] === this.days[docs[i]!]) end++;
+      const bonus = NEWEST_WEIGHT * inverseDocumentFrequency(docs.length, end, 'lucene');
+      for (; i < end; i++) bonuses.set(docs[i]!, bonus);
+    }
+    return bonuses;
+  }
+
   /** Doc → its bonus, for the spans a query names (`queryDateRanges`): empty when no note is so dated. */
   boosts(ranges: readonly DateRange[]): Map<number, DateBoost> {
     return this.bonuses(this.spansOf(ranges));

@@ -117,6 +117,8 @@ interface Asked {
   text: string;
   more: number;
   bonuses: Map<number, number>;
+  /** The query asks only this ("what's still open?"): the notes it answers with are brought in by their bonus alone. */
+  only?: boolean;
 }
 
 /** The bonuses a query gives notes before BM25 ranks them: names sharing its words, dates it names. */
@@ -353,19 +355,6 @@ function taskWordMatchers(analyzed: AnalyzedQuery, tokenize: Tokenizer): ((held:
     const all = groups.map(any);
     return (held) => all.every((group) => group(held));
   });
-}
-
-/**
- * The query with the words `asked` spans taken as written, as quoted ones are: a query made only
- * of asking words ("offene Punkte", "latest") searches them, and never as the nearest spelling
- * (`offene` → `offer`) nor as a note's name.
- */
-function asWritten(analyzed: AnalyzedQuery, asked: readonly { first: number; last: number }[]): AnalyzedQuery {
-  const quoted = new Set(analyzed.quoted);
-  for (const { first, last } of asked) for (let at = first; at <= last; at++) quoted.add(at);
-  const quotedTerms = new Set(analyzed.quotedTerms);
-  for (const [term, from] of analyzed.termWords) if (from.some((at) => quoted.has(at))) quotedTerms.add(term);
-  return { ...analyzed, quoted, quotedTerms };
 }
 
 /** Stands for a quoted word where the query's readings look: no date, phrase or number is it. */
@@ -628,7 +617,19 @@ export class VaultSearch {
     const tiers = new Map([...phrases].map(([doc, held]) => [doc, held.length]));
     for (const [doc, name] of named) tiers.set(doc, (name.match === 'path' ? 3 : name.spellings.has(spelled) ? 2 : 1) * NAME_TIER + (tiers.get(doc) ?? 0));
     const pooled = this.pooledFrequencies(analyzed.words, known);
-    return { query, limit, filter, notices, analyzed, known, corrected, named, tiers, scoped: scopes.length > 0, phrases, boosts: this.boostsOf(known, dates, pooled), pooled, newest, open };
+    const boosts = this.boostsOf(known, dates, pooled);
+    for (const [asked, answer] of [
+      [open, 'what is still open, and nothing else: the notes holding unfinished tasks (- [ ]), the most first'],
+      [newest, 'for the newest, and nothing else: the notes dated (by their name or date:), the latest first'],
+    ] as const) {
+      if (asked?.only !== true) continue;
+      for (const [doc, bonus] of asked.bonuses) {
+        boosts.scores.set(doc, (boosts.scores.get(doc) ?? 0) + bonus);
+        boosts.brought.add(doc);
+      }
+      notices.push(`read ${quotedPhrases(asked)} as asking ${answer}`);
+    }
+    return { query, limit, filter, notices, analyzed, known, corrected, named, tiers, scoped: scopes.length > 0, phrases, boosts, pooled, newest, open };
   }
 
   /**
@@ -686,8 +687,9 @@ export class VaultSearch {
   /**
    * A query asking for the newest of its matches ("the latest 1:1 with Priya", "when was the last
    * search sync?", `newestAsked`) when it names no date and some note is dated: its asking words
-   * leave the query (no note says "latest" of itself) unless nothing else would be left, and
-   * `rerankByPassages` ranks the dated ones among the best matches by day (`NoteDates.newest`) and says so.
+   * leave the query (no note says "latest" of itself), and `rerankByPassages` ranks the dated ones
+   * among the best matches by day (`NoteDates.newest`) and says so. Asking only that ("the
+   * latest") brings in every dated note, the newest first (`only`: `readQuery` says so).
    */
   private readNewest(analyzed: AnalyzedQuery, datesRead: boolean): { analyzed: AnalyzedQuery; newest: Asked | null } {
     if (datesRead || !this.dates.anyDated) return { analyzed, newest: null };
@@ -695,7 +697,9 @@ export class VaultSearch {
     if (asked.length === 0) return { analyzed, newest: null };
     const said = phrasesSaid(asked);
     const without = leaveOut(analyzed, asked);
-    return { analyzed: without.content.length > 0 ? without : asWritten(analyzed, asked), newest: { ...said, bonuses: new Map() } };
+    // Asking only that ("the latest", "most recent"): the newest dated notes are the answer.
+    if (without.content.length === 0) return { analyzed: without, newest: { ...said, bonuses: this.dates.newestOfAll(), only: true } };
+    return { analyzed: without, newest: { ...said, bonuses: new Map() } };
   }
 
   /**
@@ -714,15 +718,17 @@ export class VaultSearch {
    * A query asking what is still open ("what's still open on Harbor?", "pending items", `openAsked`)
    * when some note holds an open task: `rerankByPassages` gives the best matches holding them a
    * bonus (`OpenTasks.among`) and says so. Its words leave the query, as the newest's do (a note
-   * saying "still open" is not what was asked: `open-tasks` MRR 0.703 → 0.825), unless nothing
-   * else would be left: then they are taken as written (`asWritten`).
+   * saying "still open" is not what was asked: `open-tasks` MRR 0.703 → 0.825). Asking only that
+   * ("what's still open?", "offene Punkte") brings in the notes holding open tasks, the most first.
    */
   private readOpen(analyzed: AnalyzedQuery): { analyzed: AnalyzedQuery; open: Asked | null } {
     if (!this.openTasks.any) return { analyzed, open: null };
     const asked = openAsked(readable(analyzed), () => this.languageOf(analyzed.words));
     if (asked.length === 0) return { analyzed, open: null };
     const without = leaveOut(analyzed, asked);
-    return { analyzed: without.content.length > 0 ? without : asWritten(analyzed, asked), open: { ...phrasesSaid(asked), bonuses: new Map() } };
+    // Asking only that ("what's still open?", "pendente"): the notes holding open tasks are the answer, the most first.
+    if (without.content.length === 0) return { analyzed: without, open: { ...phrasesSaid(asked), bonuses: this.openTasks.among([...this.metas.keys()]), only: true } };
+    return { analyzed: without, open: { ...phrasesSaid(asked), bonuses: new Map() } };
   }
 
   /**

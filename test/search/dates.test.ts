@@ -542,3 +542,16 @@ test('in a vault with no dated note, "latest" stays a word and nothing is reorde
   assert.equal(response.results[0]!.path, 'Install.md');
   assert.deepEqual(response.notices, []);
 });
+
+test('the newest of every dated note, sorted once, is what the pairwise count gives; notes of one day share it, undated ones have none', () => {
+  const paths = ['Daily/2026-05-01.md', 'Daily/2026-05-02.md', 'Plans.md', 'Meetings/2026-05-02 Sync.md', 'Daily/2026-06-01.md', 'Notes/Idea.md'];
+  const dates = new NoteDates(paths, [null, null, null, null, null, '2026-04-30']);
+  const all = dates.newestOfAll();
+  assert.deepEqual(
+    [...all].sort(([a], [b]) => a - b),
+    [...dates.newest(paths.map((_, doc) => doc))].sort(([a], [b]) => a - b),
+  );
+  assert.equal(all.get(1), all.get(3), 'one day, one rank');
+  assert.ok(all.get(4)! > all.get(1)! && all.get(1)! > all.get(0)! && all.get(0)! > all.get(5)!);
+  assert.equal(all.has(2), false);
+});

@@ -119,7 +119,7 @@ test('a query asking what is still open ranks the notes holding open tasks highe
   assert.ok(none.notices.includes('read "still open" as asking what is still open, but none of the best matches holds an unfinished task (- [ ])'), none.notices.join(' | '));
 });
 
-test('the words asking what is open leave the query; a query of only such words is taken as written, never corrected', (t) => {
+test('the words asking what is open leave the query; asking only that lists the notes holding open tasks, the words never corrected', (t) => {
   const { db, root } = indexedVault(t, {
     'Projects/Harbor tasks.md': '# Harbor tasks\n- [ ] Per-tenant keys for Harbor\n- [ ] Certificate template\n',
     'Home/Window.md': '# Window\nThe Harbor window is still open; still open after the storm, still open today.\n',
@@ -131,7 +131,16 @@ test('the words asking what is open leave the query; a query of only such words 
   assert.deepEqual(open.analysis?.terms, ['harbor']);
   const only = engine.search({ query: 'offene Punkte', mode: 'keyword', explain: true });
   assert.deepEqual(only.analysis?.corrected, [], 'offene is no misspelt offer');
-  assert.ok(!only.results.some((hit) => hit.path === 'Notes/Offer.md'));
+  assert.deepEqual(
+    only.results.map((hit) => hit.path),
+    ['Projects/Harbor tasks.md', 'Notes/Offer.md'],
+    'two open tasks before one; the window that is "still open" holds none',
+  );
+  assert.ok(only.notices.includes('read "offene Punkte" as asking what is still open, and nothing else: the notes holding unfinished tasks (- [ ]), the most first'), only.notices.join(' | '));
+  assert.deepEqual(
+    engine.search({ query: "what's still open?", mode: 'keyword', filters: { folders: ['Notes'] } }).results.map((hit) => hit.path),
+    ['Notes/Offer.md'],
+  );
 });
 
 test('a vault without open tasks reads "pending" as a word, with no notice', (t) => {

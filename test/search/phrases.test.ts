@@ -188,6 +188,13 @@ test('a quoted word is searched as written: never read as a date, as asking for 
   assert.deepEqual(asWords.analysis?.terms, ['deploy', 'last', 'week']);
 
   assert.ok(read(said('latest release').notices, /asking for the newest/));
+  // Asking only that: the dated notes, the newest first.
+  const onlyNewest = said('the latest?');
+  assert.ok(read(onlyNewest.notices, /asking for the newest, and nothing else/), onlyNewest.notices.join('; '));
+  assert.deepEqual(
+    onlyNewest.results.map((hit) => hit.path),
+    ['Daily/2026-11-30.md', 'Daily/2026-11-25.md'],
+  );
   const latest = said('"latest" release');
   assert.ok(!read(latest.notices, /newest/), latest.notices.join('; '));
   assert.equal(latest.results[0]!.path, 'Notes/Releases.md');
