@@ -798,10 +798,15 @@ export function newestAsked(words: readonly string[], languageOf: () => string |
  * very latest", "… at the last" — not "at the last Harbor review" nor "look at my latest notes".
  */
 function idiomAfterAt(folded: readonly string[], first: number, last: number): boolean {
-  const at = folded.lastIndexOf('at', first - 1);
+  // `lastIndexOf` from -1 would search the whole query: a first word has no "at" before it.
+  const at = first === 0 ? -1 : folded.lastIndexOf('at', first - 1);
   if (at === -1 || first - at > 3 || !folded.slice(at + 1, first).every((word) => word === 'the' || word === 'very')) return false;
-  return at === first - 1 || folded[first] !== 'last' || last === folded.length - 1;
+  // "at the latest by Friday" ends a clause; "at the latest Harbor review" names what is newest.
+  return at === first - 1 || last === folded.length - 1 || AFTER_THE_IDIOM.has(folded[last + 1]!);
 }
+
+/** Words after "at the latest" that end the idiom's clause ("at the latest by Friday", "… and then"). */
+const AFTER_THE_IDIOM = new Set(['by', 'on', 'in', 'to', 'for', 'and', 'or', 'but', 'then', 'so', 'if', 'when', 'before', 'after', 'until']);
 
 /** The day a frontmatter value names (`2026-05-28`, `2026-05-28T10:00`, `2026-05-28 10:00`), or -1. */
 export function dayOfValue(value: string | null): number {

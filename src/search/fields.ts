@@ -44,8 +44,8 @@ export function noteFieldTexts(note: Note, text: string): FieldTexts {
   };
 }
 
-/** A task's checkbox (`- [x] `, `1. [/] `): its status mark is no word (`x` was a term of every done task). */
-const TASK_BOX = /^(\s*(?:[-*+]|\d+[.)])\s+)\[[^\]]\](?=\s|$)/;
+/** A task's checkbox (`- [x] `, `1. [/] `, `> - [x] ` in a callout): its status mark is no word (`x` was a term of every done task). */
+const TASK_BOX = /^(\s*(?:>\s*)*(?:[-*+]|\d+[.)])\s+)\[[^\]]\](?=\s|$)/;
 
 function withoutTaskBox(line: string): string {
   return line.includes('[') ? line.replace(TASK_BOX, '$1') : line;

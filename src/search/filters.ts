@@ -150,7 +150,8 @@ const ISO_TIME = /^(?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?(?:Z|[+-]
  * guess `Date.parse` would make.
  */
 export function parseDateBound(value: string, { endOfDay }: { endOfDay: boolean }): number | null {
-  const match = /^(\d{4}-\d{2}-\d{2})(?:T(.+))?$/i.exec(value.trim());
+  // `T` or a space between date and time, as frontmatter writes it (`2026-03-14 09:30`).
+  const match = /^(\d{4}-\d{2}-\d{2})(?:[T ](.+))?$/i.exec(value.trim());
   if (!match) return null;
   const day = match[1]!;
   const time = match[2];

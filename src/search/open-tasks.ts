@@ -115,13 +115,6 @@ export class OpenTasks {
     return this.holding > 0;
   }
 
-  /** The notes holding an open task. */
-  holders(): number[] {
-    const docs: number[] = [];
-    for (let doc = 0; doc < this.counts.length; doc++) if (this.counts[doc]! > 0) docs.push(doc);
-    return docs;
-  }
-
   /** Doc → its bonus among `docs` (the best matches); notes without open tasks get none. Scored by `termScore`, BM25's k1 and b. */
   among(docs: readonly number[]): Map<number, number> {
     const held = docs.filter((doc) => this.counts[doc]! > 0);

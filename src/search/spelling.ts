@@ -202,7 +202,7 @@ export function correctQuery(
     if (near !== null) best = { ...near, from: terms[0]! };
     // The start of a name ("Harb" of Harbor) is a name being typed: read as its own longer form
     // (`histor` → `histori`), not as another word (`harb` → `hard`), which the fuzzy lane would hide.
-    if (best !== null && !best.to.startsWith(best.from) && vault.beginsAName?.(best.from) === true) continue;
+    if (best !== null && !(best.spelled ?? best.to).startsWith(best.from) && !best.to.startsWith(best.from) && vault.beginsAName?.(best.from) === true) continue;
     if (best !== null) out.push({ ...best, word: written });
   }
   return out;

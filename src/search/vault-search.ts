@@ -119,6 +119,8 @@ interface Asked {
   bonuses: Map<number, number>;
   /** The query asks only this ("what's still open?"): the notes it answers with are brought in by their bonus alone. */
   only?: boolean;
+  /** Then, what the reading was taken as, for the notices. */
+  said?: string;
 }
 
 /** The bonuses a query gives notes before BM25 ranks them: names sharing its words, dates it names. */
@@ -321,10 +323,10 @@ function leaveOut(analyzed: AnalyzedQuery, spoken: readonly { first: number; las
   return { ...analyzed, content, ignored };
 }
 
-/** Each of `languages`' stop words, folded, with the number of the vault's notes in it. */
-function stopListsOf(db: Database.Database, languages: readonly Language[]): { stops: ReadonlySet<string>; notes: number }[] {
+/** Each of `languages`' stop words, folded, with the number of the vault's notes in it (`languages` come most notes first). */
+function stopListsOf(db: Database.Database, languages: readonly Language[]): { language: string; stops: ReadonlySet<string>; notes: number }[] {
   const notes = new Map(db.prepare('SELECT language, count(*) FROM note_languages GROUP BY language').raw().all() as [string, number][]);
-  return languages.map((language) => ({ stops: new Set(stopWordsOf(language).map(foldToken)), notes: notes.get(language) ?? 0 }));
+  return languages.map((language) => ({ language, stops: new Set(stopWordsOf(language).map(foldToken)), notes: notes.get(language) ?? 0 }));
 }
 
 /**
@@ -412,8 +414,8 @@ export class VaultSearch {
   private readonly openTasks: OpenTasks;
   /** The language all the vault's notes are in, when they are in one. */
   private readonly onlyLanguage: string | null;
-  /** In a vault of several languages, each one's stop words (folded) and how many notes are in it: `pooledFrequencies`. */
-  private readonly stoppedIn: readonly { stops: ReadonlySet<string>; notes: number }[];
+  /** In a vault of several languages, each one's stop words (folded) and how many notes are in it, most notes first: `pooledFrequencies`. */
+  private readonly stoppedIn: readonly { language: string; stops: ReadonlySet<string>; notes: number }[];
 
   private constructor(
     private readonly db: Database.Database,
@@ -493,7 +495,11 @@ export class VaultSearch {
 
   search(request: SearchRequest): SearchResponse {
     const read = this.readQuery(request);
-    const { mode, reason } = this.modeOf(request);
+    const only = read.open?.only === true || read.newest?.only === true;
+    // Asking only for open tasks or the newest is a listing the keyword lane makes: a vector of "what's still open?" finds nothing of it.
+    const { mode, reason } =
+      only && request.mode !== 'semantic' ? { mode: 'keyword' as const, reason: 'keyword only: the query asks only for notes holding open tasks or the newest notes, which the keyword lane lists' } : this.modeOf(request);
+    if (mode !== 'semantic') for (const said of [read.newest?.said, read.open?.said]) if (said !== undefined) read.notices.push(said);
     const response: SearchResponse = {
       query: request.query,
       mode,
@@ -534,14 +540,16 @@ export class VaultSearch {
       response.results = listed.hits;
       response.total_matches = listed.total;
       read.notices.push('the query has only operators and no words to rank by: the notes they let through, newest first');
-    } else if (keyword.hidden.count === 0 && read.query.trim() !== '') {
+    } else if (keyword.hidden.count === 0 && read.query.trim() !== '' && !only) {
       response.results = this.substringLane(read.query, read.limit, read.filter);
       response.total_matches = response.results.length;
       if (response.results.length > 0) read.notices.push('no keyword match; these notes contain the query text as written');
     }
     if (mode !== 'semantic') this.fuzzyLane(response, read);
-    const scopedOut = mode === 'semantic' ? null : scopedOutOf(keyword, this.metas);
+    // A listing asked for alone is the filter's own: the notes outside it were brought in, not found.
+    const scopedOut = mode === 'semantic' || only ? null : scopedOutOf(keyword, this.metas);
     if (scopedOut) response.scoped_out = scopedOut;
+    if (only && mode !== 'semantic' && response.results.length === 0) read.notices.push(`none of the notes the filters let through ${read.open?.only === true ? 'holds an unfinished task (- [ ])' : 'is dated'}`);
     return response;
   }
 
@@ -618,6 +626,8 @@ export class VaultSearch {
     for (const [doc, name] of named) tiers.set(doc, (name.match === 'path' ? 3 : name.spellings.has(spelled) ? 2 : 1) * NAME_TIER + (tiers.get(doc) ?? 0));
     const pooled = this.pooledFrequencies(analyzed.words, known);
     const boosts = this.boostsOf(known, dates, pooled);
+    // A note the query names ("Todo", "Pending items", a pasted path) is found even when a reading took its words.
+    for (const doc of named.keys()) boosts.brought.add(doc);
     for (const [asked, answer] of [
       [open, 'what is still open, and nothing else: the notes holding unfinished tasks (- [ ]), the most first'],
       [newest, 'for the newest, and nothing else: the notes dated (by their name or date:), the latest first'],
@@ -627,7 +637,8 @@ export class VaultSearch {
         boosts.scores.set(doc, (boosts.scores.get(doc) ?? 0) + bonus);
         boosts.brought.add(doc);
       }
-      notices.push(`read ${quotedPhrases(asked)} as asking ${answer}`);
+      // Said where it acts: `search` gives it unless semantic mode was asked for.
+      asked.said = `read ${quotedPhrases(asked)} as asking ${answer}`;
     }
     return { query, limit, filter, notices, analyzed, known, corrected, named, tiers, scoped: scopes.length > 0, phrases, boosts, pooled, newest, open };
   }
@@ -1014,9 +1025,11 @@ export class VaultSearch {
 
   /**
    * A query word's spellings in the vault's languages share the word's document frequency
-   * (`PooledFrequencies`). A word one of them stops counts as in every note of that language too:
-   * there it is written but not indexed. Else English `and`, indexed only by the few Portuguese
-   * notes that quote an English title, was the rarest word of "salt and pepper".
+   * (`PooledFrequencies`). A word the query's own language stops (the one whose stop list holds
+   * most of its words) counts as in every note of that language too: there it is written
+   * but not indexed. Else English `and`, indexed only by the few Portuguese notes that quote an
+   * English title, was the rarest word of "salt and pepper". Only the query's language: German
+   * stops `war` and Spanish `son`, which "the war crimes trial" and "the son of the party" mean.
    */
   private pooledFrequencies(words: readonly string[], known: readonly string[]): PooledFrequencies {
     const pooled = new Map<string, number>();
@@ -1027,12 +1040,20 @@ export class VaultSearch {
       for (const term of spellings) df += this.index.documentFrequency(term);
       for (const term of spellings) pooled.set(term, Math.min(df, this.index.documentCount));
     }
+    if (this.stoppedIn.length === 0) return pooled;
+    // The query's language: the one whose stop list holds most of its words (English on a tie, as for function words, then the vault's main one).
+    const folded = [...new Set(words)].map(foldToken);
+    let own: (typeof this.stoppedIn)[number] | undefined;
+    let most = 0;
+    for (const entry of this.stoppedIn) {
+      const count = folded.filter((word) => entry.stops.has(word)).length;
+      if (count > most || (count === most && count > 0 && entry.language === 'en')) [own, most] = [entry, count];
+    }
+    if (own === undefined) return pooled;
     const wanted = new Set(known);
     for (const word of new Set(words)) {
-      const folded = foldToken(word);
-      let stopped = 0;
-      for (const { stops, notes } of this.stoppedIn) if (stops.has(folded)) stopped += notes;
-      if (stopped === 0) continue;
+      if (!own.stops.has(foldToken(word))) continue;
+      const stopped = own.notes;
       for (const term of this.tokenize.expand(word)) {
         if (wanted.has(term)) pooled.set(term, Math.min((pooled.get(term) ?? this.index.documentFrequency(term)) + stopped, this.index.documentCount));
       }

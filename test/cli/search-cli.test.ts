@@ -102,11 +102,12 @@ test('engram search --modified-after/--modified-before take a calendar date or a
   assert.deepEqual(await paths('--modified-after', '2026-03-15'), ['Notes/Other.md']);
   assert.deepEqual(await paths('--modified-after', '2026-03-14T12:00:00Z', '--modified-before', '2026-03-14T12:00:00.000+00:00'), ['Atlas.md'], 'inclusive');
   assert.deepEqual(await paths('--modified-after', '2026-03-14T12:00:01Z'), ['Notes/Other.md']);
+  assert.deepEqual(await paths('--modified-after', '2026-03-15 09:30'), ['Notes/Other.md'], 'a space between date and time, as frontmatter writes it');
   for (const [option, raw] of [
     ['--modified-after', '1'],
     ['--modified-after', 'March 5'],
     ['--modified-before', 'tomorrow 5'],
-    ['--modified-before', '2026-03-14 12:00'],
+    ['--modified-before', '2026-03-14 noon'],
     ['--modified-after', '2026-03-14T25:00Z'],
   ]) {
     const result = await runCli(['search', 'tantivy', option!, raw!], env);

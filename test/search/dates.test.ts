@@ -428,6 +428,9 @@ test('the words asking for the newest, in each language read, one or two words l
   assert.deepEqual(asked('what did we decide at the last Harbor review'), [[6, 6, 'last']], 'not the idiom: a meeting follows');
   assert.deepEqual(asked('look at my latest notes on Harbor'), [[3, 3, 'latest']]);
   assert.deepEqual(asked('finish it at the last'), []);
+  assert.deepEqual(asked('latest standup at harbor'), [[0, 0, 'latest']], 'an "at" after the phrase is no idiom before it');
+  assert.deepEqual(asked('page numbers at the latest on-call retro'), [[4, 4, 'latest']]);
+  assert.deepEqual(asked('send it at the latest by Friday'), [], 'the idiom, ending its clause');
   for (const query of ['last resort fallback', 'last but not least', 'the second to last item', 'first and last steps', 'will the battery last all day', 'send it at the very latest']) assert.deepEqual(asked(query), [], query);
   assert.deepEqual(asked('when did I last talk to Priya'), [[3, 3, 'last']]);
   assert.deepEqual(asked('what did Priya say last time'), [[4, 5, 'last time']]);

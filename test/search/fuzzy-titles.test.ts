@@ -155,6 +155,9 @@ test('the start of a name ("Harb") is a name being typed: listed by its note, no
     'Projects/Harbor tasks.md': '# Harbor tasks\nRotate the keys.\n',
     'Notes/Disks.md': 'The hard disk is full; a hard reset did not help.\n',
     'Notes/History of note-taking.md': 'Commonplace books came first.\n',
+    'Notes/Billing overview.md': 'Billing runs monthly; the billing sync is on Tuesdays.\n',
+    // A Portuguese note makes the names' words Portuguese too, where `billing` stays whole.
+    'Notas/Faturação.md': '---\nlang: pt\n---\n# Faturação\nA reunião sobre a faturação foi ontem, com as contas do mês.\n',
     'Notes/Other.md': 'Nothing about it.\n',
   });
   const typed = search.search({ query: 'Harb', mode: 'keyword', explain: true });
@@ -164,5 +167,10 @@ test('the start of a name ("Harb") is a name being typed: listed by its note, no
   assert.deepEqual(
     stem.analysis?.corrected.map(({ to }) => to),
     ['histori'],
+  );
+  // Read as the written word it begins ("billing"), though its stem (`bill`) is shorter.
+  assert.deepEqual(
+    search.search({ query: 'billin decisions', mode: 'keyword', explain: true }).analysis?.corrected.map(({ spelled }) => spelled),
+    ['billing'],
   );
 });

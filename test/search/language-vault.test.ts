@@ -114,3 +114,18 @@ test("a word one of the vault's languages stops counts as in every note of that 
   const and = response.results.find((hit) => hit.path === 'Roteiro.md')?.explain?.find((part) => part.term === 'and');
   assert.equal(and?.df, 1 + 3, 'its one Portuguese note, and the three English notes that write it unindexed');
 });
+
+test("only the query's own language pools its stop words: German stops `war`, which an English query means", (t) => {
+  const de = (body: string) => `---\nlang: de\n---\n${body}\n`;
+  const { db } = indexed(t, {
+    'Nuremberg.md': '# Nuremberg\nThe war crimes trial opened in November 1945.\n',
+    'City.md': '# City\nCrimes of the city: petty theft and fraud at the docks.\n',
+    'Tag.md': de('# Tag\nEs war ein schöner Tag, und wir waren am See.'),
+    'Reise.md': de('# Reise\nDie Reise war lang, aber sie war schön.'),
+    'Haus.md': de('# Haus\nDas Haus war alt und das Dach war undicht.'),
+  });
+  const engine = VaultSearch.open(db, '/unused');
+  const response = engine.search({ query: 'the war crimes', mode: 'keyword', explain: true });
+  assert.equal(response.results[0]!.path, 'Nuremberg.md', response.results.map((hit) => hit.path).join(', '));
+  assert.equal(response.results[0]!.explain!.find((part) => part.term === 'war')?.df, 1, 'not pooled with the German notes');
+});

@@ -204,3 +204,29 @@ test("a task's checkbox is no word: `x` of `- [x]` is not a term, an X in the te
     ['Film.md'],
   );
 });
+
+test('asking only what is open: a note named for the words is still found by its name, a filter with no task holder says so, no substring fallback, the keyword lane answers', (t) => {
+  const { db, root } = indexedVault(t, {
+    'Lists/Pending items.md': '# Pending items\n* call the plumber\n* renew the passport\n',
+    'Work/Alpha.md': '# Alpha\n- [ ] Ship the alpha\n> - [x] a done task in a callout\n',
+    'Home/Window.md': '# Window\nThe window is still open.\n',
+    'Notes/Film.md': '# Film\nThe X ray scene was cut.\n',
+  });
+  const engine = VaultSearch.open(db, root);
+  const named = engine.search({ query: 'pending items', mode: 'keyword' });
+  assert.equal(named.results[0]!.path, 'Lists/Pending items.md', 'the note the query names, first');
+  assert.ok(named.results.some((hit) => hit.path === 'Work/Alpha.md'));
+  assert.equal(engine.search({ query: 'Lists/Pending items', mode: 'keyword' }).results[0]?.path, 'Lists/Pending items.md', 'a pasted path');
+  const home = engine.search({ query: "what's still open?", mode: 'keyword', filters: { folders: ['Home'] } });
+  assert.deepEqual(home.results, [], 'no substring hit of the window that says "still open"');
+  assert.equal(home.scoped_out, undefined, 'the notes outside the filter were brought in, not found');
+  assert.ok(home.notices.includes('none of the notes the filters let through holds an unfinished task (- [ ])'), home.notices.join(' | '));
+  const auto = engine.search({ query: "what's still open?" });
+  assert.equal(auto.mode, 'keyword');
+  assert.match(auto.mode_reason, /asks only for notes holding open tasks or the newest notes/);
+  assert.deepEqual(
+    engine.search({ query: 'x', mode: 'keyword' }).results.map((hit) => hit.path),
+    ['Notes/Film.md'],
+    "a callout's checkbox is no word either",
+  );
+});
