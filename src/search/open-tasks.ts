@@ -59,13 +59,20 @@ const FALSE_FRIENDS: ReadonlyMap<string, readonly string[]> = new Map([
  */
 export function openAsked(words: readonly string[], languageOf: () => string | null = () => null): AskedPhrase[] {
   const folded = foldWords(words);
-  return phrasesIn(words, folded, OPEN, (first, last) => {
+  const asked = phrasesIn(words, folded, OPEN, (first, last) => {
     if (first !== last) return true;
     const word = folded[first]!;
     if (UNFINISHED.includes(word)) return SAID_ALONE.has(word) && PREDICATE.has(folded[first - 1] ?? '');
     return !(FALSE_FRIENDS.get(word)?.includes(languageOf() ?? '') ?? false);
   });
+  // "anything pending?": the pronoun it is said of asks too.
+  return asked.map((phrase) =>
+    phrase.first > 0 && PRONOUNS.has(folded[phrase.first - 1]!) && UNFINISHED.includes(folded[phrase.first]!) ? { ...phrase, first: phrase.first - 1, text: words.slice(phrase.first - 1, phrase.last + 1).join(' ') } : phrase,
+  );
 }
+
+/** The pronouns of `PREDICATE`, read with the word for unfinished they come before. */
+const PRONOUNS = new Set(['anything', 'something']);
 
 /**
  * What holding open tasks is worth to a query asking for them, in units of its idf among the

@@ -103,3 +103,11 @@ export function openingRequest(words: readonly string[], isFunctionWord: (langua
   }
   return null;
 }
+
+/** Whether a word is a request verb or a noun for what the vault holds, in some language ("list", "notes", "mostre"). */
+export function isRequestWord(word: string): boolean {
+  const folded = foldToken(word);
+  for (const verbs of REQUEST_VERBS.values()) if (verbs.has(folded)) return true;
+  for (const nouns of VAULT_NOUNS.values()) if (nouns.has(folded)) return true;
+  return false;
+}

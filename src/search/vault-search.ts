@@ -26,6 +26,7 @@ import { analyzeQuery, functionWordLanguage, type AnalyzedQuery } from './query.
 import { dayOfValue, isoDay, localDay, MAX_SPAN_DAYS, newestAsked, NoteDates, queryDateRanges, relativeDateRanges, type DateBoost, type DateRange, type SpanNotes } from './dates.js';
 import { correctQuery, nearestWritten, SPELLING_DEFAULTS, SpellingIndex, WrittenWords, type WordCorrection, type WrittenNear } from './spelling.js';
 import { openAsked, OpenTasks } from './open-tasks.js';
+import { isRequestWord } from './requests.js';
 import { stopWordsOf, type Language } from './language.js';
 import { phrasesSaid, quotedPhrases } from './asked.js';
 
@@ -357,6 +358,33 @@ function taskWordMatchers(analyzed: AnalyzedQuery, tokenize: Tokenizer): ((held:
     const all = groups.map(any);
     return (held) => all.every((group) => group(held));
   });
+}
+
+/**
+ * The query without the words `asked` spans, and whether it asks nothing else: what is left, if
+ * anything, only frames the request ("list of open tasks", "give me the latest": request words
+ * and stop words), and goes too.
+ */
+function withoutAsked(analyzed: AnalyzedQuery, asked: readonly { first: number; last: number }[], isStopWord: (word: string) => boolean): { analyzed: AnalyzedQuery; only: boolean } {
+  const without = leaveOut(analyzed, asked);
+  if (without.content.length === 0) return { analyzed: without, only: true };
+  const left = new Set<number>();
+  for (const term of without.content) for (const at of without.termWords.get(term) ?? []) if (!asked.some(({ first, last }) => first <= at && at <= last)) left.add(at);
+  // A stop word of another vault language (`of` is a term to Portuguese) frames as well.
+  if (left.size === 0 || ![...left].every((at) => !without.quoted.has(at) && (isRequestWord(without.words[at]!) || isStopWord(without.words[at]!)))) return { analyzed: without, only: false };
+  return { analyzed: leaveOut(analyzed, [...asked, ...[...left].map((at) => ({ first: at, last: at }))]), only: true };
+}
+
+/**
+ * The query with the words `asked` spans taken as written, as quoted ones are: in a vault with
+ * nothing they could ask for they are searched, never as the nearest spelling nor a note's name.
+ */
+function asWritten(analyzed: AnalyzedQuery, asked: readonly { first: number; last: number }[]): AnalyzedQuery {
+  const quoted = new Set(analyzed.quoted);
+  for (const { first, last } of asked) for (let at = first; at <= last; at++) quoted.add(at);
+  const quotedTerms = new Set(analyzed.quotedTerms);
+  for (const [term, from] of analyzed.termWords) if (from.some((at) => quoted.has(at))) quotedTerms.add(term);
+  return { ...analyzed, quoted, quotedTerms };
 }
 
 /** Stands for a quoted word where the query's readings look: no date, phrase or number is it. */
@@ -703,13 +731,15 @@ export class VaultSearch {
    * latest") brings in every dated note, the newest first (`only`: `readQuery` says so).
    */
   private readNewest(analyzed: AnalyzedQuery, datesRead: boolean): { analyzed: AnalyzedQuery; newest: Asked | null } {
-    if (datesRead || !this.dates.anyDated) return { analyzed, newest: null };
+    if (datesRead) return { analyzed, newest: null };
     const asked = newestAsked(readable(analyzed), () => this.languageOf(analyzed.words));
     if (asked.length === 0) return { analyzed, newest: null };
+    // No note is dated: the words are searched, as written ("latest" is no misspelt "latent").
+    if (!this.dates.anyDated) return { analyzed: asWritten(analyzed, asked), newest: null };
     const said = phrasesSaid(asked);
-    const without = leaveOut(analyzed, asked);
+    const { analyzed: without, only } = withoutAsked(analyzed, asked, (word) => this.tokenize.isStopWord(word));
     // Asking only that ("the latest", "most recent"): the newest dated notes are the answer.
-    if (without.content.length === 0) return { analyzed: without, newest: { ...said, bonuses: this.dates.newestOfAll(), only: true } };
+    if (only) return { analyzed: without, newest: { ...said, bonuses: this.dates.newestOfAll(), only: true } };
     return { analyzed: without, newest: { ...said, bonuses: new Map() } };
   }
 
@@ -733,12 +763,13 @@ export class VaultSearch {
    * ("what's still open?", "offene Punkte") brings in the notes holding open tasks, the most first.
    */
   private readOpen(analyzed: AnalyzedQuery): { analyzed: AnalyzedQuery; open: Asked | null } {
-    if (!this.openTasks.any) return { analyzed, open: null };
     const asked = openAsked(readable(analyzed), () => this.languageOf(analyzed.words));
     if (asked.length === 0) return { analyzed, open: null };
-    const without = leaveOut(analyzed, asked);
-    // Asking only that ("what's still open?", "pendente"): the notes holding open tasks are the answer, the most first.
-    if (without.content.length === 0) return { analyzed: without, open: { ...phrasesSaid(asked), bonuses: this.openTasks.among([...this.metas.keys()]), only: true } };
+    // No note holds an open task: the words are searched, as written ("offene" is no misspelt "offer").
+    if (!this.openTasks.any) return { analyzed: asWritten(analyzed, asked), open: null };
+    const { analyzed: without, only } = withoutAsked(analyzed, asked, (word) => this.tokenize.isStopWord(word));
+    // Asking only that ("what's still open?", "list of open tasks"): the notes holding open tasks are the answer, the most first.
+    if (only) return { analyzed: without, open: { ...phrasesSaid(asked), bonuses: this.openTasks.among([...this.metas.keys()]), only: true } };
     return { analyzed: without, open: { ...phrasesSaid(asked), bonuses: new Map() } };
   }
 

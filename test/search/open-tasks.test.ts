@@ -28,7 +28,7 @@ test('the words asking what is still open, per language, the longest phrase at e
   assert.deepEqual(asked('what do I still need to do for the move?'), [[3, 6, 'still need to do']]);
   assert.deepEqual(asked('what remains to be done on the migration'), [[1, 4, 'remains to be done']]);
   assert.deepEqual(asked("what's pending on Harbor?"), [[1, 1, 'pending']]);
-  assert.deepEqual(asked('anything outstanding with the landlord?'), [[1, 1, 'outstanding']]);
+  assert.deepEqual(asked('anything outstanding with the landlord?'), [[0, 1, 'anything outstanding']], 'the pronoun it is said of asks too');
   // Not "open" alone, nor a meeting's open questions, nor the other senses of a word for unfinished.
   for (const query of [
     'open the file in a new tab',
@@ -143,6 +143,16 @@ test('the words asking what is open leave the query; asking only that lists the 
   );
 });
 
+test('a vault without open tasks or dated notes searches the asking words as written, never corrected', (t) => {
+  const { db, root } = indexedVault(t, { 'Notes/Offer.md': '# Offer\nThe offer for the flat, and a latent bug.\n' });
+  const engine = VaultSearch.open(db, root);
+  for (const query of ['offene Punkte', 'the latest']) {
+    const response = engine.search({ query, mode: 'keyword', explain: true });
+    assert.deepEqual(response.analysis?.corrected, [], query);
+    assert.deepEqual(response.results, [], query);
+  }
+});
+
 test('a vault without open tasks reads "pending" as a word, with no notice', (t) => {
   const { db, root } = indexedVault(t, {
     'Billing/Invoices.md': '# Invoices\nA pending invoice waits for approval.\n- [x] Send the March invoice ✅ 2026-03-02\n',
@@ -221,6 +231,13 @@ test('asking only what is open: a note named for the words is still found by its
   assert.deepEqual(home.results, [], 'no substring hit of the window that says "still open"');
   assert.equal(home.scoped_out, undefined, 'the notes outside the filter were brought in, not found');
   assert.ok(home.notices.includes('none of the notes the filters let through holds an unfinished task (- [ ])'), home.notices.join(' | '));
+  for (const query of ['anything pending?', 'list of open tasks', 'give me a list of pending items']) {
+    assert.deepEqual(
+      engine.search({ query, mode: 'keyword' }).results.map((hit) => hit.path),
+      ['Work/Alpha.md'],
+      `${query}: asks only what is open`,
+    );
+  }
   const auto = engine.search({ query: "what's still open?" });
   assert.equal(auto.mode, 'keyword');
   assert.match(auto.mode_reason, /asks only for notes holding open tasks or the newest notes/);
