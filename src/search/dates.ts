@@ -874,33 +874,21 @@ export class NoteDates {
    * were a word those notes contain — times `NEWEST_WEIGHT`. Undated notes get none.
    */
   newest(docs: readonly number[]): Map<number, number> {
-    const dated = docs.filter((doc) => this.days[doc] !== -1).map((doc) => this.days[doc]!);
+    // Sorted newest first, a note's rank is where its day's group ends: no pairwise count.
+    const dated = docs.filter((doc) => this.days[doc] !== -1).sort((a, b) => this.days[b]! - this.days[a]!);
     const bonuses = new Map<number, number>();
-    const m = dated.length;
-    for (const doc of docs) {
-      const day = this.days[doc]!;
-      if (day === -1) continue;
-      let r = 0;
-      for (const other of dated) if (other >= day) r++;
-      bonuses.set(doc, NEWEST_WEIGHT * inverseDocumentFrequency(m, r, 'lucene'));
+    for (let i = 0; i < dated.length;) {
+      let end = i;
+      while (end < dated.length && this.days[dated[end]!] === this.days[dated[i]!]) end++;
+      const bonus = NEWEST_WEIGHT * inverseDocumentFrequency(dated.length, end, 'lucene');
+      for (; i < end; i++) bonuses.set(dated[i]!, bonus);
     }
     return bonuses;
   }
 
-  /** `newest` over every dated note of the vault, sorted once (the pairwise count is for the few best matches). */
+  /** `newest` over every note of the vault (a query asking only for the newest). */
   newestOfAll(): Map<number, number> {
-    const docs: number[] = [];
-    for (let doc = 0; doc < this.days.length; doc++) if (this.days[doc] !== -1) docs.push(doc);
-    docs.sort((a, b) => this.days[b]! - this.days[a]!);
-    const bonuses = new Map<number, number>();
-    for (let i = 0; i < docs.length;) {
-      // Notes of one day share their rank: the count of notes that new or newer.
-      let end = i;
-      while (end < docs.length && this.days[docs[end]!] === this.days[docs[i]!]) end++;
-      const bonus = NEWEST_WEIGHT * inverseDocumentFrequency(docs.length, end, 'lucene');
-      for (; i < end; i++) bonuses.set(docs[i]!, bonus);
-    }
-    return bonuses;
+    return this.newest(Array.from(this.days.keys()));
   }
 
   /** Doc → its bonus, for the spans a query names (`queryDateRanges`): empty when no note is so dated. */

@@ -546,14 +546,20 @@ test('in a vault with no dated note, "latest" stays a word and nothing is reorde
   assert.deepEqual(response.notices, []);
 });
 
-test('the newest of every dated note, sorted once, is what the pairwise count gives; notes of one day share it, undated ones have none', () => {
+test('the newest of every dated note: the idf of being among the r newest (notes of one day share r), undated ones none; a subset is ranked among itself', () => {
   const paths = ['Daily/2026-05-01.md', 'Daily/2026-05-02.md', 'Plans.md', 'Meetings/2026-05-02 Sync.md', 'Daily/2026-06-01.md', 'Notes/Idea.md'];
   const dates = new NoteDates(paths, [null, null, null, null, null, '2026-04-30']);
   const all = dates.newestOfAll();
-  assert.deepEqual(
-    [...all].sort(([a], [b]) => a - b),
-    [...dates.newest(paths.map((_, doc) => doc))].sort(([a], [b]) => a - b),
-  );
+  // Five dated notes; r counts the notes as new or newer: 1 (June), 3 (the two of 2 May), 4, 5.
+  const idf = (r: number) => Math.log(1 + (5 - r + 0.5) / (r + 0.5));
+  for (const [doc, r] of [
+    [1, 3],
+    [0, 4],
+    [5, 5],
+  ] as const)
+    assert.ok(Math.abs(all.get(doc)! / all.get(4)! - idf(r) / idf(1)) < 1e-9, String(doc));
+  const among = dates.newest([0, 5]);
+  assert.ok(among.get(0)! > among.get(5)! && among.get(0)! < all.get(4)!, 'the newer of two is first of two, not first of five');
   assert.equal(all.get(1), all.get(3), 'one day, one rank');
   assert.ok(all.get(4)! > all.get(1)! && all.get(1)! > all.get(0)! && all.get(0)! > all.get(5)!);
   assert.equal(all.has(2), false);
