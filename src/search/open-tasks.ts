@@ -34,7 +34,7 @@ const OPEN_WORDS: Readonly<Record<string, string>> = {
     'left to do | still to do | still left | yet to do | not done yet | not yet done | to-do | to-dos | todo | todos | to do list',
     "haven't done yet | have not done yet | haven't finished | not finished yet | still need to do | still have to do | remains to be done | remain to be done | left undone",
   ].join(' | '),
-  pt: 'pendente | pendentes | em aberto | falta fazer | ainda por fazer | tarefas por fazer | inacabado | inacabada | tarefas abertas',
+  pt: 'pendente | pendentes | pendência | pendências | em aberto | falta fazer | ainda por fazer | tarefas por fazer | inacabado | inacabada | tarefas abertas',
   es: 'pendiente | pendientes | falta por hacer | queda por hacer | tareas por hacer | inacabado | inacabada | tareas abiertas',
   fr: 'reste à faire | encore à faire | tâches à faire | en suspens | inachevé | inachevée | tâches ouvertes',
   de: 'noch offen | offene punkte | offenen punkte | offene aufgaben | offenen aufgaben | offene todos | ausstehend | ausstehende | ausstehenden | noch zu tun | unerledigt | unerledigte | unerledigten | noch zu erledigen',
@@ -44,6 +44,29 @@ const OPEN_WORDS: Readonly<Record<string, string>> = {
 };
 
 const OPEN = phraseTable(OPEN_WORDS);
+
+/**
+ * Words for the tasks themselves, per language: beside the words asking what is open they only
+ * name what is asked for ("which tasks are still open?", "tarefas pendentes", "what items are
+ * still pending"), so a query of them and the asking words asks only that (`isTaskNoun`).
+ */
+const TASK_NOUNS_BY_LANGUAGE: Readonly<Record<string, string>> = {
+  en: 'task tasks item items todo todos to-do to-dos action actions point points issue issues thing things work',
+  pt: 'tarefa tarefas item itens ponto pontos coisa coisas afazeres assunto assuntos',
+  es: 'tarea tareas elemento elementos punto puntos cosa cosas asunto asuntos tema temas',
+  fr: 'tâche tâches élément éléments point points chose choses',
+  de: 'aufgabe aufgaben punkt punkte todo todos ding dinge',
+  it: 'attività compito compiti cosa cose punto punti',
+  nl: 'taak taken punt punten ding dingen',
+  ru: 'задача задачи задач дело дела пункт пункты',
+};
+
+const TASK_NOUNS_FOLDED: ReadonlySet<string> = new Set(Object.values(TASK_NOUNS_BY_LANGUAGE).flatMap((list) => list.split(' ').map((word) => foldWords([word])[0]!)));
+
+/** Whether a word names tasks in some language (`TASK_NOUNS_BY_LANGUAGE`): beside the words asking what is open, it asks nothing more. */
+export function isTaskNoun(word: string): boolean {
+  return TASK_NOUNS_FOLDED.has(foldWords([word])[0]!);
+}
 
 /** The languages in which a word asking for open tasks means something else: Spanish and Portuguese `todo` is "all". */
 const FALSE_FRIENDS: ReadonlyMap<string, readonly string[]> = new Map([

@@ -265,6 +265,11 @@ function questionWordsOf(language: string): ReadonlySet<string> {
   return words;
 }
 
+/** Whether a word is one of `language`'s function or stop words, as a question drops them (`questionWordsOf`). */
+export function isQuestionWord(language: string, word: string): boolean {
+  return FUNCTION_WORDS.has(language) && questionWordsOf(language).has(foldToken(word));
+}
+
 /** Punctuation between two words that ends a sentence. */
 const SENTENCE_END = /[.!?;。！？]/u;
 

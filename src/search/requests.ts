@@ -34,7 +34,7 @@ const REQUEST_VERBS_BY_LANGUAGE: Record<string, string> = {
 
 /** Nouns for what the vault holds, framing only right before a function word ("my notes about …"). */
 const VAULT_NOUNS_BY_LANGUAGE: Record<string, string> = {
-  en: 'notes note info information everything anything something all details stuff things',
+  en: 'notes note entries entry info information everything anything something all details stuff things',
   pt: 'notas nota informação informações tudo algo',
   es: 'notas nota información todo algo',
   fr: 'notes note informations tout quelque',

@@ -22,10 +22,10 @@ import { VectorIndex, type VectorHit, type VectorScope, type VectorSource } from
 import { foldToken, isJoinedWord, spellingGroups, type Tokenizer, type TokenizerOptions } from './tokenizer.js';
 import { NameIndex } from './names.js';
 import { FuzzyNames, fuzzyMerge, fuzzyQueryWords } from './fuzzy-titles.js';
-import { analyzeQuery, functionWordLanguage, type AnalyzedQuery } from './query.js';
-import { dayOfValue, isoDay, localDay, MAX_SPAN_DAYS, newestAsked, NoteDates, queryDateRanges, relativeDateRanges, type DateBoost, type DateRange, type SpanNotes } from './dates.js';
+import { analyzeQuery, functionWordLanguage, isQuestionWord, type AnalyzedQuery } from './query.js';
+import { asksAloneOnly, dayOfValue, isoDay, localDay, MAX_SPAN_DAYS, newestAsked, NoteDates, queryDateRanges, relativeDateRanges, type DateBoost, type DateRange, type SpanNotes } from './dates.js';
 import { correctQuery, nearestWritten, SPELLING_DEFAULTS, SpellingIndex, WrittenWords, type WordCorrection, type WrittenNear } from './spelling.js';
-import { openAsked, OpenTasks } from './open-tasks.js';
+import { isTaskNoun, openAsked, OpenTasks } from './open-tasks.js';
 import { isRequestWord } from './requests.js';
 import { stopWordsOf, type Language } from './language.js';
 import { phrasesSaid, quotedPhrases } from './asked.js';
@@ -362,16 +362,15 @@ function taskWordMatchers(analyzed: AnalyzedQuery, tokenize: Tokenizer): ((held:
 
 /**
  * The query without the words `asked` spans, and whether it asks nothing else: what is left, if
- * anything, only frames the request ("list of open tasks", "give me the latest": request words
- * and stop words), and goes too.
+ * anything, only frames the request (`frames`: "list of open tasks", "give me the latest",
+ * "which tasks are still open?"), and goes too.
  */
-function withoutAsked(analyzed: AnalyzedQuery, asked: readonly { first: number; last: number }[], isStopWord: (word: string) => boolean): { analyzed: AnalyzedQuery; only: boolean } {
+function withoutAsked(analyzed: AnalyzedQuery, asked: readonly { first: number; last: number }[], frames: (word: string) => boolean): { analyzed: AnalyzedQuery; only: boolean } {
   const without = leaveOut(analyzed, asked);
   if (without.content.length === 0) return { analyzed: without, only: true };
   const left = new Set<number>();
   for (const term of without.content) for (const at of without.termWords.get(term) ?? []) if (!asked.some(({ first, last }) => first <= at && at <= last)) left.add(at);
-  // A stop word of another vault language (`of` is a term to Portuguese) frames as well.
-  if (left.size === 0 || ![...left].every((at) => !without.quoted.has(at) && (isRequestWord(without.words[at]!) || isStopWord(without.words[at]!)))) return { analyzed: without, only: false };
+  if (left.size === 0 || ![...left].every((at) => !without.quoted.has(at) && frames(without.words[at]!))) return { analyzed: without, only: false };
   return { analyzed: leaveOut(analyzed, [...asked, ...[...left].map((at) => ({ first: at, last: at }))]), only: true };
 }
 
@@ -737,10 +736,22 @@ export class VaultSearch {
     // No note is dated: the words are searched, as written ("latest" is no misspelt "latent").
     if (!this.dates.anyDated) return { analyzed: asWritten(analyzed, asked), newest: null };
     const said = phrasesSaid(asked);
-    const { analyzed: without, only } = withoutAsked(analyzed, asked, (word) => this.tokenize.isStopWord(word));
+    const { analyzed: without, only } = withoutAsked(analyzed, asked, (word) => this.frames(word, analyzed.language));
     // Asking only that ("the latest", "most recent"): the newest dated notes are the answer.
     if (only) return { analyzed: without, newest: { ...said, bonuses: this.dates.newestOfAll(), only: true } };
+    // "what did Melanie paint recently?": the adverb is the asker's memory of when, and a word of the note, searched as written.
+    if (asked.every((phrase) => asksAloneOnly(analyzed.words, phrase))) return { analyzed: asWritten(analyzed, asked), newest: null };
     return { analyzed: without, newest: { ...said, bonuses: new Map() } };
+  }
+
+  /**
+   * Whether a word left beside the words asking for the newest or for what is open only frames
+   * the request: a request word ("list", "notes"), a stop word of some vault language (`of` is
+   * a term to Portuguese), or a function word of the query's language ("what did I write
+   * recently?", whose words are all content to the analysis when nothing else is there).
+   */
+  private frames(word: string, language: string | null): boolean {
+    return isRequestWord(word) || this.tokenize.isStopWord(word) || (language !== null && isQuestionWord(language, word));
   }
 
   /**
@@ -767,8 +778,8 @@ export class VaultSearch {
     if (asked.length === 0) return { analyzed, open: null };
     // No note holds an open task: the words are searched, as written ("offene" is no misspelt "offer").
     if (!this.openTasks.any) return { analyzed: asWritten(analyzed, asked), open: null };
-    const { analyzed: without, only } = withoutAsked(analyzed, asked, (word) => this.tokenize.isStopWord(word));
-    // Asking only that ("what's still open?", "list of open tasks"): the notes holding open tasks are the answer, the most first.
+    const { analyzed: without, only } = withoutAsked(analyzed, asked, (word) => isTaskNoun(word) || this.frames(word, analyzed.language));
+    // Asking only that ("what's still open?", "which tasks are still open?"): the notes holding open tasks are the answer, the most first.
     if (only) return { analyzed: without, open: { ...phrasesSaid(asked), bonuses: this.openTasks.among([...this.metas.keys()]), only: true } };
     return { analyzed: without, open: { ...phrasesSaid(asked), bonuses: new Map() } };
   }

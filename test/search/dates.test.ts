@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { dayNumber, dayOfName, dayOfValue, isoDay, localDay, newestAsked, NoteDates, queryDateRanges, relativeDateRanges } from '../../src/search/dates.js';
+import { asksAloneOnly, dayNumber, dayOfName, dayOfValue, isoDay, localDay, newestAsked, NoteDates, queryDateRanges, relativeDateRanges } from '../../src/search/dates.js';
 import { scanWords, VaultSearch } from '../../src/search/index.js';
 import { indexedVault } from '../helpers/indexed-vault.js';
 
@@ -419,8 +419,13 @@ test('the words asking for the newest, in each language read, one or two words l
   assert.deepEqual(asked('when was the last search sync?'), [[3, 3, 'last']]);
   assert.deepEqual(asked('a reunião mais recente sobre o Harbor'), [[2, 3, 'mais recente']]);
   assert.deepEqual(asked('die neueste Besprechung'), [[1, 1, 'neueste']]);
-  assert.deepEqual(asked('what did John recently get promoted to?'), [], '"recently" asks of a time, not for the newest notes');
-  assert.deepEqual(asked('the recent changes'), [], '"recent" alone is no superlative');
+  // "recently" is found, but asks for the newest only when the query asks nothing else: beside a subject it places the question in time.
+  const recently = words('what did John recently get promoted to?');
+  assert.deepEqual(
+    newestAsked(recently).map((phrase) => asksAloneOnly(recently, phrase)),
+    [true],
+  );
+  assert.deepEqual(asked('the recent changes'), [[1, 1, 'recent']], 'the adjective asks wherever it stands');
   assert.deepEqual(asked('how long does the battery last'), [], 'a verb at the end');
   assert.deepEqual(asked("what is Priya's last name"), []);
   assert.deepEqual(asked('send it by Friday at the latest'), []);

@@ -231,7 +231,18 @@ test('asking only what is open: a note named for the words is still found by its
   assert.deepEqual(home.results, [], 'no substring hit of the window that says "still open"');
   assert.equal(home.scoped_out, undefined, 'the notes outside the filter were brought in, not found');
   assert.ok(home.notices.includes('none of the notes the filters let through holds an unfinished task (- [ ])'), home.notices.join(' | '));
-  for (const query of ['anything pending?', 'list of open tasks', 'give me a list of pending items']) {
+  // A word for the tasks themselves names what is asked for, in any language.
+  for (const query of [
+    'anything pending?',
+    'list of open tasks',
+    'give me a list of pending items',
+    'which tasks are still open?',
+    'what items are still pending',
+    'todo items',
+    'tarefas pendentes',
+    'quais são as pendências?',
+    'ausstehende Aufgaben',
+  ]) {
     assert.deepEqual(
       engine.search({ query, mode: 'keyword' }).results.map((hit) => hit.path),
       ['Work/Alpha.md'],

@@ -195,6 +195,17 @@ test('a quoted word is searched as written: never read as a date, as asking for 
     onlyNewest.results.map((hit) => hit.path),
     ['Daily/2026-11-30.md', 'Daily/2026-11-25.md'],
   );
+  // So is "recently" alone, with only a question's own words about it; beside a subject it is the asker's memory of when, a word of the note.
+  const recently = said('what did I write recently?');
+  assert.ok(read(recently.notices, /read "recently" as asking for the newest, and nothing else/), recently.notices.join('; '));
+  assert.deepEqual(
+    said('most recent entries').results.map((hit) => hit.path),
+    ['Daily/2026-11-30.md', 'Daily/2026-11-25.md'],
+  );
+  const deployed = said('what did we deploy recently?');
+  assert.ok(!read(deployed.notices, /newest/), deployed.notices.join('; '));
+  assert.deepEqual(deployed.analysis?.corrected, [], '"recently" is in no note, and searched as written: not the nearest word');
+  assert.ok(read(said('recent release notes').notices, /read "recent" as asking for the newest/), 'the adjective asks wherever it stands');
   const latest = said('"latest" release');
   assert.ok(!read(latest.notices, /newest/), latest.notices.join('; '));
   assert.equal(latest.results[0]!.path, 'Notes/Releases.md');
