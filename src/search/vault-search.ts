@@ -84,7 +84,11 @@ const NAME_TIER = 100;
  * Where a result's excerpt comes from: the keyword lane's passage (or, without one, the query
  * terms' best section), the block a semantic match came from, or a line (the substring lane).
  */
-type EvidenceAnchor = { kind: 'keyword'; terms: readonly string[]; passage: Passage | null } | { kind: 'block'; key: string; terms: readonly string[] } | { kind: 'line'; line: number };
+type EvidenceAnchor =
+  { kind: 'keyword'; terms: readonly string[]; passage: Passage | null } | { kind: 'block'; key: string; terms: readonly string[] } | { kind: 'line'; line: number } | { kind: 'task'; line: number; terms: readonly string[] };
+
+/** An unfinished task's line (`- [ ]`, `- [/]`, in a list or a callout), as the index reads them. */
+const OPEN_TASK_LINE = /^[\s>]*(?:[-*+]|\d+[.)])\s+\[[ /]\]/u;
 
 type NamedNotes = Map<number, { match: 'title' | 'alias' | 'path'; spellings: Set<string> }>;
 
@@ -420,6 +424,8 @@ export function cutAtWord(text: string, max: number): string {
 export class VaultSearch {
   private readonly tokenize: Tokenizer;
   private readonly blockQuery: Database.Statement;
+  /** A note's first unfinished task's line (1-based), or null. */
+  private readonly firstOpenTask: Database.Statement;
   private readonly blocks = new Map<number, StoredBlock[]>();
   /** The text of notes read for passages and evidence, while their files are unchanged. */
   private readonly texts = new NoteTexts();
@@ -479,6 +485,7 @@ export class VaultSearch {
       }
     });
     this.blockQuery = db.prepare('SELECT key, heading_path, level, line_start, body_end, link_list FROM blocks WHERE note_id = ? ORDER BY ord').raw();
+    this.firstOpenTask = db.prepare("SELECT min(line) FROM tasks WHERE note_id = ? AND status IN (' ', '/')").pluck();
     this.rootPrefix = root.endsWith(sep) ? root : root + sep;
   }
 
@@ -956,7 +963,14 @@ export class VaultSearch {
       ...(vector ? { semantic: { rank: v + 1, score: round(vector.score), source: vector.source, block: vector.blockKey === '' ? null : vector.blockKey } } : {}),
       ...(name ? { name: { match: name.match } } : {}),
     };
-    const anchor: EvidenceAnchor = k !== -1 || !vector || vector.blockKey === '' ? { kind: 'keyword', terms: read.known, passage: passages.get(doc) ?? null } : { kind: 'block', key: vector.blockKey, terms: read.known };
+    // A note listed for its open tasks alone ("what's still open?") shows the first of them.
+    const task = read.open?.only === true && read.open.bonuses.has(doc) ? (this.firstOpenTask.get(this.noteIds[doc]) as number | null) : null;
+    const anchor: EvidenceAnchor =
+      task !== null
+        ? { kind: 'task', line: task, terms: read.known }
+        : k !== -1 || !vector || vector.blockKey === ''
+          ? { kind: 'keyword', terms: read.known, passage: passages.get(doc) ?? null }
+          : { kind: 'block', key: vector.blockKey, terms: read.known };
     const result = this.hit(doc, score, lanes, anchor);
     if (at.explain && k !== -1) {
       result.explain = this.index.explain(doc, read.known, read.pooled).map((part) => ({ ...part, tf: round(part.tf), idf: round(part.idf), score: round(part.score) }));
@@ -1237,6 +1251,11 @@ export class VaultSearch {
     switch (anchor.kind) {
       case 'line':
         return lineEvidence(text, blocks, anchor.line);
+      case 'task': {
+        // The index's line, unless the note changed since and it holds no open task any more.
+        const line = OPEN_TASK_LINE.test(lineAt(text, anchor.line)) ? anchor.line : text.split('\n').findIndex((candidate) => OPEN_TASK_LINE.test(candidate)) + 1;
+        return line > 0 ? lineEvidence(text, blocks, line) : findEvidence(text, blocks, anchor.terms, (term) => this.index.idf(term), this.tokenize);
+      }
       case 'block': {
         const block = blocks.find((candidate) => candidate.key === anchor.key);
         return block ? lineEvidence(text, blocks, firstTextLine(text, block)) : findEvidence(text, blocks, anchor.terms, (term) => this.index.idf(term), this.tokenize);
@@ -1327,6 +1346,17 @@ export function matchedText(noteText: string, hit: Pick<SearchHit, 'lines' | 'la
           .join('\n')
       : noteText;
   return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** The text's `line`-th line (1-based), or '' past its end. */
+function lineAt(text: string, line: number): string {
+  let start = 0;
+  for (let at = 1; at < line; at++) {
+    start = text.indexOf('\n', start) + 1;
+    if (start === 0) return '';
+  }
+  const end = text.indexOf('\n', start);
+  return text.slice(start, end === -1 ? undefined : end);
 }
 
 function lineEvidence(text: string, blocks: readonly EvidenceBlock[], line: number) {

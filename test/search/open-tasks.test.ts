@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { openAsked, OpenTasks, OPEN_WEIGHT } from '../../src/search/open-tasks.js';
 import { scanWords, VaultSearch } from '../../src/search/index.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { indexedVault } from '../helpers/indexed-vault.js';
 
 const words = (query: string): string[] => {
@@ -249,6 +251,11 @@ test('asking only what is open: a note named for the words is still found by its
       `${query}: asks only what is open`,
     );
   }
+  // A note listed for its open tasks shows the first of them, not its start; found again where the note moved it since.
+  const listed = engine.search({ query: "what's still open?", mode: 'keyword' }).results[0]!;
+  assert.equal(listed.excerpt, '- [ ] Ship the alpha');
+  writeFileSync(join(root, 'Work/Alpha.md'), '# Alpha\nA line added above.\n\nAnother one.\n- [ ] Ship the alpha\n');
+  assert.equal(VaultSearch.open(db, root).search({ query: "what's still open?", mode: 'keyword' }).results[0]!.excerpt, '- [ ] Ship the alpha');
   const auto = engine.search({ query: "what's still open?" });
   assert.equal(auto.mode, 'keyword');
   assert.match(auto.mode_reason, /asks only for notes holding open tasks or the newest notes/);
