@@ -163,7 +163,7 @@ export interface WordCorrection extends SpellingCorrection {
  */
 export function correctQuery(
   /** `quoted`: the words inside the query's quotes, searched as written (never corrected), and `quotedTerms` their tokens, which no copy of the word outside the quotes corrects either. */
-  query: { content: readonly string[]; wordOf: ReadonlyMap<string, number>; words: readonly string[]; quoted?: ReadonlySet<number>; quotedTerms?: ReadonlySet<string> },
+  query: { content: readonly string[]; wordOf: ReadonlyMap<string, number>; termWords?: ReadonlyMap<string, readonly number[]>; words: readonly string[]; quoted?: ReadonlySet<number>; quotedTerms?: ReadonlySet<string> },
   vault: {
     isKnown: (term: string) => boolean;
     isStopWord: (word: string) => boolean;
@@ -178,12 +178,15 @@ export function correctQuery(
   },
   spelling: Pick<SpellingIndex, 'correct'>,
 ): WordCorrection[] {
+  // Each word with all its tokens, also those an earlier word yields too: in "queries query" the
+  // second word's English stem is the first's, and only its other language's spelling is new.
   const byWord = new Map<number, string[]>();
   for (const term of new Set(query.content)) {
-    const word = query.wordOf.get(term) ?? -1;
-    const terms = byWord.get(word);
-    if (terms) terms.push(term);
-    else byWord.set(word, [term]);
+    for (const word of query.termWords?.get(term) ?? [query.wordOf.get(term) ?? -1]) {
+      const terms = byWord.get(word);
+      if (terms) terms.push(term);
+      else byWord.set(word, [term]);
+    }
   }
   const out: WordCorrection[] = [];
   for (const [word, terms] of byWord) {
@@ -191,15 +194,17 @@ export function correctQuery(
     // A quoted word is taken as written, and so is its unquoted copy (`harbr "harbr"`): the token is one.
     if (written === undefined || query.quoted?.has(word) === true || terms.some((term) => query.quotedTerms?.has(term) === true || vault.isKnown(term)) || !isCorrectable(written, terms, vault.isStopWord)) continue;
     // The query's other words the vault knows: a correction must share a note with one of them.
-    const others = vault.contextOf === undefined ? [] : query.content.filter((term) => query.wordOf.get(term) !== word && vault.isKnown(term));
-    const fits = others.length === 0 ? vault.held : vault.contextOf!(others);
+    const others = vault.contextOf === undefined ? [] : query.content.filter((term) => !(query.termWords?.get(term) ?? [query.wordOf.get(term)]).includes(word) && vault.isKnown(term));
+    const near = others.length === 0 ? vault.held : vault.contextOf!(others);
+    // Never another language's function word either: "four" is no misspelt "your".
+    const fits = (candidate: string): boolean => !isFunctionWord(candidate) && !vault.isStopWord(candidate) && (near?.(candidate) ?? true);
     let best: SpellingCorrection | null = null;
     for (const term of terms) {
       const correction = spelling.correct(term, fits);
       if (correction !== null && (best === null || correction.edits < best.edits)) best = correction;
     }
-    const near = best === null ? (vault.written?.(written, fits) ?? null) : null;
-    if (near !== null) best = { ...near, from: terms[0]! };
+    const spelled = best === null ? (vault.written?.(written, fits) ?? null) : null;
+    if (spelled !== null) best = { ...spelled, from: terms[0]! };
     // The start of a name ("Harb" of Harbor) is a name being typed: read as its own longer form
     // (`histor` → `histori`), not as another word (`harb` → `hard`), which the fuzzy lane would hide.
     if (best !== null && !(best.spelled ?? best.to).startsWith(best.from) && !best.to.startsWith(best.from) && vault.beginsAName?.(best.from) === true) continue;

@@ -647,10 +647,16 @@ export class VaultSearch {
     const newest = newestRead.newest;
     const dates = dated.dates;
     const known = this.index.knownTerms(analyzed.content);
+    // "the of and", "o que é": every word one its own language stops, which that language's notes
+    // never index; another language's spelling of them ("and" to Portuguese) finds only noise.
+    if (analyzed.all.length > 0 && this.onlyOwnStopWords(analyzed)) {
+      known.length = 0;
+      notices.push('the query has only stop words, which the keyword lane does not search; add the words that say what you are looking for');
+    }
     const corrected = this.correctSpelling(analyzed, known, filter.active ? (doc) => filter.test(this.metas[doc]!) === null : null);
     for (const { word, to, spelled } of corrected) notices.push(`no note contains "${word}"; searched ${spelled === undefined ? `the nearest indexed word ("${to}") instead` : `"${spelled}" instead, a word the vault uses one typo away`}`);
     if (analyzed.all.length === 0 && written.trim() !== '' && !(query === '' && scopes.length > 0))
-      notices.push(query === '' && syntax.excluded.length > 0 ? 'the query only leaves words out; add the words to search for' : 'the query has no searchable words (only stop words or punctuation)');
+      notices.push(query === '' && syntax.excluded.length > 0 ? 'the query only leaves words out; add the words to search for' : 'the query has no searchable words (only stop words, punctuation or symbols)');
     const named: NamedNotes = new Map(this.names.get(analyzed.all.join(' ')));
     const spelled = foldName(query);
     for (const doc of this.notesAtPath(query)) named.set(doc, { match: 'path', spellings: new Set() });
@@ -1087,6 +1093,30 @@ export class VaultSearch {
    * English title, was the rarest word of "salt and pepper". Only the query's language: German
    * stops `war` and Spanish `son`, which "the war crimes trial" and "the son of the party" mean.
    */
+  /**
+   * The query's language by its stop words: the vault language whose stop list holds most of its
+   * words (English on a tie, as for function words, then the vault's main one); none when no
+   * list holds any.
+   */
+  private ownStopList(words: readonly string[]): (typeof this.stoppedIn)[number] | undefined {
+    if (this.stoppedIn.length === 0) return undefined;
+    const folded = [...new Set(words)].map(foldToken);
+    let own: (typeof this.stoppedIn)[number] | undefined;
+    let most = 0;
+    for (const entry of this.stoppedIn) {
+      const count = folded.filter((word) => entry.stops.has(word)).length;
+      if (count > most || (count === most && count > 0 && entry.language === 'en')) [own, most] = [entry, count];
+    }
+    return own;
+  }
+
+  /** Whether every word of the query, none quoted, is one its own language (`ownStopList`) stops. */
+  private onlyOwnStopWords(analyzed: AnalyzedQuery): boolean {
+    if (analyzed.words.length === 0 || analyzed.quoted.size > 0) return false;
+    const own = this.ownStopList(analyzed.words);
+    return own !== undefined && analyzed.words.every((word) => own.stops.has(foldToken(word)));
+  }
+
   private pooledFrequencies(words: readonly string[], known: readonly string[]): PooledFrequencies {
     const pooled = new Map<string, number>();
     if (this.tokenize.variants === undefined || known.length < 2) return pooled;
@@ -1096,15 +1126,7 @@ export class VaultSearch {
       for (const term of spellings) df += this.index.documentFrequency(term);
       for (const term of spellings) pooled.set(term, Math.min(df, this.index.documentCount));
     }
-    if (this.stoppedIn.length === 0) return pooled;
-    // The query's language: the one whose stop list holds most of its words (English on a tie, as for function words, then the vault's main one).
-    const folded = [...new Set(words)].map(foldToken);
-    let own: (typeof this.stoppedIn)[number] | undefined;
-    let most = 0;
-    for (const entry of this.stoppedIn) {
-      const count = folded.filter((word) => entry.stops.has(word)).length;
-      if (count > most || (count === most && count > 0 && entry.language === 'en')) [own, most] = [entry, count];
-    }
+    const own = this.ownStopList(words);
     if (own === undefined) return pooled;
     const wanted = new Set(known);
     for (const word of new Set(words)) {

@@ -113,6 +113,18 @@ test("a word one of the vault's languages stops counts as in every note of that 
   assert.deepEqual(top.toSorted(), ['Jollof.md', 'Sourdough.md'], response.results.map((hit) => hit.path).join(', '));
   const and = response.results.find((hit) => hit.path === 'Roteiro.md')?.explain?.find((part) => part.term === 'and');
   assert.equal(and?.df, 1 + 3, 'its one Portuguese note, and the three English notes that write it unindexed');
+  // A query of only English stop words finds no Portuguese note by chance, and says why.
+  const stops = engine.search({ query: 'the of and', mode: 'keyword' });
+  assert.deepEqual(stops.results, []);
+  assert.ok(
+    stops.notices.some((notice) => notice.startsWith('the query has only stop words')),
+    stops.notices.join(' | '),
+  );
+  assert.deepEqual(
+    engine.search({ query: '"and"', mode: 'keyword' }).results.map((hit) => hit.path),
+    ['Roteiro.md'],
+    'quoted, the word is searched as written',
+  );
 });
 
 test("only the query's own language pools its stop words: German stops `war`, which an English query means", (t) => {

@@ -48,6 +48,31 @@ test('a query corrects only words none of whose terms the vault knows, and never
   assert.deepEqual(correctQuery(query(['Obsidian', 'Sync'], ['obsidian', 'sync']), vault, spelling), [], 'all known: nothing to do');
   assert.deepEqual(correctQuery(query(['that'], ['that']), vault, spelling), [], 'a stop word of some language');
   assert.deepEqual(correctQuery(query(['where'], ['wher']), vault, spelling), [], 'a function word of some language');
+  // A word whose known token an earlier word yields first ("queries query": `queri` is both's
+  // English stem, `query` the second's other spelling) is known too.
+  const twice = {
+    words: ['queries', 'query'],
+    content: ['queri', 'query'],
+    wordOf: new Map([
+      ['queri', 0],
+      ['query', 1],
+    ]),
+    termWords: new Map([
+      ['queri', [0, 1]],
+      ['query', [1]],
+    ]),
+  };
+  const queri = index({ queri: 20, quer: 30 });
+  const knowsQueri = { isKnown: (term: string) => term === 'queri', isStopWord: () => false };
+  assert.deepEqual(correctQuery(twice, knowsQueri, queri), []);
+  assert.equal(correctQuery({ ...twice, termWords: undefined }, knowsQueri, queri).length, 1, 'read by its first word only, the second was "misspelt"');
+  // Nor is a word corrected to a function word some language indexes: "four" is no misspelt "your"; the next nearest word is taken.
+  const pronouns = index({ your: 50, tour: 2 });
+  const knowsAll = { isKnown: (term: string) => term !== 'four', isStopWord: () => false };
+  assert.deepEqual(
+    correctQuery(query(['four'], ['four']), knowsAll, pronouns).map(({ to }) => to),
+    ['tour'],
+  );
 });
 
 test("a correction must share a note with the query's other words: the nearest that does, else none", () => {
