@@ -32,6 +32,8 @@ export interface QuerySyntax {
   excluded: string[];
   /** Obsidian's search operators `tag:`, `path:` and `file:` (a `-` before one leaves its notes out). */
   scopes: QueryScope[];
+  /** Operators written with no value (`tag:` alone), as written: left out of the text, for a notice to name. */
+  empty?: string[];
 }
 
 /** Opening quote → the closing quotes that end it (typographic pairs, and the straight quote for any). */
@@ -61,6 +63,7 @@ export function parseQuerySyntax(query: string): QuerySyntax {
   let length = 0;
   const excluded: string[] = [];
   const scopes: QueryScope[] = [];
+  const empty: string[] = [];
   const unclosed = new Map<string, number>();
   let i = 0;
   while (i < query.length) {
@@ -68,7 +71,8 @@ export function parseQuerySyntax(query: string): QuerySyntax {
     const atWordStart = i === 0 || SPACE.test(query[i - 1]!);
     const scope = atWordStart ? scopeAt(query, i, unclosed) : null;
     if (scope) {
-      scopes.push(scope.scope);
+      if (scope.scope.value === '') empty.push(query.slice(i, scope.end).trim());
+      else scopes.push(scope.scope);
       text.push(' ');
       length++;
       i = scope.end;
@@ -99,7 +103,7 @@ export function parseQuerySyntax(query: string): QuerySyntax {
     length += char.length;
     i++;
   }
-  return { ...collapsed(text.join(''), spans), phrases, excluded, scopes };
+  return { ...collapsed(text.join(''), spans), phrases, excluded, scopes, ...(empty.length > 0 ? { empty } : {}) };
 }
 
 /**
@@ -128,16 +132,23 @@ function collapsed(raw: string, spans: readonly QuotedSpan[]): { text: string; q
 
 const OPERATOR = /(-?)(tag|path|file):/iy;
 
-/** An operator with its value (`tag:#travel`, `path:"Daily notes"`, `-file:draft`) at `at`, or null. */
+/**
+ * An operator with its value (`tag:#travel`, `path:"Daily notes"`, `-file:draft`) at `at`, or
+ * null. A quote its value opens and never closes is no part of it (`path:"Claude` is the folder
+ * `Claude`); an operator with no value at the query's end (`Harbor tag:`) or empty quotes
+ * (`tag:""`) has the value ''.
+ */
 function scopeAt(query: string, at: number, unclosed: Map<string, number>): { scope: QueryScope; end: number } | null {
   OPERATOR.lastIndex = at;
   const match = OPERATOR.exec(query);
   if (match === null) return null;
   const from = at + match[0].length;
-  const quoted = QUOTES.has(query[from] ?? '') ? quotedAt(query, from, unclosed) : null;
+  const opens = QUOTES.has(query[from] ?? '');
+  const quoted = opens ? quotedAt(query, from, unclosed) : null;
   const end = quoted ? quoted.end : wordEnd(query, from);
-  const value = (quoted ? quoted.inner : query.slice(from, end)).trim();
-  if (value === '') return null;
+  const value = (quoted ? quoted.inner : query.slice(opens ? from + 1 : from, end)).trim();
+  // Before a space, "file:" is prose ("cannot open file: permission denied"); at the end, or with empty quotes, an operator left unfinished.
+  if (value === '' && quoted === null && end < query.length) return null;
   return { scope: { key: match[2]!.toLowerCase() as QueryScope['key'], value, negated: match[1] === '-' }, end };
 }
 

@@ -633,6 +633,7 @@ export class VaultSearch {
     }
     const syntax = parseQuerySyntax(written);
     const query = syntax.text;
+    if (syntax.empty) notices.push(`${syntax.empty.map((operator) => `"${operator}"`).join(', ')} has no value, so it was left out; give it one (tag:travel, path:"Daily notes", file:draft)`);
     const limit = Math.min(Math.max(1, Math.trunc(request.limit ?? LIMITS.defaultLimit)), LIMITS.maxLimit);
     const scopes = [...syntax.scopes, ...(request.scopes ?? [])];
     let filter = scopedBy(compileFilter(request.filters ?? {}), scopes);
@@ -655,7 +656,7 @@ export class VaultSearch {
     }
     const corrected = this.correctSpelling(analyzed, known, filter.active ? (doc) => filter.test(this.metas[doc]!) === null : null);
     for (const { word, to, spelled } of corrected) notices.push(`no note contains "${word}"; searched ${spelled === undefined ? `the nearest indexed word ("${to}") instead` : `"${spelled}" instead, a word the vault uses one typo away`}`);
-    if (analyzed.all.length === 0 && written.trim() !== '' && !(query === '' && scopes.length > 0))
+    if (analyzed.all.length === 0 && written.trim() !== '' && !(query === '' && (scopes.length > 0 || syntax.empty !== undefined)))
       notices.push(query === '' && syntax.excluded.length > 0 ? 'the query only leaves words out; add the words to search for' : 'the query has no searchable words (only stop words, punctuation or symbols)');
     const named: NamedNotes = new Map(this.names.get(analyzed.all.join(' ')));
     const spelled = foldName(query);

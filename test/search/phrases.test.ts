@@ -120,8 +120,13 @@ test('operators read out of a query: tag:, path:, file:, quoted values, a - befo
       { key: 'file', value: 'draft', negated: true },
     ],
   });
-  assert.deepEqual(parseQuerySyntax('note: tag: and a file:').scopes, [], 'an operator without a value is text');
+  assert.deepEqual(parseQuerySyntax('cannot open file: permission denied'), { text: 'cannot open file: permission denied', phrases: [], quoted: [], excluded: [], scopes: [] }, 'before a space, an operator without a value is prose');
+  // At the end, or with empty quotes, it is an operator left unfinished: out of the text, named for a notice.
+  assert.deepEqual(parseQuerySyntax('note: tag: and a file:'), { text: 'note: tag: and a', phrases: [], quoted: [], excluded: [], scopes: [], empty: ['file:'] });
+  assert.deepEqual(parseQuerySyntax('harbor tag:""').empty, ['tag:""']);
   assert.deepEqual(parseQuerySyntax('the hashtag:x thing').scopes, [], 'only at the start of a word');
+  // A quote the value opens and never closes is no part of it.
+  assert.deepEqual(parseQuerySyntax('harbor path:"Projects').scopes, [{ key: 'path', value: 'Projects', negated: false }]);
 });
 
 const TAGGED = {
@@ -133,6 +138,19 @@ const TAGGED = {
 
 test('tag:, path: and file: narrow the search like filters; -tag: leaves notes out; operators alone list their notes', async (t) => {
   const { db, root } = indexedVault(t, TAGGED);
+  const unfinished = VaultSearch.open(db, root).search({ query: 'lisbon tag:', mode: 'keyword' });
+  assert.ok(
+    unfinished.notices.some((notice) => notice.startsWith('"tag:" has no value, so it was left out')),
+    unfinished.notices.join(' | '),
+  );
+  assert.equal(unfinished.results.length, 4, 'the word "tag" is not searched');
+  assert.deepEqual(
+    VaultSearch.open(db, root)
+      .search({ query: 'lisbon path:"Trips', mode: 'keyword' })
+      .results.map((hit) => hit.path)
+      .toSorted(),
+    ['Trips/Lisbon draft.md', 'Trips/Lisbon.md'],
+  );
   const engine = VaultSearch.open(db, root);
   const paths = (query: string) =>
     engine
