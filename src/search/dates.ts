@@ -29,6 +29,8 @@ export interface DateRange {
    * for days, as a relative date's do, and it is read as one (`relative`).
    */
   span?: true;
+  /** A span open into the past ("before May 1", "until April"): every day up to `to`; `from` is day 0. */
+  until?: true;
 }
 
 /** The widest span a relative date names, and the most days of any span whose mentions are looked up: a year. */
@@ -318,7 +320,7 @@ const AFTER_A_SINCE_MONTH = new Set('in on for with about at and or em no na par
 /**
  * Whether a month named without a year at `at` is placed by a span: the first date of "between
  * May and June" or "from May until now" (a date or now follows the joining word), or the one of
- * "since June" / "desde maio" (the query ends there or goes on with a preposition).
+ * "since June" / "desde maio" / "until April" (the query ends there or goes on with a preposition).
  */
 function placedInSpan(words: readonly string[], at: number): boolean {
   if (at === 0) return false;
@@ -326,7 +328,8 @@ function placedInSpan(words: readonly string[], at: number): boolean {
     const next = words[at + 2] ?? '';
     return MONTHS.has(foldToken(next)) || DAY.test(next) || ISO_DAY.test(next) || ISO_MONTH.test(next) || NOW_WORDS.has(foldToken(next));
   }
-  const since = SINCE_WORDS.has(foldToken(words[at - 1]!));
+  const opener = foldToken(words[at - 1]!);
+  const since = SINCE_WORDS.has(opener) || UNTIL_WORDS.has(opener);
   return since && (at === words.length - 1 || AFTER_A_SINCE_MONTH.has(foldToken(words[at + 1]!)));
 }
 
@@ -387,9 +390,51 @@ function joinSpans(words: readonly string[], ranges: readonly DateRange[], today
       joined.push(lone);
       continue;
     }
-    joined.push(sinceSpan(words, a, open, today) ?? a);
+    joined.push(sinceSpan(words, a, open, today) ?? untilSpan(words, a, open) ?? a);
   }
   return joined;
+}
+
+/**
+ * Words that open a span into the past up to a date ("until April", "before May 1", "antes de
+ * maio", "bis Mai"): `before` and its kin end the day before it. Two-word openers are read from
+ * their second word (`de` of "antes de", `to` of "up to").
+ */
+type Until = 'through' | 'before';
+const UNTIL_WORDS: ReadonlyMap<string, Until> = new Map<string, Until>([
+  ...['until', 'till', 'até', 'hasta', "jusqu'au", "jusqu'à", 'bis', 'tot', 'до'].map((word) => [foldToken(word), 'through'] as const),
+  ...['before', 'avant'].map((word) => [word, 'before'] as const),
+]);
+const UNTIL_PAIRS: ReadonlyMap<string, ReadonlyMap<string, Until>> = new Map<string, ReadonlyMap<string, Until>>([
+  ['to', new Map([['up', 'through']])],
+  ['de', new Map([['antes', 'before']])],
+  ['del', new Map([['antes', 'before']])],
+  ['di', new Map([['prima', 'before']])],
+  ['a', new Map([['fino', 'through']])],
+  ['al', new Map([['fino', 'through']])],
+]);
+
+/**
+ * Words before "before" that make it relative to the date, not a span: "the week before August
+ * 3", "two weeks before", "the Sunday before October 25" name a day near it.
+ */
+const BEFORE_RELATIVE = new Set('day days week weeks weekend weekends month months year years night nights morning evening monday tuesday wednesday thursday friday saturday sunday'.split(' '));
+
+/**
+ * "until A" / "up to A" (through its last day) or "before A" (up to the day before), a span open
+ * into the past opened by `words[open]`, or null. Not "the week before A", which names a day near A.
+ */
+function untilSpan(words: readonly string[], a: DateRange, open: number): DateRange | null {
+  if (open < 0) return null;
+  const word = foldToken(words[open]!);
+  const pair = open > 0 ? UNTIL_PAIRS.get(word)?.get(foldToken(words[open - 1]!)) : undefined;
+  const until = pair ?? UNTIL_WORDS.get(word);
+  if (until === undefined) return null;
+  const first = pair === undefined ? open : open - 1;
+  if (first > 0 && BEFORE_RELATIVE.has(foldToken(words[first - 1]!))) return null;
+  const to = until === 'before' ? a.from - 1 : a.to;
+  if (to < 0) return null;
+  return { ...a, from: 0, to, text: words.slice(first, a.last + 1).join(' '), first, relative: true, span: true, until: true };
 }
 
 /** The words for now and today, whatever the language ("from May 1 until now", "desde maio até hoje", "von Mai bis heute"). */

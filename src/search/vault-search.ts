@@ -404,7 +404,8 @@ function readable(analyzed: AnalyzedQuery): readonly string[] {
 }
 
 /** A span of days as a notice writes it: `2026-12-01`, or `2026-06-01 to 2026-06-30`. */
-function spanText(range: { from: number; to: number }): string {
+function spanText(range: { from: number; to: number; until?: true }): string {
+  if (range.until) return `up to ${isoDay(range.to)}`;
   return range.from === range.to ? isoDay(range.from) : `${isoDay(range.from)} to ${isoDay(range.to)}`;
 }
 

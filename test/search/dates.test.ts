@@ -390,6 +390,22 @@ test('spans: between two dates, from one to another, a day alone at one end, and
   assert.equal(span('from May 1 and now').filter(([, , , isSpan]) => isSpan).length, 0, '"from … and" is no span');
   // "after June" asked in June: last year's June, up to today.
   assert.deepEqual(ends('what changed after June'), [['2025-07-01', '2026-06-30']]);
+  // Open into the past: "until A" through its last day, "before A" up to the day before, from day 0.
+  const until = (query: string) => queryDateRanges(words(query), today).map(({ from, to, text, until }) => [from, isoDay(to), text, until === true]);
+  assert.deepEqual(until('meetings until April'), [[0, '2026-04-30', 'until April', true]]);
+  assert.deepEqual(until('notes before May 1'), [[0, '2026-04-30', 'before May 1', true]]);
+  assert.deepEqual(until('harbor up to 2026-05-15'), [[0, '2026-05-15', 'up to 2026-05-15', true]]);
+  assert.deepEqual(until('reuniões antes de maio'), [[0, '2026-04-30', 'antes de maio', true]]);
+  assert.deepEqual(until('Besprechungen bis Mai'), [[0, '2026-05-31', 'bis Mai', true]]);
+  assert.deepEqual(until('réunions avant le 3 mai'), [[0, '2026-05-02', 'avant le 3 mai', true]]);
+  // Not a span: a day near the date ("the week before", "two weeks before", "the Sunday before").
+  for (const query of ['the week before August 3, 2023', 'two weeks before August 11, 2023', 'the Sunday before October 25, 2022']) {
+    assert.deepEqual(
+      until(query).map(([, , , open]) => open),
+      [false],
+      query,
+    );
+  }
   // A relative date takes no day number after it: "5" is an hour.
   assert.deepEqual(
     relativeDateRanges(words('from yesterday to 5 pm'), today).map(({ from, to }) => [isoDay(from), isoDay(to)]),
@@ -527,6 +543,19 @@ test('a span or a request for the newest ranks the dated notes it names, with no
   );
   const since = engine.search({ query: 'hiring since May 1', mode: 'keyword', today: '2026-06-30' }).results.map((hit) => hit.path);
   assert.deepEqual(since.slice(0, 2).sort(), ['Meetings/2026-05-12 1-1 Priya.md', 'Meetings/2026-06-09 1-1 Priya.md']);
+  // Open into the past: "before May" is every day up to April 30.
+  const before = engine.search({ query: '1:1 with Priya before May', mode: 'keyword', today: '2026-06-30' });
+  assert.deepEqual(
+    before.results
+      .slice(0, 2)
+      .map((hit) => hit.path)
+      .sort(),
+    ['Meetings/2026-03-10 1-1 Priya.md', 'Meetings/2026-04-14 1-1 Priya.md'],
+  );
+  assert.ok(
+    before.notices.some((notice) => notice.startsWith('read "before May" as up to 2026-04-30')),
+    before.notices.join(' | '),
+  );
   // A span named in full is a date named in full: a relative phrase beside it is relative to it, not read from today.
   const anchored = engine.search({ query: 'hiring last Friday between 1 May 2026 and 15 May 2026', mode: 'keyword', today: '2026-06-30' });
   assert.equal(anchored.results[0]!.path, 'Meetings/2026-05-12 1-1 Priya.md');
