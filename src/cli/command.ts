@@ -39,7 +39,7 @@ export interface Command {
 /** Options every command takes. */
 export const COMMON_OPTIONS: Record<string, OptionSpec> = {
   vault: { type: 'string', value: 'PATH', description: 'the vault folder (default: $ENGRAM_VAULT)' },
-  json: { type: 'boolean', description: 'print one JSON document instead of text' },
+  json: { type: 'boolean', description: 'print one JSON document instead of text (a failure too: {error, exit_code})' },
   help: { type: 'boolean', short: 'h', description: 'show this help' },
 };
 
@@ -61,7 +61,7 @@ export function parseCommandArgs(command: Command, argv: string[]): ParsedArgs {
   if (!parsed.values.help && extra !== undefined) {
     // After `--` every argument is positional, options too: `engram search -- "-paris" -n 3`.
     const afterDashes = argv.includes('--') && extra.startsWith('-') ? ': after --, every argument is read as text, so put options before --' : '';
-    throw new UsageError(`unexpected argument "${extra}"${afterDashes}; see \`engram ${command.name} --help\``);
+    throw new UsageError(`unexpected argument ${shownArg(extra)}${afterDashes}; see \`engram ${command.name} --help\``);
   }
   return { values: parsed.values as ParsedArgs['values'], positionals: parsed.positionals };
 }
@@ -74,8 +74,11 @@ function parseErrorMessage(command: Command, argv: string[], config: ParseConfig
   const tokens = parseArgs({ args: argv, options: config, allowPositionals: true, strict: false, tokens: true }).tokens;
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     const unknown = tokens.find((token) => token.kind === 'option' && !Object.hasOwn(config, token.name));
-    const raw = unknown ? argv[unknown.index] : undefined;
-    if (raw !== undefined && command.maxPositionals && looksLikeText(raw)) return startsWithDash(command, raw);
+    if (unknown?.kind === 'option') {
+      const raw = argv[unknown.index]!;
+      if (command.maxPositionals && looksLikeText(raw)) return startsWithDash(command, raw);
+      return `Unknown option '${oneLine(clip(unknown.rawName))}'; ${help}`;
+    }
   }
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
     const option = tokens.find((token) => token.kind === 'option' && config[token.name]?.type === 'string' && (token.value === undefined || (!token.inlineValue && token.value.startsWith('-'))));
@@ -84,16 +87,22 @@ function parseErrorMessage(command: Command, argv: string[], config: ParseConfig
       const next = option.value;
       if (next === undefined || isOption(next, config)) return `${option.rawName} needs a value: ${form}`;
       const what = Number.isFinite(Number(next)) ? 'a negative number' : 'a value that starts with -';
-      return `${option.rawName} needs a value; ${what} is written --${option.name}=${next}`;
+      return `${option.rawName} needs a value; ${what} is written --${option.name}=${shellWord(next)}`;
     }
   }
   const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
   return `${message.replace(/\. To specify.*$/, '')}; ${help}`;
 }
 
-/** A `-word` argument that is text rather than options: it holds a space, or is `-` and two or more characters no option spells. */
+/**
+ * An argument the parser refused that is text rather than options: `-` and a space or two or
+ * more characters no option spells (`-paris`, `-notes about x`), or `--` and anything but an
+ * option's name (`---`, a pasted note's `--- title: …`, `--foo bar`). `-x` and `--verbose` are
+ * mistyped options.
+ */
 function looksLikeText(raw: string): boolean {
-  return /^-[^-]/.test(raw) && (/\s/.test(raw) || raw.length > 2);
+  if (raw.startsWith('--')) return !/^--[a-z0-9][\w-]*(=|$)/i.test(raw);
+  return /\s/.test(raw) || raw.length > 2;
 }
 
 /** True when `arg` names one of the options (`--tag`, `--tag=x`, `-n`). */
@@ -102,11 +111,37 @@ function isOption(arg: string, config: ParseConfig): boolean {
   return Object.values(config).some((spec) => spec.short !== undefined && arg.slice(1, 2) === spec.short);
 }
 
-/** The usage error for a positional argument (a query such as `-paris lisbon`) that reads as options. */
+/** The usage error for a positional argument (a query such as `-paris lisbon`) that reads as options; a long one is shown by its start. */
 function startsWithDash(command: Command, raw: string): string {
   const label = command.positionals && /^[A-Z_]+$/.test(command.positionals) ? command.positionals.toLowerCase() : 'argument';
-  const quoted = /["$`\\!]/.test(raw) && !raw.includes("'") ? `'${raw}'` : JSON.stringify(raw);
-  return `${quoted} reads as an option; put -- before a ${label} that starts with -: engram ${command.name} -- ${quoted}`;
+  const shown = clip(raw);
+  const quoted = /["$`\\!]/.test(shown) && !/['\u0000-\u001f]/.test(shown) ? `'${shown}'` : JSON.stringify(shown);
+  const example = shown === raw ? `engram ${command.name} -- ${quoted}` : `engram ${command.name} [options] -- ${label.toUpperCase()}`;
+  return `${quoted} reads as an option; put -- before a ${label} that starts with -: ${example}`;
+}
+
+/** Most characters of an argument an error message repeats: a pasted note is shown by its start. */
+export const ECHO_LIMIT = 40;
+
+/** `raw` cut to ECHO_LIMIT characters, the last an ellipsis, when it is longer. */
+export function clip(raw: string): string {
+  const chars = Array.from(raw);
+  return chars.length <= ECHO_LIMIT ? raw : `${chars.slice(0, ECHO_LIMIT - 1).join('')}…`;
+}
+
+/** An argument as an error message repeats it: cut to its start and double-quoted, line breaks escaped, so the message stays one short line. */
+export function shownArg(raw: string): string {
+  return JSON.stringify(clip(raw));
+}
+
+/** Control characters (a line break in a pasted note) written as escapes, so a message stays one line. */
+function oneLine(text: string): string {
+  return text.replace(/[\u0000-\u001f]/g, (char) => JSON.stringify(char).slice(1, -1));
+}
+
+/** A value as a shell word in a suggested command: as it is when short and plain (`-1`), else shown quoted. */
+function shellWord(raw: string): string {
+  return raw.length <= ECHO_LIMIT && /^[\w@%+=:,./-]+$/.test(raw) ? raw : shownArg(raw);
 }
 
 export function commandHelp(command: Command): string {

@@ -5,7 +5,7 @@
  */
 import { UsageError } from '../errors.js';
 import { dayOfValue, parseDateBound, type SearchFilters } from '../search/index.js';
-import type { OptionSpec } from './command.js';
+import { shownArg, type OptionSpec } from './command.js';
 
 export const FILTER_OPTIONS: Record<string, OptionSpec> = {
   folder: { type: 'string', multiple: true, value: 'FOLDER', description: 'only notes under this folder (whole segments, any depth, case-insensitive)' },
@@ -17,8 +17,9 @@ export const FILTER_OPTIONS: Record<string, OptionSpec> = {
   'modified-before': { type: 'string', value: 'DATE', description: 'only notes modified on or before this date' },
 };
 
-/** The filters the `FILTER_OPTIONS` given ask for. */
+/** The filters the `FILTER_OPTIONS` given ask for; a value that names nothing is bad usage. */
 export function filtersFrom(values: Record<string, unknown>): SearchFilters & { folders: string[]; excludeFolders: string[]; tags: string[]; types: string[] } {
+  refuseEmptyFilters(values, ['folder', 'exclude-folder', 'tag', 'type']);
   return {
     folders: (values.folder as string[] | undefined) ?? [],
     excludeFolders: (values['exclude-folder'] as string[] | undefined) ?? [],
@@ -30,9 +31,42 @@ export function filtersFrom(values: Record<string, unknown>): SearchFilters & { 
   };
 }
 
+type FilterOption = 'folder' | 'exclude-folder' | 'tag' | 'type';
+
+/** What a repeatable filter option names, and an example of it, for the message when a value names nothing. */
+const FILTER_VALUES: Record<FilterOption, { noun: string; example: string; empty: (raw: string) => boolean }> = {
+  folder: { noun: 'folder', example: 'Projects', empty: namesNoFolder },
+  'exclude-folder': { noun: 'folder', example: 'Archive', empty: namesNoFolder },
+  tag: { noun: 'tag', example: 'project', empty: (raw) => raw.trim().replace(/^#+/, '').replace(/\/+$/, '') === '' },
+  type: { noun: 'type', example: 'meeting', empty: (raw) => raw.trim() === '' },
+};
+
+/** A folder of nothing but `/`, `.` and spaces (`""`, `"/"`): the filters drop it, so it would filter nothing. */
+function namesNoFolder(raw: string): boolean {
+  return raw.split('/').every((segment) => segment.trim() === '' || segment.trim() === '.');
+}
+
+/**
+ * Refuses a filter option whose value names nothing (`--tag ""`, `--folder " "`, `--tag "#"`):
+ * the filters would drop it without a word and search every note, as if it was never given.
+ */
+export function refuseEmptyFilters(values: Record<string, unknown>, options: readonly FilterOption[]): void {
+  for (const option of options) {
+    const given = (values[option] as string[] | undefined) ?? [];
+    const empty = given.find((raw) => FILTER_VALUES[option].empty(raw));
+    if (empty !== undefined) throw new UsageError(emptyFilterMessage(option, empty));
+  }
+}
+
+function emptyFilterMessage(option: FilterOption, raw: string): string {
+  const { noun, example } = FILTER_VALUES[option];
+  const what = raw === '' ? 'is empty' : raw.trim() === '' ? 'is blank' : `${shownArg(raw)} names no ${noun}`;
+  return `--${option} ${what}: give a ${noun} such as --${option} ${example}, or leave --${option} out`;
+}
+
 export function integerOption(name: string, raw: string, min: number, max: number): number {
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not "${raw}"`);
+  if (!Number.isInteger(value) || value < min || value > max) throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not ${shownArg(raw)}`);
   return value;
 }
 
@@ -42,7 +76,7 @@ function dateOption(key: 'modifiedAfter' | 'modifiedBefore', name: string, raw: 
   const ms = parseDateBound(raw, { endOfDay: key === 'modifiedBefore' });
   if (ms === null) {
     const noSuchDay = /^\d{4}-\d{2}-\d{2}$/.test(raw.trim()) ? ' (there is no such day)' : '';
-    throw new UsageError(`${name} must be a date like 2026-03-14 or an ISO date-time like 2026-03-14T09:30:00Z, not "${raw}"${noSuchDay}`);
+    throw new UsageError(`${name} must be a date like 2026-03-14 or an ISO date-time like 2026-03-14T09:30:00Z, not ${shownArg(raw)}${noSuchDay}`);
   }
   return { [key]: ms };
 }
@@ -56,6 +90,6 @@ export const TODAY_OPTION: OptionSpec = {
 /** `--today`: a calendar day, or a usage error. */
 export function todayOption(raw: string | undefined): { today?: string } {
   if (raw === undefined) return {};
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(raw) || dayOfValue(raw) === -1) throw new UsageError(`--today must be a calendar day like 2026-03-14, not "${raw}"`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(raw) || dayOfValue(raw) === -1) throw new UsageError(`--today must be a calendar day like 2026-03-14, not ${shownArg(raw)}`);
   return { today: raw };
 }

@@ -82,14 +82,28 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io: Output, c
     }
     return await command.run(args, { env: readCliEnv(env), io });
   } catch (error) {
-    if (error instanceof EngramError) {
-      io.err(`engram: ${error.message}`);
-      return exitCodeOf(error);
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    io.err(`engram: unexpected error: ${message.split('\n')[0]}${env.ENGRAM_DEBUG ? `\n${(error as Error).stack ?? ''}` : ' (set ENGRAM_DEBUG=1 to see the stack)'}`);
-    return 1;
+    const debug = Boolean(env.ENGRAM_DEBUG);
+    const message = failureMessage(error, { debug });
+    const code = exitCodeOf(error);
+    const stack = debug && !(error instanceof EngramError) ? `\n${(error as Error).stack ?? ''}` : '';
+    io.err(`engram: ${message}${stack}`);
+    // An agent reading stdout as JSON gets the failure there too; the line on stderr stays for people.
+    if (asksForJson(rest)) io.out(JSON.stringify({ error: message, exit_code: code }, null, 2));
+    return code;
   }
+}
+
+/** A failure's one line (without `engram: `): an expected one's message, else `unexpected error:` and how to see the stack. */
+function failureMessage(error: unknown, { debug }: { debug: boolean }): string {
+  if (error instanceof EngramError) return error.message;
+  const message = error instanceof Error ? error.message : String(error);
+  return `unexpected error: ${message.split('\n')[0]}${debug ? '' : ' (set ENGRAM_DEBUG=1 to see the stack)'}`;
+}
+
+/** Whether a command line asks for JSON: `--json` among the arguments before `--` (read from the words, so a command line that does not parse is answered in JSON too). */
+function asksForJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
 }
 
 function isEntryPoint(): boolean {

@@ -4,6 +4,7 @@ import { relatedLane, RELATED_DEFAULTS, RELATED_SIGNALS, type RelatedLaneOutcome
 import type { VaultSearch } from '../search/index.js';
 import type { Command } from './command.js';
 import { openSession } from './context.js';
+import { refuseEmptyFilters } from './filter-options.js';
 import { describeResponse } from './search-command.js';
 
 export const relatedCommand: Command = {
@@ -26,6 +27,7 @@ export const relatedCommand: Command = {
     const by = (args.values.by as string | undefined) ?? 'all';
     if (by !== 'all' && by !== 'vectors') throw new UsageError(`--by must be all or vectors, not "${by}"`);
     const weights = parseWeights(args.values.weights as string | undefined);
+    refuseEmptyFilters(args.values, ['folder']);
     const session = openSession(args.values.vault as string | undefined, env);
     try {
       const engine = session.search();

@@ -1,6 +1,6 @@
 import { MAX_ALTERNATIVES, searchVault, type SearchHit, type SearchMode, type SearchResponse } from '../search/index.js';
 import { UsageError } from '../errors.js';
-import type { Command } from './command.js';
+import { shownArg, type Command } from './command.js';
 import { embedQuery } from '../embed/index.js';
 import { openSession } from './context.js';
 import { FILTER_OPTIONS, filtersFrom, integerOption, TODAY_OPTION, todayOption } from './filter-options.js';
@@ -31,14 +31,14 @@ export const searchCommand: Command = {
     if (alternatives.length > MAX_ALTERNATIVES) throw new UsageError(`--also at most ${MAX_ALTERNATIVES} times, not ${alternatives.length}: keep the two or three wordings most unlike the query`);
     const limit = values.limit === undefined ? 10 : integerOption('--limit', values.limit as string, 1, 100);
     const mode = ((values.mode as string | undefined) ?? 'hybrid') as SearchMode;
-    if (!['hybrid', 'keyword', 'semantic'].includes(mode)) throw new UsageError(`--mode must be hybrid, keyword or semantic, not "${mode}"`);
+    if (!['hybrid', 'keyword', 'semantic'].includes(mode)) throw new UsageError(`--mode must be hybrid, keyword or semantic, not ${shownArg(mode)}`);
 
     const filters = filtersFrom(values);
     const today = todayOption(values.today as string | undefined);
-    const minScore = values['min-score'] === undefined ? undefined : Number(values['min-score']);
-    if (minScore !== undefined && !Number.isFinite(minScore)) throw new UsageError('--min-score must be a number');
-    const minSimilarity = values['min-similarity'] === undefined ? undefined : Number(values['min-similarity']);
-    if (minSimilarity !== undefined && !(minSimilarity >= -1 && minSimilarity <= 1)) throw new UsageError('--min-similarity must be a cosine similarity from -1 to 1');
+    const minScore = numberValue(values['min-score']);
+    if (minScore !== undefined && !Number.isFinite(minScore)) throw new UsageError(`--min-score must be a number, not ${shownArg(String(values['min-score']))}`);
+    const minSimilarity = numberValue(values['min-similarity']);
+    if (minSimilarity !== undefined && !(minSimilarity >= -1 && minSimilarity <= 1)) throw new UsageError(`--min-similarity must be a cosine similarity from -1 to 1, not ${shownArg(String(values['min-similarity']))}`);
 
     const session = openSession(values.vault as string | undefined, env);
     try {
@@ -70,6 +70,12 @@ export const searchCommand: Command = {
     }
   },
 };
+
+/** A numeric option's value; NaN for an empty or blank one, which `Number` would read as 0. */
+function numberValue(raw: unknown): number | undefined {
+  if (raw === undefined) return undefined;
+  return String(raw).trim() === '' ? NaN : Number(raw);
+}
 
 export function describeResponse(response: SearchResponse, { explain = false }: { explain?: boolean } = {}): string {
   const lines: string[] = [];

@@ -35,6 +35,9 @@ test('expected failures are one line and exit 1; bad usage exits 2', async (t) =
     [['index', '--vault'], 2, /^engram: --vault needs a value: --vault PATH$/m],
     [['index', '--bogus'], 2, /Unknown option '--bogus'; see `engram index --help`/],
     [['status', 'extra'], 2, /unexpected argument "extra"/],
+    // A pasted note is repeated by its first 40 characters, its line breaks escaped: one short line.
+    [['status', `---\ntitle: ${'x'.repeat(60)}\n---\nbody`], 2, /^engram: Unknown option '---\\ntitle: x{28}…'; see `engram status --help`$/m],
+    [['related', '--- Projects/Atlas.md'], 2, /^engram: "--- Projects\/Atlas\.md" reads as an option; put -- before a path that starts with -: engram related -- "--- Projects\/Atlas\.md"$/m],
     [['frobnicate'], 2, /unknown command "frobnicate"; run `engram --help`/],
   ];
   for (const [argv, code, message] of cases) {

@@ -11,8 +11,8 @@ import { EngramError, ERROR_CODES, type ErrorCode } from '../../src/errors.js';
 import { makeVault } from '../helpers/vault.js';
 import { runCli } from '../helpers/cli.js';
 
-/** A command whose work fails with `error`, run through the real argument parsing and error edge. */
-async function exitFor(error: unknown): Promise<{ code: number; stderr: string }> {
+/** A command whose work fails with `error`, run through the real argument parsing and error edge (`fail`, and `args` after it). */
+async function exitFor(error: unknown, { args = [], env = {} }: { args?: string[]; env?: NodeJS.ProcessEnv } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   const failing: Command = {
     name: 'fail',
     summary: 'fails.',
@@ -21,12 +21,15 @@ async function exitFor(error: unknown): Promise<{ code: number; stderr: string }
       throw error;
     },
   };
+  let stdout = '';
   let stderr = '';
   const code = await main(
-    ['fail'],
-    {},
+    ['fail', ...args],
+    env,
     {
-      out: () => {},
+      out: (text) => {
+        stdout += `${text}\n`;
+      },
       err: (text) => {
         stderr += `${text}\n`;
       },
@@ -34,7 +37,7 @@ async function exitFor(error: unknown): Promise<{ code: number; stderr: string }
     },
     [failing],
   );
-  return { code, stderr };
+  return { code, stdout, stderr };
 }
 
 test('every error code reaches its exit status, with its message as one line', async () => {
@@ -56,6 +59,22 @@ test('the promises scripts rely on: 2 is bad usage, 75 is try again later, every
   const unexpected = await exitFor(new Error('boom'));
   assert.equal(unexpected.code, 1);
   assert.match(unexpected.stderr, /^engram: unexpected error: boom \(set ENGRAM_DEBUG=1 to see the stack\)\n$/);
+});
+
+test('with --json every failure is also {error, exit_code} on stdout: expected ones, and a bug (its stack on stderr only)', async () => {
+  for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
+    const result = await exitFor(new EngramError(code, `it failed as ${code}; do this next`), { args: ['--json'] });
+    assert.equal(result.stderr, `engram: it failed as ${code}; do this next\n`, code);
+    assert.deepEqual(JSON.parse(result.stdout), { error: `it failed as ${code}; do this next`, exit_code: EXIT_CODES[code] }, code);
+  }
+  const quiet = await exitFor(new EngramError('TRANSIENT', 'rate limited; retry later'));
+  assert.equal(quiet.stdout, '', 'without --json, stdout stays empty');
+  const bug = await exitFor(new Error('boom\nsecond line'), { args: ['--json'] });
+  assert.equal(bug.code, 1);
+  assert.deepEqual(JSON.parse(bug.stdout), { error: 'unexpected error: boom (set ENGRAM_DEBUG=1 to see the stack)', exit_code: 1 });
+  const debug = await exitFor(new Error('boom'), { args: ['--json'], env: { ENGRAM_DEBUG: '1' } });
+  assert.match(debug.stderr, /^engram: unexpected error: boom\nError: boom\n {4}at /);
+  assert.deepEqual(JSON.parse(debug.stdout), { error: 'unexpected error: boom', exit_code: 1 });
 });
 
 test('real commands: NOT_FOUND and INVALID_INPUT exit 1 with their remedy; bad usage exits 2', async (t) => {

@@ -34,6 +34,9 @@ test('engram related needs no model; engram relate previews, applies, and its ru
   const badWeights = await runCli(['related', 'Zoo/Walrus care.md', '--weights', 'telepathy=2'], env);
   assert.equal(badWeights.code, 2);
   assert.match(badWeights.stderr, /--weights takes SIGNAL=W pairs/);
+  const emptyFolder = await runCli(['related', 'Zoo/Walrus care.md', '--folder', ''], env);
+  assert.equal(emptyFolder.code, 2, 'an empty --folder is refused, not ignored');
+  assert.equal(emptyFolder.stderr, 'engram: --folder is empty: give a folder such as --folder Projects, or leave --folder out\n');
 
   const file = join(vault.root, 'Zoo/Walrus care.md');
   const preview = await runCli(['relate', 'Zoo/Walrus care.md', '--limit', '1'], env);

@@ -174,3 +174,90 @@ test('engram search: a query starting with - says to put -- before it, and a val
   assert.equal(negative.code, 0, negative.stderr);
   assert.equal(JSON.parse(negative.stdout).results.length, 2, 'no keyword score is below -1');
 });
+
+test('engram search: a pasted note that starts with --- gets the hint to put -- before it, shown by its start only', async (t) => {
+  const vault = makeVault(t, VAULT);
+  const env = { ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root };
+  const pasted = '---\ntitle: "Atlas — the search index migration"\ntags: [project/atlas]\n---\nTantivy replaces the old cluster.\n';
+  for (const [argv, stderr] of [
+    [['search', pasted], 'engram: "---\\ntitle: \\"Atlas — the search index mi…" reads as an option; put -- before a query that starts with -: engram search [options] -- QUERY\n'],
+    [['search', '--mode', 'keyword', pasted.replace(/\n/g, ' ')], `engram: '--- title: "Atlas — the search index mi…' reads as an option; put -- before a query that starts with -: engram search [options] -- QUERY\n`],
+    [['search', '---***'], 'engram: "---***" reads as an option; put -- before a query that starts with -: engram search -- "---***"\n'],
+    [['search', '---'], 'engram: "---" reads as an option; put -- before a query that starts with -: engram search -- "---"\n'],
+    [['search', '--atlas plan'], 'engram: "--atlas plan" reads as an option; put -- before a query that starts with -: engram search -- "--atlas plan"\n'],
+    [['search', 'tantivy', `--${'verbose-'.repeat(8)}`], "engram: Unknown option '--verbose-verbose-verbose-verbose-verbo…'; see `engram search --help`\n"],
+    [['search', 'tantivy', '--tag', `-${'pasted text '.repeat(8)}`], 'engram: --tag needs a value; a value that starts with - is written --tag="-pasted text pasted text pasted text pa…"\n'],
+    [['search', 'tantivy', 'pasted text '.repeat(8)], 'engram: unexpected argument "pasted text pasted text pasted text pas…"; see `engram search --help`\n'],
+  ] as [string[], string][]) {
+    const result = await runCli(argv, env);
+    assert.equal(result.code, 2, argv.join(' '));
+    assert.equal(result.stderr, stderr);
+  }
+  // The advice works: after --, the pasted note is the query.
+  const dashed = await runCli(['search', '--json', '--', pasted], env);
+  assert.equal(dashed.code, 0, dashed.stderr);
+  assert.equal(JSON.parse(dashed.stdout).results[0].path, 'Atlas.md');
+});
+
+test('engram search --json: a failure is also one JSON object on stdout, {error, exit_code}, beside the line on stderr', async (t) => {
+  const vault = makeVault(t, VAULT);
+  const env = { ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root };
+  for (const [argv, code] of [
+    [['search', '', '--json'], 2],
+    [['search', 'x', '--limit', '0', '--json'], 2],
+    [['search', '--json', 'x', '--mode', 'fuzzy'], 2],
+    [['search', 'x', '--modified-after', 'yesterday', '--json'], 2],
+    [['search', 'x', '--today', '2026-02-30', '--json'], 2],
+    [['search', '--json', '---***'], 2],
+    [['search', 'x', '--json', '--verbose'], 2],
+    [['search', 'x', '--json', '--tag', ''], 2],
+    [['search', 'x', '--mode', 'semantic', '--json'], 1],
+    [['search', 'x', '--json', '--vault', join(vault.root, 'missing')], 1],
+  ] as [string[], number][]) {
+    const result = await runCli(argv, env);
+    assert.equal(result.code, code, argv.join(' '));
+    const line = /^engram: (.*)\n$/.exec(result.stderr);
+    assert.ok(line, `one line on stderr: ${result.stderr}`);
+    assert.deepEqual(JSON.parse(result.stdout), { error: line[1], exit_code: code }, argv.join(' '));
+    const plain = await runCli(
+      argv.filter((arg) => arg !== '--json'),
+      env,
+    );
+    assert.deepEqual([plain.code, plain.stdout, plain.stderr], [code, '', result.stderr], 'without --json: the same line, nothing on stdout');
+  }
+  const afterDashes = await runCli(['search', '--limit', '0', '--', '--json'], env);
+  assert.equal(afterDashes.code, 2);
+  assert.equal(afterDashes.stdout, '', 'after --, "--json" is the query, not the option');
+  const real = spawnCli(['search', 'x', '--limit', '0', '--json'], env);
+  assert.equal(real.code, 2);
+  assert.deepEqual(JSON.parse(real.stdout), { error: '--limit must be a whole number from 1 to 100, not "0"', exit_code: 2 });
+  assert.equal(real.stderr, 'engram: --limit must be a whole number from 1 to 100, not "0"\n');
+});
+
+test('engram search and ls refuse a filter option given an empty value, naming it and what to give', async (t) => {
+  const vault = makeVault(t, VAULT);
+  const env = { ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root };
+  for (const [argv, stderr] of [
+    [['search', 'tantivy', '--tag', ''], 'engram: --tag is empty: give a tag such as --tag project, or leave --tag out\n'],
+    [['search', 'tantivy', '--tag', 'project', '--tag', '  '], 'engram: --tag is blank: give a tag such as --tag project, or leave --tag out\n'],
+    [['search', 'tantivy', '--tag', '#'], 'engram: --tag "#" names no tag: give a tag such as --tag project, or leave --tag out\n'],
+    [['search', 'tantivy', '--type', ''], 'engram: --type is empty: give a type such as --type meeting, or leave --type out\n'],
+    [['search', 'tantivy', '--folder', ''], 'engram: --folder is empty: give a folder such as --folder Projects, or leave --folder out\n'],
+    [['search', 'tantivy', '--folder', '/'], 'engram: --folder "/" names no folder: give a folder such as --folder Projects, or leave --folder out\n'],
+    [['search', 'tantivy', '--exclude-folder', ''], 'engram: --exclude-folder is empty: give a folder such as --exclude-folder Archive, or leave --exclude-folder out\n'],
+    [['ls', '--tag', ''], 'engram: --tag is empty: give a tag such as --tag project, or leave --tag out\n'],
+    [['ls', '--folder', ' '], 'engram: --folder is blank: give a folder such as --folder Projects, or leave --folder out\n'],
+    [['search', 'tantivy', '--min-score', ''], 'engram: --min-score must be a number, not ""\n'],
+    [['search', 'tantivy', '--min-similarity', ' '], 'engram: --min-similarity must be a cosine similarity from -1 to 1, not " "\n'],
+  ] as [string[], string][]) {
+    const result = await runCli(argv, env);
+    assert.equal(result.code, 2, JSON.stringify(argv));
+    assert.equal(result.stderr, stderr);
+  }
+  const folder = await runCli(['search', 'tantivy', '--folder', './Notes/', '--json'], env);
+  assert.equal(folder.code, 0, 'a folder written with ./ and / still names one');
+  assert.deepEqual(
+    JSON.parse(folder.stdout).results.map((hit: { path: string }) => hit.path),
+    ['Notes/Other.md'],
+  );
+});
