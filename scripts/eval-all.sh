@@ -67,14 +67,17 @@ if [ -d "$CORPORA/obsidian-help/vault" ]; then
   run "obsidian-help blind set (written before any run)" --golden evals/obsidian-help-blind.golden.json --vault "$CORPORA/obsidian-help/vault"
   run "obsidian-help second blind set (another author, written before any run)" --golden evals/obsidian-help-blind2.golden.json --vault "$CORPORA/obsidian-help/vault"
   run "obsidian-help third blind set (another author, written before any run)" --golden evals/obsidian-help-blind3.golden.json --vault "$CORPORA/obsidian-help/vault"
+  run "obsidian-help fourth blind set (a tester, written before any run)" --golden evals/obsidian-help-blind4.golden.json --vault "$CORPORA/obsidian-help/vault"
 else skip "obsidian-help known items" "$CORPORA/obsidian-help/vault"; fi
 if [ -d "$CORPORA/yuri-estudos" ]; then
   run "yuri-estudos (Portuguese)" --golden evals/yuri-estudos-pt.golden.json --vault "$CORPORA/yuri-estudos"
   run "yuri-estudos blind set (written before any run)" --golden evals/yuri-estudos-pt-blind.golden.json --vault "$CORPORA/yuri-estudos"
+  run "yuri-estudos second blind set (a tester, written before any run)" --golden evals/yuri-estudos-pt-blind2.golden.json --vault "$CORPORA/yuri-estudos"
 else skip "yuri-estudos (Portuguese)" "$CORPORA/yuri-estudos"; fi
 if [ -d "$CORPORA/sc-pkm-legacy" ]; then
   run "sc-pkm-legacy (PKM questions)" --golden evals/sc-pkm-legacy.golden.json --vault "$CORPORA/sc-pkm-legacy"
   run "sc-pkm-legacy blind set (another author, written before any run)" --golden evals/sc-pkm-legacy-blind.golden.json --vault "$CORPORA/sc-pkm-legacy"
+  run "sc-pkm-legacy second blind set (a tester, written before any run)" --golden evals/sc-pkm-legacy-blind2.golden.json --vault "$CORPORA/sc-pkm-legacy"
 else skip "sc-pkm-legacy (PKM questions)" "$CORPORA/sc-pkm-legacy"; fi
 if [ -d "$CORPORA/locomo-dev" ]; then
   run "LoCoMo dev (session recall)" --locomo "$CORPORA/locomo-dev" --vault "$SCRATCH/locomo-vault"
