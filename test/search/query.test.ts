@@ -88,6 +88,9 @@ test('what only looks like a request keeps every word: a first word that is cont
   // The asker's own action is what a how-question asks about; asking the assistant is framing.
   assert.deepEqual(analyzeQuery('how do I pull a chunk of a note out?', tokenize).content, tokenize('pull chunk note out'));
   assert.deepEqual(analyzeQuery('how do I find my notes on sourdough?', tokenize).content, tokenize('sourdough'));
+  // The object after a possessive is the thing acted on too, unless it is a word for notes.
+  assert.deepEqual(analyzeQuery('how do I get my money back?', tokenize).content, tokenize('get money back'));
+  assert.deepEqual(analyzeQuery('can we get the refund form?', tokenize).content, tokenize('get refund form'));
   assert.deepEqual(analyzeQuery('how can we show hidden files?', tokenize).content, tokenize('show hidden files'));
   assert.deepEqual(analyzeQuery('can you show me the Atlas notes?', tokenize).content, tokenize('Atlas notes'));
   assert.deepEqual(analyzeQuery('I want my notes on sourdough', tokenize).content, tokenize('sourdough'));
