@@ -534,7 +534,7 @@ export class VaultSearch {
     // Asking only for open tasks or the newest is a listing the keyword lane makes: a vector of "what's still open?" finds nothing of it.
     const { mode, reason } =
       only && request.mode !== 'semantic' ? { mode: 'keyword' as const, reason: 'keyword only: the query asks only for notes holding open tasks or the newest notes, which the keyword lane lists' } : this.modeOf(request);
-    if (mode !== 'semantic') for (const said of [read.newest?.said, read.open?.said]) if (said !== undefined) read.notices.push(said);
+    if (mode !== 'semantic') for (const said of [read.open?.said, read.newest?.said]) if (said !== undefined) read.notices.push(said);
     const response: SearchResponse = {
       query: request.query,
       mode,
@@ -646,7 +646,9 @@ export class VaultSearch {
     const dated = this.readDates(analyzeQuery(query, this.tokenize, syntax.quoted), request.today, notices);
     const newestRead = this.readNewest(dated.analyzed, dated.read);
     const { analyzed, open } = this.readOpen(newestRead.analyzed);
-    const newest = newestRead.newest;
+    // Asking for both ("latest open tasks", "what's the latest still open?"): the notes holding open tasks, the newest of them first.
+    const both = open?.only === true && newestRead.newest !== null && newestRead.newest.only !== true;
+    const newest = both ? { ...newestRead.newest!, bonuses: this.dates.newest([...open.bonuses.keys()]), only: true } : newestRead.newest;
     const dates = dated.dates;
     const known = this.index.knownTerms(analyzed.content);
     // "the of and", "o que é": every word one its own language stops, which that language's notes
@@ -672,7 +674,7 @@ export class VaultSearch {
     for (const doc of named.keys()) boosts.brought.add(doc);
     for (const [asked, answer] of [
       [open, 'what is still open, and nothing else: the notes holding unfinished tasks (- [ ]), the most first'],
-      [newest, 'for the newest, and nothing else: the notes dated (by their name or date:), the latest first'],
+      [newest, both ? 'for the newest of them: a note dated later (by its name or date:) ranks higher' : 'for the newest, and nothing else: the notes dated (by their name or date:), the latest first'],
     ] as const) {
       if (asked?.only !== true) continue;
       for (const [doc, bonus] of asked.bonuses) {

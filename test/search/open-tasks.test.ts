@@ -221,6 +221,8 @@ test('asking only what is open: a note named for the words is still found by its
   const { db, root } = indexedVault(t, {
     'Lists/Pending items.md': '# Pending items\n* call the plumber\n* renew the passport\n',
     'Work/Alpha.md': '# Alpha\n- [ ] Ship the alpha\n> - [x] a done task in a callout\n',
+    'Work/2026-06-20 Beta.md': '# Beta\n- [ ] Ship the beta\n',
+    'Work/2026-06-25 Retro.md': '# Retro\nAll done.\n',
     'Home/Window.md': '# Window\nThe window is still open.\n',
     'Notes/Film.md': '# Film\nThe X ray scene was cut.\n',
   });
@@ -246,16 +248,31 @@ test('asking only what is open: a note named for the words is still found by its
     'ausstehende Aufgaben',
   ]) {
     assert.deepEqual(
-      engine.search({ query, mode: 'keyword' }).results.map((hit) => hit.path),
-      ['Work/Alpha.md'],
+      engine
+        .search({ query, mode: 'keyword' })
+        .results.map((hit) => hit.path)
+        .toSorted(),
+      ['Work/2026-06-20 Beta.md', 'Work/Alpha.md'],
       `${query}: asks only what is open`,
     );
   }
+  // Asking for both: the notes holding open tasks, the newest of them first.
+  const both = engine.search({ query: 'latest open tasks', mode: 'keyword', today: '2026-06-30' });
+  assert.deepEqual(
+    both.results.map((hit) => hit.path),
+    ['Work/2026-06-20 Beta.md', 'Work/Alpha.md'],
+  );
+  assert.ok(both.notices.includes('read "latest" as asking for the newest of them: a note dated later (by its name or date:) ranks higher'), both.notices.join(' | '));
   // A note listed for its open tasks shows the first of them, not its start; found again where the note moved it since.
-  const listed = engine.search({ query: "what's still open?", mode: 'keyword' }).results[0]!;
+  const listed = engine.search({ query: "what's still open?", mode: 'keyword' }).results.find((hit) => hit.path === 'Work/Alpha.md')!;
   assert.equal(listed.excerpt, '- [ ] Ship the alpha');
   writeFileSync(join(root, 'Work/Alpha.md'), '# Alpha\nA line added above.\n\nAnother one.\n- [ ] Ship the alpha\n');
-  assert.equal(VaultSearch.open(db, root).search({ query: "what's still open?", mode: 'keyword' }).results[0]!.excerpt, '- [ ] Ship the alpha');
+  assert.equal(
+    VaultSearch.open(db, root)
+      .search({ query: "what's still open?", mode: 'keyword' })
+      .results.find((hit) => hit.path === 'Work/Alpha.md')!.excerpt,
+    '- [ ] Ship the alpha',
+  );
   const auto = engine.search({ query: "what's still open?" });
   assert.equal(auto.mode, 'keyword');
   assert.match(auto.mode_reason, /asks only for notes holding open tasks or the newest notes/);
