@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import { sep } from 'node:path';
-import { noteName, readNoteText } from '../vault/index.js';
+import { noteName, parseNote, readNoteText } from '../vault/index.js';
 import { NoteTexts } from './note-texts.js';
 import { notePositions } from './positions.js';
 import { BM25_DEFAULTS, type Bm25Params } from './bm25l.js';
@@ -85,10 +85,7 @@ const NAME_TIER = 100;
  * terms' best section), the block a semantic match came from, or a line (the substring lane).
  */
 type EvidenceAnchor =
-  { kind: 'keyword'; terms: readonly string[]; passage: Passage | null } | { kind: 'block'; key: string; terms: readonly string[] } | { kind: 'line'; line: number } | { kind: 'task'; line: number; terms: readonly string[] };
-
-/** An unfinished task's line (`- [ ]`, `- [/]`, in a list or a callout), as the index reads them. */
-const OPEN_TASK_LINE = /^[\s>]*(?:[-*+]|\d+[.)])\s+\[[ /]\]/u;
+  { kind: 'keyword'; terms: readonly string[]; passage: Passage | null } | { kind: 'block'; key: string; terms: readonly string[] } | { kind: 'line'; line: number } | { kind: 'task'; path: string; terms: readonly string[] };
 
 type NamedNotes = Map<number, { match: 'title' | 'alias' | 'path'; spellings: Set<string> }>;
 
@@ -425,8 +422,6 @@ export function cutAtWord(text: string, max: number): string {
 export class VaultSearch {
   private readonly tokenize: Tokenizer;
   private readonly blockQuery: Database.Statement;
-  /** A note's first unfinished task's line (1-based), or null. */
-  private readonly firstOpenTask: Database.Statement;
   private readonly blocks = new Map<number, StoredBlock[]>();
   /** The text of notes read for passages and evidence, while their files are unchanged. */
   private readonly texts = new NoteTexts();
@@ -486,7 +481,6 @@ export class VaultSearch {
       }
     });
     this.blockQuery = db.prepare('SELECT key, heading_path, level, line_start, body_end, link_list FROM blocks WHERE note_id = ? ORDER BY ord').raw();
-    this.firstOpenTask = db.prepare("SELECT min(line) FROM tasks WHERE note_id = ? AND status IN (' ', '/')").pluck();
     this.rootPrefix = root.endsWith(sep) ? root : root + sep;
   }
 
@@ -974,10 +968,9 @@ export class VaultSearch {
       ...(name ? { name: { match: name.match } } : {}),
     };
     // A note listed for its open tasks alone ("what's still open?") shows the first of them.
-    const task = read.open?.only === true && read.open.bonuses.has(doc) ? (this.firstOpenTask.get(this.noteIds[doc]) as number | null) : null;
     const anchor: EvidenceAnchor =
-      task !== null
-        ? { kind: 'task', line: task, terms: read.known }
+      read.open?.only === true && read.open.bonuses.has(doc)
+        ? { kind: 'task', path: this.metas[doc]!.path, terms: read.known }
         : k !== -1 || !vector || vector.blockKey === ''
           ? { kind: 'keyword', terms: read.known, passage: passages.get(doc) ?? null }
           : { kind: 'block', key: vector.blockKey, terms: read.known };
@@ -1278,9 +1271,9 @@ export class VaultSearch {
       case 'line':
         return lineEvidence(text, blocks, anchor.line);
       case 'task': {
-        // The index's line, unless the note changed since and it holds no open task any more.
-        const line = OPEN_TASK_LINE.test(lineAt(text, anchor.line)) ? anchor.line : text.split('\n').findIndex((candidate) => OPEN_TASK_LINE.test(candidate)) + 1;
-        return line > 0 ? lineEvidence(text, blocks, line) : findEvidence(text, blocks, anchor.terms, (term) => this.index.idf(term), this.tokenize);
+        // Read as the index reads tasks (never in code), from the note as it is now.
+        const task = parseNote(anchor.path, text).tasks.find(({ status }) => status === ' ' || status === '/');
+        return task ? lineEvidence(text, blocks, task.line) : findEvidence(text, blocks, anchor.terms, (term) => this.index.idf(term), this.tokenize);
       }
       case 'block': {
         const block = blocks.find((candidate) => candidate.key === anchor.key);
@@ -1372,17 +1365,6 @@ export function matchedText(noteText: string, hit: Pick<SearchHit, 'lines' | 'la
           .join('\n')
       : noteText;
   return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
-/** The text's `line`-th line (1-based), or '' past its end. */
-function lineAt(text: string, line: number): string {
-  let start = 0;
-  for (let at = 1; at < line; at++) {
-    start = text.indexOf('\n', start) + 1;
-    if (start === 0) return '';
-  }
-  const end = text.indexOf('\n', start);
-  return text.slice(start, end === -1 ? undefined : end);
 }
 
 function lineEvidence(text: string, blocks: readonly EvidenceBlock[], line: number) {

@@ -263,10 +263,10 @@ test('asking only what is open: a note named for the words is still found by its
     ['Work/2026-06-20 Beta.md', 'Work/Alpha.md'],
   );
   assert.ok(both.notices.includes('read "latest" as asking for the newest of them: a note dated later (by its name or date:) ranks higher'), both.notices.join(' | '));
-  // A note listed for its open tasks shows the first of them, not its start; found again where the note moved it since.
+  // A note listed for its open tasks shows the first of them, not its start; read from the note as it is now, never in code.
   const listed = engine.search({ query: "what's still open?", mode: 'keyword' }).results.find((hit) => hit.path === 'Work/Alpha.md')!;
   assert.equal(listed.excerpt, '- [ ] Ship the alpha');
-  writeFileSync(join(root, 'Work/Alpha.md'), '# Alpha\nA line added above.\n\nAnother one.\n- [ ] Ship the alpha\n');
+  writeFileSync(join(root, 'Work/Alpha.md'), '# Alpha\nA line added above, and a task in code, which is none.\n\n```\n- [ ] example in code\n```\n- [ ] Ship the alpha\n');
   assert.equal(
     VaultSearch.open(db, root)
       .search({ query: "what's still open?", mode: 'keyword' })
