@@ -226,6 +226,8 @@ const BEFORE_A_YEARLESS_DAY = new Set([
   'tot',
   'sinds',
   'van',
+  "jusqu'au",
+  "jusqu'a",
 ]);
 
 /** The span named around the month name at `i`: with a year, that month or day; without one, see `yearlessDate`. */
@@ -329,7 +331,7 @@ function placedInSpan(words: readonly string[], at: number): boolean {
     return MONTHS.has(foldToken(next)) || DAY.test(next) || ISO_DAY.test(next) || ISO_MONTH.test(next) || NOW_WORDS.has(foldToken(next));
   }
   const opener = foldToken(words[at - 1]!);
-  const since = SINCE_WORDS.has(opener) || UNTIL_WORDS.has(opener);
+  const since = SINCE_WORDS.has(opener) || UNTIL_WORDS.has(opener) || (at > 1 && UNTIL_PAIRS.get(opener)?.has(foldToken(words[at - 2]!)) === true);
   return since && (at === words.length - 1 || AFTER_A_SINCE_MONTH.has(foldToken(words[at + 1]!)));
 }
 
@@ -390,7 +392,16 @@ function joinSpans(words: readonly string[], ranges: readonly DateRange[], today
       joined.push(lone);
       continue;
     }
-    joined.push(sinceSpan(words, a, open, today) ?? untilSpan(words, a, open) ?? a);
+    const until = untilSpan(words, a, open, today);
+    const previous = joined.at(-1);
+    // "from May 1 up to May 15", "since April 1 until May 1", "after April 1 and before May 1": one span, the first date to the second.
+    if (until !== null && previous !== undefined && previous.until !== true && previous.last >= until.first - 2 && previous.from <= until.to) {
+      const yearless = previous.yearless === true && until.yearless === true ? { yearless: true as const } : {};
+      const { yearless: _dropped, ...rest } = previous;
+      joined[joined.length - 1] = { ...rest, to: until.to, text: words.slice(previous.first, a.last + 1).join(' '), last: a.last, relative: true, span: true, ...yearless };
+      continue;
+    }
+    joined.push(sinceSpan(words, a, open, today) ?? until ?? a);
   }
   return joined;
 }
@@ -418,14 +429,26 @@ const UNTIL_PAIRS: ReadonlyMap<string, ReadonlyMap<string, Until>> = new Map<str
  * Words before "before" that make it relative to the date, not a span: "the week before August
  * 3", "two weeks before", "the Sunday before October 25" name a day near it.
  */
-const BEFORE_RELATIVE = new Set('day days week weeks weekend weekends month months year years night nights morning evening monday tuesday wednesday thursday friday saturday sunday'.split(' '));
+const BEFORE_RELATIVE = new Set(
+  [
+    'day days week weeks weekend weekends month months year years night nights morning evening monday tuesday wednesday thursday friday saturday sunday',
+    'jour jours veille semaine semaines mois an ans année années dia dias día días semana semanas mês meses mes ano anos año años',
+    'tag tage woche wochen monat monate jahr jahre giorno giorni settimana settimane mese mesi anno anni dag dagen week weken maand jaar',
+  ]
+    .join(' ')
+    .split(' ')
+    .map(foldToken),
+);
 
 /**
  * "until A" / "up to A" (through its last day) or "before A" (up to the day before), a span open
- * into the past opened by `words[open]`, or null. Not "the week before A", which names a day near A.
+ * into the past opened by `words[open]`, or null; A named without a year is this year's. Not
+ * "the week before A" ("la semaine avant …"), which names a day near A.
  */
-function untilSpan(words: readonly string[], a: DateRange, open: number): DateRange | null {
+function untilSpan(words: readonly string[], named: DateRange, open: number, today: number): DateRange | null {
   if (open < 0) return null;
+  // Named without a year, it is this year's: "before July 1" asked in June is a few days away, not last year.
+  const a = named.yearless === true && today !== -1 ? inYear(named, partsOf(today).year) : named;
   const word = foldToken(words[open]!);
   const pair = open > 0 ? UNTIL_PAIRS.get(word)?.get(foldToken(words[open - 1]!)) : undefined;
   const until = pair ?? UNTIL_WORDS.get(word);

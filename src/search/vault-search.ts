@@ -716,7 +716,7 @@ export class VaultSearch {
     for (const range of relative) {
       const key = `${range.from}:${range.to}`;
       if (!held.has(key)) {
-        const when = `${spanText(range)}${range.span && range.yearless ? ' (no year was given: the latest such span)' : ''}`;
+        const when = `${spanText(range)}${range.span && range.yearless ? ` (no year was given: ${range.until ? "this year's" : 'the latest such span'})` : ''}`;
         const notes = this.dates.notesIn(range, this.mentioning(range));
         const dated = notes.dated.length;
         held.set(key, dated + notes.mentioning.length > 0);

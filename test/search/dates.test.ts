@@ -398,8 +398,17 @@ test('spans: between two dates, from one to another, a day alone at one end, and
   assert.deepEqual(until('reuniões antes de maio'), [[0, '2026-04-30', 'antes de maio', true]]);
   assert.deepEqual(until('Besprechungen bis Mai'), [[0, '2026-05-31', 'bis Mai', true]]);
   assert.deepEqual(until('réunions avant le 3 mai'), [[0, '2026-05-02', 'avant le 3 mai', true]]);
+  // Named without a year, this year's: "before July 1" asked on June 30 is tomorrow, not last year.
+  assert.deepEqual(until('meetings before July'), [[0, '2026-06-30', 'before July', true]]);
+  assert.deepEqual(until('until December'), [[0, '2026-12-31', 'until December', true]]);
+  assert.deepEqual(until('up to April'), [[0, '2026-04-30', 'up to April', true]]);
+  assert.deepEqual(until("jusqu'au 3 mai"), [[0, '2026-05-03', "jusqu'au 3 mai", true]]);
+  // After a date, the span runs from it: one span, not the first date and all of the past.
+  assert.deepEqual(ends('from May 1 up to May 15'), [['2026-05-01', '2026-05-15']]);
+  assert.deepEqual(ends('since April 1 until May 1'), [['2026-04-01', '2026-05-01']]);
+  assert.deepEqual(ends('after April 1 and before May 1'), [['2026-04-02', '2026-04-30']]);
   // Not a span: a day near the date ("the week before", "two weeks before", "the Sunday before").
-  for (const query of ['the week before August 3, 2023', 'two weeks before August 11, 2023', 'the Sunday before October 25, 2022']) {
+  for (const query of ['the week before August 3, 2023', 'two weeks before August 11, 2023', 'the Sunday before October 25, 2022', 'la semaine avant le 3 mai 2026']) {
     assert.deepEqual(
       until(query).map(([, , , open]) => open),
       [false],
