@@ -175,6 +175,8 @@ export function correctQuery(
     written?: (word: string, fits?: (candidate: string) => boolean) => SpellingCorrection | null;
     /** Whether a term begins a word of some note's name (`harb` of Harbor): a name being typed, not misspelt. */
     beginsAName?: (term: string) => boolean;
+    /** Whether a word is a function word of the vault's languages, which no correction lands on (default: of any language). */
+    isFunctionWord?: (word: string) => boolean;
   },
   spelling: Pick<SpellingIndex, 'correct'>,
 ): WordCorrection[] {
@@ -189,15 +191,21 @@ export function correctQuery(
     }
   }
   const out: WordCorrection[] = [];
+  // A word written twice ("harbr harbr") is one correction.
+  const tried = new Set<string>();
+  const isFunction = vault.isFunctionWord ?? isFunctionWord;
   for (const [word, terms] of byWord) {
+    const key = terms.join(' ');
+    if (tried.has(key)) continue;
+    tried.add(key);
     const written = query.words[word];
     // A quoted word is taken as written, and so is its unquoted copy (`harbr "harbr"`): the token is one.
     if (written === undefined || query.quoted?.has(word) === true || terms.some((term) => query.quotedTerms?.has(term) === true || vault.isKnown(term)) || !isCorrectable(written, terms, vault.isStopWord)) continue;
     // The query's other words the vault knows: a correction must share a note with one of them.
     const others = vault.contextOf === undefined ? [] : query.content.filter((term) => !(query.termWords?.get(term) ?? [query.wordOf.get(term)]).includes(word) && vault.isKnown(term));
     const near = others.length === 0 ? vault.held : vault.contextOf!(others);
-    // Never another language's function word either: "four" is no misspelt "your".
-    const fits = (candidate: string): boolean => !isFunctionWord(candidate) && !vault.isStopWord(candidate) && (near?.(candidate) ?? true);
+    // Never a function word of the vault's languages either: "four" is no misspelt "your" (but "warr" is English "war", a German function word).
+    const fits = (candidate: string): boolean => !isFunction(candidate) && !vault.isStopWord(candidate) && (near?.(candidate) ?? true);
     let best: SpellingCorrection | null = null;
     for (const term of terms) {
       const correction = spelling.correct(term, fits);

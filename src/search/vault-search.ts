@@ -443,6 +443,8 @@ export class VaultSearch {
   private readonly openTasks: OpenTasks;
   /** The language all the vault's notes are in, when they are in one. */
   private readonly onlyLanguage: string | null;
+  /** The vault's languages, most notes first. */
+  private readonly languages: readonly Language[];
   /** In a vault of several languages, each one's stop words (folded) and how many notes are in it, most notes first: `pooledFrequencies`. */
   private readonly stoppedIn: readonly { language: string; stops: ReadonlySet<string>; notes: number }[];
 
@@ -471,6 +473,7 @@ export class VaultSearch {
     );
     this.openTasks = new OpenTasks(openTasks.counts, openTasks.lengths);
     const languages = loadLanguages(db);
+    this.languages = languages;
     this.onlyLanguage = languages.length === 1 ? languages[0]! : null;
     this.stoppedIn = languages.length < 2 ? [] : stopListsOf(db, languages);
     // Known-item look-up: a note's title, file name and aliases, as token sequences.
@@ -897,6 +900,7 @@ export class VaultSearch {
         written: (word, fits) => (budget-- > 0 ? nearestWritten(word, this.writtenNear(), fits) : null),
         // The start of a name ("Harb", "Lant") is for the fuzzy lane to list, not a misspelt word.
         beginsAName: (term) => this.fuzzy.beginsAName(term),
+        isFunctionWord: (word) => this.languages.some((language) => isQuestionWord(language, word)),
       },
       this.spelling,
     );

@@ -66,6 +66,17 @@ test('a query corrects only words none of whose terms the vault knows, and never
   const knowsQueri = { isKnown: (term: string) => term === 'queri', isStopWord: () => false };
   assert.deepEqual(correctQuery(twice, knowsQueri, queri), []);
   assert.equal(correctQuery({ ...twice, termWords: undefined }, knowsQueri, queri).length, 1, 'read by its first word only, the second was "misspelt"');
+  // A word written twice is one correction.
+  const harbor = index({ harbor: 9 });
+  const twiceMisspelt = { words: ['harbr', 'harbr'], content: ['harbr'], wordOf: new Map([['harbr', 0]]), termWords: new Map([['harbr', [0, 1]]]) };
+  assert.equal(correctQuery(twiceMisspelt, { isKnown: (term: string) => term === 'harbor', isStopWord: () => false }, harbor).length, 1);
+  // A function word of another language than the vault's is a word like any: English "war" (German `war`).
+  const war = index({ war: 6 });
+  const english = { isKnown: (term: string) => term === 'war', isStopWord: () => false, isFunctionWord: (word: string) => ['your', 'the'].includes(word) };
+  assert.deepEqual(
+    correctQuery(query(['warr'], ['warr']), english, war).map(({ to }) => to),
+    ['war'],
+  );
   // Nor is a word corrected to a function word some language indexes: "four" is no misspelt "your"; the next nearest word is taken.
   const pronouns = index({ your: 50, tour: 2 });
   const knowsAll = { isKnown: (term: string) => term !== 'four', isStopWord: () => false };
