@@ -51,7 +51,7 @@ const OPEN = phraseTable(OPEN_WORDS);
  * still pending"), so a query of them and the asking words asks only that (`isTaskNoun`).
  */
 const TASK_NOUNS_BY_LANGUAGE: Readonly<Record<string, string>> = {
-  en: 'task tasks item items todo todos to-do to-dos action actions point points issue issues thing things work',
+  en: 'task tasks item items todo todos to-do to-dos action actions point points issue issues thing things',
   pt: 'tarefa tarefas item itens ponto pontos coisa coisas afazeres assunto assuntos',
   es: 'tarea tareas elemento elementos punto puntos cosa cosas asunto asuntos tema temas',
   fr: 'tâche tâches élément éléments point points chose choses',

@@ -148,7 +148,7 @@ function scopeAt(query: string, at: number, unclosed: Map<string, number>): { sc
   const end = quoted ? quoted.end : wordEnd(query, from);
   const value = (quoted ? quoted.inner : query.slice(opens ? from + 1 : from, end)).trim();
   // Before a space, "file:" is prose ("cannot open file: permission denied"); at the end, or with empty quotes, an operator left unfinished.
-  if (value === '' && quoted === null && end < query.length) return null;
+  if (value === '' && quoted === null && query.slice(end).trim() !== '') return null;
   return { scope: { key: match[2]!.toLowerCase() as QueryScope['key'], value, negated: match[1] === '-' }, end };
 }
 

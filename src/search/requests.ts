@@ -69,7 +69,7 @@ export function leadingRequest(language: string, words: readonly string[], isFun
     // "how do I pull a chunk out", "how do I get my money back": the asker's own action on a
     // thing, what the question is about ("where did I write about …" and "how do I find my
     // notes on …" still frame: a preposition, or a word for notes, follows the verb).
-    if (language === 'en' && i >= 2 && DETERMINERS.has(next) && ASKER.has(foldToken(words[i - 1]!)) && AUXILIARIES.has(foldToken(words[i - 2]!)) && !nouns.has(objectAfter(words, i + 1, isFunctionWord))) break;
+    if (language === 'en' && i >= 2 && DETERMINERS.has(next) && ASKER.has(foldToken(words[i - 1]!)) && AUXILIARIES.has(foldToken(words[i - 2]!)) && !objectAfter(words, i + 1, isFunctionWord).some((noun) => nouns.has(noun))) break;
     // "list of books", "help of a friend": an English verb takes no `of`; the word is a noun, content.
     if (verbs.has(word) && (isFunctionWord(next) || verbs.has(next) || nouns.has(next)) && !(language === 'en' && next === 'of')) framed = true;
     else if (nouns.has(word) && (isFunctionWord(next) || RELATION.has(next))) framed = true;
@@ -85,16 +85,18 @@ export function leadingRequest(language: string, words: readonly string[], isFun
  */
 const AUXILIARIES = new Set(['do', 'does', 'did', 'can', 'could', 'should', 'would', 'will', 'shall', 'may', 'might', 'must']);
 const ASKER = new Set(['i', 'we']);
-/** Words that open a verb's object: articles, possessives, demonstratives. */
-const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'our', 'your', 'this', 'that', 'these', 'those', 'some', 'any']);
+/** Words that open a verb's object: articles, possessives, demonstratives (not `that`, as often "know that …"). */
+const DETERMINERS = new Set(['a', 'an', 'the', 'my', 'our', 'your', 'this', 'these', 'those', 'some', 'any']);
 
-/** The first word from `from` on that is no function word (folded), or '' when none is left: a verb's object. */
-function objectAfter(words: readonly string[], from: number, isFunctionWord: (folded: string) => boolean): string {
-  for (let at = from; at < words.length; at++) {
+/** A verb's object: the words (folded) from `from` on, past function words, up to the next function word, at most three ("my old meeting notes"). */
+function objectAfter(words: readonly string[], from: number, isFunctionWord: (folded: string) => boolean): string[] {
+  const object: string[] = [];
+  for (let at = from; at < words.length && object.length < 3; at++) {
     const word = foldToken(words[at]!);
-    if (!isFunctionWord(word)) return word;
+    if (!isFunctionWord(word)) object.push(word);
+    else if (object.length > 0) break;
   }
-  return '';
+  return object;
 }
 
 /** Words of relation after a vault noun: "notes related to …", "anything regarding …". */

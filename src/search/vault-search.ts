@@ -366,13 +366,21 @@ function taskWordMatchers(analyzed: AnalyzedQuery, tokenize: Tokenizer): ((held:
  * anything, only frames the request (`frames`: "list of open tasks", "give me the latest",
  * "which tasks are still open?"), and goes too.
  */
-function withoutAsked(analyzed: AnalyzedQuery, asked: readonly { first: number; last: number }[], frames: (word: string) => boolean): { analyzed: AnalyzedQuery; only: boolean } {
+function withoutAsked(
+  analyzed: AnalyzedQuery,
+  asked: readonly { first: number; last: number }[],
+  frames: (word: string) => boolean,
+  /** Words another reading asks with ("open tasks" beside "latest"): they frame too, and stay for that reading. */
+  keep: readonly { first: number; last: number }[] = [],
+): { analyzed: AnalyzedQuery; only: boolean } {
+  const within = (spans: readonly { first: number; last: number }[], at: number) => spans.some(({ first, last }) => first <= at && at <= last);
   const without = leaveOut(analyzed, asked);
   if (without.content.length === 0) return { analyzed: without, only: true };
   const left = new Set<number>();
-  for (const term of without.content) for (const at of without.termWords.get(term) ?? []) if (!asked.some(({ first, last }) => first <= at && at <= last)) left.add(at);
-  if (left.size === 0 || ![...left].every((at) => !without.quoted.has(at) && frames(without.words[at]!))) return { analyzed: without, only: false };
-  return { analyzed: leaveOut(analyzed, [...asked, ...[...left].map((at) => ({ first: at, last: at }))]), only: true };
+  for (const term of without.content) for (const at of without.termWords.get(term) ?? []) if (!within(asked, at)) left.add(at);
+  if (left.size === 0 || ![...left].every((at) => within(keep, at) || (!without.quoted.has(at) && frames(without.words[at]!)))) return { analyzed: without, only: false };
+  const framing = [...left].filter((at) => !within(keep, at)).map((at) => ({ first: at, last: at }));
+  return { analyzed: leaveOut(analyzed, [...asked, ...framing]), only: true };
 }
 
 /**
@@ -644,7 +652,7 @@ export class VaultSearch {
     const newestRead = this.readNewest(dated.analyzed, dated.read);
     const { analyzed, open } = this.readOpen(newestRead.analyzed);
     // Asking for both ("latest open tasks", "what's the latest still open?"): the notes holding open tasks, the newest of them first.
-    const both = open?.only === true && newestRead.newest !== null && newestRead.newest.only !== true;
+    const both = open?.only === true && newestRead.newest !== null;
     const newest = both ? { ...newestRead.newest!, bonuses: this.dates.newest([...open.bonuses.keys()]), only: true } : newestRead.newest;
     const dates = dated.dates;
     const known = this.index.knownTerms(analyzed.content);
@@ -750,7 +758,9 @@ export class VaultSearch {
     // No note is dated: the words are searched, as written ("latest" is no misspelt "latent").
     if (!this.dates.anyDated) return { analyzed: asWritten(analyzed, asked), newest: null };
     const said = phrasesSaid(asked);
-    const { analyzed: without, only } = withoutAsked(analyzed, asked, (word) => this.frames(word, analyzed.language));
+    // The words asking what is open frame it too ("latest open tasks", "open tasks recently"): `readOpen` reads them next.
+    const open = this.openTasks.any ? openAsked(readable(analyzed), () => this.languageOf(analyzed.words)) : [];
+    const { analyzed: without, only } = withoutAsked(analyzed, asked, (word) => this.frames(word, analyzed.language) || (open.length > 0 && isTaskNoun(word)), open);
     // Asking only that ("the latest", "most recent"): the newest dated notes are the answer.
     if (only) return { analyzed: without, newest: { ...said, bonuses: this.dates.newestOfAll(), only: true } };
     // "what did Melanie paint recently?": the adverb is the asker's memory of when, and a word of the note, searched as written.
@@ -1087,14 +1097,6 @@ export class VaultSearch {
   }
 
   /**
-   * A query word's spellings in the vault's languages share the word's document frequency
-   * (`PooledFrequencies`). A word the query's own language stops (the one whose stop list holds
-   * most of its words) counts as in every note of that language too: there it is written
-   * but not indexed. Else English `and`, indexed only by the few Portuguese notes that quote an
-   * English title, was the rarest word of "salt and pepper". Only the query's language: German
-   * stops `war` and Spanish `son`, which "the war crimes trial" and "the son of the party" mean.
-   */
-  /**
    * The query's language by its stop words: the vault language whose stop list holds most of its
    * words (English on a tie, as for function words, then the vault's main one); none when no
    * list holds any.
@@ -1118,6 +1120,14 @@ export class VaultSearch {
     return own !== undefined && analyzed.words.every((word) => own.stops.has(foldToken(word)));
   }
 
+  /**
+   * A query word's spellings in the vault's languages share the word's document frequency
+   * (`PooledFrequencies`). A word the query's own language stops (the one whose stop list holds
+   * most of its words) counts as in every note of that language too: there it is written
+   * but not indexed. Else English `and`, indexed only by the few Portuguese notes that quote an
+   * English title, was the rarest word of "salt and pepper". Only the query's language: German
+   * stops `war` and Spanish `son`, which "the war crimes trial" and "the son of the party" mean.
+   */
   private pooledFrequencies(words: readonly string[], known: readonly string[]): PooledFrequencies {
     const pooled = new Map<string, number>();
     if (this.tokenize.variants === undefined || known.length < 2) return pooled;

@@ -262,6 +262,14 @@ test('asking only what is open: a note named for the words is still found by its
     both.results.map((hit) => hit.path),
     ['Work/2026-06-20 Beta.md', 'Work/Alpha.md'],
   );
+  // However it is worded: a word another language stops ("todo"), "recently" after the open words, Portuguese.
+  for (const query of ['latest todo', 'open tasks recently', 'tarefas pendentes recentemente']) {
+    assert.deepEqual(
+      engine.search({ query, mode: 'keyword', today: '2026-06-30' }).results.map((hit) => hit.path),
+      ['Work/2026-06-20 Beta.md', 'Work/Alpha.md'],
+      query,
+    );
+  }
   assert.ok(both.notices.includes('read "latest" as asking for the newest of them: a note dated later (by its name or date:) ranks higher'), both.notices.join(' | '));
   // A note listed for its open tasks shows the first of them, not its start; read from the note as it is now, never in code.
   const listed = engine.search({ query: "what's still open?", mode: 'keyword' }).results.find((hit) => hit.path === 'Work/Alpha.md')!;

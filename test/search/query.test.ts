@@ -91,6 +91,8 @@ test('what only looks like a request keeps every word: a first word that is cont
   // The object after a possessive is the thing acted on too, unless it is a word for notes.
   assert.deepEqual(analyzeQuery('how do I get my money back?', tokenize).content, tokenize('get money back'));
   assert.deepEqual(analyzeQuery('can we get the refund form?', tokenize).content, tokenize('get refund form'));
+  assert.deepEqual(analyzeQuery('how do I find my old notes on sourdough?', tokenize).content, tokenize('old notes sourdough'), 'a word for notes a little further on: `find` frames');
+  assert.deepEqual(analyzeQuery('how can I find my meeting notes about Harbor?', tokenize).content, tokenize('meeting notes harbor'));
   assert.deepEqual(analyzeQuery('how can we show hidden files?', tokenize).content, tokenize('show hidden files'));
   assert.deepEqual(analyzeQuery('can you show me the Atlas notes?', tokenize).content, tokenize('Atlas notes'));
   assert.deepEqual(analyzeQuery('I want my notes on sourdough', tokenize).content, tokenize('sourdough'));
