@@ -100,7 +100,7 @@ function parseErrorMessage(command: Command, argv: string[], config: ParseConfig
  * option's name (`---`, a pasted note's `--- title: …`, `--foo bar`). `-x` and `--verbose` are
  * mistyped options.
  */
-function looksLikeText(raw: string): boolean {
+export function looksLikeText(raw: string): boolean {
   if (raw.startsWith('--')) return !/^--[a-z0-9][\w-]*(=|$)/i.test(raw);
   return /\s/.test(raw) || raw.length > 2;
 }
@@ -114,10 +114,20 @@ function isOption(arg: string, config: ParseConfig): boolean {
 /** The usage error for a positional argument (a query such as `-paris lisbon`) that reads as options; a long one is shown by its start. */
 function startsWithDash(command: Command, raw: string): string {
   const label = command.positionals && /^[A-Z_]+$/.test(command.positionals) ? command.positionals.toLowerCase() : 'argument';
+  const { quoted, example } = afterDashes(command.name, label, raw);
+  return `${quoted} reads as an option; put -- before a ${label} that starts with -: ${example}`;
+}
+
+/**
+ * An argument that starts with `-` as an error message repeats it (its start, quoted), and the
+ * command line that reads it as text: `engram search -- "-paris"`, or with a placeholder for the
+ * argument (`engram search [options] -- QUERY`) when it is too long to repeat whole.
+ */
+export function afterDashes(commandName: string, label: string, raw: string): { quoted: string; example: string } {
   const shown = clip(raw);
   const quoted = /["$`\\!]/.test(shown) && !/['\u0000-\u001f]/.test(shown) ? `'${shown}'` : JSON.stringify(shown);
-  const example = shown === raw ? `engram ${command.name} -- ${quoted}` : `engram ${command.name} [options] -- ${label.toUpperCase()}`;
-  return `${quoted} reads as an option; put -- before a ${label} that starts with -: ${example}`;
+  const example = shown === raw ? `engram ${commandName} -- ${quoted}` : `engram ${commandName} [options] -- ${label.toUpperCase()}`;
+  return { quoted, example };
 }
 
 /** Most characters of an argument an error message repeats: a pasted note is shown by its start. */
@@ -140,7 +150,7 @@ function oneLine(text: string): string {
 }
 
 /** A value as a shell word in a suggested command: as it is when short and plain (`-1`), else shown quoted. */
-function shellWord(raw: string): string {
+export function shellWord(raw: string): string {
   return raw.length <= ECHO_LIMIT && /^[\w@%+=:,./-]+$/.test(raw) ? raw : shownArg(raw);
 }
 

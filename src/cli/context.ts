@@ -5,6 +5,7 @@
 import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { shownArg } from './command.js';
 import { FUSION_DEFAULTS, type FusionOptions } from '../search/index.js';
 import { openVaultSession, type VaultSession } from '../session/index.js';
 
@@ -115,7 +116,7 @@ export function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
 export function positiveNumber(raw: unknown, name: string): number | undefined {
   if (raw === undefined) return undefined;
   const value = Number(raw);
-  if (!(value > 0)) throw new UsageError(`${name} must be a positive number, not "${String(raw)}"`);
+  if (!(value > 0)) throw new UsageError(`${name} must be a positive number, not ${shownArg(String(raw))}`);
   return value;
 }
 
@@ -132,7 +133,7 @@ export function fusionOptions(k: string | undefined, weights: string | undefined
     .filter((entry) => entry !== '')) {
     const match = /^(keyword|semantic)\s*[=:]\s*(\S+)$/.exec(part);
     const value = match ? Number(match[2]) : NaN;
-    if (!match || !(value >= 0)) throw new UsageError(`ENGRAM_FUSION_WEIGHTS must look like keyword=1,semantic=0.5 (lanes keyword and semantic, weights ≥ 0), not "${weights}"`);
+    if (!match || !(value >= 0)) throw new UsageError(`ENGRAM_FUSION_WEIGHTS must look like keyword=1,semantic=0.5 (lanes keyword and semantic, weights ≥ 0), not ${shownArg(weights ?? '')}`);
     fused.weights[match[1]!] = value;
   }
   if (fused.weights.keyword === 0 && fused.weights.semantic === 0) throw new UsageError('ENGRAM_FUSION_WEIGHTS gives both lanes weight 0; give at least one a positive weight');
@@ -142,7 +143,7 @@ export function fusionOptions(k: string | undefined, weights: string | undefined
 /** A variable that must be a whole number ≥ 1; undefined when not given. */
 function wholeNumber(raw: string | undefined, name: string): number | undefined {
   const value = positiveNumber(raw, name);
-  if (value !== undefined && !Number.isInteger(value)) throw new UsageError(`${name} must be a whole number, not "${raw}"`);
+  if (value !== undefined && !Number.isInteger(value)) throw new UsageError(`${name} must be a whole number, not ${shownArg(String(raw))}`);
   return value;
 }
 
@@ -159,7 +160,7 @@ export function openSession(flag: string | undefined, env: CliEnv): VaultSession
 export function httpPort(raw: unknown): number | null {
   if (raw === undefined) return null;
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--http needs a port number, not "${String(raw)}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--http needs a port number, not ${shownArg(String(raw))}`);
   return port;
 }
 

@@ -22,7 +22,7 @@ import {
   type GoldenReport,
 } from '../eval/index.js';
 import { BM25_DEFAULTS, DEFAULT_FIELD_WEIGHTS, searchWordings, wordingTexts, type Bm25Params, type FieldWeights, type NoteMeta, type QueryVector } from '../search/index.js';
-import type { Command, CommandContext } from './command.js';
+import { shownArg, type Command, type CommandContext } from './command.js';
 import { openConfiguredEmbedder, queryInput } from '../embed/index.js';
 import { openSession } from './context.js';
 import { TODAY_OPTION, todayOption } from './filter-options.js';
@@ -84,7 +84,7 @@ export const evalCommand: Command = {
     todayOption(values.today as string | undefined); // a bad --today is refused before any file is read
 
     const baseline = values.baseline as string | undefined;
-    if (baseline !== undefined && baseline !== 'fts5') throw new UsageError(`--baseline must be fts5, not "${baseline}"`);
+    if (baseline !== undefined && baseline !== 'fts5') throw new UsageError(`--baseline must be fts5, not ${shownArg(baseline)}`);
 
     if (values.beir !== undefined) return runBeir(values, { ...tuning, baseline: baseline !== undefined, floor: nonNegative(values, 'min-ndcg10') }, io);
     if (baseline && values['known-items']) throw new UsageError('--baseline works with --golden, --locomo or --beir, not --known-items');
@@ -118,7 +118,7 @@ function nonNegative(values: Values, name: string): number | undefined {
   const raw = values[name] as string | undefined;
   if (raw === undefined) return undefined;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new UsageError(`--${name} must be a number ≥ 0, not "${raw}"`);
+  if (!Number.isFinite(value) || value < 0) throw new UsageError(`--${name} must be a number ≥ 0, not ${shownArg(raw)}`);
   return value;
 }
 
@@ -148,7 +148,7 @@ async function goldenEval(session: VaultSession, values: Values, run: Tuning & {
   checkGoldenPaths(session, queries);
   const engine = session.search({ params: run.params, weights: run.weights, model: env.model });
   const mode = values.mode === 'keyword' ? 'keyword' : 'hybrid';
-  if (values.mode !== undefined && values.mode !== 'keyword' && values.mode !== 'hybrid') throw new UsageError(`--mode must be hybrid or keyword, not "${String(values.mode)}"`);
+  if (values.mode !== undefined && values.mode !== 'keyword' && values.mode !== 'hybrid') throw new UsageError(`--mode must be hybrid or keyword, not ${shownArg(String(values.mode))}`);
   const { vectors, vectorReason } = mode === 'hybrid' && engine.vectors.size > 0 ? await embedQueries(queries, env, io) : { vectors: new Map<string, Float32Array>(), vectorReason: `no note has a ${env.model} vector yet` };
   const modes = new Set<string>();
   const today = todayOption(values.today as string | undefined);

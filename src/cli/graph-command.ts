@@ -15,7 +15,7 @@ import {
 } from '../graph/index.js';
 import type { VaultSession } from '../session/index.js';
 import { UsageError } from '../errors.js';
-import type { Command } from './command.js';
+import { shownArg, type Command } from './command.js';
 import { openSession, positiveNumber, type CliEnv } from './context.js';
 
 export const graphCommand: Command = {
@@ -108,7 +108,7 @@ function ids(raw: unknown, name: string): number[] {
     .split(',')
     .map((part) => part.trim())
     .filter(Boolean);
-  if (parts.length === 0 || parts.some((part) => !/^[1-9]\d{0,9}$/.test(part))) throw new UsageError(`${name} takes proposal ids like 3 or 3,5 — not "${String(raw)}"`);
+  if (parts.length === 0 || parts.some((part) => !/^[1-9]\d{0,9}$/.test(part))) throw new UsageError(`${name} takes proposal ids like 3 or 3,5 — not ${shownArg(String(raw))}`);
   return parts.map(Number);
 }
 

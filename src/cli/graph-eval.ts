@@ -10,7 +10,7 @@ import { describeGraphEval, loadGraphGold, runGraphEval, type GoldNote } from '.
 import { selectExtractor, type ExtractionInput } from '../graph/index.js';
 import type { VaultSession } from '../session/index.js';
 import { parseNote, readNoteFile } from '../vault/index.js';
-import type { CommandContext } from './command.js';
+import { shownArg, type CommandContext } from './command.js';
 import { openSession } from './context.js';
 
 export async function graphEval(file: string, values: Record<string, unknown>, { env, io }: CommandContext): Promise<number> {
@@ -47,7 +47,7 @@ function floor(values: Record<string, unknown>, name: string): number | undefine
   const raw = values[name] as string | undefined;
   if (raw === undefined) return undefined;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0 || value > 1) throw new UsageError(`--${name} must be a number between 0 and 1, not "${raw}"`);
+  if (!Number.isFinite(value) || value < 0 || value > 1) throw new UsageError(`--${name} must be a number between 0 and 1, not ${shownArg(raw)}`);
   return value;
 }
 

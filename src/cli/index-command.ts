@@ -1,6 +1,6 @@
 import type { IndexProgress, IndexReport } from '../index/index.js';
 import { UsageError } from '../errors.js';
-import type { Command, CommandContext } from './command.js';
+import { shownArg, type Command, type CommandContext } from './command.js';
 import { refreshVectors, type VectorRefresh } from '../embed/index.js';
 import { openSession } from './context.js';
 
@@ -17,7 +17,7 @@ export const indexCommand: Command = {
   },
   async run(args, { env, io }) {
     const budget = args.values['embed-budget'] === undefined ? undefined : Number(args.values['embed-budget']);
-    if (budget !== undefined && !(budget >= 0)) throw new UsageError(`--embed-budget must be a number of seconds, not "${String(args.values['embed-budget'])}"`);
+    if (budget !== undefined && !(budget >= 0)) throw new UsageError(`--embed-budget must be a number of seconds, not ${shownArg(String(args.values['embed-budget']))}`);
     const session = openSession(args.values.vault as string | undefined, env);
     try {
       const batchSize = args.values['batch-size'] === undefined ? undefined : Number(args.values['batch-size']);

@@ -5,7 +5,7 @@ import { goldenCheck } from '../eval/index.js';
 import { EngramError, UsageError } from '../errors.js';
 import { resolve } from 'node:path';
 import type Database from 'better-sqlite3';
-import type { Command } from './command.js';
+import { shownArg, type Command } from './command.js';
 import { openSession } from './context.js';
 
 export const librarianCommand: Command = {
@@ -82,7 +82,7 @@ export const undoCommand: Command = {
           result = { undone: `merge:${merge[1]}`, written: report.written };
           if (!args.values.json) io.out(`merge #${merge[1]} undone; ${report.written.length} entity notes rewritten`);
         } else {
-          if (!/^[\w.:-]{1,80}$/.test(target)) throw new UsageError(`"${target}" is not a run id, move:N or merge:N`);
+          if (!/^[\w.:-]{1,80}$/.test(target)) throw new UsageError(`${shownArg(target)} is not a run id, move:N or merge:N`);
           // The command line is the owner: it may undo their own `engram provision` runs too.
           const report = undoRun(db, writer, target, `${env.agentRoot}/Librarian.md`, { owner: true });
           reindex(report.paths);
@@ -125,7 +125,7 @@ function parsePhases(raw: unknown): PhaseName[] | undefined {
     .map((part) => part.trim())
     .filter(Boolean);
   const unknown = names.filter((name) => !(PHASES as readonly string[]).includes(name));
-  if (names.length === 0 || unknown.length > 0) throw new UsageError(`--phases takes some of ${PHASES.join(',')}; "${unknown[0] ?? String(raw)}" is not one`);
+  if (names.length === 0 || unknown.length > 0) throw new UsageError(`--phases takes some of ${PHASES.join(',')}; ${shownArg(unknown[0] ?? String(raw))} is not one`);
   return names as PhaseName[];
 }
 

@@ -7,7 +7,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EngramError, UsageError } from '../errors.js';
-import { commandHelp, parseCommandArgs, type Command } from './command.js';
+import { afterDashes, commandHelp, looksLikeText, parseCommandArgs, shownArg, type Command } from './command.js';
 import { readCliEnv, type Output } from './context.js';
 import { indexCommand } from './index-command.js';
 import { daemonCommand } from './daemon-command.js';
@@ -66,7 +66,7 @@ export function mainHelp(): string {
 
 /** Runs one command line (among `commands`, the real ones unless a test brings its own); returns the exit code. Never throws. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv, io: Output, commands: readonly Command[] = COMMANDS): Promise<number> {
-  const [name, ...rest] = argv;
+  const [name, ...rest] = withJsonAfterName(argv);
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     const topic = name === 'help' ? commands.find((command) => command.name === rest[0]) : undefined;
     io.out(topic ? commandHelp(topic) : mainHelp());
@@ -74,7 +74,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io: Output, c
   }
   const command = commands.find((candidate) => candidate.name === name);
   try {
-    if (!command) throw new UsageError(`unknown command "${name}"; run \`engram --help\` for the list`);
+    if (!command) throw new UsageError(unknownCommand(name, rest, commands));
     const args = parseCommandArgs(command, rest);
     if (args.values.help) {
       io.out(commandHelp(command));
@@ -88,7 +88,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv, io: Output, c
     const stack = debug && !(error instanceof EngramError) ? `\n${(error as Error).stack ?? ''}` : '';
     io.err(`engram: ${message}${stack}`);
     // An agent reading stdout as JSON gets the failure there too; the line on stderr stays for people.
-    if (asksForJson(rest)) io.out(JSON.stringify({ error: message, exit_code: code }, null, 2));
+    if (asksForJson(argv)) io.out(JSON.stringify({ error: message, exit_code: code }, null, 2));
     return code;
   }
 }
@@ -100,7 +100,34 @@ function failureMessage(error: unknown, { debug }: { debug: boolean }): string {
   return `unexpected error: ${message.split('\n')[0]}${debug ? '' : ' (set ENGRAM_DEBUG=1 to see the stack)'}`;
 }
 
-/** Whether a command line asks for JSON: `--json` among the arguments before `--` (read from the words, so a command line that does not parse is answered in JSON too). */
+/**
+ * The command line with `--json` given before the command name (`engram --json search x`) moved
+ * after it, where the command's own parser reads it: the same as `engram search --json x`.
+ */
+function withJsonAfterName(argv: readonly string[]): string[] {
+  let start = 0;
+  while (argv[start] === '--json') start += 1;
+  if (start === 0 || start === argv.length) return [...argv];
+  return [argv[start]!, ...argv.slice(0, start), ...argv.slice(start + 1)];
+}
+
+/**
+ * The usage error for a word that names no command, repeated by its start on one line. One that
+ * starts with `-` is an option put before the command name (`--vault`), or text meant to be
+ * searched for (`-paris`, a pasted note's `---`): each message says what to write instead.
+ */
+function unknownCommand(name: string, rest: readonly string[], commands: readonly Command[]): string {
+  const list = 'run `engram --help` for the list';
+  if (!name.startsWith('-') || name === '--') return `unknown command ${shownArg(name)}; ${list}`;
+  if (!looksLikeText(name)) {
+    const after = commands.find((command) => rest.includes(command.name))?.name ?? 'COMMAND';
+    return `unknown command ${shownArg(name)}: options go after the command name (engram ${after} [options]); ${list}`;
+  }
+  const { quoted, example } = afterDashes('search', 'query', name);
+  return `unknown command ${quoted}; to search for text that starts with -, put it after --: ${example}`;
+}
+
+/** Whether a command line asks for JSON: `--json` among the words before `--`, the command name's place included (read from the words, so a command line that does not parse is answered in JSON too). */
 function asksForJson(argv: readonly string[]): boolean {
   const end = argv.indexOf('--');
   return (end === -1 ? argv : argv.slice(0, end)).includes('--json');

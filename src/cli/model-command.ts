@@ -5,7 +5,7 @@
  */
 import { EngramError, UsageError } from '../errors.js';
 import { installModel, MODEL_REMEDY, modelStatus, pullModel, type ModelManifest, type ModelStatus } from '../embed/index.js';
-import type { Command } from './command.js';
+import { shellWord, shownArg, type Command } from './command.js';
 import { openSession, positiveNumber, type CliEnv, type Output } from './context.js';
 import { checkAgreement, type Agreement } from './verify-command.js';
 
@@ -31,15 +31,15 @@ export const modelCommand: Command = {
       return 0;
     }
     if (action === 'pull') {
-      if (path !== undefined) throw new UsageError(`engram model pull takes no PATH (it fetches ${env.model}); to install files you have, run \`engram model install ${path}\``);
+      if (path !== undefined) throw new UsageError(`engram model pull takes no PATH (it fetches ${env.model}); to install files you have, run \`engram model install ${shellWord(path)}\``);
       const dtype = (args.values.dtype as string | undefined) ?? 'q8';
-      if (dtype !== 'q8' && dtype !== 'fp32') throw new UsageError(`--dtype must be q8 or fp32, not "${dtype}"`);
+      if (dtype !== 'q8' && dtype !== 'fp32') throw new UsageError(`--dtype must be q8 or fp32, not ${shownArg(dtype)}`);
       const stallMs = (positiveNumber(args.values.timeout, '--timeout') ?? 30) * 1000;
       const manifest = await pullModel(env, { dtype, stallMs, onProgress: progress(io), onLog });
       io.out(json ? JSON.stringify(manifest, null, 2) : describeInstall('pulled and installed', manifest));
       return 0;
     }
-    throw new UsageError(`unknown model action "${action}"; use status, pull or install PATH`);
+    throw new UsageError(`unknown model action ${shownArg(action)}; use status, pull or install PATH`);
   },
 };
 

@@ -2,7 +2,7 @@ import { EngramError, UsageError } from '../errors.js';
 import { suggestRelations } from '../session/index.js';
 import { addRelatedEntries, readNoteText } from '../vault/index.js';
 import { lineDiff, OWNER } from '../writes/index.js';
-import type { Command } from './command.js';
+import { shownArg, type Command } from './command.js';
 import { openSession } from './context.js';
 import { notePath } from './related-command.js';
 
@@ -20,7 +20,7 @@ export const relateCommand: Command = {
     const given = args.positionals[0];
     if (given === undefined) throw new UsageError('no note given: engram relate "Folder/Note.md"');
     const limit = args.values.limit === undefined ? 5 : Number(args.values.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 20) throw new UsageError(`--limit must be a whole number from 1 to 20, not "${String(args.values.limit)}"`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 20) throw new UsageError(`--limit must be a whole number from 1 to 20, not ${shownArg(String(args.values.limit))}`);
     const session = openSession(args.values.vault as string | undefined, env);
     try {
       const engine = session.search();
@@ -28,7 +28,7 @@ export const relateCommand: Command = {
       const suggestions = suggestRelations(session.db, engine, path, { limit })!;
       const targets = args.values.target as string[] | undefined;
       const unknown = (targets ?? []).filter((target) => !suggestions.some((suggestion) => suggestion.path === target));
-      if (unknown.length > 0) throw new UsageError(`not among the suggestions for ${path}: ${unknown.join(', ')} (run without --target to see them)`);
+      if (unknown.length > 0) throw new UsageError(`not among the suggestions for ${path}: ${unknown.map(shownArg).join(', ')} (run without --target to see them)`);
       const chosen = targets ? suggestions.filter((suggestion) => targets.includes(suggestion.path)) : suggestions;
       const read = readNoteText(`${session.vault}/${path}`);
       if (!read.ok) throw new EngramError('NOT_FOUND', `cannot read ${path}: ${read.reason}`);

@@ -2,7 +2,7 @@ import { isAbsolute, relative } from 'node:path';
 import { EngramError, UsageError } from '../errors.js';
 import { relatedLane, RELATED_DEFAULTS, RELATED_SIGNALS, type RelatedLaneOutcome, type RelatedSignal } from '../session/index.js';
 import type { VaultSearch } from '../search/index.js';
-import type { Command } from './command.js';
+import { shownArg, type Command } from './command.js';
 import { openSession } from './context.js';
 import { refuseEmptyFilters } from './filter-options.js';
 import { describeResponse } from './search-command.js';
@@ -23,9 +23,9 @@ export const relatedCommand: Command = {
     const given = args.positionals[0];
     if (given === undefined) throw new UsageError('no note given: engram related "Folder/Note.md"');
     const limit = args.values.limit === undefined ? 10 : Number(args.values.limit);
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new UsageError(`--limit must be a whole number from 1 to 100, not "${String(args.values.limit)}"`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new UsageError(`--limit must be a whole number from 1 to 100, not ${shownArg(String(args.values.limit))}`);
     const by = (args.values.by as string | undefined) ?? 'all';
-    if (by !== 'all' && by !== 'vectors') throw new UsageError(`--by must be all or vectors, not "${by}"`);
+    if (by !== 'all' && by !== 'vectors') throw new UsageError(`--by must be all or vectors, not ${shownArg(by)}`);
     const weights = parseWeights(args.values.weights as string | undefined);
     refuseEmptyFilters(args.values, ['folder']);
     const session = openSession(args.values.vault as string | undefined, env);
@@ -54,9 +54,9 @@ export const relatedCommand: Command = {
 /** The vault-relative path of an indexed note; an absolute path must lie inside the vault. */
 export function notePath(vault: string, engine: VaultSearch, given: string): string {
   const path = isAbsolute(given) ? relative(vault, given).replace(/\\/g, '/') : given.replace(/\\/g, '/').replace(/^\.\//, '');
-  if (path.startsWith('..')) throw new UsageError(`"${given}" is outside the vault ${vault}`);
+  if (path.startsWith('..')) throw new UsageError(`${shownArg(given)} is outside the vault ${vault}`);
   const found = engine.metas.find((meta) => meta.path.normalize('NFC') === path.normalize('NFC'));
-  if (!found) throw new EngramError('NOT_FOUND', `no indexed note at "${path}"; give a vault-relative path such as Projects/Atlas.md (run \`engram index\` if it is new)`);
+  if (!found) throw new EngramError('NOT_FOUND', `no indexed note at ${shownArg(path)}; give a vault-relative path such as Projects/Atlas.md (run \`engram index\` if it is new)`);
   return found.path;
 }
 
@@ -68,7 +68,7 @@ export function parseWeights(raw: string | undefined): Partial<Record<RelatedSig
     const [name, value] = part.split('=').map((piece) => piece.trim());
     const weight = Number(value);
     if (!(RELATED_SIGNALS as readonly string[]).includes(name ?? '') || value === undefined || value === '' || !Number.isFinite(weight) || weight < 0 || weight > 10) {
-      throw new UsageError(`--weights takes SIGNAL=W pairs with W from 0 to 10 and SIGNAL one of ${RELATED_SIGNALS.join(', ')}; "${part}" is not one`);
+      throw new UsageError(`--weights takes SIGNAL=W pairs with W from 0 to 10 and SIGNAL one of ${RELATED_SIGNALS.join(', ')}; ${shownArg(part)} is not one`);
     }
     weights[name as RelatedSignal] = weight;
   }

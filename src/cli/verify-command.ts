@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { EngramError, UsageError } from '../errors.js';
 import { blockEmbedInput, openConfiguredEmbedder, readSmartConnections, sourceEmbedInput, type LogSink } from '../embed/index.js';
 import { readNoteFile } from '../vault/index.js';
-import type { Command } from './command.js';
+import { shownArg, type Command } from './command.js';
 import { openSession, type CliEnv } from './context.js';
 
 /** Below this median cosine the two vector spaces disagree: Smart Connections' vectors and ours are not comparable. */
@@ -18,7 +18,7 @@ export const verifyCommand: Command = {
   async run(args, { env, io }) {
     const sample = args.values.sample === undefined ? 20 : Number(args.values.sample);
     const seed = args.values.seed === undefined ? 1 : Number(args.values.seed);
-    if (!Number.isInteger(sample) || sample < 1 || sample > 10_000) throw new UsageError(`--sample must be a whole number from 1 to 10000, not "${String(args.values.sample)}"`);
+    if (!Number.isInteger(sample) || sample < 1 || sample > 10_000) throw new UsageError(`--sample must be a whole number from 1 to 10000, not ${shownArg(String(args.values.sample))}`);
     if (!Number.isInteger(seed)) throw new UsageError('--seed must be a whole number');
     const session = openSession(args.values.vault as string | undefined, env);
     try {

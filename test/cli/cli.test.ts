@@ -49,6 +49,75 @@ test('expected failures are one line and exit 1; bad usage exits 2', async (t) =
   }
 });
 
+test('an unknown command is repeated by its start on one line; one that starts with - says how to search for it or where options go', async () => {
+  const note = '---\ntitle: "Atlas — the search index migration"\ntags: [project/atlas]\n---\nTantivy replaces the old cluster.\n';
+  for (const [argv, stderr] of [
+    [[note], 'engram: unknown command "---\\ntitle: \\"Atlas — the search index mi…"; to search for text that starts with -, put it after --: engram search [options] -- QUERY\n'],
+    [['-paris lisbon'], 'engram: unknown command "-paris lisbon"; to search for text that starts with -, put it after --: engram search -- "-paris lisbon"\n'],
+    [['---'], 'engram: unknown command "---"; to search for text that starts with -, put it after --: engram search -- "---"\n'],
+    [['--vault', '/tmp/v', 'search', 'x'], 'engram: unknown command "--vault": options go after the command name (engram search [options]); run `engram --help` for the list\n'],
+    [['-x'], 'engram: unknown command "-x": options go after the command name (engram COMMAND [options]); run `engram --help` for the list\n'],
+    [['title: Atlas\ntags: [project/atlas]\nTantivy replaces the old cluster.'], 'engram: unknown command "title: Atlas\\ntags: [project/atlas]\\nTant…"; run `engram --help` for the list\n'],
+  ] as [string[], string][]) {
+    const result = await runCli(argv);
+    assert.equal(result.code, 2, JSON.stringify(argv));
+    assert.equal(result.stderr, stderr);
+  }
+  // The advice works: `engram search -- "$NOTE"` reads the note as the query.
+  const dashed = await runCli(['search', '--', note]);
+  assert.equal(dashed.code, 2);
+  assert.equal(dashed.stderr, 'engram: no vault given: pass --vault PATH or set ENGRAM_VAULT to your vault folder\n', 'past the command line: only the vault is missing');
+});
+
+test('every value an error message repeats is its first 40 characters, on one line, and so is the --json error', async (t) => {
+  const vault = makeVault(t, { 'Zoo/Walrus care.md': '---\ntags: [zoo]\n---\n# Walrus care\nThe walrus colony.\n', 'Zoo/Feeding.md': '---\ntags: [zoo]\n---\n# Feeding\nFish for the walrus colony.\n' });
+  const env = { ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root };
+  assert.equal((await runCli(['index', '--no-embed'], env)).code, 0);
+  // A pasted note: its end must never reach the message, nor its line breaks.
+  const pasted = `title: Atlas\ntags: [project/atlas]\n${'Tantivy replaces the old cluster. '.repeat(3)}THE-END`;
+  const digits = '9'.repeat(80);
+  // The reviewer's two: the whole 80 characters were repeated.
+  const by = await runCli(['related', 'Zoo/Walrus care.md', '--by', 'v'.repeat(80), '--json'], env);
+  assert.equal(by.stderr, `engram: --by must be all or vectors, not "${'v'.repeat(39)}…"\n`);
+  assert.deepEqual(JSON.parse(by.stdout), { error: `--by must be all or vectors, not "${'v'.repeat(39)}…"`, exit_code: 2 });
+  const limit = await runCli(['related', 'Zoo/Walrus care.md', '--limit', digits], env);
+  assert.equal(limit.stderr, `engram: --limit must be a whole number from 1 to 100, not "${'9'.repeat(39)}…"\n`);
+  const cases: [string[], number, Record<string, string>?][] = [
+    [['related', 'Zoo/Walrus care.md', '--by', pasted], 2],
+    [['related', 'Zoo/Walrus care.md', '--weights', `terms=${pasted}`], 2],
+    [['related', pasted], 1],
+    [['related', join(vault.root, '..', pasted)], 2],
+    [['relate', 'Zoo/Walrus care.md', '--limit', digits], 2],
+    [['relate', 'Zoo/Walrus care.md', '--apply', '--target', pasted], 2],
+    [['model', pasted], 2],
+    [['model', 'pull', pasted], 2],
+    [['model', 'pull', '--dtype', pasted], 2],
+    [['model', 'pull', '--timeout', pasted], 2],
+    [['eval', '--baseline', pasted], 2],
+    [['eval', '--k1', pasted], 2],
+    [['index', '--embed-budget', pasted], 2],
+    [['map', '--seed', digits], 2],
+    [['verify', '--sample', digits], 2],
+    [['graph', 'stats', '--apply', pasted], 2],
+    [['librarian', '--phases', pasted], 2],
+    [['undo', pasted], 2],
+    [['daemon', '--http', digits], 2],
+    [['status'], 2, { ENGRAM_FUSION_WEIGHTS: `keyword=${pasted}` }],
+    [['status'], 2, { ENGRAM_SWEEP_MAX_NOTES: pasted }],
+    [['status'], 2, { ENGRAM_HTTP_MAX_SESSIONS: `1.${'5'.repeat(80)}` }],
+  ];
+  for (const [argv, code, extra] of cases) {
+    const what = `${argv.join(' ')} ${JSON.stringify(extra ?? {})}`;
+    const result = await runCli([...argv, '--json'], { ...env, ...extra });
+    assert.equal(result.code, code, `${what}: ${result.stderr}`);
+    const line = /^engram: (.*)\n$/.exec(result.stderr);
+    assert.ok(line, `${what} prints one line: ${result.stderr}`);
+    assert.match(line[1]!, /…/, `${what} cuts the value: ${line[1]}`);
+    assert.doesNotMatch(line[1]!, /THE-END|9{40}|5{40}/, `${what} repeats 40 characters at most`);
+    assert.deepEqual(JSON.parse(result.stdout), { error: line[1], exit_code: code }, what);
+  }
+});
+
 test('a real process reports a missing vault in one line with exit 1', () => {
   const result = spawnCli(['status', '--vault', '/definitely/not/here'], { ENGRAM_HOME: '/tmp' });
   assert.equal(result.code, 1);

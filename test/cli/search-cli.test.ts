@@ -261,3 +261,32 @@ test('engram search and ls refuse a filter option given an empty value, naming i
     ['Notes/Other.md'],
   );
 });
+
+test('--json before the command name counts as after it: the same results, and a failure as one JSON object', async (t) => {
+  const vault = makeVault(t, VAULT);
+  const env = { ENGRAM_HOME: vault.home, ENGRAM_VAULT: vault.root };
+  const before = await runCli(['--json', 'search', 'tantivy', '--limit', '5'], env);
+  const after = await runCli(['search', 'tantivy', '--limit', '5', '--json'], env);
+  assert.equal(before.code, 0, before.stderr);
+  assert.deepEqual(JSON.parse(before.stdout), JSON.parse(after.stdout));
+  for (const [argv, code] of [
+    [['--json', 'search', 'x', '--limit', '0'], 2],
+    [['--json', 'search', '---***'], 2],
+    [['--json', 'search', 'x', '--vault', join(vault.root, 'missing')], 1],
+    [['--json', 'frobnicate'], 2],
+    [['--json'], 2],
+    [['--json', '--vault', vault.root, 'search', 'x'], 2],
+  ] as [string[], number][]) {
+    const result = await runCli(argv, env);
+    assert.equal(result.code, code, argv.join(' '));
+    const line = /^engram: (.*)\n$/.exec(result.stderr);
+    assert.ok(line, `one line on stderr: ${result.stderr}`);
+    assert.deepEqual(JSON.parse(result.stdout), { error: line[1], exit_code: code }, argv.join(' '));
+  }
+  // Only before `--` is it the option: after it, "--json" is text.
+  const dashed = await runCli(['search', '--limit', '0', '--', '--json'], env);
+  assert.deepEqual([dashed.code, dashed.stdout], [2, '']);
+  const real = spawnCli(['--json', 'search', 'x', '--limit', '0'], env);
+  assert.equal(real.code, 2);
+  assert.deepEqual(JSON.parse(real.stdout), { error: '--limit must be a whole number from 1 to 100, not "0"', exit_code: 2 });
+});
