@@ -103,6 +103,8 @@ interface ReadQuery {
   tiers: Map<number, number>;
   /** Whether the query wrote operators (`tag:`, `path:`, `file:`), its own or inherited. */
   scoped: boolean;
+  /** Every word of the query is a stop word of its own language: none is searched (`onlyOwnStopWords`). */
+  stopsOnly: boolean;
   /** The query's quoted phrases each note holds (notes holding more rank first). */
   phrases: Map<number, string[]>;
   boosts: Boosts;
@@ -575,7 +577,7 @@ export class VaultSearch {
       const ordered = this.order(mode, keyword, semantic, read.tiers);
       response.total_matches = mode === 'keyword' ? keyword.matches : ordered.length;
       response.results = ordered.slice(0, read.limit).map(({ doc, score }) => this.resultOf(doc, score, { mode, read, keyword, semantic, passages, explain: request.explain === true }));
-    } else if (read.query === '' && read.scoped) {
+    } else if ((read.query === '' || read.stopsOnly) && read.scoped) {
       const listed = this.scopeLane(read.limit, read.filter);
       response.results = listed.hits;
       response.total_matches = listed.total;
@@ -658,13 +660,16 @@ export class VaultSearch {
     const known = this.index.knownTerms(analyzed.content);
     // "the of and", "o que é": every word one its own language stops, which that language's notes
     // never index; another language's spelling of them ("and" to Portuguese) finds only noise.
-    if (analyzed.all.length > 0 && this.onlyOwnStopWords(analyzed)) {
+    // Every word one the tokenizer drops, or one its own language stops ("the of and", "o que é").
+    const stopsOnly = analyzed.all.length === 0 ? analyzed.words.length > 0 && analyzed.words.every((word) => this.tokenize.isStopWord(word)) : this.onlyOwnStopWords(analyzed);
+    if (stopsOnly) {
       known.length = 0;
-      notices.push('the query has only stop words, which the keyword lane does not search; add the words that say what you are looking for');
+      // Beside operators ("the tag:filosofia") the words add nothing: the operators list their notes.
+      if (scopes.length === 0 && analyzed.all.length > 0) notices.push('the query has only stop words, which the keyword lane does not search; add the words that say what you are looking for');
     }
     const corrected = this.correctSpelling(analyzed, known, filter.active ? (doc) => filter.test(this.metas[doc]!) === null : null);
     for (const { word, to, spelled } of corrected) notices.push(`no note contains "${word}"; searched ${spelled === undefined ? `the nearest indexed word ("${to}") instead` : `"${spelled}" instead, a word the vault uses one typo away`}`);
-    if (analyzed.all.length === 0 && written.trim() !== '' && !(query === '' && (scopes.length > 0 || syntax.empty !== undefined)))
+    if (analyzed.all.length === 0 && written.trim() !== '' && !((query === '' || stopsOnly) && (scopes.length > 0 || syntax.empty !== undefined)))
       notices.push(query === '' && syntax.excluded.length > 0 ? 'the query only leaves words out; add the words to search for' : 'the query has no searchable words (only stop words, punctuation or symbols)');
     const named: NamedNotes = new Map(this.names.get(analyzed.all.join(' ')));
     const spelled = foldName(query);
@@ -689,7 +694,7 @@ export class VaultSearch {
       // Said where it acts: `search` gives it unless semantic mode was asked for.
       asked.said = `read ${quotedPhrases(asked)} as asking ${answer}`;
     }
-    return { query, limit, filter, notices, analyzed, known, corrected, named, tiers, scoped: scopes.length > 0, phrases, boosts, pooled, newest, open };
+    return { query, limit, filter, notices, analyzed, known, corrected, named, tiers, scoped: scopes.length > 0, stopsOnly, phrases, boosts, pooled, newest, open };
   }
 
   /**

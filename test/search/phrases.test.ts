@@ -139,6 +139,10 @@ const TAGGED = {
 
 test('tag:, path: and file: narrow the search like filters; -tag: leaves notes out; operators alone list their notes', async (t) => {
   const { db, root } = indexedVault(t, TAGGED);
+  // Stop words beside an operator add nothing: its notes are listed, as for the operator alone.
+  const stops = VaultSearch.open(db, root).search({ query: 'the tag:travel', mode: 'keyword' });
+  assert.deepEqual(stops.results.map((hit) => hit.path).toSorted(), ['Trips/Lisbon draft.md', 'Trips/Lisbon.md']);
+  assert.deepEqual(stops.notices, ['the query has only operators and no words to rank by: the notes they let through, newest first']);
   const unfinished = VaultSearch.open(db, root).search({ query: 'lisbon tag:', mode: 'keyword' });
   assert.ok(
     unfinished.notices.some((notice) => notice.startsWith('"tag:" has no value, so it was left out')),
