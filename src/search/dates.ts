@@ -427,13 +427,15 @@ const UNTIL_PAIRS: ReadonlyMap<string, ReadonlyMap<string, Until>> = new Map<str
 
 /**
  * Words before "before" that make it relative to the date, not a span: "the week before August
- * 3", "two weeks before", "the Sunday before October 25" name a day near it.
+ * 3", "two weeks before", "the Sunday before October 25", "right before May 1" name a day near it.
  */
 const BEFORE_RELATIVE = new Set(
   [
     'day days week weeks weekend weekends month months year years night nights morning evening monday tuesday wednesday thursday friday saturday sunday',
     'jour jours veille semaine semaines mois an ans année années dia dias día días semana semanas mês meses mes ano anos año años',
     'tag tage woche wochen monat monate jahr jahre giorno giorni settimana settimane mese mesi anno anni dag dagen week weken maand jaar',
+    // "right before", "just before", "juste avant", "logo antes": a moment near it.
+    'right just shortly immediately juste peu logo pouco justo poco',
   ]
     .join(' ')
     .split(' ')

@@ -408,7 +408,7 @@ test('spans: between two dates, from one to another, a day alone at one end, and
   assert.deepEqual(ends('since April 1 until May 1'), [['2026-04-01', '2026-05-01']]);
   assert.deepEqual(ends('after April 1 and before May 1'), [['2026-04-02', '2026-04-30']]);
   // Not a span: a day near the date ("the week before", "two weeks before", "the Sunday before").
-  for (const query of ['the week before August 3, 2023', 'two weeks before August 11, 2023', 'the Sunday before October 25, 2022', 'la semaine avant le 3 mai 2026']) {
+  for (const query of ['the week before August 3, 2023', 'two weeks before August 11, 2023', 'the Sunday before October 25, 2022', 'la semaine avant le 3 mai 2026', 'right before May 1, 2026', 'just before May 1, 2026']) {
     assert.deepEqual(
       until(query).map(([, , , open]) => open),
       [false],
