@@ -1,6 +1,8 @@
 /**
  * The shape of a CLI command, and the help text made from it, so that every command has
- * `--help` and the help cannot drift from the options it actually parses.
+ * `--help` and the help cannot drift from the options it actually parses; and what every
+ * command's checks share: how an error repeats a value, and how an option's value is read (an
+ * empty or blank one is refused, never read as 0 or as no value).
  */
 import { parseArgs } from 'node:util';
 import { systemErrorCode, UsageError } from '../errors.js';
@@ -142,6 +144,44 @@ export function clip(raw: string): string {
 /** An argument as an error message repeats it: cut to its start and double-quoted, line breaks escaped, so the message stays one short line. */
 export function shownArg(raw: string): string {
   return JSON.stringify(clip(raw));
+}
+
+/**
+ * A number option's value as `Number` reads it, but NaN for an empty or blank one (`--seed ""`,
+ * often a shell variable that was not set), which `Number` reads as 0: so the option's own check
+ * refuses it instead of taking 0. Undefined when the option is absent.
+ */
+export function numberValue(raw: string): number;
+export function numberValue(raw: unknown): number | undefined;
+export function numberValue(raw: unknown): number | undefined {
+  if (raw === undefined) return undefined;
+  return String(raw).trim() === '' ? NaN : Number(raw);
+}
+
+/** What a text option's value names, for the message when one names nothing: `give a folder such as --exclude Archive`. */
+export interface OptionValue {
+  noun: string;
+  example: string;
+  /** Whether a value names nothing (default: it is empty or blank). */
+  empty?: (raw: string) => boolean;
+}
+
+/** A comma-separated list of nothing but commas and spaces (`""`, `","`): it names no item. */
+export function namesNoItem(raw: string): boolean {
+  return raw.split(',').every((item) => item.trim() === '');
+}
+
+/**
+ * Refuses an option whose value, or one of its values, names nothing (`--exclude ""`, `--weights
+ * " "`, often a shell variable that was not set): read as absent, it would change nothing
+ * without a word. `given` is the option's value or values as parsed (undefined: not given).
+ */
+export function refuseEmptyValue(option: string, given: unknown, value: OptionValue): void {
+  const empty = value.empty ?? ((raw: string) => raw.trim() === '');
+  const found = (Array.isArray(given) ? given : given === undefined ? [] : [given]).map(String).find(empty);
+  if (found === undefined) return;
+  const what = found === '' ? 'is empty' : found.trim() === '' ? 'is blank' : `${shownArg(found)} names no ${value.noun}`;
+  throw new UsageError(`--${option} ${what}: give a ${value.noun} such as --${option} ${value.example}, or leave --${option} out`);
 }
 
 /** Control characters (a line break in a pasted note) written as escapes, so a message stays one line. */

@@ -5,7 +5,7 @@
 import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
-import { shownArg } from './command.js';
+import { numberValue, shownArg } from './command.js';
 import { FUSION_DEFAULTS, type FusionOptions } from '../search/index.js';
 import { openVaultSession, type VaultSession } from '../session/index.js';
 
@@ -115,7 +115,7 @@ export function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
 /** An option or variable that must be a positive number; undefined when not given (an empty variable: pass undefined). */
 export function positiveNumber(raw: unknown, name: string): number | undefined {
   if (raw === undefined) return undefined;
-  const value = Number(raw);
+  const value = numberValue(String(raw));
   if (!(value > 0)) throw new UsageError(`${name} must be a positive number, not ${shownArg(String(raw))}`);
   return value;
 }
@@ -140,8 +140,8 @@ export function fusionOptions(k: string | undefined, weights: string | undefined
   return fused;
 }
 
-/** A variable that must be a whole number ≥ 1; undefined when not given. */
-function wholeNumber(raw: string | undefined, name: string): number | undefined {
+/** An option or variable that must be a whole number ≥ 1; undefined when not given. */
+export function wholeNumber(raw: unknown, name: string): number | undefined {
   const value = positiveNumber(raw, name);
   if (value !== undefined && !Number.isInteger(value)) throw new UsageError(`${name} must be a whole number, not ${shownArg(String(raw))}`);
   return value;
@@ -159,8 +159,8 @@ export function openSession(flag: string | undefined, env: CliEnv): VaultSession
 /** `--http PORT` as a port number, or null when absent; anything else is bad usage. */
 export function httpPort(raw: unknown): number | null {
   if (raw === undefined) return null;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--http needs a port number, not ${shownArg(String(raw))}`);
+  const port = numberValue(String(raw));
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--http needs a port number such as 8765, not ${shownArg(String(raw))}`);
   return port;
 }
 

@@ -22,11 +22,11 @@ import {
   type GoldenReport,
 } from '../eval/index.js';
 import { BM25_DEFAULTS, DEFAULT_FIELD_WEIGHTS, searchWordings, wordingTexts, type Bm25Params, type FieldWeights, type NoteMeta, type QueryVector } from '../search/index.js';
-import { shownArg, type Command, type CommandContext } from './command.js';
+import { numberValue, shownArg, type Command, type CommandContext } from './command.js';
 import { openConfiguredEmbedder, queryInput } from '../embed/index.js';
 import { openSession } from './context.js';
 import { TODAY_OPTION, todayOption } from './filter-options.js';
-import { graphEval } from './graph-eval.js';
+import { graphEval, graphFloors } from './graph-eval.js';
 import type { VaultSession } from '../session/index.js';
 
 const FLOOR_OPTIONS = {
@@ -75,6 +75,9 @@ export const evalCommand: Command = {
   async run(args, context) {
     const { env, io } = context;
     const values = args.values;
+    // A bad floor is refused before any file is read, and where it does not apply (--known-items; a search floor with --graph).
+    for (const option of Object.keys(FLOOR_OPTIONS)) nonNegative(values, option);
+    graphFloors(values);
     if (values.graph !== undefined) return graphEval(String(values.graph), values, context);
     const tuning: Tuning = {
       params: { ...BM25_DEFAULTS, ...defined({ k1: nonNegative(values, 'k1'), b: nonNegative(values, 'b'), delta: nonNegative(values, 'delta') }) },
@@ -117,7 +120,7 @@ interface Tuning {
 function nonNegative(values: Values, name: string): number | undefined {
   const raw = values[name] as string | undefined;
   if (raw === undefined) return undefined;
-  const value = Number(raw);
+  const value = numberValue(raw);
   if (!Number.isFinite(value) || value < 0) throw new UsageError(`--${name} must be a number ≥ 0, not ${shownArg(raw)}`);
   return value;
 }

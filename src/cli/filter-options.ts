@@ -5,7 +5,7 @@
  */
 import { UsageError } from '../errors.js';
 import { dayOfValue, parseDateBound, type SearchFilters } from '../search/index.js';
-import { shownArg, type OptionSpec } from './command.js';
+import { numberValue, refuseEmptyValue, shownArg, type OptionSpec, type OptionValue } from './command.js';
 
 export const FILTER_OPTIONS: Record<string, OptionSpec> = {
   folder: { type: 'string', multiple: true, value: 'FOLDER', description: 'only notes under this folder (whole segments, any depth, case-insensitive)' },
@@ -31,14 +31,15 @@ export function filtersFrom(values: Record<string, unknown>): SearchFilters & { 
   };
 }
 
-type FilterOption = 'folder' | 'exclude-folder' | 'tag' | 'type';
+type FilterOption = 'folder' | 'exclude-folder' | 'tag' | 'type' | 'exclude';
 
-/** What a repeatable filter option names, and an example of it, for the message when a value names nothing. */
-const FILTER_VALUES: Record<FilterOption, { noun: string; example: string; empty: (raw: string) => boolean }> = {
+/** What a repeatable filter option names, and an example of it, for the message when a value names nothing; `exclude` is `engram index --exclude`. */
+const FILTER_VALUES: Record<FilterOption, OptionValue> = {
   folder: { noun: 'folder', example: 'Projects', empty: namesNoFolder },
   'exclude-folder': { noun: 'folder', example: 'Archive', empty: namesNoFolder },
   tag: { noun: 'tag', example: 'project', empty: (raw) => raw.trim().replace(/^#+/, '').replace(/\/+$/, '') === '' },
   type: { noun: 'type', example: 'meeting', empty: (raw) => raw.trim() === '' },
+  exclude: { noun: 'folder', example: 'Archive', empty: namesNoFolder },
 };
 
 /** A folder of nothing but `/`, `.` and spaces (`""`, `"/"`): the filters drop it, so it would filter nothing. */
@@ -51,21 +52,11 @@ function namesNoFolder(raw: string): boolean {
  * the filters would drop it without a word and search every note, as if it was never given.
  */
 export function refuseEmptyFilters(values: Record<string, unknown>, options: readonly FilterOption[]): void {
-  for (const option of options) {
-    const given = (values[option] as string[] | undefined) ?? [];
-    const empty = given.find((raw) => FILTER_VALUES[option].empty(raw));
-    if (empty !== undefined) throw new UsageError(emptyFilterMessage(option, empty));
-  }
-}
-
-function emptyFilterMessage(option: FilterOption, raw: string): string {
-  const { noun, example } = FILTER_VALUES[option];
-  const what = raw === '' ? 'is empty' : raw.trim() === '' ? 'is blank' : `${shownArg(raw)} names no ${noun}`;
-  return `--${option} ${what}: give a ${noun} such as --${option} ${example}, or leave --${option} out`;
+  for (const option of options) refuseEmptyValue(option, values[option], FILTER_VALUES[option]);
 }
 
 export function integerOption(name: string, raw: string, min: number, max: number): number {
-  const value = Number(raw);
+  const value = numberValue(raw);
   if (!Number.isInteger(value) || value < min || value > max) throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not ${shownArg(raw)}`);
   return value;
 }

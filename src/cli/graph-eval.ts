@@ -10,13 +10,13 @@ import { describeGraphEval, loadGraphGold, runGraphEval, type GoldNote } from '.
 import { selectExtractor, type ExtractionInput } from '../graph/index.js';
 import type { VaultSession } from '../session/index.js';
 import { parseNote, readNoteFile } from '../vault/index.js';
-import { shownArg, type CommandContext } from './command.js';
+import { numberValue, shownArg, type CommandContext } from './command.js';
 import { openSession } from './context.js';
 
 export async function graphEval(file: string, values: Record<string, unknown>, { env, io }: CommandContext): Promise<number> {
+  const floors = graphFloors(values);
   const gold = loadGraphGold(file);
   const vault = (values.vault as string | undefined) ?? (gold.vault !== null ? resolve(dirname(file), gold.vault) : undefined);
-  const floors = { entities: floor(values, 'min-entity-f1'), relations: floor(values, 'min-relation-f1') };
   const session = openSession(vault, env);
   try {
     const refreshed = await session.refreshIndex();
@@ -43,10 +43,15 @@ export async function graphEval(file: string, values: Record<string, unknown>, {
   }
 }
 
+/** `--min-entity-f1` and `--min-relation-f1`, each a number from 0 to 1, or undefined when absent. */
+export function graphFloors(values: Record<string, unknown>): { entities: number | undefined; relations: number | undefined } {
+  return { entities: floor(values, 'min-entity-f1'), relations: floor(values, 'min-relation-f1') };
+}
+
 function floor(values: Record<string, unknown>, name: string): number | undefined {
   const raw = values[name] as string | undefined;
   if (raw === undefined) return undefined;
-  const value = Number(raw);
+  const value = numberValue(raw);
   if (!Number.isFinite(value) || value < 0 || value > 1) throw new UsageError(`--${name} must be a number between 0 and 1, not ${shownArg(raw)}`);
   return value;
 }

@@ -1,8 +1,9 @@
 import type { IndexProgress, IndexReport } from '../index/index.js';
 import { UsageError } from '../errors.js';
-import { shownArg, type Command, type CommandContext } from './command.js';
+import { numberValue, shownArg, type Command, type CommandContext } from './command.js';
 import { refreshVectors, type VectorRefresh } from '../embed/index.js';
-import { openSession } from './context.js';
+import { openSession, wholeNumber } from './context.js';
+import { refuseEmptyFilters } from './filter-options.js';
 
 export const indexCommand: Command = {
   name: 'index',
@@ -16,17 +17,18 @@ export const indexCommand: Command = {
     'embed-budget': { type: 'string', value: 'SECONDS', description: 'stop embedding after this long; the rest waits for the next run' },
   },
   async run(args, { env, io }) {
-    const budget = args.values['embed-budget'] === undefined ? undefined : Number(args.values['embed-budget']);
+    const budget = numberValue(args.values['embed-budget']);
     if (budget !== undefined && !(budget >= 0)) throw new UsageError(`--embed-budget must be a number of seconds, not ${shownArg(String(args.values['embed-budget']))}`);
+    const batchSize = wholeNumber(args.values['batch-size'], '--batch-size');
+    refuseEmptyFilters(args.values, ['exclude']);
     const session = openSession(args.values.vault as string | undefined, env);
     try {
-      const batchSize = args.values['batch-size'] === undefined ? undefined : Number(args.values['batch-size']);
       // The vectors are refreshed under the same lock: an index run is both.
       return await session.exclusive('an index run', async () => {
         const report = session.indexNow({
           full: args.values.full === true,
           exclude: (args.values.exclude as string[] | undefined) ?? [],
-          ...(batchSize !== undefined && Number.isInteger(batchSize) && batchSize > 0 ? { batchSize } : {}),
+          ...(batchSize === undefined ? {} : { batchSize }),
           ...(args.values.quiet ? {} : { onProgress: progressPrinter(io) }),
         });
         const vectors = await refreshVectors(session.db, session.vault, env, io, {

@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js';
 import { runMap, type MapReport } from '../map/index.js';
-import { shownArg, type Command } from './command.js';
+import { numberValue, shownArg, type Command } from './command.js';
 import { openSession } from './context.js';
 
 export const mapCommand: Command = {
@@ -12,7 +12,7 @@ export const mapCommand: Command = {
     seed: { type: 'string', value: 'N', description: 'the layout seed, a whole number (default 42): the same vault and seed give the same map' },
   },
   async run(args, { env, io }) {
-    const seed = args.values.seed === undefined ? undefined : Number(args.values.seed);
+    const seed = numberValue(args.values.seed);
     if (seed !== undefined && (!Number.isInteger(seed) || seed < 0 || seed > 2 ** 32 - 1)) throw new UsageError(`--seed must be a whole number from 0 to 4294967295, not ${shownArg(String(args.values.seed))}`);
     const session = openSession(args.values.vault as string | undefined, env);
     try {

@@ -5,7 +5,7 @@
  */
 import { EngramError, UsageError } from '../errors.js';
 import { installModel, MODEL_REMEDY, modelStatus, pullModel, type ModelManifest, type ModelStatus } from '../embed/index.js';
-import { shellWord, shownArg, type Command } from './command.js';
+import { numberValue, shellWord, shownArg, type Command } from './command.js';
 import { openSession, positiveNumber, type CliEnv, type Output } from './context.js';
 import { checkAgreement, type Agreement } from './verify-command.js';
 
@@ -23,7 +23,7 @@ export const modelCommand: Command = {
     const [action, path] = args.positionals;
     const json = args.values.json === true;
     const onLog = (line: string) => io.err(line);
-    if (action === 'status' || action === undefined) return status(env, io, args.values.vault as string | undefined, json, Number(args.values.sample ?? 20));
+    if (action === 'status' || action === undefined) return status(env, io, args.values.vault as string | undefined, json, numberValue(args.values.sample) ?? 20);
     if (action === 'install') {
       if (path === undefined) throw new UsageError('engram model install needs a PATH: a folder or a .tar.gz/.tgz/.zip of the model files');
       const manifest = await installModel(env, path, onLog);

@@ -2,7 +2,7 @@ import { EngramError, UsageError } from '../errors.js';
 import { suggestRelations } from '../session/index.js';
 import { addRelatedEntries, readNoteText } from '../vault/index.js';
 import { lineDiff, OWNER } from '../writes/index.js';
-import { shownArg, type Command } from './command.js';
+import { numberValue, shownArg, type Command } from './command.js';
 import { openSession } from './context.js';
 import { notePath } from './related-command.js';
 
@@ -19,7 +19,7 @@ export const relateCommand: Command = {
   async run(args, { env, io }) {
     const given = args.positionals[0];
     if (given === undefined) throw new UsageError('no note given: engram relate "Folder/Note.md"');
-    const limit = args.values.limit === undefined ? 5 : Number(args.values.limit);
+    const limit = numberValue(args.values.limit) ?? 5;
     if (!Number.isInteger(limit) || limit < 1 || limit > 20) throw new UsageError(`--limit must be a whole number from 1 to 20, not ${shownArg(String(args.values.limit))}`);
     const session = openSession(args.values.vault as string | undefined, env);
     try {

@@ -2,7 +2,7 @@ import { isAbsolute, relative } from 'node:path';
 import { EngramError, UsageError } from '../errors.js';
 import { relatedLane, RELATED_DEFAULTS, RELATED_SIGNALS, type RelatedLaneOutcome, type RelatedSignal } from '../session/index.js';
 import type { VaultSearch } from '../search/index.js';
-import { shownArg, type Command } from './command.js';
+import { namesNoItem, numberValue, refuseEmptyValue, shownArg, type Command } from './command.js';
 import { openSession } from './context.js';
 import { refuseEmptyFilters } from './filter-options.js';
 import { describeResponse } from './search-command.js';
@@ -22,7 +22,7 @@ export const relatedCommand: Command = {
   run(args, { env, io }) {
     const given = args.positionals[0];
     if (given === undefined) throw new UsageError('no note given: engram related "Folder/Note.md"');
-    const limit = args.values.limit === undefined ? 10 : Number(args.values.limit);
+    const limit = numberValue(args.values.limit) ?? 10;
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new UsageError(`--limit must be a whole number from 1 to 100, not ${shownArg(String(args.values.limit))}`);
     const by = (args.values.by as string | undefined) ?? 'all';
     if (by !== 'all' && by !== 'vectors') throw new UsageError(`--by must be all or vectors, not ${shownArg(by)}`);
@@ -60,9 +60,10 @@ export function notePath(vault: string, engine: VaultSearch, given: string): str
   return found.path;
 }
 
-/** `terms=1,tags=0.5` → weights; anything else is a usage error naming the signals. */
+/** `terms=1,tags=0.5` → weights; anything else, an empty value too, is a usage error naming the signals. */
 export function parseWeights(raw: string | undefined): Partial<Record<RelatedSignal, number>> {
   if (raw === undefined) return {};
+  refuseEmptyValue('weights', raw, { noun: 'SIGNAL=W pair', example: 'tags=0.5', empty: namesNoItem });
   const weights: Partial<Record<RelatedSignal, number>> = {};
   for (const part of raw.split(',').filter((piece) => piece.trim() !== '')) {
     const [name, value] = part.split('=').map((piece) => piece.trim());

@@ -1,6 +1,6 @@
 import { MAX_ALTERNATIVES, searchVault, type SearchHit, type SearchMode, type SearchResponse } from '../search/index.js';
 import { UsageError } from '../errors.js';
-import { shownArg, type Command } from './command.js';
+import { numberValue, refuseEmptyValue, shownArg, type Command } from './command.js';
 import { embedQuery } from '../embed/index.js';
 import { openSession } from './context.js';
 import { FILTER_OPTIONS, filtersFrom, integerOption, TODAY_OPTION, todayOption } from './filter-options.js';
@@ -29,6 +29,7 @@ export const searchCommand: Command = {
     const alternatives = (values.also as string[] | undefined) ?? [];
     // Checked here too, so that too many is bad usage (exit 2); the pipeline's own check answers the MCP tools.
     if (alternatives.length > MAX_ALTERNATIVES) throw new UsageError(`--also at most ${MAX_ALTERNATIVES} times, not ${alternatives.length}: keep the two or three wordings most unlike the query`);
+    refuseEmptyValue('also', alternatives, { noun: 'wording', example: '"weekly sync notes"' });
     const limit = values.limit === undefined ? 10 : integerOption('--limit', values.limit as string, 1, 100);
     const mode = ((values.mode as string | undefined) ?? 'hybrid') as SearchMode;
     if (!['hybrid', 'keyword', 'semantic'].includes(mode)) throw new UsageError(`--mode must be hybrid, keyword or semantic, not ${shownArg(mode)}`);
@@ -70,12 +71,6 @@ export const searchCommand: Command = {
     }
   },
 };
-
-/** A numeric option's value; NaN for an empty or blank one, which `Number` would read as 0. */
-function numberValue(raw: unknown): number | undefined {
-  if (raw === undefined) return undefined;
-  return String(raw).trim() === '' ? NaN : Number(raw);
-}
 
 export function describeResponse(response: SearchResponse, { explain = false }: { explain?: boolean } = {}): string {
   const lines: string[] = [];

@@ -12,7 +12,7 @@ import { briefing, recallBundle } from '../librarian/index.js';
 import { checkVault, provisionVault } from '../provision/index.js';
 import { compareServers, desktopSnippet, findExecutable, loadServers, projectScoped, readClaudeServers, registerServers, shellLine, syncSkills } from '../sync/index.js';
 import { readNoteFile } from '../vault/index.js';
-import type { Command } from './command.js';
+import { namesNoItem, refuseEmptyValue, type Command } from './command.js';
 import { openSession, positiveNumber, type CliEnv } from './context.js';
 
 /** The folder holding `conventions/`, `skills/` and `mcp-servers.json` (from src/cli or dist/cli). */
@@ -124,6 +124,7 @@ export const mcpCommand: Command = {
   },
   async run(args, { env, io }) {
     if (args.positionals[0] !== 'sync') throw new UsageError('say what to do: engram mcp sync [--check] [--with NAMES] [--desktop]');
+    refuseEmptyValue('with', args.values.with, { noun: 'server name', example: 'fetch', empty: namesNoItem });
     const given = (args.values.vault as string | undefined) ?? env.vault;
     if (!given) throw new UsageError('say which vault the server serves: --vault PATH or ENGRAM_VAULT');
     const vault = resolveVaultRoot(resolve(given));

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { EngramError, UsageError } from '../errors.js';
 import { blockEmbedInput, openConfiguredEmbedder, readSmartConnections, sourceEmbedInput, type LogSink } from '../embed/index.js';
 import { readNoteFile } from '../vault/index.js';
-import { shownArg, type Command } from './command.js';
+import { numberValue, shownArg, type Command } from './command.js';
 import { openSession, type CliEnv } from './context.js';
 
 /** Below this median cosine the two vector spaces disagree: Smart Connections' vectors and ours are not comparable. */
@@ -16,10 +16,10 @@ export const verifyCommand: Command = {
     seed: { type: 'string', value: 'N', description: 'sample seed, for a repeatable sample (default 1)' },
   },
   async run(args, { env, io }) {
-    const sample = args.values.sample === undefined ? 20 : Number(args.values.sample);
-    const seed = args.values.seed === undefined ? 1 : Number(args.values.seed);
+    const sample = numberValue(args.values.sample) ?? 20;
+    const seed = numberValue(args.values.seed) ?? 1;
     if (!Number.isInteger(sample) || sample < 1 || sample > 10_000) throw new UsageError(`--sample must be a whole number from 1 to 10000, not ${shownArg(String(args.values.sample))}`);
-    if (!Number.isInteger(seed)) throw new UsageError('--seed must be a whole number');
+    if (!Number.isInteger(seed)) throw new UsageError(`--seed must be a whole number, not ${shownArg(String(args.values.seed))}`);
     const session = openSession(args.values.vault as string | undefined, env);
     try {
       const result = await checkAgreement(session.vault, env, io, sample, seed);
