@@ -658,9 +658,8 @@ export class VaultSearch {
     const newest = both ? { ...newestRead.newest!, bonuses: this.dates.newest([...open.bonuses.keys()]), only: true } : newestRead.newest;
     const dates = dated.dates;
     const known = this.index.knownTerms(analyzed.content);
-    // "the of and", "o que é": every word one its own language stops, which that language's notes
-    // never index; another language's spelling of them ("and" to Portuguese) finds only noise.
-    // Every word one the tokenizer drops, or one its own language stops ("the of and", "o que é").
+    // Every word one the tokenizer drops, or one its own language stops ("the of and", "o que é"):
+    // that language's notes never index them, and another's spelling ("and" to Portuguese) finds only noise.
     const stopsOnly = analyzed.all.length === 0 ? analyzed.words.length > 0 && analyzed.words.every((word) => this.tokenize.isStopWord(word)) : this.onlyOwnStopWords(analyzed);
     if (stopsOnly) {
       known.length = 0;

@@ -5,6 +5,9 @@ import { test } from 'node:test';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { makeVault } from '../helpers/vault.js';
 
+/** The paths of a `--json` search's results, in order. */
+const pathsIn = (result: { stdout: string }): string[] => (JSON.parse(result.stdout) as { results: { path: string }[] }).results.map((hit) => hit.path);
+
 const VAULT = {
   'Atlas.md': '---\ntags: [project/atlas]\n---\n# Atlas\nSearch migration to Tantivy.\n',
   'Notes/Other.md': '# Other\nTantivy is mentioned here too, Tantivy Tantivy.\n',
@@ -138,10 +141,7 @@ test('engram search: a blank query is the same usage error as none; a query of o
   assert.match(none.stderr, /^engram: no query given: engram search "what you are looking for" \(to list notes by folder, tag or date: engram ls\)\n$/);
   const operators = await runCli(['search', 'tag:project', '--json'], env);
   assert.equal(operators.code, 0, operators.stderr);
-  assert.deepEqual(
-    JSON.parse(operators.stdout).results.map((hit: { path: string }) => hit.path),
-    ['Atlas.md'],
-  );
+  assert.deepEqual(pathsIn(operators), ['Atlas.md']);
 });
 
 test('engram search: a query starting with - says to put -- before it, and a value starting with - says to use =', async (t) => {
@@ -166,10 +166,7 @@ test('engram search: a query starting with - says to put -- before it, and a val
   // The advice works: after --, the query's -word leaves out the notes holding it.
   const dashed = spawnCli(['search', '--json', '--', '-other tantivy'], env);
   assert.equal(dashed.code, 0, dashed.stderr);
-  assert.deepEqual(
-    JSON.parse(dashed.stdout).results.map((hit: { path: string }) => hit.path),
-    ['Atlas.md'],
-  );
+  assert.deepEqual(pathsIn(dashed), ['Atlas.md']);
   const negative = await runCli(['search', 'tantivy', '--min-score=-1', '--json'], env);
   assert.equal(negative.code, 0, negative.stderr);
   assert.equal(JSON.parse(negative.stdout).results.length, 2, 'no keyword score is below -1');
@@ -256,10 +253,7 @@ test('engram search and ls refuse a filter option given an empty value, naming i
   }
   const folder = await runCli(['search', 'tantivy', '--folder', './Notes/', '--json'], env);
   assert.equal(folder.code, 0, 'a folder written with ./ and / still names one');
-  assert.deepEqual(
-    JSON.parse(folder.stdout).results.map((hit: { path: string }) => hit.path),
-    ['Notes/Other.md'],
-  );
+  assert.deepEqual(pathsIn(folder), ['Notes/Other.md']);
 });
 
 test('--json before the command name counts as after it: the same results, and a failure as one JSON object', async (t) => {
