@@ -33,11 +33,15 @@ export class NameIndex {
   /** Each name as written (the string the caller already holds), for the fuzzy lane to show. */
   private readonly spellings: string[] = [];
 
-  constructor(private readonly tokenize: Tokenizer) {}
+  /** `languages`: the vault's, so a name is read as its queries are (`QueryReading`). */
+  constructor(
+    private readonly tokenize: Tokenizer,
+    private readonly languages?: readonly string[],
+  ) {}
 
   /** Adds one name of a note (its title, file name or an alias). */
   add(doc: number, name: string): void {
-    const analyzed = analyzeQuery(name, this.tokenize);
+    const analyzed = analyzeQuery(name, this.tokenize, this.languages === undefined ? {} : { languages: this.languages });
     // Pictographs (`🕰️ Ocasionalismo`, common in Notion exports) decorate a name; no one asks for them.
     const terms = [...new Set(analyzed.content)].filter((term) => LETTER_OR_DIGIT.test(term));
     if (terms.length === 0) return;

@@ -198,10 +198,11 @@ export function isFunctionWord(word: string): boolean {
  * words (Spanish `son` and `era`, Italian `dove`, Dutch `van`), so mixing them would drop
  * English content.
  */
-export function functionWordLanguage(words: readonly string[]): string | null {
+export function functionWordLanguage(words: readonly string[], home: ReadonlySet<string> | null = null): string | null {
   let best: string | null = null;
   let bestCount = 0;
   for (const [language, list] of FUNCTION_WORDS) {
+    if (!readsIn(language, list, words, home)) continue;
     let count = 0;
     for (const word of words) if (list.has(foldToken(word))) count++;
     if (count > bestCount) [best, bestCount] = [language, count];
@@ -239,12 +240,38 @@ export interface AnalyzedQuery {
  * statement or a claim ("vitamin D does not prevent falls"), words such as `does` or `can`
  * belong to the claim (dropping them everywhere cost SciFact 0.0025 nDCG@10).
  */
-function isQuestion(query: string, words: readonly string[]): boolean {
+function isQuestion(query: string, words: readonly string[], home: ReadonlySet<string> | null): boolean {
   if (/[?？¿]\s*$/u.test(query) || /^\s*¿/u.test(query)) return true;
   const first = words[0];
   if (first === undefined) return false;
   const folded = foldToken(first);
-  for (const list of FUNCTION_WORDS.values()) if (list.has(folded)) return true;
+  for (const [language, list] of FUNCTION_WORDS) if (list.has(folded) && readsIn(language, list, words, home)) return true;
+  return false;
+}
+
+/**
+ * The languages a query of this vault is read in without more ado: its notes' languages and
+ * English, which agents ask in whatever the vault's language. Another language's function words
+ * make a question only when the sentence holds two of them ("quais são as pendências?" over an
+ * English vault): one alone is more often an English word — German `war` and `die` opened "war
+ * crimes" and "die casting" as German questions, and the first word was dropped. Null: every
+ * language is home (the vault is not known).
+ */
+function homeOf(languages: readonly string[] | undefined): ReadonlySet<string> | null {
+  if (languages === undefined) return null;
+  let home = HOMES.get(languages);
+  if (home === undefined) HOMES.set(languages, (home = new Set(['en', ...languages])));
+  return home;
+}
+
+/** A vault's languages → its home set: a vault's array is read once for all its names and queries. */
+const HOMES = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+/** Whether `language`'s list may read `words`: a home language, or two of its words. */
+function readsIn(language: string, list: ReadonlySet<string>, words: readonly string[], home: ReadonlySet<string> | null): boolean {
+  if (home === null || home.has(language)) return true;
+  let count = 0;
+  for (const word of words) if (list.has(foldToken(word)) && ++count === 2) return true;
   return false;
 }
 
@@ -277,10 +304,10 @@ const SENTENCE_END = /[.!?;。！？]/u;
  * One sentence's reading. A question, or a request ("tell me about …", `requests.ts`): both lose
  * their function words, and a request its framing; a statement keeps every word.
  */
-function readSentence(text: string, words: readonly string[]): { language: string | null; functional: (index: number) => boolean } {
-  const question = isQuestion(text, words);
+function readSentence(text: string, words: readonly string[], home: ReadonlySet<string> | null): { language: string | null; functional: (index: number) => boolean } {
+  const question = isQuestion(text, words, home);
   const request = question ? null : openingRequest(words, (name, word) => FUNCTION_WORDS.get(name)!.has(word));
-  const language = request !== null ? request.language : question ? functionWordLanguage(words) : null;
+  const language = request !== null ? request.language : question ? functionWordLanguage(words, home) : null;
   if (language === null) return statementReading(words);
   const functionWords = questionWordsOf(language);
   // A question may open with a request too ("can you tell me about …?").
@@ -312,13 +339,22 @@ function statementReading(words: readonly string[]): { language: string | null; 
   };
 }
 
+export interface QueryReading {
+  /** The query's quoted spans (`parseQuerySyntax`): their words are searched, never read as asking. */
+  quoted?: readonly QuotedSpan[];
+  /** The vault's languages: theirs and English's function words make a question, another's only two together (`homeOf`). Every language's when absent. */
+  languages?: readonly string[];
+}
+
 /**
  * Splits a query's tokens into content and function words, sentence by sentence: an agent's long
  * query states the situation, then asks ("… They want a nightly job. Find the command line
  * tool"), and each sentence is a question, a request or a statement of its own. A query made
  * only of function words ("what is it", "how") keeps them all: it still has to find something.
  */
-export function analyzeQuery(query: string, tokenize: Tokenizer, quotedSpans: readonly QuotedSpan[] = []): AnalyzedQuery {
+export function analyzeQuery(query: string, tokenize: Tokenizer, reading: QueryReading = {}): AnalyzedQuery {
+  const quotedSpans = reading.quoted ?? [];
+  const home = homeOf(reading.languages);
   const words: string[] = [];
   const sentences: { first: number; text: string }[] = [];
   let sentenceStart = 0;
@@ -354,7 +390,7 @@ export function analyzeQuery(query: string, tokenize: Tokenizer, quotedSpans: re
   let language: string | null = null;
   sentences.forEach(({ first, text }, i) => {
     const own = sentences.length === 1 ? words : words.slice(first, i + 1 < sentences.length ? sentences[i + 1]!.first : words.length);
-    const read = readSentence(text, own);
+    const read = readSentence(text, own, home);
     language ??= read.language;
     for (const [at, word] of own.entries()) {
       const index = first + at;

@@ -475,14 +475,14 @@ export class VaultSearch {
     readonly loadTimings: { keywordMs: number; vectorsMs: number },
   ) {
     this.tokenize = vaultTokenizer(db, options.tokenizer);
-    this.covering = new NameIndex(this.tokenize);
+    const languages = loadLanguages(db);
+    this.covering = new NameIndex(this.tokenize, languages);
     this.fuzzy = new FuzzyNames(this.covering);
     this.dates = new NoteDates(
       metas.map((meta) => meta.path),
       dated,
     );
     this.openTasks = new OpenTasks(openTasks.counts, openTasks.lengths);
-    const languages = loadLanguages(db);
     this.languages = languages;
     this.onlyLanguage = languages.length === 1 ? languages[0]! : null;
     this.stoppedIn = languages.length < 2 ? [] : stopListsOf(db, languages);
@@ -650,7 +650,7 @@ export class VaultSearch {
       notices.push(`no note passes the filters (${described}); check the folder, tag or type names`);
     }
     filter = this.excluding(filter, [...syntax.excluded, ...(request.exclude ?? [])], notices);
-    const dated = this.readDates(analyzeQuery(query, this.tokenize, syntax.quoted), request.today, notices);
+    const dated = this.readDates(analyzeQuery(query, this.tokenize, { quoted: syntax.quoted, languages: this.languages }), request.today, notices);
     const newestRead = this.readNewest(dated.analyzed, dated.read);
     const { analyzed, open } = this.readOpen(newestRead.analyzed);
     // Asking for both ("latest open tasks", "what's the latest still open?"): the notes holding open tasks, the newest of them first.
@@ -1023,7 +1023,7 @@ export class VaultSearch {
   wordsMatcher(query: string): { matches: (text: string) => boolean } | { refused: string } {
     const syntax = parseQuerySyntax(query);
     if (syntax.scopes.length > 0) return { refused: 'tag:, path: and file: narrow a search of notes, not a task query; give the folder argument instead' };
-    const analyzed = analyzeQuery(syntax.text, this.tokenize, syntax.quoted);
+    const analyzed = analyzeQuery(syntax.text, this.tokenize, { quoted: syntax.quoted, languages: this.languages });
     // Asking what is open or the newest ("still open on Harbor", "latest harbor") is asking for
     // the tasks themselves: those words are not the tasks' own.
     const languageOf = () => this.languageOf(analyzed.words);

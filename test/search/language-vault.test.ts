@@ -141,3 +141,19 @@ test("only the query's own language pools its stop words: German stops `war`, wh
   assert.equal(response.results[0]!.path, 'Nuremberg.md', response.results.map((hit) => hit.path).join(', '));
   assert.equal(response.results[0]!.explain!.find((part) => part.term === 'war')?.df, 1, 'not pooled with the German notes');
 });
+
+test('in an English vault a German function word opens no question: "war crimes" searches `war`', (t) => {
+  const { db } = indexed(t, {
+    'Nuremberg.md': '# Nuremberg\nThe war crimes trial opened in November 1945.\n',
+    'City.md': '# City\nCrimes of the city: petty theft and fraud at the docks.\n',
+    'Docks.md': '# Docks\nThe docks were busy in November.\n',
+  });
+  assert.deepEqual(loadLanguages(db), ['en']);
+  const engine = VaultSearch.open(db, '/unused');
+  const response = engine.search({ query: 'war crimes', mode: 'keyword', explain: true });
+  assert.equal(response.results[0]!.path, 'Nuremberg.md', response.results.map((hit) => hit.path).join(', '));
+  assert.ok(
+    response.results[0]!.explain!.some((part) => part.term === 'war'),
+    'war is ranked',
+  );
+});

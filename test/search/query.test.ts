@@ -112,6 +112,21 @@ test("a question's hedges (likely, probably, maybe …) are the asker's guess, n
   assert.deepEqual(analyzeQuery('likely causes of sync conflicts', tokenize).content, tokenize('likely causes of sync conflicts'), 'not a question: every word stays');
 });
 
+test('one function word of a language no note is in makes no question: German `war` or `die` opens an English query in an English vault', () => {
+  const english = { languages: ['en'] };
+  assert.deepEqual(analyzeQuery('war crimes', tokenize, english).content, tokenize('war crimes'));
+  assert.deepEqual(analyzeQuery('die casting defects', tokenize, english).content, tokenize('die casting defects'));
+  assert.equal(analyzeQuery('war crimes', tokenize, english).language, null);
+  // Read with every language (no vault known), or in a vault with German notes, it is German.
+  assert.deepEqual(analyzeQuery('war crimes', tokenize).content, tokenize('crimes'));
+  assert.equal(analyzeQuery('war crimes', tokenize, { languages: ['en', 'de'] }).language, 'de');
+  // Another language's question is read from two of its words: a Portuguese speaker asking of English notes.
+  assert.equal(analyzeQuery('quais são as pendências?', tokenize, english).language, 'pt');
+  // English questions are read in any vault: agents ask in English.
+  assert.deepEqual(analyzeQuery('what is a vault', tokenize, { languages: ['pt'] }).content, tokenize('vault'));
+  assert.deepEqual(analyzeQuery('wie funktioniert die Synchronisierung', tokenize, { languages: ['de'] }).content, tokenize('funktioniert Synchronisierung'));
+});
+
 test("a statement or an imperative loses only the asker's pronouns (my, we, your …); its other words stay, and I, me, us, mine too (a numeral, a country, a noun)", () => {
   assert.deepEqual(analyzeQuery('Stop my Archive folder from syncing to my phone', tokenize).content, tokenize('Stop Archive folder from syncing to phone'));
   assert.deepEqual(analyzeQuery('vitamin D does not prevent falls', tokenize).content, tokenize('vitamin D does not prevent falls'));
