@@ -158,6 +158,38 @@ export function queryDateRanges(words: readonly string[], today = -1): DateRange
 }
 
 /**
+ * The dates a query writes that no calendar has, as written: an ISO day past its month's end or
+ * in a thirteenth month (`2026-02-30`, `2025-13-01`), or a month name beside a day it never has
+ * ("February 30", "31 April", "29 Feb 2025"). `queryDateRanges` reads none of them, so their
+ * words are searched as words; a notice says why no date was read.
+ */
+export function impossibleDates(words: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const [i, word] of words.entries()) {
+    const iso = ISO_DAY.exec(word);
+    if (iso) {
+      if (dayNumber(+iso[1]!, +iso[2]!, +iso[3]!) === -1) out.push(word);
+      continue;
+    }
+    const month = MONTHS.get(foldToken(word));
+    if (month === undefined) continue;
+    let before = i - 1;
+    while (before >= 0 && CONNECTORS.has(foldToken(words[before]!))) before--;
+    const dayBefore = before >= 0 && before >= i - 2 ? DAY.exec(words[before]!) : null;
+    const dayAfter = dayBefore ? null : i + 1 < words.length ? DAY.exec(words[i + 1]!) : null;
+    const written = dayBefore ?? dayAfter;
+    const day = written === null ? 0 : +written[1]!;
+    if (day < 1 || day > 31) continue;
+    let next = dayAfter ? i + 2 : i + 1;
+    while (next < words.length && CONNECTORS.has(foldToken(words[next]!))) next++;
+    const year = next < words.length ? YEAR.exec(words[next]!) : null;
+    // Without a year, a leap year's February is the longest.
+    if (dayNumber(year ? +year[1]! : 2024, month, day) === -1) out.push(words.slice(dayBefore ? before : i, year ? next + 1 : dayAfter ? i + 2 : i + 1).join(' '));
+  }
+  return out;
+}
+
+/**
  * Each language's words that place a month named without a year in time ("in June", "the second
  * week of November", "em junho", "im Juni", "a maggio"): the word and the month must be of one
  * language, so English "a June wedding" and "exploration of Mars" (French `mars`) are no dates.

@@ -23,7 +23,7 @@ import { foldToken, isJoinedWord, spellingGroups, type Tokenizer, type Tokenizer
 import { NameIndex } from './names.js';
 import { FuzzyNames, fuzzyMerge, fuzzyQueryWords } from './fuzzy-titles.js';
 import { analyzeQuery, functionWordLanguage, isQuestionWord, type AnalyzedQuery } from './query.js';
-import { asksAloneOnly, dayOfValue, isoDay, localDay, MAX_SPAN_DAYS, newestAsked, NoteDates, queryDateRanges, relativeDateRanges, type DateBoost, type DateRange, type SpanNotes } from './dates.js';
+import { asksAloneOnly, dayOfValue, impossibleDates, isoDay, localDay, MAX_SPAN_DAYS, newestAsked, NoteDates, queryDateRanges, relativeDateRanges, type DateBoost, type DateRange, type SpanNotes } from './dates.js';
 import { correctQuery, nearestWritten, SPELLING_DEFAULTS, SpellingIndex, WrittenWords, type WordCorrection, type WrittenNear } from './spelling.js';
 import { isTaskNoun, openAsked, OpenTasks } from './open-tasks.js';
 import { isRequestWord } from './requests.js';
@@ -713,6 +713,7 @@ export class VaultSearch {
     // What each date was read as, said once per reading and at most `DATE_NOTICES` times (a pasted text full of dates).
     const said = new Set<string>();
     for (const range of named) if (range.yearless) said.add(`read "${range.text}" as ${spanText(range)}: no year was given, so the latest one begun by today`);
+    for (const text of impossibleDates(readable(analyzed))) said.add(`"${text}" is no calendar day, so no date was read and its words were searched as words`);
     // Beside a date named in full a relative one is relative to it, not to today ("what did Joanna
     // finish last Friday on 23 January, 2022?"): the named date answers, the words stay words. A
     // date named without a year is itself read from today, and leaves "yesterday" as it is.

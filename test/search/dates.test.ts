@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { asksAloneOnly, dayNumber, dayOfName, dayOfValue, isoDay, localDay, newestAsked, NoteDates, queryDateRanges, relativeDateRanges } from '../../src/search/dates.js';
+import { asksAloneOnly, dayNumber, dayOfName, dayOfValue, impossibleDates, isoDay, localDay, newestAsked, NoteDates, queryDateRanges, relativeDateRanges } from '../../src/search/dates.js';
 import { scanWords, VaultSearch } from '../../src/search/index.js';
 import { indexedVault } from '../helpers/indexed-vault.js';
 
@@ -606,4 +606,18 @@ test('the newest of every dated note: the idf of being among the r newest (notes
   assert.equal(all.get(1), all.get(3), 'one day, one rank');
   assert.ok(all.get(4)! > all.get(1)! && all.get(1)! > all.get(0)! && all.get(0)! > all.get(5)!);
   assert.equal(all.has(2), false);
+});
+
+test('a date no calendar has is no date, and a notice says why its words were searched as words', (t) => {
+  const impossible = (query: string) => impossibleDates(words(query));
+  assert.deepEqual(impossible('meetings on February 30'), ['February 30']);
+  assert.deepEqual(impossible('notes from 2025-13-01 and 2026-02-30'), ['2025-13-01', '2026-02-30']);
+  assert.deepEqual(impossible('31 April, the 31st of June, 29 Feb 2025'), ['31 April', '31st of June', '29 Feb 2025']);
+  // Days that exist, and numbers that cannot be days, are no business of this.
+  assert.deepEqual(impossible('February 29, 29 Feb 2024, May 31, 2026-05-31, top 40 June releases, June 2 people'), []);
+  assert.deepEqual(spans('meetings on February 30'), []);
+  const { db } = indexedVault(t, { 'Meetings/Standup.md': '# Standup\nMeetings in February, thirty minutes each.\n' });
+  const response = VaultSearch.open(db, '/unused').search({ query: 'meetings on February 30', mode: 'keyword', today: '2026-12-02' });
+  assert.equal(response.notices[0], '"February 30" is no calendar day, so no date was read and its words were searched as words');
+  assert.equal(response.results[0]?.path, 'Meetings/Standup.md');
 });
