@@ -92,6 +92,8 @@ const CAMEL = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p
 const MARKS = /\p{M}/gu;
 const ASCII_WORD = /^[a-z]+$/;
 const SHORT_LETTERS = /^\p{L}{1,2}$/u;
+const SHORT_DIGITS = /^\p{N}{1,2}$/u;
+const LETTER_BY_DIGIT = /\p{L}\p{N}|\p{N}\p{L}/u;
 const LETTERS = /^\p{L}+$/u;
 
 /** Lower-case and strip accents: `Núñez` → `nunez`. Idempotent. */
@@ -247,7 +249,9 @@ function expandWord(token: string, compounds: boolean, normalize: (raw: string) 
     // A one- or two-letter fragment (`i` and `os` of `iOS`, `e` of `e-mail`) is not a word of
     // its own: as a token it matched every `I` and `OS` in the vault and outweighed the query's
     // real words. The whole word (below) carries it.
-    if (compounds && parts.length > 1 && SHORT_LETTERS.test(part)) continue;
+    // So is a number of one or two digits cut from letters (`4` of `mp4`, `2` of `Q2`, `3` of
+    // `Python3`): it matched every `4` in the vault. Parted by joins alone (`2026-05-01`), digits stay.
+    if (compounds && parts.length > 1 && (SHORT_LETTERS.test(part) || (SHORT_DIGITS.test(part) && LETTER_BY_DIGIT.test(word)))) continue;
     const normalized = normalize(part);
     if (normalized !== null) out.push(normalized);
   }
@@ -392,6 +396,6 @@ export function spellingGroups(tokenize: Tokenizer, words: readonly string[], te
 /** A short stable signature of the options: stored tokens are rebuilt when it changes. */
 export function tokenizerSignature(options: Partial<TokenizerOptions> = {}): string {
   const settings = { ...TOKENIZER_DEFAULTS, ...options };
-  // v3: a language per note (its stemmer and stop list), CJK words next to bigrams.
-  return JSON.stringify({ v: 3, language: options.language ?? 'per note', stem: settings.stem, compounds: settings.compounds, stop: options.stopWords ? [...settings.stopWords].sort() : 'language' });
+  // v3: a language per note (its stemmer and stop list), CJK words next to bigrams. v4: no short number cut from letters (`4` of `mp4`).
+  return JSON.stringify({ v: 4, language: options.language ?? 'per note', stem: settings.stem, compounds: settings.compounds, stop: options.stopWords ? [...settings.stopWords].sort() : 'language' });
 }
