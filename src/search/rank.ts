@@ -17,6 +17,8 @@ export interface RankOutcome {
   matches: number;
   /** Matching notes the filter hid, and the best of them. */
   hidden: { count: number; best: (RankedDocument & { reason: Exclude<FilterVerdict, null | 'query_excluded'> }) | null };
+  /** Matching notes left out for scoring below `minScore` (inside the filter or not). */
+  belowMinimum: number;
 }
 
 export interface RankOptions {
@@ -65,6 +67,7 @@ class Ranking implements ScoreVisitor, Order {
   private readonly minScore: number;
   private readonly top: TopK;
   private matches = 0;
+  private belowMinimum = 0;
   private hiddenCount = 0;
   private hiddenBest: RankOutcome['hidden']['best'] = null;
   /** The `brought` notes no term has matched yet. */
@@ -103,7 +106,10 @@ class Ranking implements ScoreVisitor, Order {
   }
 
   private consider(doc: number, score: number): void {
-    if (score < this.minScore) return;
+    if (score < this.minScore) {
+      this.belowMinimum++;
+      return;
+    }
     const verdict = this.options.filter.active ? this.options.filter.test(this.metas[doc]!) : null;
     if (verdict === 'query_excluded') return;
     if (verdict !== null) {
@@ -116,7 +122,7 @@ class Ranking implements ScoreVisitor, Order {
   }
 
   outcome(): RankOutcome {
-    return { hits: this.top.sorted(), matches: this.matches, hidden: { count: this.hiddenCount, best: this.hiddenBest } };
+    return { hits: this.top.sorted(), matches: this.matches, hidden: { count: this.hiddenCount, best: this.hiddenBest }, belowMinimum: this.belowMinimum };
   }
 }
 

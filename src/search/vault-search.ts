@@ -406,6 +406,14 @@ const QUOTED_WORD = '\u0000';
  * takes it or reaches across it ("still open" in `"still" open items` is no reading; "open
  * items" still is).
  */
+/**
+ * A query of nothing but markup and common punctuation (`-` of `---`, `#`, `*`, `[[`, `.`)
+ * matches every note's formatting, not what a note says: the substring lane is not asked, and
+ * the notice that the query has no searchable words stands alone. `%`, `→`, `€` or an emoji are
+ * looked for as written.
+ */
+const MARKUP_ONLY = /^[\s\-*#[\]>`|_=~.,:;!?'"(){}<>+/\\]*$/u;
+
 function readable(analyzed: AnalyzedQuery): readonly string[] {
   return analyzed.quoted.size === 0 ? analyzed.words : analyzed.words.map((word, at) => (analyzed.quoted.has(at) ? QUOTED_WORD : word));
 }
@@ -582,7 +590,9 @@ export class VaultSearch {
       response.results = listed.hits;
       response.total_matches = listed.total;
       read.notices.push('the query has only operators and no words to rank by: the notes they let through, newest first');
-    } else if (keyword.hidden.count === 0 && read.query.trim() !== '' && !only) {
+    } else if (keyword.belowMinimum > 0) {
+      read.notices.push(`${keyword.belowMinimum} note${keyword.belowMinimum === 1 ? '' : 's'} matched but scored below min_score ${request.minScore}; lower it or leave it out`);
+    } else if (keyword.hidden.count === 0 && read.query.trim() !== '' && !MARKUP_ONLY.test(read.query) && !only) {
       response.results = this.substringLane(read.query, read.limit, read.filter);
       response.total_matches = response.results.length;
       if (response.results.length > 0) read.notices.push('no keyword match; these notes contain the query text as written');

@@ -107,6 +107,21 @@ test('the substring lane answers punctuation, ranked by position and length, onl
   assert.ok(response.results.every((r) => r.lanes.substring && !r.lanes.keyword));
   assert.match(response.notices.join('\n'), /contain the query text as written/);
   assert.equal(engine.search({ query: 'budget' }).results[0]!.lanes.substring, undefined);
+  // Markup alone (`-` of every `---`, `#`, `[[`) matches every note's formatting: nothing is listed.
+  for (const query of ['-', '#', '*', '[[', '.', '| --- |']) {
+    const markup = engine.search({ query });
+    assert.deepEqual(markup.results, [], query);
+    assert.deepEqual(markup.notices, ['the query has no searchable words (only stop words, punctuation or symbols)'], query);
+  }
+});
+
+test('min_score above every match says how many matched, and the substring lane does not claim there was no match', (t) => {
+  const engine = engineFor(t, makeVault(t, FILES)).open();
+  const all = engine.search({ query: 'budget', mode: 'keyword' });
+  assert.ok(all.total_matches > 0);
+  const floored = engine.search({ query: 'budget', mode: 'keyword', minScore: 1000 });
+  assert.deepEqual(floored.results, []);
+  assert.deepEqual(floored.notices, [`${all.total_matches} note${all.total_matches === 1 ? '' : 's'} matched but scored below min_score 1000; lower it or leave it out`]);
 });
 
 test('a changed note updates only its own postings; a deleted note disappears', (t) => {
