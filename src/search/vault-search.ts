@@ -677,6 +677,10 @@ export class VaultSearch {
       if (scopes.length === 0 && analyzed.all.length > 0) notices.push('the query has only stop words, which the keyword lane does not search; add the words that say what you are looking for');
     }
     const corrected = this.correctSpelling(analyzed, known, filter.active ? (doc) => filter.test(this.metas[doc]!) === null : null);
+    // Left with only the own language's stop words ("not a secret", "not-a-secret" where `secret` is
+    // in no note): another language's spelling of them (Portuguese `not` of `notas`) finds only
+    // noise. Quoted, they are taken as written.
+    if (!stopsOnly && known.length > 0 && analyzed.quoted.size === 0 && this.onlyOwnStopTerms(analyzed.words, known)) known.length = 0;
     for (const { word, to, spelled } of corrected) notices.push(`no note contains "${word}"; searched ${spelled === undefined ? `the nearest indexed word ("${to}") instead` : `"${spelled}" instead, a word the vault uses one typo away`}`);
     if (analyzed.all.length === 0 && written.trim() !== '' && !((query === '' || stopsOnly) && (scopes.length > 0 || syntax.empty !== undefined)))
       notices.push(query === '' && syntax.excluded.length > 0 ? 'the query only leaves words out; add the words to search for' : 'the query has no searchable words (only stop words, punctuation or symbols)');
@@ -1126,6 +1130,18 @@ export class VaultSearch {
       if (count > most || (count === most && count > 0 && entry.language === 'en')) [own, most] = [entry, count];
     }
     return own;
+  }
+
+  /**
+   * Whether every one of `terms` is a token of a word (or of a joined word's part: `not` of
+   * `not-a-secret`) that the query's own language stops, in a vault of several languages.
+   */
+  private onlyOwnStopTerms(words: readonly string[], terms: readonly string[]): boolean {
+    const parts = words.flatMap((word) => (isJoinedWord(word) ? word.split(/[_\-.'’]+/).filter(Boolean) : [word]));
+    const own = this.ownStopList(parts);
+    if (own === undefined) return false;
+    const stopped = new Set(parts.filter((part) => own.stops.has(foldToken(part))).flatMap((part) => this.tokenize.expand(part)));
+    return terms.every((term) => stopped.has(term));
   }
 
   /** Whether every word of the query, none quoted, is one its own language (`ownStopList`) stops. */

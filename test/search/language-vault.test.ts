@@ -157,3 +157,20 @@ test('in an English vault a German function word opens no question: "war crimes"
     'war is ranked',
   );
 });
+
+test('a query left with only its own stop words searches none: Portuguese `not` (of `notas`) is no match for English "not a secret"', (t) => {
+  const { db } = indexed(t, { ...FILES, 'Aulas.md': '---\nlang: pt\n---\n# Aulas\nAs notas da aula de hoje, e as notas de ontem.\n' });
+  const engine = VaultSearch.open(db, '/unused');
+  assert.deepEqual(paths(engine, 'notas'), ['Aulas.md'], 'the Portuguese spelling is indexed');
+  for (const query of ['not a secret', 'not-a-secret']) {
+    const response = engine.search({ query, mode: 'keyword' });
+    assert.deepEqual(
+      response.results.map((hit) => hit.path),
+      [],
+      query,
+    );
+    assert.match(response.notices.join('\n'), /no note contains "(secret|not-a-secret)"/, query);
+  }
+  // A word of content beside them is searched as before.
+  assert.equal(paths(engine, 'not easy to compare')[0], 'Language studies.md');
+});
