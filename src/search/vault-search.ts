@@ -760,7 +760,9 @@ export class VaultSearch {
     }
     sayDates(notices, said);
     const dates = this.dates.bonuses([...this.dates.spansOf(named), ...found]);
-    return { analyzed: leaveOut(analyzed, spoken), dates, read: true };
+    // Searched as words, they are still a date: taken as written, never as the nearest spelling ("ayer" is no typo of "layer").
+    const kept = relative.filter((range) => !spoken.includes(range));
+    return { analyzed: asWritten(leaveOut(analyzed, spoken), kept), dates, read: true };
   }
 
   /**

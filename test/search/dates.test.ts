@@ -297,6 +297,7 @@ test("a relative date brings in the notes of its days: yesterday's daily note, n
     'Meetings/Budget review.md': '---\ndate: 2026-11-24\n---\n# Budget review\nThe mortgage and the budget.\n',
     'Projects/Roadmap.md': '# Roadmap\nMilestones, decided on 2026-11-26 with the team.\n',
     'Ideas.md': '# Ideas\nSomething about the bank, some day.\n',
+    'Layers.md': '# Layers\nThe cake has a layer of cream and a layer of jam.\n',
   });
   const engine = VaultSearch.open(db, root);
   const yesterday = engine.search({ query: 'what did I do yesterday?', mode: 'keyword', today: '2026-12-02' });
@@ -320,6 +321,10 @@ test("a relative date brings in the notes of its days: yesterday's daily note, n
   const empty = engine.search({ query: 'bank last year', mode: 'keyword', today: '2026-12-02' });
   assert.ok(empty.notices.includes('read "last year" as 2025-01-01 to 2025-12-31; no note is dated then or mentions a day of it, so its words were searched as words'), empty.notices.join(' | '));
   assert.ok(empty.results.length > 0);
+  // Searched as words, they are still a date's: never corrected to a word one typo away (`ayer` → `layer`).
+  const ayer = engine.search({ query: 'ayer', mode: 'keyword', today: '2026-12-09' });
+  assert.ok(ayer.notices[0]!.startsWith('read "ayer" as 2026-12-08; no note is dated then'), ayer.notices.join(' | '));
+  assert.ok(!ayer.notices.some((notice) => notice.includes('nearest')), ayer.notices.join(' | '));
   // Beside a date named in full, a relative one is relative to that date, not to today: not read.
   const anchored = engine.search({ query: 'what did I do yesterday, 2026-11-24?', mode: 'keyword', today: '2026-12-02' });
   assert.deepEqual(anchored.notices, []);
