@@ -8,6 +8,7 @@ import { UsageError } from '../errors.js';
 import { numberValue, shownArg } from './command.js';
 import { FUSION_DEFAULTS, type FusionOptions } from '../search/index.js';
 import { openVaultSession, type VaultSession } from '../session/index.js';
+import { excludedFolder } from '../vault/index.js';
 
 export interface CliEnv {
   vault: string | undefined;
@@ -77,10 +78,7 @@ export function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
   return {
     vault: env.ENGRAM_VAULT || undefined,
     home: env.ENGRAM_HOME || join(homedir(), '.engram'),
-    exclude: (env.ENGRAM_EXCLUDE ?? '')
-      .split(',')
-      .map((folder) => folder.trim())
-      .filter((folder) => folder !== ''),
+    exclude: excludeVariable(env.ENGRAM_EXCLUDE),
     model: env.ENGRAM_EMBED_MODEL || 'TaylorAI/bge-micro-v2',
     modelDir: env.ENGRAM_MODEL_DIR || join(homedir(), '.cache', 'engram', 'models'),
     fusion: fusionOptions(env.ENGRAM_FUSION_K || undefined, env.ENGRAM_FUSION_WEIGHTS || undefined),
@@ -110,6 +108,23 @@ export function readCliEnv(env: NodeJS.ProcessEnv): CliEnv {
     pluginBaseUrl: env.ENGRAM_PLUGIN_BASE_URL || 'https://github.com',
     processEnv: env,
   };
+}
+
+/**
+ * ENGRAM_EXCLUDE: comma-separated vault-relative folders, each read as the walker reads it
+ * (`./Archive/` is `Archive`). Unset, empty or only commas: none. An item that names no folder
+ * inside the vault (`/`, `..`, a drive path) is bad usage: it would leave nothing out.
+ */
+function excludeVariable(raw: string | undefined): string[] {
+  const items = (raw ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  return items.map((item) => {
+    const read = excludedFolder(item);
+    if ('problem' in read) throw new UsageError(`ENGRAM_EXCLUDE has ${shownArg(item)}, which ${read.problem}: give vault-relative folders, comma-separated, such as ENGRAM_EXCLUDE=Archive,Work/Old`);
+    return read.folder;
+  });
 }
 
 /** An option or variable that must be a positive number; undefined when not given (an empty variable: pass undefined). */

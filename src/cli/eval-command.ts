@@ -16,19 +16,22 @@ import {
   runGoldenFts5,
   runKnownItems,
   vaultDocuments,
+  GOLDEN_DEPTH,
   type BeirReport,
   type Floor,
+  type FloorScores,
   type GoldenQuery,
   type GoldenReport,
 } from '../eval/index.js';
 import { BM25_DEFAULTS, DEFAULT_FIELD_WEIGHTS, searchWordings, wordingTexts, type Bm25Params, type FieldWeights, type NoteMeta, type QueryVector } from '../search/index.js';
-import { numberValue, shownArg, type Command, type CommandContext } from './command.js';
+import { numberValue, refuseEmptyValue, shownArg, type Command, type CommandContext, type OptionValue } from './command.js';
 import { openConfiguredEmbedder, queryInput } from '../embed/index.js';
 import { openSession } from './context.js';
 import { TODAY_OPTION, todayOption } from './filter-options.js';
 import { graphEval, graphFloors } from './graph-eval.js';
 import type { VaultSession } from '../session/index.js';
 
+/** The search floors and the metric each checks (`--min-mrr` is MRR@10 in a BEIR run). */
 const FLOOR_OPTIONS = {
   'min-success5': 'success5',
   'min-success10': 'success10',
@@ -36,6 +39,30 @@ const FLOOR_OPTIONS = {
   'min-mrr': 'mrr',
   'min-ndcg10': 'ndcg10',
 } as const;
+const GRAPH_FLOOR_OPTIONS = ['min-entity-f1', 'min-relation-f1'] as const;
+
+/** The kinds of run, named by the option that asks for each. */
+type EvalMode = 'graph' | 'beir' | 'known-items' | 'locomo' | 'golden';
+
+/** What each kind of run measures, and the floors it checks; any other floor given is refused. */
+const SEARCH_FLOORS = { measures: 'search', floors: Object.keys(FLOOR_OPTIONS) };
+const MODE_FLOORS: Record<EvalMode, { measures: string; floors: readonly string[] }> = {
+  golden: SEARCH_FLOORS,
+  locomo: SEARCH_FLOORS,
+  'known-items': SEARCH_FLOORS,
+  beir: { measures: 'nDCG@10, recall@100 and MRR@10', floors: ['min-ndcg10', 'min-mrr'] },
+  graph: { measures: 'extraction', floors: GRAPH_FLOOR_OPTIONS },
+};
+
+/** The files and folders eval reads, each with an example for the message when it is given nothing. */
+const PATH_VALUES: Record<string, OptionValue> = {
+  golden: { noun: 'golden file', example: 'evals/golden.yaml' },
+  beir: { noun: 'BEIR folder', example: 'path/to/scifact' },
+  split: { noun: 'qrels split', example: 'test' },
+  locomo: { noun: 'LoCoMo file or folder', example: 'locomo10.json' },
+  graph: { noun: 'graph gold file', example: 'evals/graph-gold.yaml' },
+  also: { noun: 'rephrasings file', example: 'evals/golden-blind.also.json' },
+};
 
 export const evalCommand: Command = {
   name: 'eval',
@@ -47,11 +74,11 @@ export const evalCommand: Command = {
     locomo: { type: 'string', value: 'DATA', description: 'LoCoMo conversation logs (a .json file or a folder of them): one note per session written into --vault OUT, questions as queries' },
     beir: { type: 'string', value: 'DIR', description: 'a BEIR folder: corpus.jsonl, queries.jsonl, qrels/SPLIT.tsv' },
     split: { type: 'string', value: 'NAME', description: 'BEIR qrels split (default test)' },
-    'min-success5': { type: 'string', value: 'X', description: 'exit 1 when overall success@5 is below X' },
-    'min-success10': { type: 'string', value: 'X', description: 'exit 1 when overall success@10 is below X' },
-    'min-recall10': { type: 'string', value: 'X', description: 'exit 1 when overall recall@10 is below X' },
-    'min-mrr': { type: 'string', value: 'X', description: 'exit 1 when overall MRR is below X' },
-    'min-ndcg10': { type: 'string', value: 'X', description: 'exit 1 when nDCG@10 (overall, or BEIR) is below X' },
+    'min-success5': { type: 'string', value: 'X', description: '--golden, --locomo, --known-items: exit 1 when overall success@5 is below X' },
+    'min-success10': { type: 'string', value: 'X', description: '--golden, --locomo, --known-items: exit 1 when overall success@10 is below X' },
+    'min-recall10': { type: 'string', value: 'X', description: '--golden, --locomo, --known-items: exit 1 when overall recall@10 is below X' },
+    'min-mrr': { type: 'string', value: 'X', description: 'exit 1 when overall MRR (with --beir, MRR@10) is below X' },
+    'min-ndcg10': { type: 'string', value: 'X', description: 'exit 1 when overall nDCG@10 is below X' },
     k1: { type: 'string', value: 'X', description: `BM25L k1 (default ${BM25_DEFAULTS.k1})` },
     b: { type: 'string', value: 'X', description: `BM25L b (default ${BM25_DEFAULTS.b})` },
     delta: { type: 'string', value: 'X', description: `BM25L δ (default ${BM25_DEFAULTS.delta})` },
@@ -75,10 +102,13 @@ export const evalCommand: Command = {
   async run(args, context) {
     const { env, io } = context;
     const values = args.values;
-    // A bad floor is refused before any file is read, and where it does not apply (--known-items; a search floor with --graph).
+    // Refused before any file is read: a file named by nothing, a bad floor, a floor the run does not measure.
+    for (const [option, value] of Object.entries(PATH_VALUES)) refuseEmptyValue(option, values[option], value);
     for (const option of Object.keys(FLOOR_OPTIONS)) nonNegative(values, option);
     graphFloors(values);
-    if (values.graph !== undefined) return graphEval(String(values.graph), values, context);
+    const mode = evalMode(values);
+    refuseUnmeasuredFloors(values, mode);
+    if (mode === 'graph') return graphEval(String(values.graph), values, context);
     const tuning: Tuning = {
       params: { ...BM25_DEFAULTS, ...defined({ k1: nonNegative(values, 'k1'), b: nonNegative(values, 'b'), delta: nonNegative(values, 'delta') }) },
       weights: { ...DEFAULT_FIELD_WEIGHTS, ...defined({ title: nonNegative(values, 'title-weight') }) },
@@ -89,19 +119,16 @@ export const evalCommand: Command = {
     const baseline = values.baseline as string | undefined;
     if (baseline !== undefined && baseline !== 'fts5') throw new UsageError(`--baseline must be fts5, not ${shownArg(baseline)}`);
 
-    if (values.beir !== undefined) return runBeir(values, { ...tuning, baseline: baseline !== undefined, floor: nonNegative(values, 'min-ndcg10') }, io);
-    if (baseline && values['known-items']) throw new UsageError('--baseline works with --golden, --locomo or --beir, not --known-items');
-
-    if (values.golden === undefined && !values['known-items'] && values.locomo === undefined) {
-      throw new UsageError('say what to evaluate: --golden FILE or --known-items (with --vault), --locomo DATA --vault OUT, or --beir DIR');
-    }
+    if (mode === 'beir') return runBeir(values, { ...tuning, baseline: baseline !== undefined }, io);
+    if (baseline && mode === 'known-items') throw new UsageError('--baseline works with --golden, --locomo or --beir, not --known-items');
+    if (mode === null) throw new UsageError('say what to evaluate: --golden FILE or --known-items (with --vault), --locomo DATA --vault OUT, or --beir DIR');
     const golden = goldenQueries(values, io);
     const session = openSession(values.vault as string | undefined, env);
     try {
       // Scores over a stale index would mislead: a held lock is an error here, not a notice.
       const refreshed = await session.refreshIndex();
       if (refreshed.status === 'locked') throw new EngramError('LOCKED', refreshed.reason);
-      if (values['known-items']) return knownItems(session, values, tuning, io);
+      if (mode === 'known-items') return knownItems(session, values, tuning, io);
       return await goldenEval(session, values, { ...golden, ...tuning, baseline: baseline !== undefined }, { env, io });
     } finally {
       session.close();
@@ -114,6 +141,25 @@ type Io = CommandContext['io'];
 interface Tuning {
   params: Bm25Params;
   weights: FieldWeights;
+}
+
+/** The kind of run the options ask for, in the order `run` dispatches them; null when none. */
+function evalMode(values: Values): EvalMode | null {
+  if (values.graph !== undefined) return 'graph';
+  if (values.beir !== undefined) return 'beir';
+  if (values['known-items']) return 'known-items';
+  if (values.locomo !== undefined) return 'locomo';
+  return values.golden !== undefined ? 'golden' : null;
+}
+
+/** A floor the run does not measure would pass over without a word: bad usage, naming the floors the run has. */
+function refuseUnmeasuredFloors(values: Values, mode: EvalMode | null): void {
+  if (mode === null) return;
+  const { measures, floors } = MODE_FLOORS[mode];
+  const unmeasured = [...Object.keys(FLOOR_OPTIONS), ...GRAPH_FLOOR_OPTIONS].find((option) => values[option] !== undefined && !floors.includes(option));
+  if (unmeasured === undefined) return;
+  const names = floors.map((option) => `--${option}`);
+  throw new UsageError(`--${unmeasured} does not apply to --${mode}, which measures ${measures}: its floors are ${names.slice(0, -1).join(', ')} and ${names.at(-1)}`);
 }
 
 /** A numeric option, ≥ 0, or undefined when absent. */
@@ -133,16 +179,18 @@ function knownItems(session: VaultSession, values: Values, tuning: Tuning, io: I
     aliases: JSON.parse(row.aliases) as string[],
   }));
   const engine = session.search(tuning);
-  const report = runKnownItems(notes, (query) => engine.search({ query, limit: 10 }).results.map((hit) => hit.path));
+  const report = runKnownItems(notes, (query, depth) => engine.search({ query, limit: depth }).results.map((hit) => hit.path));
+  const { overall } = report;
   io.out(
     values.json
       ? JSON.stringify(report, null, 2)
       : [
           `titles first: ${report.titles.first}/${report.titles.queries}; aliases first: ${report.aliases.first}/${report.aliases.queries}`,
-          ...report.misses.map((miss) => `  ${miss.kind} "${miss.query}" → ${miss.got ?? 'nothing'} (want ${miss.want}, rank ${miss.rank ?? '>10'})`),
+          `overall: s@5 ${overall.success5}  s@10 ${overall.success10}  r@10 ${overall.recall10}  MRR ${overall.mrr}  nDCG@10 ${overall.ndcg10}`,
+          ...report.misses.map((miss) => `  ${miss.kind} "${miss.query}" → ${miss.got ?? 'nothing'} (want ${miss.want}, rank ${miss.rank ?? `>${GOLDEN_DEPTH}`})`),
         ].join('\n'),
   );
-  return 0;
+  return belowFloors(values, report, io) ? 1 : 0;
 }
 
 /** A golden query set through the search pipeline (and FTS5 beside it with --baseline): history, report, floors. */
@@ -225,7 +273,7 @@ async function embedQueries(queries: readonly GoldenQuery[], env: CommandContext
 }
 
 /** The --min-* floors the overall scores fall below, said on stderr; true when any. */
-function belowFloors(values: Values, report: GoldenReport, io: Io): boolean {
+function belowFloors(values: Values, report: FloorScores, io: Io): boolean {
   const floors: Floor[] = [];
   for (const [option, metric] of Object.entries(FLOOR_OPTIONS)) {
     const min = nonNegative(values, option);
@@ -236,7 +284,7 @@ function belowFloors(values: Values, report: GoldenReport, io: Io): boolean {
   return failures.length > 0;
 }
 
-function runBeir(values: Values, options: { params: Bm25Params; weights: FieldWeights; baseline: boolean; floor: number | undefined }, io: Io): number {
+function runBeir(values: Values, options: { params: Bm25Params; weights: FieldWeights; baseline: boolean }, io: Io): number {
   const data = loadBeir(values.beir as string, (values.split as string | undefined) ?? 'test');
   const report = evaluateBeir(data, { params: options.params, weights: options.weights });
   const fts5 = options.baseline ? evaluateBeirFts5(data, options.weights) : null;
@@ -250,11 +298,8 @@ function runBeir(values: Values, options: { params: Bm25Params; weights: FieldWe
             : [`nDCG@10 ${report.ndcg10}   recall@100 ${report.recall100}   MRR@10 ${report.mrr10}`, `index ${report.index_ms} ms; query p50 ${report.query_ms.p50} ms, p95 ${report.query_ms.p95} ms`]),
         ].join('\n'),
   );
-  if (options.floor !== undefined && report.ndcg10 < options.floor) {
-    io.err(`engram: nDCG@10 ${report.ndcg10} is below the floor ${options.floor}`);
-    return 1;
-  }
-  return 0;
+  // Engram's scores, not the baseline's; --min-mrr is MRR@10 here, the MRR BEIR reports.
+  return belowFloors(values, { overall: { ndcg10: report.ndcg10, mrr: report.mrr10 }, categories: {} }, io) ? 1 : 0;
 }
 
 /** The queries to run: a golden file's, or a LoCoMo log's after writing its notes into --vault. */

@@ -1,10 +1,11 @@
 /**
  * The note filters `engram search` and `engram ls` share: their options, read into the filters
  * search takes, and the whole-number check both use for `--limit`; `--today`, which `engram
- * search` and `engram eval` share.
+ * search` and `engram eval` share; `engram index --exclude`'s folders.
  */
 import { UsageError } from '../errors.js';
 import { dayOfValue, parseDateBound, type SearchFilters } from '../search/index.js';
+import { excludedFolder, type ExcludedFolderProblem } from '../vault/index.js';
 import { numberValue, refuseEmptyValue, shownArg, type OptionSpec, type OptionValue } from './command.js';
 
 export const FILTER_OPTIONS: Record<string, OptionSpec> = {
@@ -54,6 +55,26 @@ function namesNoFolder(raw: string): boolean {
 export function refuseEmptyFilters(values: Record<string, unknown>, options: readonly FilterOption[]): void {
   for (const option of options) refuseEmptyValue(option, values[option], FILTER_VALUES[option]);
 }
+
+/**
+ * `engram index --exclude`'s folders, each read as the walker reads it (`./Archive/` is
+ * `Archive`); one that names no folder inside the vault (`""`, `/`, `..`, a drive path) is bad
+ * usage: it would leave nothing out without a word.
+ */
+export function excludeOption(given: unknown): string[] {
+  refuseEmptyValue('exclude', given, FILTER_VALUES.exclude);
+  return ((given as string[] | undefined) ?? []).map((raw) => {
+    const read = excludedFolder(raw);
+    if ('folder' in read) return read.folder;
+    throw new UsageError(`--exclude ${shownArg(raw)} ${read.problem}: ${EXCLUDE_REMEDY[read.problem]}`);
+  });
+}
+
+const EXCLUDE_REMEDY: Record<ExcludedFolderProblem, string> = {
+  'names no folder': 'give a folder such as --exclude Archive, or leave --exclude out',
+  'is outside the vault': 'give a folder inside it, relative to the vault, such as --exclude Archive',
+  'is a drive path': 'give a folder relative to the vault, such as --exclude Archive',
+};
 
 export function integerOption(name: string, raw: string, min: number, max: number): number {
   const value = numberValue(raw);

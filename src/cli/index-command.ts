@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import { numberValue, shownArg, type Command, type CommandContext } from './command.js';
 import { refreshVectors, type VectorRefresh } from '../embed/index.js';
 import { openSession, wholeNumber } from './context.js';
-import { refuseEmptyFilters } from './filter-options.js';
+import { excludeOption } from './filter-options.js';
 
 export const indexCommand: Command = {
   name: 'index',
@@ -20,14 +20,14 @@ export const indexCommand: Command = {
     const budget = numberValue(args.values['embed-budget']);
     if (budget !== undefined && !(budget >= 0)) throw new UsageError(`--embed-budget must be a number of seconds, not ${shownArg(String(args.values['embed-budget']))}`);
     const batchSize = wholeNumber(args.values['batch-size'], '--batch-size');
-    refuseEmptyFilters(args.values, ['exclude']);
+    const exclude = excludeOption(args.values.exclude);
     const session = openSession(args.values.vault as string | undefined, env);
     try {
       // The vectors are refreshed under the same lock: an index run is both.
       return await session.exclusive('an index run', async () => {
         const report = session.indexNow({
           full: args.values.full === true,
-          exclude: (args.values.exclude as string[] | undefined) ?? [],
+          exclude,
           ...(batchSize === undefined ? {} : { batchSize }),
           ...(args.values.quiet ? {} : { onProgress: progressPrinter(io) }),
         });

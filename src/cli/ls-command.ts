@@ -1,5 +1,5 @@
 import { LIST_NOTES_DEFAULTS, listNotes, type ListedNote } from '../librarian/index.js';
-import type { Command } from './command.js';
+import { refuseEmptyValue, type Command } from './command.js';
 import { openSession } from './context.js';
 import { FILTER_OPTIONS, filtersFrom, integerOption } from './filter-options.js';
 
@@ -15,6 +15,8 @@ export const lsCommand: Command = {
     const { values } = args;
     const limit = values.limit === undefined ? LIST_NOTES_DEFAULTS.limit : integerOption('--limit', values.limit as string, 1, LIST_NOTES_DEFAULTS.maxLimit);
     const filters = filtersFrom(values);
+    // An empty cursor (a shell variable that was not set) is no page to continue from: bad usage, not a bad cursor.
+    refuseEmptyValue('cursor', values.cursor, { noun: 'next-page cursor', example: 'cDpBdGxhcy5tZA' });
     const session = openSession(values.vault as string | undefined, env);
     try {
       const listed = listNotes(session.db, { filters, limit, cursor: (values.cursor as string | undefined) ?? null });

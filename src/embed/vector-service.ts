@@ -6,6 +6,7 @@
 import type Database from 'better-sqlite3';
 import { EngramError } from '../errors.js';
 import { isIndexedByDefault, readSmartEnv, type ScReport, type SmartEnvRead } from '../smart-env/index.js';
+import { excludedFolderKeys, foldPath } from '../vault/index.js';
 import { embedBacklog, importSmartVectors, type BacklogReport } from './backlog.js';
 import { openEmbedder, type Embedder } from './embedder.js';
 import { queryInput } from './model-catalog.js';
@@ -50,12 +51,13 @@ export async function openConfiguredEmbedder(env: VectorSettings, io: LogSink): 
 
 /**
  * Which Smart Connections records are about notes Engram indexes: the walker's rule (markdown
- * outside dot-folders) minus excluded folders. By rule, not by what is in the index, so a record
- * for a deleted note counts as missing on disk rather than silently out of scope.
+ * outside dot-folders) minus excluded folders, read as the walker reads them. By rule, not by
+ * what is in the index, so a record for a deleted note counts as missing on disk rather than
+ * silently out of scope.
  */
 function notePathRule(env: VectorSettings): (path: string) => boolean {
-  const excluded = env.exclude.map((folder) => folder.replace(/^\/+|\/+$/g, '').toLowerCase() + '/');
-  return (path) => isIndexedByDefault(path) && !excluded.some((prefix) => path.toLowerCase().startsWith(prefix));
+  const excluded = [...excludedFolderKeys(env.exclude)].map((folder) => `${folder}/`);
+  return (path) => isIndexedByDefault(path) && !excluded.some((prefix) => foldPath(path).startsWith(prefix));
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Evaluation: golden query sets over a vault, and BEIR-format datasets for the keyword lane. */
 export { alsoList, loadGolden, validateGolden, type GoldenQuery } from './golden.js';
-export { runGolden, checkFloors, GOLDEN_DEPTH, type GoldenReport, type GoldenMetrics, type GoldenQueryResult, type GoldenSearch, type Floor } from './run-golden.js';
+export { runGolden, checkFloors, GOLDEN_DEPTH, type GoldenReport, type GoldenMetrics, type GoldenQueryResult, type GoldenSearch, type Floor, type FloorScores } from './run-golden.js';
 export { loadBeir, prepareBeir, evaluateBeir, type BeirData, type BeirOptions, type BeirReport } from './beir.js';
 export { successAt, recallAt, reciprocalRank, firstRank, ndcgAt, mean, percentile } from './metrics.js';
 export { runKnownItems, type KnownItemNote, type KnownItemReport, type KnownItemSearch } from './known-items.js';

@@ -95,8 +95,14 @@ export interface Floor {
   category: string | null;
 }
 
-/** The floors a report falls below, as readable lines. */
-export function checkFloors(report: GoldenReport, floors: readonly Floor[]): string[] {
+/** Scores floors are checked against: a golden run's, or another run's that measures some of the same metrics (BEIR's nDCG@10 and MRR@10). */
+export interface FloorScores {
+  overall: Partial<Record<Floor['metric'], number>>;
+  categories: Record<string, Partial<Record<Floor['metric'], number>>>;
+}
+
+/** The floors a report falls below, as readable lines; a floor on a metric the report lacks is one too. */
+export function checkFloors(report: FloorScores, floors: readonly Floor[]): string[] {
   const failures: string[] = [];
   for (const floor of floors) {
     const metrics = floor.category === null ? report.overall : report.categories[floor.category];
@@ -104,9 +110,9 @@ export function checkFloors(report: GoldenReport, floors: readonly Floor[]): str
       failures.push(`no queries in category "${floor.category}"`);
       continue;
     }
-    if (metrics[floor.metric] < floor.min) {
-      failures.push(`${floor.category ?? 'overall'} ${floor.metric} ${metrics[floor.metric]} < ${floor.min}`);
-    }
+    const value = metrics[floor.metric];
+    if (value === undefined) failures.push(`${floor.category ?? 'overall'} ${floor.metric} is not measured`);
+    else if (value < floor.min) failures.push(`${floor.category ?? 'overall'} ${floor.metric} ${value} < ${floor.min}`);
   }
   return failures;
 }

@@ -9,7 +9,7 @@ export { LinkResolver, linkTargetName, fileTargetName, type Link, type LinkKind,
 export type { Block, Heading } from './markdown.js';
 export type { Task, TaskPriority } from './tasks.js';
 export type { Frontmatter } from './frontmatter.js';
-export { pathKey, foldPath, baseName, folderOf, isNotePath, noteName, hasDotSegment } from './paths.js';
+export { pathKey, foldPath, baseName, folderOf, isNotePath, noteName, hasDotSegment, excludedFolder, excludedFolderKeys, type ExcludedFolderProblem } from './paths.js';
 export { resolveNotePath, isCanvasPath, type NotePathResult, type NotePathOptions } from './note-path.js';
 export { addRelatedEntries, type RelatedEntry, type RelatedEdit } from './related-edit.js';
 export { conflictOriginalOf, findSyncConflicts, isNamedConflictCopy, hasMergeConflictMarkers, partialOriginalOf, type PartialFile, type SyncConflict } from './sync-conflicts.js';

@@ -58,3 +58,37 @@ export function joinVaultPath(folder: string, path: string): string | null {
   }
   return out.join('/');
 }
+
+/** Why a value cannot be an excluded folder, as a message finishes the sentence `… "X" ___`. */
+export type ExcludedFolderProblem = 'names no folder' | 'is outside the vault' | 'is a drive path';
+
+/**
+ * An excluded folder as written (`./Archive/`, `/Archive`, `Work//Old`, `Work\Old`, ` Archive `)
+ * read as the vault-relative folder it names (`Archive`, `Work/Old`): spaces around it trimmed,
+ * backslashes read as `/`, a leading `/` as the vault's root (as Obsidian writes paths, and as
+ * exclusions were always read), `.` and empty segments dropped, `..` resolved. A problem instead
+ * when it names no folder inside the vault: nothing (`/`, `./`, `a/..`), above the root (`..`),
+ * a Windows drive path (`C:\Notes`), which the walker would never match.
+ */
+export function excludedFolder(raw: string): { folder: string } | { problem: ExcludedFolderProblem } {
+  const path = raw.trim().replace(/\\/g, '/');
+  if (path.split('/').every((segment) => segment === '' || segment === '.')) return { problem: 'names no folder' };
+  if (/^[A-Za-z]:/.test(path)) return { problem: 'is a drive path' };
+  const folder = joinVaultPath('', path);
+  if (folder === null) return { problem: 'is outside the vault' };
+  return folder === '' ? { problem: 'names no folder' } : { folder };
+}
+
+/**
+ * The excluded folders as the walker and the vector scope match paths against them: each read by
+ * `excludedFolder`, case-folded. One naming no folder inside the vault is left out (the command
+ * line refuses it before it gets here).
+ */
+export function excludedFolderKeys(folders: readonly string[]): Set<string> {
+  const keys = new Set<string>();
+  for (const raw of folders) {
+    const read = excludedFolder(raw);
+    if ('folder' in read) keys.add(foldPath(read.folder));
+  }
+  return keys;
+}

@@ -8,7 +8,7 @@ import { lstatSync, readdirSync, realpathSync, type Dirent } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { systemErrorCode } from '../errors.js';
 import { FORBIDDEN_CHARS } from './note-path.js';
-import { foldPath, isNotePath, pathKey } from './paths.js';
+import { excludedFolderKeys, foldPath, isNotePath, pathKey } from './paths.js';
 
 /**
  * Why a file or folder with a control character in its name (a line break, a bidi override) is
@@ -32,7 +32,7 @@ export interface Skipped {
 }
 
 export interface WalkOptions {
-  /** Vault-relative folder paths to leave out with everything below them (case-insensitive): `Archive`, `Work/Old`. */
+  /** Vault-relative folder paths to leave out with everything below them (case-insensitive): `Archive`, `Work/Old`, read by `excludedFolder` (`./Archive/` is `Archive`). */
   exclude?: readonly string[];
 }
 
@@ -44,7 +44,7 @@ export interface WalkResult {
 /** Lists the vault. `root` must be an existing directory (checked by the caller). */
 export function walkVault(root: string, options: WalkOptions = {}): WalkResult {
   const realRoot = realpathSync(root);
-  const exclude = new Set((options.exclude ?? []).map((folder) => foldPath(folder.replace(/^\/+|\/+$/g, ''))));
+  const exclude = excludedFolderKeys(options.exclude ?? []);
   const entries: DiskEntry[] = [];
   const skipped: Skipped[] = [];
   const byKey = new Map<string, string>();
@@ -136,7 +136,7 @@ export function statVaultPath(realRoot: string, path: string, options: WalkOptio
   if (rel === '' || segments.some((segment) => segment === '' || segment === '.' || segment === '..')) return { found: false, skipped: null };
   if (segments.some((segment) => segment.startsWith('.'))) return { found: false, skipped: null };
   if (FORBIDDEN_CHARS.test(rel)) return { found: false, skipped: { path: rel, reason: UNSAFE_NAME } };
-  const excluded = new Set((options.exclude ?? []).map((folder) => foldPath(folder.replace(/^\/+|\/+$/g, ''))));
+  const excluded = excludedFolderKeys(options.exclude ?? []);
   for (let i = 1; i < segments.length; i++) {
     if (excluded.has(foldPath(segments.slice(0, i).join('/')))) return { found: false, skipped: null };
   }
