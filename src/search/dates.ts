@@ -296,7 +296,9 @@ function yearlessDate(words: readonly string[], named: { at: number; first: numb
   if (day) {
     // Placed also as the second day of a span: "de 10 a 15 de maio", "с 5 по 10 мая".
     const spanned = first >= 3 && DAY.test(words[first - 2]!) && spanLanguage(words, first - 3, first - 1) !== null;
-    if (!BEFORE_A_YEARLESS_DAY.has(placedBy) && !/\D/.test(day[0]) && !spanned) return null;
+    // The whole query ("May 20", "20 May") is a date too: it counts nothing.
+    const whole = first === 0 && last === words.length - 1;
+    if (!BEFORE_A_YEARLESS_DAY.has(placedBy) && !/\D/.test(day[0]) && !spanned && !whole) return null;
     const passed = month < thisMonth || (month === thisMonth && +day[1]! <= thisDay);
     for (let back = passed ? 0 : 1; range === null && back < 9; back++) range = dayRange(thisYear - back, month, +day[1]!, text, first, last);
   } else {
@@ -536,7 +538,12 @@ function between(words: readonly string[], a: DateRange, b: DateRange, first: nu
     // "from November 2025 to February": the end is the year after.
     const year = partsOf(start.from).year;
     end = inYear(end, inYear(end, year).to < start.from ? year + 1 : year);
-  } else if (start.yearless && end.yearless && end.to < start.from) start = inYear(start, partsOf(start.from).year - 1);
+  } else if (start.yearless && end.yearless && end.to < start.from) {
+    // Across the new year ("between December 28 and January 3"), or written the other way round
+    // ("between June 30 and June 1"): whichever reading is the shorter span.
+    const across = inYear(start, partsOf(start.from).year - 1);
+    if (end.to - across.from < start.to - end.from) start = across;
+  }
   const yearless = start.yearless === true && end.yearless === true ? { yearless: true as const } : {};
   return { from: Math.min(start.from, end.from), to: Math.max(start.to, end.to), text: words.slice(first, b.last + 1).join(' '), first, last: b.last, relative: true, span: true, ...yearless };
 }

@@ -53,6 +53,15 @@ test('with a today, a month or day named without a year is the last one up to to
   assert.deepEqual(yearless('on may 5th'), [['2023-05-05', '2023-05-05', 'may 5th', true]], 'with a day, lower-case may is the month');
   assert.deepEqual(yearless('on Dec 4'), [['2022-12-04', '2022-12-04', 'Dec 4', true]], 'a day not yet come this year: the year before');
   assert.deepEqual(yearless('on Feb 29'), [['2020-02-29', '2020-02-29', 'Feb 29', true]], 'the last leap day');
+  // The whole query a day and its month: a date, though nothing places it ("top 5 June" counts).
+  assert.deepEqual(yearless('May 20'), [['2023-05-20', '2023-05-20', 'May 20', true]]);
+  assert.deepEqual(yearless('20 May'), [['2023-05-20', '2023-05-20', '20 May', true]]);
+  // Two year-less ends the wrong way round: the shorter reading, across the new year or the other way round.
+  const span = (query: string) => yearless(query).map(([from, to]) => [from, to]);
+  assert.deepEqual(span('between December 28 and January 3'), [['2022-12-28', '2023-01-03']]);
+  assert.deepEqual(span('between June 30 and June 1'), [['2023-06-01', '2023-06-30']]);
+  assert.deepEqual(span('between May 20 and April 2'), [['2023-04-02', '2023-05-20']]);
+  assert.deepEqual(span('between November 20 and February 2'), [['2022-11-20', '2023-02-02']]);
 });
 
 test("a month or day without a year is a date only where placed as one: not after another language's word, not before a name, not a count", () => {
