@@ -89,7 +89,19 @@ test('context_bundle sizes to the budget; recall_bundle has sections with status
   const bundle = (await call('context_bundle', { query: 'tantivy', max_tokens: 200 })).structuredContent! as { hits: { text: string }[]; used_tokens: number; related: unknown[] };
   assert.ok(bundle.used_tokens <= 200);
   assert.ok(bundle.hits.length >= 1);
-  const around = (await call('context_bundle', { path: 'Projects/Atlas.md', max_tokens: 200 })).structuredContent! as { hits: { path: string }[]; related: { path: string; why: string }[] };
+  // The whole bundle as the agent reads it — hits, related notes, entities, its own fields — fits the budget (4 characters a token).
+  for (const [args, tokens] of [
+    [{ query: 'tantivy' }, 200],
+    [{ query: 'atlas' }, 200],
+    [{ path: 'Projects/Atlas.md' }, 200],
+    [{ query: 'atlas' }, 1000],
+  ] as const) {
+    const whole = await call('context_bundle', { ...args, max_tokens: tokens });
+    const text = (whole.content as { text: string }[])[0]!.text;
+    assert.ok(text.length <= tokens * 4, `${JSON.stringify(args)} at ${tokens} tokens: ${text.length} characters`);
+    assert.equal((whole.structuredContent as { used_tokens: number }).used_tokens, Math.ceil(text.length / 4));
+  }
+  const around = (await call('context_bundle', { path: 'Projects/Atlas.md', max_tokens: 400 })).structuredContent! as { hits: { path: string }[]; related: { path: string; why: string }[] };
   assert.equal(around.hits[0]!.path, 'Projects/Atlas.md');
   const inHits = new Set(around.hits.map((hit) => hit.path));
   assert.ok(around.related.every((note) => !inHits.has(note.path) && /^(linked from|links to) /.test(note.why)));

@@ -113,6 +113,8 @@ function includedText(engine: VaultEngine, hit: SearchHit): string {
 }
 
 type BundleHit = { path: string; title: string; section: string; lines: [number, number] | null; text: string };
+type RelatedNote = { path: string; title: string; why: string };
+type HitEntity = { name: string; type: string; note_path: string; mentioned_in: string[] };
 
 function contextBundle(engine: VaultEngine): Tool {
   return defineTool('context_bundle', {
@@ -122,7 +124,7 @@ function contextBundle(engine: VaultEngine): Tool {
     inputSchema: {
       query: z.string().min(1).max(10_000).optional().describe('the question or topic ("quoted words", -word, tag:/path:/file: work as in search_brain)'),
       path: z.string().optional().describe('a note to gather context around'),
-      max_tokens: z.number().int().min(200).max(50_000).default(4000).describe('budget, estimated at 4 characters a token'),
+      max_tokens: z.number().int().min(200).max(50_000).default(4000).describe('budget for the whole bundle (hits, related notes, entities, as JSON), estimated at 4 characters a token'),
       alternatives: alternativesArg,
     },
     outputSchema: {
@@ -150,26 +152,58 @@ function contextBundle(engine: VaultEngine): Tool {
         if (query === '') query = engine.search().metas.find((meta) => meta.path === path)?.title ?? path;
       }
       const response = await runSearch(engine, { query, limit: 10, alternatives: args.alternatives ?? [] });
-      const { hits, used, truncated } = withinBudget(engine, response.results, anchor, args.max_tokens * 4);
-      const related = relatedNotes(
-        engine,
-        hits.map((hit) => hit.path),
-        10,
-      );
-      return ok({
+      // The whole bundle, as the agent receives it (JSON), is held to the budget: its own fields first, then the hits, then related notes and entities while they fit.
+      const bundle = {
         query,
         mode: response.mode,
         mode_reason: response.mode_reason,
         budget_tokens: args.max_tokens,
-        used_tokens: Math.ceil(used / 4),
-        hits,
-        related,
-        entities: hitEntities(
+        used_tokens: args.max_tokens,
+        hits: [] as BundleHit[],
+        related: [] as RelatedNote[],
+        entities: [] as HitEntity[],
+        truncated: false,
+      };
+      const budget = args.max_tokens * 4;
+      const fixed = JSON.stringify(bundle).length;
+      let fitted = withinBudget(engine, response.results, anchor, budget - fixed);
+      let related = relatedNotes(
+        engine,
+        fitted.hits.map((hit) => hit.path),
+        10,
+      );
+      // Notes linked to the hits keep a share of a budget the hits would fill (a note asked for by path, quoted whole).
+      const reserve = Math.min(
+        related.reduce((size, note) => size + jsonSize(note), 0),
+        budget * RELATED_SHARE,
+      );
+      if (related.length > 0 && fixed + fitted.used + reserve > budget) {
+        fitted = withinBudget(engine, response.results, anchor, budget - fixed - reserve);
+        related = relatedNotes(
           engine,
-          hits.map((hit) => hit.path),
-        ),
-        truncated,
-      });
+          fitted.hits.map((hit) => hit.path),
+          10,
+        );
+      }
+      bundle.hits = fitted.hits;
+      let used = fixed + fitted.used;
+      const paths = fitted.hits.map((hit) => hit.path);
+      bundle.related = whileTheyFit(
+        related,
+        budget,
+        () => used,
+        (size) => (used += size),
+      );
+      bundle.entities = whileTheyFit(
+        hitEntities(engine, paths),
+        budget,
+        () => used,
+        (size) => (used += size),
+      );
+      bundle.truncated = fitted.truncated;
+      // Measured with the budget's own digits in its place (never fewer), then with its own.
+      for (let pass = 0; pass < 2; pass++) bundle.used_tokens = Math.ceil(JSON.stringify(bundle).length / 4);
+      return ok(bundle);
     },
   });
 }
@@ -188,7 +222,27 @@ function hitCap(budget: number): number {
   return Math.sqrt(500 * budget);
 }
 
-/** The anchor note (if any), then the hits, each with its section's text, until `budget` characters are used. */
+/** What one entry of `entries` costs in the bundle's JSON, the comma before it included. */
+function jsonSize(entry: unknown): number {
+  return JSON.stringify(entry).length + 1;
+}
+
+/** The first of `entries` while the bundle, `used()` characters so far, stays within `budget`. */
+function whileTheyFit<T>(entries: readonly T[], budget: number, used: () => number, spend: (size: number) => void): T[] {
+  const out: T[] = [];
+  for (const entry of entries) {
+    const size = jsonSize(entry);
+    if (used() + size > budget) break;
+    spend(size);
+    out.push(entry);
+  }
+  return out;
+}
+
+/**
+ * The anchor note (if any), then the hits, each with its section's text, until `budget`
+ * characters of the bundle's JSON are used (each hit's path, title and section count with its text).
+ */
 function withinBudget(engine: VaultEngine, results: readonly SearchHit[], anchor: string | null, budget: number): { hits: BundleHit[]; used: number; truncated: boolean } {
   let used = 0;
   let truncated = false;
@@ -197,20 +251,31 @@ function withinBudget(engine: VaultEngine, results: readonly SearchHit[], anchor
   for (const path of order) {
     const hit = results.find((candidate) => candidate.path === path);
     const { text, lines } = hit ? sectionText(engine, hit, path === anchor ? budget : hitCap(budget)) : { text: noteText(engine, path, budget), lines: null };
-    if (used + text.length > budget) {
+    const entry: BundleHit = { path, title: hit?.title ?? path, section: hit?.section ?? '', lines, text };
+    const size = jsonSize(entry);
+    if (used + size > budget) {
       truncated = true;
-      const room = budget - used;
+      // What the text may take in the room left: its JSON (escapes) costs more than its characters.
+      const room = budget - used - jsonSize({ ...entry, text: '' }) - CUT.length;
       if (room > 200) {
-        hits.push({ path, title: hit?.title ?? path, section: hit?.section ?? '', lines, text: `${text.slice(0, room)}…[cut to the budget]` });
-        used = budget;
+        let cut = text.slice(0, room);
+        while (cut.length > 0 && jsonSize(cut) - 3 > room) cut = cut.slice(0, Math.floor(cut.length * 0.9));
+        const last = { ...entry, text: `${cut}${CUT}` };
+        hits.push(last);
+        used += jsonSize(last);
       }
       break;
     }
-    hits.push({ path, title: hit?.title ?? path, section: hit?.section ?? '', lines, text });
-    used += text.length;
+    hits.push(entry);
+    used += size;
   }
   return { hits, used, truncated };
 }
+
+const CUT = '…[cut to the budget]';
+
+/** The most of a bundle's budget kept for related notes when the hits would fill it. */
+const RELATED_SHARE = 0.15;
 
 /** The one search pipeline, with the server's own notice while the index is behind the vault. */
 async function runSearch(engine: VaultEngine, request: PipelineRequest): Promise<SearchResponse> {
@@ -251,7 +316,7 @@ function sectionText(engine: VaultEngine, hit: SearchHit, cap: number): { text: 
 }
 
 /** Notes linked from or to the given ones, that are not among them. */
-function relatedNotes(engine: VaultEngine, paths: readonly string[], limit: number): { path: string; title: string; why: string }[] {
+function relatedNotes(engine: VaultEngine, paths: readonly string[], limit: number): RelatedNote[] {
   if (paths.length === 0) return [];
   const given = JSON.stringify(paths);
   const rows = engine.db
@@ -263,13 +328,13 @@ function relatedNotes(engine: VaultEngine, paths: readonly string[], limit: numb
     SELECT s.path, s.title, 'links to ' || l.resolved_path AS why FROM links l JOIN notes s ON s.id = l.note_id
       WHERE l.resolved_path IN (SELECT value FROM json_each(@given)) AND s.path NOT IN (SELECT value FROM json_each(@given))`,
     )
-    .all({ given }) as { path: string; title: string; why: string }[];
+    .all({ given }) as RelatedNote[];
   const seen = new Set<string>();
   return rows.filter((row) => !seen.has(row.path) && seen.add(row.path)).slice(0, limit);
 }
 
 /** The graph's entities mentioned by the given notes (empty until the graph is built). */
-function hitEntities(engine: VaultEngine, paths: readonly string[]): { name: string; type: string; note_path: string; mentioned_in: string[] }[] {
+function hitEntities(engine: VaultEngine, paths: readonly string[]): HitEntity[] {
   if (paths.length === 0) return [];
   const rows = engine.db
     .prepare(
@@ -277,7 +342,7 @@ function hitEntities(engine: VaultEngine, paths: readonly string[]): { name: str
     WHERE n.path IN (SELECT value FROM json_each(@paths)) ORDER BY e.name`,
     )
     .all({ paths: JSON.stringify(paths) }) as { name: string; type: string; note_path: string; path: string }[];
-  const byEntity = new Map<string, { name: string; type: string; note_path: string; mentioned_in: string[] }>();
+  const byEntity = new Map<string, HitEntity>();
   for (const row of rows) {
     const entry = byEntity.get(row.note_path) ?? { name: row.name, type: row.type, note_path: row.note_path, mentioned_in: [] };
     entry.mentioned_in.push(row.path);
