@@ -152,60 +152,55 @@ function contextBundle(engine: VaultEngine): Tool {
         if (query === '') query = engine.search().metas.find((meta) => meta.path === path)?.title ?? path;
       }
       const response = await runSearch(engine, { query, limit: 10, alternatives: args.alternatives ?? [] });
-      // The whole bundle, as the agent receives it (JSON), is held to the budget: its own fields first, then the hits, then related notes and entities while they fit.
-      const bundle = {
-        query,
-        mode: response.mode,
-        mode_reason: response.mode_reason,
-        budget_tokens: args.max_tokens,
-        used_tokens: args.max_tokens,
-        hits: [] as BundleHit[],
-        related: [] as RelatedNote[],
-        entities: [] as HitEntity[],
-        truncated: false,
-      };
-      const budget = args.max_tokens * 4;
-      const fixed = JSON.stringify(bundle).length;
-      let fitted = withinBudget(engine, response.results, anchor, budget - fixed);
-      let related = relatedNotes(
-        engine,
-        fitted.hits.map((hit) => hit.path),
-        10,
-      );
-      // Notes linked to the hits keep a share of a budget the hits would fill (a note asked for by path, quoted whole).
-      const reserve = Math.min(
-        related.reduce((size, note) => size + jsonSize(note), 0),
-        budget * RELATED_SHARE,
-      );
-      if (related.length > 0 && fixed + fitted.used + reserve > budget) {
-        fitted = withinBudget(engine, response.results, anchor, budget - fixed - reserve);
-        related = relatedNotes(
-          engine,
-          fitted.hits.map((hit) => hit.path),
-          10,
-        );
-      }
-      bundle.hits = fitted.hits;
-      let used = fixed + fitted.used;
-      const paths = fitted.hits.map((hit) => hit.path);
-      bundle.related = whileTheyFit(
-        related,
-        budget,
-        () => used,
-        (size) => (used += size),
-      );
-      bundle.entities = whileTheyFit(
-        hitEntities(engine, paths),
-        budget,
-        () => used,
-        (size) => (used += size),
-      );
-      bundle.truncated = fitted.truncated;
-      // Measured with the budget's own digits in its place (never fewer), then with its own.
-      for (let pass = 0; pass < 2; pass++) bundle.used_tokens = Math.ceil(JSON.stringify(bundle).length / 4);
-      return ok(bundle);
+      return ok(fitBundle(engine, { query, mode: response.mode, mode_reason: response.mode_reason, budget_tokens: args.max_tokens }, response.results, anchor));
     },
   });
+}
+
+/**
+ * The bundle held to its budget as the agent receives it (its JSON): its own fields first, then
+ * the hits, then related notes and entities while they fit.
+ */
+function fitBundle(engine: VaultEngine, head: { query: string; mode: string; mode_reason: string; budget_tokens: number }, results: readonly SearchHit[], anchor: string | null) {
+  // used_tokens holds the budget's own digits while the fixed part is measured (never fewer than its own).
+  const bundle = { ...head, used_tokens: head.budget_tokens, hits: [] as BundleHit[], related: [] as RelatedNote[], entities: [] as HitEntity[], truncated: false };
+  const budget = head.budget_tokens * 4;
+  const fixed = JSON.stringify(bundle).length;
+  let fitted = withinBudget(engine, results, anchor, budget - fixed);
+  let related = relatedNotes(
+    engine,
+    fitted.hits.map((hit) => hit.path),
+    10,
+  );
+  // Notes linked to the hits keep a share of a budget the hits would fill (a note asked for by path, quoted whole).
+  const reserve = Math.min(
+    related.reduce((size, note) => size + jsonSize(note), 0),
+    budget * RELATED_SHARE,
+  );
+  if (related.length > 0 && fixed + fitted.used + reserve > budget) {
+    fitted = withinBudget(engine, results, anchor, budget - fixed - reserve);
+    related = relatedNotes(
+      engine,
+      fitted.hits.map((hit) => hit.path),
+      10,
+    );
+  }
+  bundle.hits = fitted.hits;
+  let used = fixed + fitted.used;
+  const spend = (size: number) => (used += size);
+  bundle.related = whileTheyFit(related, budget, () => used, spend);
+  bundle.entities = whileTheyFit(
+    hitEntities(
+      engine,
+      fitted.hits.map((hit) => hit.path),
+    ),
+    budget,
+    () => used,
+    spend,
+  );
+  bundle.truncated = fitted.truncated;
+  for (let pass = 0; pass < 2; pass++) bundle.used_tokens = Math.ceil(JSON.stringify(bundle).length / 4);
+  return bundle;
 }
 
 /**
