@@ -53,6 +53,7 @@ EXTRA=("$@")
 run "sample vault (evals/golden.yaml)" --golden evals/golden.yaml --vault evals/vault
 run "sample vault blind set (evals/golden-blind.yaml, written before any run)" --golden evals/golden-blind.yaml --vault evals/vault
 run "sample vault memory questions (evals/golden-blind-memory.yaml, another author, written before any run)" --golden evals/golden-blind-memory.yaml --vault evals/vault
+run "sample vault fifth blind set (evals/golden-blind5.json, a tester, written before any run)" --golden evals/golden-blind5.json --vault evals/vault
 run "Chinese/Japanese (evals/cjk.golden.yaml)" --golden evals/cjk.golden.yaml --vault evals/cjk-vault
 if [ -d "$CORPORA/obsidian-help/vault" ]; then
   run "obsidian-help known items" --golden evals/obsidian-help.golden.json --vault "$CORPORA/obsidian-help/vault"
@@ -68,6 +69,7 @@ if [ -d "$CORPORA/obsidian-help/vault" ]; then
   run "obsidian-help second blind set (another author, written before any run)" --golden evals/obsidian-help-blind2.golden.json --vault "$CORPORA/obsidian-help/vault"
   run "obsidian-help third blind set (another author, written before any run)" --golden evals/obsidian-help-blind3.golden.json --vault "$CORPORA/obsidian-help/vault"
   run "obsidian-help fourth blind set (a tester, written before any run)" --golden evals/obsidian-help-blind4.golden.json --vault "$CORPORA/obsidian-help/vault"
+  run "obsidian-help fifth blind set (another tester, written before any run)" --golden evals/obsidian-help-blind5.golden.json --vault "$CORPORA/obsidian-help/vault"
 else skip "obsidian-help known items" "$CORPORA/obsidian-help/vault"; fi
 if [ -d "$CORPORA/yuri-estudos" ]; then
   run "yuri-estudos (Portuguese)" --golden evals/yuri-estudos-pt.golden.json --vault "$CORPORA/yuri-estudos"
@@ -78,6 +80,7 @@ if [ -d "$CORPORA/sc-pkm-legacy" ]; then
   run "sc-pkm-legacy (PKM questions)" --golden evals/sc-pkm-legacy.golden.json --vault "$CORPORA/sc-pkm-legacy"
   run "sc-pkm-legacy blind set (another author, written before any run)" --golden evals/sc-pkm-legacy-blind.golden.json --vault "$CORPORA/sc-pkm-legacy"
   run "sc-pkm-legacy second blind set (a tester, written before any run)" --golden evals/sc-pkm-legacy-blind2.golden.json --vault "$CORPORA/sc-pkm-legacy"
+  run "sc-pkm-legacy third blind set (another tester, written before any run)" --golden evals/sc-pkm-legacy-blind3.golden.json --vault "$CORPORA/sc-pkm-legacy"
 else skip "sc-pkm-legacy (PKM questions)" "$CORPORA/sc-pkm-legacy"; fi
 if [ -d "$CORPORA/locomo-dev" ]; then
   run "LoCoMo dev (session recall)" --locomo "$CORPORA/locomo-dev" --vault "$SCRATCH/locomo-vault"
