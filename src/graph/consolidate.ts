@@ -7,7 +7,7 @@
  * link breaks. Every applied merge can be undone.
  */
 import type Database from 'better-sqlite3';
-import { UsageError } from '../errors.js';
+import { EngramError } from '../errors.js';
 import type { EntityType } from './model.js';
 import type { GraphStore } from './store.js';
 import type { VaultWriter } from '../writes/index.js';
@@ -151,8 +151,8 @@ export function listProposals(db: Database.Database, status?: Proposal['status']
 export function applyMerge(db: Database.Database, id: number, now: string): number[] {
   return db.transaction(() => {
     const proposal = db.prepare('SELECT winner_id, loser_id, status FROM proposals WHERE id = ?').get(id) as { winner_id: number; loser_id: number; status: string } | undefined;
-    if (!proposal) throw new UsageError(`no proposal #${id}; list them with consolidate_graph`);
-    if (proposal.status !== 'pending') throw new UsageError(`proposal #${id} is ${proposal.status}, not pending; only pending proposals are applied`);
+    if (!proposal) throw new EngramError('NOT_FOUND', `no proposal #${id}; list them with consolidate_graph`);
+    if (proposal.status !== 'pending') throw new EngramError('CONFLICT', `proposal #${id} is ${proposal.status}, not pending; only pending proposals are applied`);
     const { winner_id: winner, loser_id: loser } = proposal;
     const mentions = db.prepare('SELECT note_id, evidence FROM mentions WHERE entity_id = ?').all(loser) as { note_id: number; evidence: string }[];
     const outgoing = db.prepare('SELECT to_id, relation, note_id, evidence FROM relations WHERE from_id = ?').all(loser) as { to_id: number; relation: string; note_id: number; evidence: string }[];
@@ -203,7 +203,7 @@ function markDirty(db: Database.Database, ids: readonly number[]): void {
 export function undoMerge(db: Database.Database, id: number, now: string): number[] {
   return db.transaction(() => {
     const proposal = db.prepare('SELECT winner_id, loser_id, status, undo FROM proposals WHERE id = ?').get(id) as { winner_id: number; loser_id: number; status: string; undo: string | null } | undefined;
-    if (!proposal || proposal.status !== 'applied' || !proposal.undo) throw new UsageError(`proposal #${id} is not an applied merge; nothing to undo`);
+    if (!proposal || proposal.status !== 'applied' || !proposal.undo) throw new EngramError(proposal ? 'CONFLICT' : 'NOT_FOUND', proposal ? `proposal #${id} is not an applied merge; nothing to undo` : `no proposal #${id}; nothing to undo`);
     const { winner_id: winner, loser_id: loser } = proposal;
     const undo = JSON.parse(proposal.undo) as MergeUndo;
     const dropMention = db.prepare('DELETE FROM mentions WHERE entity_id = ? AND note_id = ?');
@@ -418,8 +418,8 @@ export async function consolidate(
   ] as const) {
     for (const id of ids) {
       const status = statusOf.get(id) as string | undefined;
-      if (status === undefined) throw new UsageError(`no proposal #${id}; call without ids to list the pending proposals`);
-      if (status !== wanted) throw new UsageError(`proposal #${id} is ${status}; only ${wanted} proposals can be ${verb}`);
+      if (status === undefined) throw new EngramError('NOT_FOUND', `no proposal #${id}; call without ids to list the pending proposals`);
+      if (status !== wanted) throw new EngramError('CONFLICT', `proposal #${id} is ${status}; only ${wanted} proposals can be ${verb}`);
     }
   }
   for (const id of request.apply ?? []) {

@@ -6,7 +6,7 @@ export { renderSection, mergeReport } from './report.js';
 export { undoRun, resyncGraph, resyncGraphIfTouched, type UndoRunReport } from './undo.js';
 export { extractionPaused, lastSweep, type SweepSummary } from './status.js';
 export { sweepOptions, newRunId, type LibrarianSettings } from './setup.js';
-export { recallBundle, briefing, type RecallBundle, type RecallOptions, type RecallSection } from './recall.js';
+export { recallBundle, projectMentioned, briefing, type RecallBundle, type RecallOptions, type RecallSection } from './recall.js';
 export { listNotes, encodeCursor, LIST_NOTES_DEFAULTS, type ListedNote, type ListNotesOptions } from './list-notes.js';
 export {
   parseIssue,

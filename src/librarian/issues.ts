@@ -1,10 +1,14 @@
 /**
  * Projects and issues as plain notes, pure: a project is a folder with a README note (type:
  * project) and an Issues/ folder; an issue is a note whose frontmatter is its record (type:
- * issue, id, project, status, priority, assignee, labels, created, updated, closed — Dataview
- * reads them as they are). The file is the truth: a human's edit in Obsidian is what the next
- * read sees, and an update changes only the fields it names, leaving the human's own fields and
- * the body alone.
+ * issue, issue (its number), project, status, priority, assignee, labels, created, updated,
+ * closed — Dataview reads them as they are). The file is the truth: a human's edit in Obsidian is
+ * what the next read sees, and an update changes only the fields it names, leaving the human's
+ * own fields and the body alone.
+ *
+ * The number is written as `issue:`, not `id:`: `id` is a note's identity across the vault
+ * (vault/relations.ts), and every project's issue 1 would share it. Notes written before, with
+ * `id:`, are read as they are.
  */
 import { EngramError } from '../errors.js';
 import { parseNote } from '../vault/index.js';
@@ -68,12 +72,12 @@ export function parseIssue(path: string, text: string): IssueRecord | null {
   const note = parseNote(path, text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n'));
   const data = note.frontmatter;
   if (!data || String(data.type ?? '').toLowerCase() !== 'issue') return null;
-  const id = Number(data.id);
+  const id = issueNumber(data);
   const field = (key: string) => (data[key] === undefined || data[key] === null || data[key] === '' ? null : String(data[key]));
   const labels = Array.isArray(data.labels) ? data.labels.map(String) : typeof data.labels === 'string' ? data.labels.split(/[,\s]+/).filter(Boolean) : [];
   return {
     path,
-    id: Number.isInteger(id) ? id : -1,
+    id,
     title: note.title,
     project: field('project') ?? '',
     status: (field('status') ?? 'open').toLowerCase(),
@@ -84,6 +88,15 @@ export function parseIssue(path: string, text: string): IssueRecord | null {
     updated: field('updated'),
     closed: field('closed'),
   };
+}
+
+/**
+ * An issue note's number: `issue:` (written since the number left the identity key), else `id:`
+ * (notes written before); -1 when neither is a positive whole number.
+ */
+export function issueNumber(data: Record<string, unknown>): number {
+  const numbers = [data.issue, data.id].map((value) => (typeof value === 'number' || (typeof value === 'string' && value.trim() !== '') ? Number(value) : NaN));
+  return numbers.find((value) => Number.isInteger(value) && value > 0) ?? -1;
 }
 
 /** A YAML scalar that reads back as the same string (quoted when plain YAML would change it). */
@@ -120,7 +133,7 @@ export function renderIssue(issue: { id: number; title: string; project: string;
   return [
     '---',
     'type: issue',
-    `id: ${issue.id}`,
+    `issue: ${issue.id}`,
     `project: ${yamlValue(issue.project)}`,
     'status: open',
     `priority: ${issue.priority}`,
@@ -165,7 +178,7 @@ export function renderProject(project: { name: string; folder: string; goal: str
     '## Issues',
     '',
     '```dataview',
-    `TABLE id, status, priority, assignee, labels FROM "${project.folder}" WHERE type = "issue" SORT id ASC`,
+    `TABLE issue, status, priority, assignee, labels FROM "${project.folder}" WHERE type = "issue" SORT issue ASC`,
     '```',
     '',
   ].join('\n');

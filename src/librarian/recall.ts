@@ -5,6 +5,7 @@
  * why it is missing). One function for the MCP `recall_bundle` and `engram context`.
  */
 import type Database from 'better-sqlite3';
+import { issueNumber } from './issues.js';
 import { listOrganizeProposals } from './organize.js';
 import { lastSweep } from './status.js';
 
@@ -44,13 +45,8 @@ export function recallBundle(db: Database.Database, options: RecallOptions): Rec
   const agent = `${options.agentRoot}/`;
   const project = options.project?.toLowerCase() ?? null;
   const mentions = projectMatcher(options.project);
-  const notes = db
-    .prepare(
-      `SELECT n.id, n.path, n.title, n.type, n.mtime_ms, n.frontmatter, (SELECT group_concat(tag, ' ') FROM tags WHERE note_id = n.id) AS tags
-    FROM notes n ORDER BY n.mtime_ms DESC`,
-    )
-    .all() as NoteRow[];
-  const inProject = (note: NoteRow) => project === null || [note.path, note.title, note.tags ?? '', note.frontmatter ?? ''].some(mentions);
+  const notes = noteRows(db);
+  const inProject = (note: NoteRow) => project === null || mentionedIn(note, mentions);
   const section = (items: Record<string, unknown>[], missing?: string): RecallSection => ({ status: missing ?? (items.length === 0 ? 'empty' : 'ok'), items: items.slice(0, options.limit) });
   const brief = (note: NoteRow) => ({ path: note.path, title: note.title, modified: new Date(note.mtime_ms).toISOString() });
   const recent = notes.filter((note) => note.mtime_ms >= options.sinceMs && inProject(note));
@@ -117,6 +113,23 @@ export function recallBundle(db: Database.Database, options: RecallOptions): Rec
   return bundle;
 }
 
+/** Whether any indexed note names the project where a recall looks (path, title, tags, frontmatter): if none does, the name is likely wrong. */
+export function projectMentioned(db: Database.Database, project: string): boolean {
+  const mentions = projectMatcher(project);
+  return noteRows(db).some((note) => mentionedIn(note, mentions));
+}
+
+function noteRows(db: Database.Database): NoteRow[] {
+  return db
+    .prepare(
+      `SELECT n.id, n.path, n.title, n.type, n.mtime_ms, n.frontmatter, (SELECT group_concat(tag, ' ') FROM tags WHERE note_id = n.id) AS tags
+    FROM notes n ORDER BY n.mtime_ms DESC`,
+    )
+    .all() as NoteRow[];
+}
+
+const mentionedIn = (note: NoteRow, mentions: (text: string) => boolean) => [note.path, note.title, note.tags ?? '', note.frontmatter ?? ''].some(mentions);
+
 /** Issue notes (frontmatter `type: issue`) still open or in progress, by project and number. */
 function openIssues(notes: readonly NoteRow[]): Record<string, unknown>[] {
   const issues = notes.flatMap((note) => {
@@ -124,7 +137,7 @@ function openIssues(notes: readonly NoteRow[]): Record<string, unknown>[] {
     const status = String(fields.status ?? 'open').toLowerCase();
     if (String(fields.type ?? '').toLowerCase() !== 'issue' || (status !== 'open' && status !== 'doing')) return [];
     const text = (key: string) => (fields[key] === undefined || fields[key] === null ? null : String(fields[key]));
-    return [{ path: note.path, project: text('project'), id: Number(fields.id), title: note.title, status, priority: text('priority'), assignee: text('assignee') }];
+    return [{ path: note.path, project: text('project'), id: issueNumber(fields), title: note.title, status, priority: text('priority'), assignee: text('assignee') }];
   });
   return issues.sort((a, b) => String(a.project).localeCompare(String(b.project)) || a.id - b.id);
 }

@@ -31,13 +31,14 @@ export function fail(message: string, code: ErrorCode = 'INVALID_INPUT'): ToolRe
 
 /**
  * Runs a handler; an EngramError becomes `isError` with its code and message, anything else an
- * uncoded `internal error` (never a crash).
+ * uncoded `internal error` (never a crash). `USAGE` is the command line's code (exit status 2):
+ * over MCP a wrong argument is `INVALID_INPUT`, the code an agent is told to expect.
  */
 export async function guarded(run: () => Promise<ToolResult> | ToolResult): Promise<ToolResult> {
   try {
     return await run();
   } catch (error) {
-    if (error instanceof EngramError) return fail(error.message, error.code);
+    if (error instanceof EngramError) return fail(error.message, error.code === 'USAGE' ? 'INVALID_INPUT' : error.code);
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
     return { content: [{ type: 'text', text: `internal error: ${message}; try again, and report it if it persists` }], isError: true };
   }

@@ -6,10 +6,10 @@ import { createRequire } from 'node:module';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { ERROR_META_KEY } from './results.js';
 import { z } from 'zod';
+import { argumentsProblem, nearestName } from './arguments.js';
 import type { VaultEngine } from './engine.js';
-import { guarded } from './results.js';
+import { ERROR_META_KEY, guarded } from './results.js';
 import { TOOL_FAMILIES, type ToolContext } from './tools/index.js';
 import { newIdentity, runAs, type SessionIdentity } from './identity.js';
 
@@ -31,6 +31,9 @@ export interface SessionOptions {
   onInitialized?: (identity: SessionIdentity) => void;
 }
 
+/** Each server's tools' argument schemas, for `connectServer`'s check before the SDK's. */
+const TOOL_SCHEMAS = new WeakMap<McpServer, ReadonlyMap<string, z.ZodObject>>();
+
 /** A server for one MCP session, with its own identity (see identity.ts) over a shared engine. */
 export function createServer(engine: VaultEngine, options: SessionOptions = {}): McpServer {
   const server = new McpServer({ name: 'engram', version }, { instructions: SERVER_INSTRUCTIONS, capabilities: { logging: {} } });
@@ -40,47 +43,61 @@ export function createServer(engine: VaultEngine, options: SessionOptions = {}):
     options.onInitialized?.(identity);
   };
   const context: ToolContext = { engine, server, identity };
+  const schemas = new Map<string, z.ZodObject>();
   for (const tool of TOOL_FAMILIES.flatMap((family) => family(context))) {
     const { handler, inputSchema, ...config } = tool.spec;
+    // Strict: a field the tool does not have is refused (tools/list says additionalProperties: false).
+    const schema = z.strictObject(lenientNumbers(inputSchema));
+    schemas.set(tool.name, schema);
     // A handler's error becomes an `isError` result that says what to do, never a crash.
-    server.registerTool(tool.name, { ...config, inputSchema: lenientNumbers(inputSchema) }, (args: Record<string, unknown>) => guarded(() => runAs(identity, () => handler(args))));
+    server.registerTool(tool.name, { ...config, inputSchema: schema }, (args: Record<string, unknown>) => guarded(() => runAs(identity, () => handler(args))));
   }
+  TOOL_SCHEMAS.set(server, schemas);
   return server;
 }
 
 /**
- * Connects a server to a transport, answering a `tools/call` whose `arguments` is not an object
- * with a tool error that says so: the SDK rejects it before any tool runs, as an internal error
- * carrying a raw validation dump, which tells a client nothing it can act on.
+ * Connects a server to a transport, answering a `tools/call` the SDK would refuse without a code
+ * with a coded tool error that says what to do: `arguments` that is not an object, a tool that
+ * does not exist, arguments the tool's schema refuses (a wrong value, an unknown field). The SDK
+ * answers those with a raw validation dump and no code, and drops an unknown field silently.
  */
 export async function connectServer(server: McpServer, transport: Transport): Promise<void> {
   await server.connect(transport);
   const deliver = transport.onmessage;
+  const schemas = TOOL_SCHEMAS.get(server) ?? new Map<string, z.ZodObject>();
   transport.onmessage = (message, extra) => {
-    const refusal = screenToolCall(message);
+    const refusal = screenToolCall(message, schemas);
     if (refusal) void transport.send(refusal);
     else deliver?.(message, extra);
   };
 }
 
-function screenToolCall(message: JSONRPCMessage): JSONRPCMessage | null {
+function screenToolCall(message: JSONRPCMessage, schemas: ReadonlyMap<string, z.ZodObject>): JSONRPCMessage | null {
   if (!('method' in message) || message.method !== 'tools/call' || !('id' in message)) return null;
   const params = message.params as Record<string, unknown> | undefined;
   if (params === undefined || params === null || typeof params !== 'object' || typeof params.name !== 'string') {
     return { jsonrpc: '2.0', id: message.id, error: { code: -32602, message: 'tools/call needs params.name, the name of a tool from tools/list, and params.arguments, an object of its parameters' } };
   }
-  const args = params.arguments;
-  if (args === undefined || (args !== null && typeof args === 'object' && !Array.isArray(args))) return null;
-  const got = args === null ? 'null' : Array.isArray(args) ? 'an array' : `a ${typeof args}`;
-  return {
+  const refused = (code: 'INVALID_INPUT' | 'NOT_FOUND', text: string): JSONRPCMessage => ({
     jsonrpc: '2.0',
     id: message.id,
-    result: {
-      content: [{ type: 'text', text: `[INVALID_INPUT] ${params.name}: arguments must be an object of named parameters, like {"path": "Notes/A.md"}, not ${got}; tools/list shows each tool's parameters` }],
-      isError: true,
-      _meta: { [ERROR_META_KEY]: 'INVALID_INPUT' },
-    },
-  };
+    result: { content: [{ type: 'text', text: `[${code}] ${text}` }], isError: true, _meta: { [ERROR_META_KEY]: code } },
+  });
+  const name = params.name;
+  const schema = schemas.get(name);
+  if (schema === undefined) {
+    if (schemas.size === 0) return null; // a server createServer did not make: the SDK answers
+    const near = nearestName(name, [...schemas.keys()]);
+    return refused('NOT_FOUND', `there is no tool "${name.slice(0, 80)}"${near ? ` (did you mean "${near}"?)` : ''}; tools/list names every tool`);
+  }
+  const args = params.arguments;
+  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
+    const got = args === null ? 'null' : Array.isArray(args) ? 'an array' : `a ${typeof args}`;
+    return refused('INVALID_INPUT', `${name}: arguments must be an object of named parameters, like {"path": "Notes/A.md"}, not ${got}; tools/list shows each tool's parameters`);
+  }
+  const problem = argumentsProblem(name, schema, args);
+  return problem === null ? null : refused('INVALID_INPUT', problem);
 }
 
 /**

@@ -16,7 +16,7 @@
 import { lstatSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { systemErrorCode } from '../errors.js';
-import { foldPath, hasDotSegment, isNotePath, pathKey } from './paths.js';
+import { baseName, foldPath, hasDotSegment, isNotePath, pathKey } from './paths.js';
 
 export const NOTE_PATH_DEFAULTS = {
   /** Longest input accepted, in UTF-16 code units; longer inputs are refused before any work. */
@@ -189,10 +189,66 @@ export function resolveNotePath(vaultRoot: string, input: unknown, options: Note
   if (firstMissing === null) return refuse(`The note path names nothing that can be checked; ${RELATIVE}.`);
   const { spelled, asked, extended, hit, indexed } = firstMissing;
   if (indexed) return refuse(`"${spelled}" is indexed but no longer on disk; re-index the vault or search for the note's new path.`);
+  // An existing note was asked for: also as a link or a name would find it (`[[BM25]]`, `BM25`).
+  if (known !== null && !allowMissing) {
+    const linked = resolveAsLink(vaultRoot, input as string, known, options);
+    if (linked !== null) return linked;
+    if (extended && !/\.[A-Za-z0-9]{1,8}$/.test(asked)) return refuse(`"${asked}" is not a note path, and no indexed note is named "${baseName(asked)}"; ${RELATIVE} (search the vault to find it).`);
+  }
   if (extended) return refuse(notNoteReason(asked));
   if (!allowMissing) return refuse(`There is no note at "${asked}"; check the spelling, or search the vault to find the note's path.`);
   if (hit.blockedBy !== null) return refuse(`"${asked}" cannot be created because "${hit.blockedBy}" is a file, not a folder; pick another path.`);
   return { ok: true, path: hit.path, absolute: hit.absolute };
+}
+
+/**
+ * The note `input` names the way an Obsidian link would, when it is not a path as written: with
+ * the white space around it trimmed (`Notes/A.md `), the inside of a wikilink (`[[A|alias]]`),
+ * the note of a heading or block (`A.md#Plan`: refused, naming the note's path, since tools take
+ * notes), and a name or the end of a path (`BM25`, `Atlas/Overview`) that exactly one indexed
+ * note has. Every reading goes through the whole gate again. Null: no other reading finds one.
+ */
+function resolveAsLink(vaultRoot: string, input: string, known: KnownIndex, options: NotePathOptions): NotePathResult | null {
+  let target = input.trim();
+  const wikilink = /^!?\[\[([^\]]*)\]\]$/.exec(target);
+  if (wikilink) target = wikilink[1]!.split('|')[0]!;
+  // Obsidian allows no `#` in a file name: what follows one is a heading or a block.
+  const hash = target.indexOf('#');
+  const heading = hash === -1 ? null : target.slice(hash);
+  if (hash !== -1) target = target.slice(0, hash);
+  target = target.trim();
+  if (target === '') return null;
+  if (target !== input) {
+    const found = resolveNotePath(vaultRoot, target, options);
+    if (!found.ok || heading === null) return found;
+    return refuse(`"${input.trim()}" points at a heading or block inside a note; pass the note's path alone, "${found.path}" (read only part of it by its lines: a search hit gives them).`);
+  }
+  const named = notesNamed(known, target);
+  if (named.length === 1) return resolveNotePath(vaultRoot, named[0]!, options);
+  if (named.length > 1) return refuse(`"${target}" is the name of several notes (${namedList(named)}); pass the vault-relative path of the one you mean.`);
+  return null;
+}
+
+/** Indexed notes whose name is `target` (`BM25`, `BM25.md`), or whose path ends with it (`Atlas/Overview`), case-insensitively. */
+function notesNamed(known: KnownIndex, target: string): string[] {
+  const wanted = foldPath(isNotePath(target) ? target : `${target}.md`);
+  const hasFolder = wanted.includes('/');
+  const named: string[] = [];
+  for (const spellings of known.byKey.values()) {
+    for (const path of spellings) {
+      const folded = foldPath(path);
+      if (hasFolder ? `/${folded}`.endsWith(`/${wanted}`) : baseName(folded) === wanted) named.push(path);
+    }
+  }
+  return named.sort();
+}
+
+function namedList(paths: readonly string[]): string {
+  const named = paths
+    .slice(0, NOTE_PATH_DEFAULTS.maxCandidatesNamed)
+    .map((path) => `"${path}"`)
+    .join(', ');
+  return paths.length > NOTE_PATH_DEFAULTS.maxCandidatesNamed ? `${named} and ${paths.length - NOTE_PATH_DEFAULTS.maxCandidatesNamed} more` : named;
 }
 
 /** A JSON Canvas file's path. */

@@ -20,6 +20,8 @@ export type NameResult = { ok: true; name: string } | { ok: false; reason: strin
 export function safeNoteName(title: string): NameResult {
   const name = title.normalize('NFC').replace(/\s+/g, ' ').trim();
   if (name === '') return { ok: false, reason: 'the title is empty; give the note a title' };
+  // A path first: `../../Projects/X` starts with a dot too, but the dot is not what is wrong.
+  if (/[\\/]/.test(name)) return { ok: false, reason: pathInName(name) };
   if (/^\.+$/.test(name)) return { ok: false, reason: `"${name}" is only dots; give the note a real title` };
   if (name.startsWith('.')) return { ok: false, reason: `"${name}" starts with a dot, which hides the note; drop the leading dot` };
   const bad = FORBIDDEN.exec(name);
@@ -34,6 +36,15 @@ export function safeNoteName(title: string): NameResult {
   if (/%[0-9a-f]{2}/i.test(name)) return { ok: false, reason: 'the title contains a percent-escape such as %2F; write the character itself or rephrase' };
   if (/[. ]$/.test(name)) return { ok: false, reason: 'the title ends with a dot or space, which Windows drops; remove it' };
   return { ok: true, name };
+}
+
+/** Why a title holding `/` or `\` is refused: a name is one file name, never a path. */
+function pathInName(name: string): string {
+  const segments = name.split(/[\\/]/).map((segment) => segment.trim());
+  const last = segments.filter((segment) => segment !== '' && !/^\.+$/.test(segment)).pop();
+  const looksLikePath = segments.some((segment) => /^\.+$/.test(segment));
+  const example = looksLikePath && last !== undefined ? `, such as "${last}"` : '';
+  return `the title "${name}" holds a path separator ("/" or "\\"); a note's name cannot hold a path (/, \\ or ..): give the name alone${example}, without folders`;
 }
 
 /** `Folder/Name.md`, then `Folder/Name 2.md`, `Folder/Name 3.md` … — the first that `exists` says is free. */
@@ -62,7 +73,15 @@ export function newNotePathProblem(path: string, folderExists: (folder: string) 
   segments.forEach((_, i) => {
     if (!folderExists(segments.slice(0, i + 1).join('/'))) names.push(segments[i]!);
   });
-  for (const name of names) {
+  for (const [i, name] of names.entries()) {
+    // Before the title rules, which trim: `spaces /x.md` would make a folder named "spaces ".
+    if (i > 0 && /[\s.]$/.test(name)) {
+      const fixed = path
+        .split('/')
+        .map((segment, at, all) => (at < all.length - 1 ? segment.replace(/[\s.]+$/, '') : segment))
+        .join('/');
+      return `"${path}" cannot be created: the folder name "${name}" ends with ${/\s$/.test(name) ? 'a space' : 'a dot'}, which Windows cannot hold (Obsidian and sync there would not see the note); remove it, e.g. "${fixed}"`;
+    }
     const checked = safeNoteName(name);
     if (!checked.ok) return `"${path}" cannot be created: ${checked.reason.replace(/^the title/, `the name "${name}"`)}`;
   }

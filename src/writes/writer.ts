@@ -166,7 +166,8 @@ export class VaultWriter {
     const row = this.undoable(journalId, { agent: true, previewing: true });
     if (row.before_bytes === null) throw new EngramError('WRITE_REFUSED', `write #${journalId} created ${row.path}, which is in the human's folders: removing it is theirs to do — ask them to delete the note`);
     const current = this.readCurrent(row.path);
-    if (current === null || hashContent(current.bytes) !== row.after_hash) throw this.changedSince(row.path, journalId);
+    if (current === null) throw this.deletedSince(row, journalId);
+    if (hashContent(current.bytes) !== row.after_hash) throw this.changedSince(row.path, journalId);
     const token = randomBytes(16).toString('hex');
     const expires = this.now() + WRITE_DEFAULTS.previewMs;
     this.options.db.prepare('INSERT INTO previews (token, tool, path, before_hash, after_bytes, expires_ms) VALUES (?, ?, ?, ?, ?, ?)').run(token, `undo_write#${journalId}`, row.path, row.after_hash, row.before_bytes, expires);
@@ -183,7 +184,8 @@ export class VaultWriter {
     const row = this.undoable(journalId, options);
     return this.withLock(() => {
       const current = this.readCurrent(row.path);
-      if (current === null || hashContent(current.bytes) !== row.after_hash) throw this.changedSince(row.path, journalId);
+      if (current === null) throw this.deletedSince(row, journalId);
+      if (hashContent(current.bytes) !== row.after_hash) throw this.changedSince(row.path, journalId);
       let receipt: WriteReceipt;
       if (row.before_bytes === null) {
         // The write created the note: undoing it removes the note again.
@@ -216,6 +218,19 @@ export class VaultWriter {
         throw new EngramError('CONFIRMATION_REQUIRED', `${verdict.reason}; undoing write #${journalId} changes it, so preview the undo first and apply it with the token if they agree`);
     }
     return row;
+  }
+
+  /**
+   * The note a write left is gone (deleted or moved by hand): undo restores bytes only over what
+   * the write left, so it cannot bring a note back, and one the write created is gone already.
+   */
+  private deletedSince(row: { path: string; before_bytes: Buffer | null; after_hash: string }, journalId: number): EngramError {
+    if (row.after_hash === 'deleted') return new EngramError('CONFLICT', `write #${journalId} deleted ${row.path} (it undid the write that created it); undo_write does not re-create a deleted note — write it again`);
+    if (row.before_bytes === null) return new EngramError('CONFLICT', `${row.path}, which write #${journalId} created, has been deleted since; undoing that write would remove it, which is done already — nothing to undo`);
+    return new EngramError(
+      'CONFLICT',
+      `${row.path} has been deleted (or moved) since write #${journalId}; undo_write only reverts a write in a note that still holds what the write left, so it cannot bring the note back — if the deletion was a mistake, the human can restore the note (Obsidian's .trash folder, the system trash, a sync's version history) and, if it still holds what the write left, undo_write #${journalId} will then work`,
+    );
   }
 
   private changedSince(path: string, journalId: number): EngramError {

@@ -23,7 +23,9 @@ test('every code an EngramError carries leads the isError text and is in _meta',
     const reply = await guarded(() => {
       throw new EngramError(code, 'what happened; what to do');
     });
-    assert.deepEqual(codeOf(reply as Reply), { code, text: `[${code}] what happened; what to do` });
+    // USAGE is the command line's alone (exit status 2); over MCP a wrong argument is INVALID_INPUT.
+    const shown = code === 'USAGE' ? 'INVALID_INPUT' : code;
+    assert.deepEqual(codeOf(reply as Reply), { code: shown, text: `[${shown}] what happened; what to do` });
   }
   const internal = (await guarded(() => {
     throw new Error('boom');

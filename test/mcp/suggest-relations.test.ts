@@ -92,3 +92,17 @@ test('a note whose related: is not a list is not written, and the error says how
   assert.match(result.content[0]!.text!, /related: is not a list; make it one/);
   assert.equal(readFileSync(join(vault.root, 'Claude/Bad.md'), 'utf8'), bad);
 });
+
+test('the listing names each suggestion in its text; apply with an empty targets list says none were given', async (t) => {
+  const { call, vault } = await connectFixture(t, FILES);
+  const listed = await call('suggest_relations', { path: 'Zoo/Walrus care.md', limit: 3 });
+  const suggestions = listed.structuredContent!.suggestions as Suggestion[];
+  assert.ok(suggestions.length > 0);
+  const text = listed.content[0]!.text!;
+  assert.match(text, /related: entries suggested for Zoo\/Walrus care\.md; call again with apply: true to write them all, or with targets: \[paths\] for some:\n/);
+  for (const suggestion of suggestions) assert.ok(text.includes(`- ${suggestion.path} → ${suggestion.entry} (${suggestion.signals.join(', ')})`), `${suggestion.path} in ${text}`);
+  const empty = await call('suggest_relations', { path: 'Zoo/Walrus care.md', apply: true, targets: [] });
+  assert.equal(empty.isError, true);
+  assert.match(empty.content[0]!.text!, /^\[INVALID_INPUT\] targets is empty, so there is nothing to write; pass the paths of the suggestions/);
+  assert.equal(readFileSync(join(vault.root, 'Zoo/Walrus care.md'), 'utf8'), HUMAN);
+});

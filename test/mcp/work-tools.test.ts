@@ -24,7 +24,7 @@ test('create_project and issues: frontmatter records, ids per project, comments,
   assert.equal(project.isError, undefined, project.content[0]!.text);
   const readme = readFileSync(join(vault.root, 'Claude/Projects/Atlas/README.md'), 'utf8');
   assert.match(readme, /^---\ntype: project\nname: Atlas\nstatus: active\ncreated: \d{4}-\d{2}-\d{2}\narchive_after_days: 3\nnext_issue: 1\n---\n# Atlas\n/);
-  assert.match(readme, /```dataview\nTABLE id, status, priority, assignee, labels FROM "Claude\/Projects\/Atlas" WHERE type = "issue"/);
+  assert.match(readme, /```dataview\nTABLE issue, status, priority, assignee, labels FROM "Claude\/Projects\/Atlas" WHERE type = "issue" SORT issue ASC/);
   const filed = [];
   for (const title of ['Index the wiki', 'Fix ranking', 'Write docs']) {
     const result = await call('create_issue', { project: 'atlas', title, labels: title === 'Fix ranking' ? ['bug'] : [], assignee: 'claude' });
@@ -37,7 +37,7 @@ test('create_project and issues: frontmatter records, ids per project, comments,
   );
   assert.equal(filed[1]!.path, 'Claude/Projects/Atlas/Issues/2 Fix ranking.md');
   const issueText = readFileSync(join(vault.root, filed[1]!.path), 'utf8');
-  assert.equal(issueText, `---\ntype: issue\nid: 2\nproject: Atlas\nstatus: open\npriority: medium\nassignee: claude\nlabels: [bug]\ncreated: ${today()}\nupdated: ${today()}\n---\n# Fix ranking\n\n## Comments\n`);
+  assert.equal(issueText, `---\ntype: issue\nissue: 2\nproject: Atlas\nstatus: open\npriority: medium\nassignee: claude\nlabels: [bug]\ncreated: ${today()}\nupdated: ${today()}\n---\n# Fix ranking\n\n## Comments\n`);
   assert.match(readFileSync(join(vault.root, 'Claude/Projects/Atlas/README.md'), 'utf8'), /next_issue: 4/);
 
   const doing = await call('update_issue', { id: 2, status: 'doing', comment: 'started on\nthe ranking', author: 'ada' });
@@ -186,4 +186,117 @@ test('closing an issue while a sweep holds the index lock: the update is done, t
   assert.match(readFileSync(join(vault.root, 'Claude/Projects/Atlas/Issues/1 Busy.md'), 'utf8'), /status: done/);
   await call('create_issue', { project: 'Atlas', title: 'Next' });
   assert.ok(existsSync(join(vault.root, 'Claude/Projects/Atlas/Archive/1 Busy.md')), 'archived by the next issue write');
+});
+
+test('closing an issue answers with its status and archived path; reopening moves it back to Issues/, and undo_move reverts each move', async (t) => {
+  const { call, vault } = await connectFixture(t, MCP_VAULT);
+  await call('create_project', { name: 'Alpha' });
+  await call('create_issue', { project: 'Alpha', title: 'First' });
+  await call('create_issue', { project: 'Alpha', title: 'Third one' });
+  const [open, archive] = ['Claude/Projects/Alpha/Issues/2 Third one.md', 'Claude/Projects/Alpha/Archive/2 Third one.md'];
+  for (const status of ['done', 'wontfix'] as const) {
+    const closed = await call('update_issue', { id: 2, project: 'Alpha', status });
+    assert.equal(closed.isError, undefined, closed.content[0]!.text);
+    assert.match(closed.content[0]!.text!, new RegExp(`^updated issue 2 \\(${status}; write #\\d+\\); archived to ${archive} \\(undo_move \\d+\\)$`));
+    assert.equal(closed.structuredContent!.status, status);
+    assert.equal(closed.structuredContent!.path, archive, 'the path is where the issue is now');
+    const reopened = await call('update_issue', { id: 2, project: 'Alpha', status: 'open' });
+    assert.equal(reopened.isError, undefined, reopened.content[0]!.text);
+    assert.match(reopened.content[0]!.text!, new RegExp(`^updated issue 2 \\(open; write #\\d+\\); reopened, so moved back to ${open} \\(undo_move \\d+\\)$`));
+    assert.equal(reopened.structuredContent!.path, open);
+    assert.deepEqual(
+      (reopened.structuredContent!.unarchived as { from: string; to: string }[]).map((move) => [move.from, move.to]),
+      [[archive, open]],
+    );
+    assert.ok(existsSync(join(vault.root, open)) && !existsSync(join(vault.root, archive)));
+    assert.match(readFileSync(join(vault.root, open), 'utf8'), /status: open\n/);
+  }
+  const listed = await call('list_issues', { project: 'Alpha' });
+  assert.doesNotMatch(listed.content[0]!.text!, /\(archived\)/, 'an open issue is not listed as archived');
+  // The move back is journaled like the archive move: undo_move puts it in Archive/ again.
+  const closed = await call('update_issue', { id: 2, project: 'Alpha', status: 'done' });
+  const reopened = await call('update_issue', { id: 2, project: 'Alpha', status: 'open' });
+  const back = (reopened.structuredContent!.unarchived as { move_id: number }[])[0]!.move_id;
+  assert.equal((await call('undo_move', { move_id: back })).isError, undefined);
+  assert.ok(existsSync(join(vault.root, archive)) && !existsSync(join(vault.root, open)));
+  assert.equal((closed.structuredContent!.archived as { move_id: number }[])[0]!.move_id, back - 1);
+});
+
+test("issue notes carry their number as issue:, so two projects' issue 1 raise no identity warning; notes with id: still read", async (t) => {
+  const old = '---\ntype: issue\nid: 1\nproject: Old\nstatus: open\npriority: medium\nlabels: []\ncreated: 2026-01-01\nupdated: 2026-01-01\n---\n# Written before\n\n## Comments\n';
+  const { call, vault } = await connectFixture(t, { ...MCP_VAULT, 'Claude/Projects/Old/README.md': '---\ntype: project\nname: Old\nnext_issue: 2\n---\n# Old\n', 'Claude/Projects/Old/Issues/1 Written before.md': old });
+  await call('create_project', { name: 'Alpha' });
+  await call('create_project', { name: 'Beta' });
+  for (const project of ['Alpha', 'Beta']) assert.equal((await call('create_issue', { project, title: 'First' })).structuredContent!.id, 1);
+  assert.match(readFileSync(join(vault.root, 'Claude/Projects/Alpha/Issues/1 First.md'), 'utf8'), /^---\ntype: issue\nissue: 1\n/);
+  const warnings = (await call('index_status')).structuredContent!.warnings as string[];
+  assert.deepEqual(
+    warnings.filter((warning) => /Claude\/Projects\/(Alpha|Beta)/.test(warning)),
+    [],
+    'no "id is a number" and no "id is shared" warning for the new issues',
+  );
+  // The note written before keeps its id: and is found, listed and updated by it.
+  assert.equal((await call('create_issue', { project: 'Old', title: 'Second' })).structuredContent!.id, 2);
+  const listed = (await call('list_issues', { project: 'Old' })).structuredContent!.issues as { id: number; title: string }[];
+  assert.deepEqual(
+    listed.map((issue) => [issue.id, issue.title]),
+    [
+      [1, 'Written before'],
+      [2, 'Second'],
+    ],
+  );
+  const doing = await call('update_issue', { project: 'Old', id: 1, status: 'doing' });
+  assert.equal(doing.isError, undefined, doing.content[0]!.text);
+  assert.match(readFileSync(join(vault.root, 'Claude/Projects/Old/Issues/1 Written before.md'), 'utf8'), /^---\ntype: issue\nid: 1\nproject: Old\nstatus: doing\n/);
+  const recall = await call('recall_bundle', { mode: 'resume', project: 'Old' });
+  const open = (recall.structuredContent!.sections as Record<string, { items: { id: number }[] }>).open_issues!.items.map((i) => i.id);
+  assert.deepEqual(open, [1, 2], 'recall_bundle reads both keys');
+});
+
+test('create_project refuses an absolute or ".." root as the path gate does; links and labels are cleaned, a label that cannot be a tag is refused', async (t) => {
+  const { call, vault } = await connectFixture(t, MCP_VAULT);
+  await refused(call, 'create_project', { name: 'Gamma', root: '/etc' }, 'INVALID_INPUT', /root "\/etc" cannot hold the project: The note path is absolute; pass the note's path relative to the vault/);
+  await refused(call, 'create_project', { name: 'Gamma', root: 'Projects/../..' }, 'INVALID_INPUT', /contains a "\.\." segment/);
+  await refused(call, 'create_project', { name: 'Gamma', root: 'C:/Users' }, 'INVALID_INPUT', /Windows drive letter/);
+  assert.ok(!existsSync(join(vault.root, 'etc')), 'nothing previewed or written');
+  await call('create_project', { name: 'Alpha', links: ['', ' [[Atlas]] ', '[[Atlas]]', '  ', 'https://example.com'] });
+  assert.match(readFileSync(join(vault.root, 'Claude/Projects/Alpha/README.md'), 'utf8'), /## Links\n\n- \[\[Atlas\]\]\n- https:\/\/example\.com\n\n## Issues/);
+  const filed = await call('create_issue', { project: 'Alpha', title: 'Labelled', labels: ['', '#bug', 'bug', 'Bug', 'area/search'] });
+  assert.equal(filed.isError, undefined, filed.content[0]!.text);
+  assert.match(readFileSync(join(vault.root, 'Claude/Projects/Alpha/Issues/1 Labelled.md'), 'utf8'), /\nlabels: \[bug, area\/search\]\n/);
+  await refused(call, 'create_issue', { project: 'Alpha', title: 'Bad label', labels: ['good first issue'] }, 'INVALID_INPUT', /^\[INVALID_INPUT\] label "good first issue" contains a space/);
+  await refused(call, 'update_issue', { project: 'Alpha', id: 1, labels: ['../x'] }, 'INVALID_INPUT', /label "\.\.\/x" contains "\."/);
+  await refused(call, 'update_issue', { project: 'Alpha', id: 1, labels: [`${'x'.repeat(50)} y`] }, 'INVALID_INPUT', new RegExp(`label "${'x'.repeat(40)}…" contains a space`));
+  assert.ok(!existsSync(join(vault.root, 'Claude/Projects/Alpha/Issues/2 Bad label.md')));
+  const relabelled = await call('update_issue', { project: 'Alpha', id: 1, labels: ['#ops', 'ops', ''] });
+  assert.equal(relabelled.isError, undefined, relabelled.content[0]!.text);
+  assert.match(readFileSync(join(vault.root, 'Claude/Projects/Alpha/Issues/1 Labelled.md'), 'utf8'), /\nlabels: \[ops\]\n/);
+});
+
+test('recall_bundle for a project no note names says so and lists the projects, as the issue tools do', async (t) => {
+  const { call } = await connectFixture(t, MCP_VAULT);
+  await call('create_project', { name: 'Alpha' });
+  await refused(call, 'recall_bundle', { mode: 'resume', project: 'NoSuchProject' }, 'NOT_FOUND', /^\[NOT_FOUND\] no project "NoSuchProject": no note names it .*; the projects are: Alpha$/);
+  await refused(call, 'recall_bundle', { mode: 'digest', project: 'NoSuchProject' }, 'NOT_FOUND', /the projects are: Alpha/);
+  const known = await call('recall_bundle', { mode: 'resume', project: 'atlas', since: '2000-01-01' });
+  assert.equal(known.isError, undefined, 'a project named only in tags and frontmatter is still recalled');
+});
+
+test("a reopened issue a note of the human's links to stays in Archive/, and the answer says how to move it back", async (t) => {
+  const { call, vault, engine } = await connectFixture(t, MCP_VAULT);
+  await call('create_project', { name: 'Eps' });
+  await call('create_issue', { project: 'Eps', title: 'Linked' });
+  await call('update_issue', { project: 'Eps', id: 1, status: 'done' });
+  const archive = 'Claude/Projects/Eps/Archive/1 Linked.md';
+  writeFileSync(join(vault.root, 'Projects/Eps link.md'), '# Eps link\nSee [[Claude/Projects/Eps/Archive/1 Linked]].\n');
+  await engine.refresh(['Projects/Eps link.md']);
+  const reopened = await call('update_issue', { project: 'Eps', id: 1, status: 'open' });
+  assert.equal(reopened.isError, undefined, reopened.content[0]!.text);
+  assert.deepEqual(reopened.structuredContent!.unarchived, []);
+  assert.equal(reopened.structuredContent!.path, archive);
+  assert.match(
+    reopened.content[0]!.text!,
+    /it stays in Claude\/Projects\/Eps\/Archive\/ because moving it back would change a note of the human's: move_note \{from: "Claude\/Projects\/Eps\/Archive\/1 Linked\.md", to: "Claude\/Projects\/Eps\/Issues\/"\}/,
+  );
+  assert.ok(existsSync(join(vault.root, archive)));
 });

@@ -158,3 +158,52 @@ test('insertText: end, start after frontmatter, under a heading of any level, fe
   assert.equal(insertText(note, 'new', 'under_heading', 'A'), '# T\n## A\ntext\n### A.1\ndeep\n```\n## not a heading\n```\nnew\n\n## B\nb\n');
   assert.equal(insertText(note, 'last', 'under_heading', '## B'), `${note}last\n`);
 });
+
+test('a blank title, capture, task or concept body is refused with INVALID_INPUT, and nothing is written', async (t) => {
+  const { call, vault } = await connectFixture(t, MCP_VAULT);
+  const refusals: [string, Record<string, unknown>, RegExp][] = [
+    ['log_session', { title: '', body: 'x' }, /the title is empty; give the session a title/],
+    ['log_session', { title: ' ', body: 'x' }, /the title is empty/],
+    ['log_session', { title: '\n\t', body: 'x' }, /the title is empty/],
+    ['capture', { text: '   ' }, /the text is empty/],
+    ['capture', { text: '\r\n' }, /the text is empty/],
+    ['add_task', { text: '  ' }, /the task is empty/],
+    ['upsert_concept', { name: 'Blank body', body: ' \n ' }, /the body is empty/],
+  ];
+  for (const [tool, args, message] of refusals) {
+    const result = await call(tool, args);
+    assert.equal(result.isError, true, `${tool} ${JSON.stringify(args)}`);
+    assert.match(result.content[0]!.text!, /^\[INVALID_INPUT\] /);
+    assert.match(result.content[0]!.text!, message);
+  }
+  for (const path of [`Claude/Sessions/${today()}.md`, `Claude/Inbox/${today()}.md`, 'Claude/Tasks.md', 'Claude/Concepts/Blank body.md', 'Claude/Index.md']) assert.ok(!existsSync(join(vault.root, path)), `${path} not written`);
+});
+
+test('log_session tags: a leading # dropped, empty and repeated tags left out; one that cannot be a tag is refused, naming it', async (t) => {
+  const { call, vault } = await connectFixture(t, MCP_VAULT);
+  const session = await call('log_session', { title: 'Tagged', body: 'x', tags: ['#hash', '', 'Hash', 'area/health', 'session', '##twice'] });
+  assert.equal(session.isError, undefined, session.content[0]!.text);
+  assert.match(readFileSync(join(vault.root, `Claude/Sessions/${today()} Tagged.md`), 'utf8'), /\ntags: \[session, hash, "area\/health", twice\]\n/);
+  for (const [tag, problem] of [
+    ['with space', 'contains a space'],
+    ['../x', 'contains "."'],
+    ['a//b', 'has an empty part between slashes'],
+    ['/x', 'has an empty part between slashes'],
+    ['1984', 'is only digits, which Obsidian does not read as a tag'],
+  ]) {
+    const result = await call('log_session', { title: 'Refused', body: 'x', tags: ['fine', tag] });
+    assert.equal(result.isError, true, tag);
+    assert.ok(result.content[0]!.text!.startsWith(`[INVALID_INPUT] tag "${tag}" ${problem}; a tag is letters, digits, _ and -`), result.content[0]!.text);
+  }
+  assert.ok(!existsSync(join(vault.root, `Claude/Sessions/${today()} Refused.md`)));
+});
+
+test('upsert_concept names the similar notes in its text, not only in structuredContent', async (t) => {
+  const { call } = await connectFixture(t, { ...MCP_VAULT, 'Concepts/Precision and recall.md': '# Precision and recall\nPrecision is the share of hits that are relevant; recall the share of relevant notes found.\n' });
+  const result = await call('upsert_concept', { name: 'Precision and recall', body: 'P and R again.' });
+  assert.equal(result.isError, undefined, result.content[0]!.text);
+  const similar = (result.structuredContent!.similar as { path: string }[]).map((note) => note.path);
+  assert.equal(similar[0], 'Concepts/Precision and recall.md');
+  assert.match(result.content[0]!.text!, /^created Claude\/Concepts\/Precision and recall\.md \(write #\d+; undo_write can revert it\); similar notes: Concepts\/Precision and recall\.md/);
+  for (const path of similar.slice(0, 3)) assert.ok(result.content[0]!.text!.includes(path), path);
+});

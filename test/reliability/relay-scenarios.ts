@@ -306,7 +306,7 @@ export function relayScenarios(launcher: Launcher): void {
     await raw.reply((message) => message.id === 5, 'ping answered');
     // In flight for as long as the client does not answer the daemon's question (elicitation).
     const id = 'x"y}\\ "id":9';
-    raw.send(`${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { id: 43, name: 'append_note', arguments: { path: 'Notes/Alpha.md', content: 'Never written.', meta: { id: 44 } } } })}\n`);
+    raw.send(`${JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { id: 43, name: 'append_note', arguments: { path: 'Notes/Alpha.md', content: 'Never written.' }, _meta: { id: 44 } } })}\n`);
     await raw.reply((message) => message.method === 'elicitation/create', 'the daemon asks the client');
     daemon.kill('SIGKILL');
     const stopped = await raw.reply((message) => message.error?.code === -32603, 'the call in flight answered');

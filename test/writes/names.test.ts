@@ -58,6 +58,14 @@ test('refuses every character a note name cannot hold, naming it', () => {
   assert.match(refusal('../../etc/passwd'), /./);
 });
 
+test('a title holding a path is refused as a path, not for its leading dot', () => {
+  const reason = refusal('../../Projects/Atlas/Overview');
+  assert.match(reason, /a note's name cannot hold a path \(\/, \\ or \.\.\): give the name alone, such as "Overview"/);
+  assert.doesNotMatch(reason, /starts with a dot/);
+  // A slash in a title that is no path gets no example name.
+  assert.doesNotMatch(refusal('CI/CD'), /such as/);
+});
+
 test('refuses a trailing dot (Windows drops it) but not an inner one', () => {
   assert.match(refusal('Mr.'), /ends with a dot/);
   assert.equal(accepted('v1.2 release notes'), 'v1.2 release notes');

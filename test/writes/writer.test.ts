@@ -312,10 +312,13 @@ test("undo is refused, with the reason, when the note changed since; the human's
   refused(() => fx.writer.undo(edit.journalId), /Claude\/Plan\.md has changed since write #1.*refused.*by hand/);
   assert.deepEqual(snapshot(fx.root), before);
 
-  // A later write by the agent counts as a change too; and a deleted note cannot be undone.
+  // A later write by the agent counts as a change too; and a deleted note cannot be undone,
+  // which the refusal says (not "has changed": the note is gone).
   const created = fx.writer.write({ by: agent('write_note'), path: 'Claude/Gone.md', create: true, next: () => 'x\n' });
+  const extended = fx.writer.write({ by: agent('capture'), path: 'Claude/Gone.md', next: append('y') });
   fx.vault.remove('Claude/Gone.md');
-  refused(() => fx.writer.undo(created.journalId), /has changed since/);
+  refused(() => fx.writer.undo(extended.journalId), /Claude\/Gone\.md has been deleted \(or moved\) since write #\d+; .*cannot bring the note back/);
+  refused(() => fx.writer.undo(created.journalId), /Claude\/Gone\.md, which write #\d+ created, has been deleted since; .*nothing to undo/);
   const a = fx.writer.write({ by: agent('capture'), path: 'Claude/Plan.md', next: append('a') });
   fx.writer.write({ by: agent('capture'), path: 'Claude/Plan.md', next: append('b') });
   refused(() => fx.writer.undo(a.journalId), /has changed since/);

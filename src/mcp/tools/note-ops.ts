@@ -141,7 +141,7 @@ function listNotesTool({ engine }: ToolContext): Tool {
         if (ms === null) return fail(`"${value}" is not a date; use YYYY-MM-DD or an ISO time`);
         bounds[key] = ms;
       }
-      const filters = { folders: folderList(args.folder), excludeFolders: args.exclude_folders ?? [], tags: args.tags ?? [], tagMode: args.tag_mode, types: args.types ?? [], ...bounds };
+      const filters = { folders: folderList(args.folder), excludeFolders: folderList(args.exclude_folders), tags: args.tags ?? [], tagMode: args.tag_mode, types: args.types ?? [], ...bounds };
       const listed = listNotes(engine.db, { filters, limit: args.limit, cursor: args.cursor ?? null });
       const lines = listed.notes.map(
         (note) => `${note.path} · ${note.size} B · ${note.modified.slice(0, 10)} · ${note.blocks} blocks · vectors ${note.vectors.fresh} fresh/${note.vectors.stale} stale${note.extracted ? ' · extracted' : ''}`,

@@ -3,13 +3,14 @@
  * recall bundle for a digest or a resume. Every path argument goes through `resolvePath`.
  */
 import { z } from 'zod';
-import { recallBundle } from '../../librarian/index.js';
+import { projectMentioned, recallBundle } from '../../librarian/index.js';
 import { parseDateBound } from '../../search/index.js';
 import { readNoteFile } from '../../vault/index.js';
 import type { VaultEngine } from '../engine.js';
 import { fail, ok } from '../results.js';
 import { defineTool, READ_ONLY, type Tool, type ToolContext } from './define.js';
 import { dateArg, folderArg, folderKeys, insideFolders, resolvePath } from './shared.js';
+import { findProjects, unknownProject } from './work-store.js';
 
 export function noteTools({ engine }: ToolContext): Tool[] {
   return [recallBundleTool(engine), readNote(engine), queryNotes(engine), getBacklinks(engine), listRecent(engine), listTasks(engine)];
@@ -32,6 +33,8 @@ function recallBundleTool(engine: VaultEngine): Tool {
       const sinceMs = args.since === undefined ? Date.now() - 7 * 86_400_000 : parseDateBound(args.since, { endOfDay: false });
       if (sinceMs === null) return fail(`"${args.since}" is not a date; use YYYY-MM-DD`);
       if (args.mode === 'resume' && !args.project) return fail("resume needs a project: give the project's name");
+      // A name no note mentions would answer every section "empty", as if the project were idle.
+      if (args.project && !projectMentioned(engine.db, args.project)) throw unknownProject(findProjects(engine), `no project "${args.project}": no note names it in its path, title, tags or frontmatter`);
       return ok({ ...recallBundle(engine.db, { agentRoot: engine.agentRoot, mode: args.mode, project: args.project ?? null, sinceMs, limit: args.limit }) });
     },
   });
@@ -92,7 +95,7 @@ function queryNotes(engine: VaultEngine): Tool {
     inputSchema: {
       where: z
         .array(
-          z.object({
+          z.strictObject({
             field: z.string().min(1).describe('frontmatter key, e.g. "status" or "type"'),
             op: z.enum(['eq', 'contains', 'in', 'gte', 'lte', 'gt', 'lt', 'exists']),
             value: z.union([z.string(), z.number(), z.boolean(), z.array(z.union([z.string(), z.number()]))]).optional(),
@@ -108,10 +111,12 @@ function queryNotes(engine: VaultEngine): Tool {
     outputSchema: { notes: z.array(z.object({ path: z.string(), title: z.string(), modified: z.string(), fields: z.record(z.string(), z.unknown()) })), total: z.number() },
     annotations: READ_ONLY,
     handler: (args) => {
+      const where = checkedConditions(args.where);
+      if (!where.ok) return fail(where.reason);
       const rows = engine.db.prepare('SELECT path, title, mtime_ms, frontmatter FROM notes').all() as { path: string; title: string; mtime_ms: number; frontmatter: string | null }[];
       const matches = rows
         .map((row) => ({ row, fields: (row.frontmatter ? JSON.parse(row.frontmatter) : {}) as Record<string, unknown> }))
-        .filter(({ fields }) => args.where.every((condition) => matchCondition(lookup(fields, condition.field), condition.op, condition.value)));
+        .filter(({ fields }) => where.conditions.every((condition) => matchCondition(lookup(fields, condition.field), condition.op, condition.value)));
       const key = (entry: (typeof matches)[number]): string | number =>
         args.sort === 'modified' ? entry.row.mtime_ms : args.sort === 'path' ? entry.row.path : args.sort === 'title' ? entry.row.title : sortable(lookup(entry.fields, args.sort));
       matches.sort((a, b) => {
@@ -123,6 +128,47 @@ function queryNotes(engine: VaultEngine): Tool {
       return ok({ notes: matches.slice(0, args.limit).map(({ row, fields }) => ({ path: row.path, title: row.title, modified: new Date(row.mtime_ms).toISOString(), fields })), total: matches.length });
     },
   });
+}
+
+type Condition = { field: string; op: 'eq' | 'contains' | 'in' | 'gte' | 'lte' | 'gt' | 'lt' | 'exists'; value?: string | number | boolean | (string | number)[] | undefined };
+
+/**
+ * query_notes' conditions as they can be matched, or why one cannot match anything: `in` takes
+ * a list (one value is read as a list of one), `eq`/`contains` one value, a comparison a number
+ * or a real date, `exists` no value. Refused rather than answered with no notes, which would
+ * look like an empty vault.
+ */
+function checkedConditions(where: readonly Condition[]): { ok: true; conditions: Condition[] } | { ok: false; reason: string } {
+  const conditions: Condition[] = [];
+  for (const [i, condition] of where.entries()) {
+    const { field, op, value } = condition;
+    const at = `where[${i}] (${field} ${op})`;
+    if (op === 'exists') {
+      if (value !== undefined && value !== true) return { ok: false, reason: `${at}: exists takes no value (it matches the notes that have the field); leave value out` };
+    } else if (value === undefined) {
+      return { ok: false, reason: `${at}: ${op} needs a value to compare ${field} with${op === 'in' ? ' (a list, e.g. ["concept", "person"])' : ''}` };
+    } else if (op === 'in') {
+      conditions.push({ field, op, value: Array.isArray(value) ? value : [typeof value === 'boolean' ? String(value) : value] });
+      continue;
+    } else if (Array.isArray(value)) {
+      return { ok: false, reason: `${at}: ${op} compares with one value, not a list; to match any of several values use op "in"` };
+    } else if (op !== 'eq' && op !== 'contains') {
+      const problem = comparableProblem(value);
+      if (problem !== null) return { ok: false, reason: `${at}: ${problem}` };
+    }
+    conditions.push(condition);
+  }
+  return { ok: true, conditions };
+}
+
+/** Why gte/lte/gt/lt cannot compare with `value`, or null: they compare numbers and real dates. */
+function comparableProblem(value: string | number | boolean): string | null {
+  if (typeof value === 'number') return null;
+  if (typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) return null;
+  if (typeof value === 'string' && /^\s*\d{4}-\d{2}-\d{2}/.test(value)) {
+    return parseDateBound(value, { endOfDay: false }) === null ? `"${value}" is not a real date; give one like 2026-05-01 (or 2026-05-01T09:30)` : null;
+  }
+  return `comparisons take a number or a date like 2026-05-01, not ${JSON.stringify(value)}`;
 }
 
 function getBacklinks(engine: VaultEngine): Tool {
@@ -214,7 +260,8 @@ function listTasks(engine: VaultEngine): Tool {
         ['due_before', args.due_before],
         ['due_after', args.due_after],
       ] as const) {
-        if (value !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(value)) return fail(`${name} must be a date like 2026-05-01, not "${value}"`);
+        // A calendar day (tasks are due on days), and a real one: 2026-02-30 is refused, not compared as text.
+        if (value !== undefined && (!/^\d{4}-\d{2}-\d{2}$/.test(value) || parseDateBound(value, { endOfDay: false }) === null)) return fail(`${name} must be a real date like 2026-05-01, not "${value}"`);
       }
       const folders = folderKeys(args.folder);
       const matcher = args.query === undefined ? null : engine.search().wordsMatcher(args.query);

@@ -83,12 +83,16 @@ async function suggestOrApply(engine: VaultEngine, args: Args): Promise<ToolResu
     chains: suggestion.chains,
   }));
   if (!args.apply) {
-    const said = listed.length === 0 ? `no new related: entries to suggest for ${path}` : `${listed.length} related: entries suggested for ${path}; call again with apply: true to write them`;
+    const said =
+      listed.length === 0
+        ? `no new related: entries to suggest for ${path}`
+        : `${listed.length} related: entries suggested for ${path}; call again with apply: true to write them all, or with targets: [paths] for some:\n${listed.map(suggestionLine).join('\n')}`;
     return ok({ path, suggestions: listed, applied: false }, said);
   }
+  if (args.targets?.length === 0) return fail('targets is empty, so there is nothing to write; pass the paths of the suggestions to write (suggest_relations without apply lists them), or leave targets out to write them all');
   const chosen = pick(suggestions, args.targets);
   if (typeof chosen === 'string') return fail(chosen);
-  if (chosen.length === 0) return ok({ path, suggestions: [], applied: false }, `nothing to add to ${path}: its related: already names every suggested note`);
+  if (chosen.length === 0) return ok({ path, suggestions: [], applied: false }, `nothing to add to ${path}: no note to suggest that its related: does not already name`);
   const next = (current: string | null): string => {
     const edit = addRelatedEntries(
       current ?? '',
@@ -106,6 +110,11 @@ async function suggestOrApply(engine: VaultEngine, args: Args): Promise<ToolResu
     { path, suggestions: listed.filter((entry) => chosen.some((c) => c.path === entry.path)), applied: false, preview: preview.diff, token: preview.token, expires: preview.expires },
     `${verdict.reason}. Nothing was written yet. Show the human this change and, if they agree, call ${TOOL} again with token "${preview.token}" (valid until ${preview.expires}):\n\n${preview.diff}`,
   );
+}
+
+/** A suggestion in the text: where, the entry written, and the signals that found it. */
+function suggestionLine(suggestion: { path: string; entry: string; signals: readonly string[] }): string {
+  return `- ${suggestion.path} → ${suggestion.entry} (${suggestion.signals.join(', ')})`;
 }
 
 /** The suggestions to write: all, or the ones `targets` names (each must be one of them). */

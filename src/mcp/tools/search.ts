@@ -83,7 +83,7 @@ function searchBrain(engine: VaultEngine): Tool {
       if (args.query.trim() === '') return fail(BLANK_QUERY);
       const filters = {
         folders: folderList(args.folder),
-        excludeFolders: args.exclude_folders ?? [],
+        excludeFolders: folderList(args.exclude_folders),
         tags: args.tags ?? [],
         tagMode: args.tag_mode,
         types: args.types ?? [],

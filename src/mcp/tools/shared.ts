@@ -13,13 +13,18 @@ export const folderArg = z
   .describe('folder path(s): whole segments, case-insensitive, any depth (e.g. "Claude/Sessions")');
 export const dateArg = (what: string) => z.string().optional().describe(`${what}: YYYY-MM-DD or an ISO time`);
 
-/** A `folder` argument as a list. */
-export function folderList(folder: string | string[] | undefined): string[] {
-  return folder === undefined ? [] : Array.isArray(folder) ? folder : [folder];
+/**
+ * A `folder` (or `exclude_folders`) argument as a list, each with `/` for a backslash: no note
+ * name holds one (Obsidian refuses it), and the path gate reads `Projects\\Atlas` as
+ * `Projects/Atlas`, so a folder written the Windows way matches what it names.
+ */
+export function folderList(folder: string | readonly string[] | undefined): string[] {
+  const list = folder === undefined ? [] : typeof folder === 'string' ? [folder] : folder;
+  return list.map((entry) => entry.replace(/\\/g, '/'));
 }
 
 /** Folders to match against lower-cased paths: lower-cased, without edge slashes. */
-export function folderKeys(folder: string | string[] | undefined): string[] {
+export function folderKeys(folder: string | readonly string[] | undefined): string[] {
   return folderList(folder).map((entry) => entry.toLowerCase().replace(/^\/+|\/+$/g, ''));
 }
 

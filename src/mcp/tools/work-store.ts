@@ -41,8 +41,13 @@ export function findProject(engine: VaultEngine, name: string): Project {
   const matches = projects.filter((project) => project.name.toLowerCase() === name.trim().toLowerCase());
   if (matches.length === 1) return matches[0]!;
   if (matches.length > 1) throw new EngramError('INVALID_INPUT', `"${name}" names ${matches.length} projects (${matches.map((p) => p.folder).join(', ')}); rename one of the folders, or give the project's folder path`);
+  throw unknownProject(projects, `no project "${name}"`);
+}
+
+/** NOT_FOUND for a project no project is: `said`, then the projects there are (or how to make one). */
+export function unknownProject(projects: readonly Project[], said: string): EngramError {
   const known = projects.map((project) => project.name);
-  throw new EngramError('NOT_FOUND', `no project "${name}"${known.length > 0 ? `; the projects are: ${known.join(', ')}` : '; create it with create_project'}`);
+  return new EngramError('NOT_FOUND', `${said}${known.length > 0 ? `; the projects are: ${known.join(', ')}` : '; create it with create_project'}`);
 }
 
 /** A project's issues, open and archived, as their files say now. */

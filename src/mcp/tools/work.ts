@@ -3,11 +3,13 @@
  * project lives under Claude/Projects/ by default, where every change is free; a project in a
  * folder of the human's is created and changed through preview → apply like any note of theirs.
  * A closed issue (done, wontfix) is archived into the project's Archive/ folder — the link-safe,
- * journaled move undo_move reverts — at once, or after the project's `archive_after_days`.
+ * journaled move undo_move reverts — at once, or after the project's `archive_after_days`; one
+ * reopened moves back into Issues/ the same way.
  */
 import { z } from 'zod';
 import { EngramError } from '../../errors.js';
 import { CLOSED, ISSUE_PRIORITIES, ISSUE_STATUSES, parseIssue, projectNameProblem, renderIssue, renderProject, setFields, takeIssueNumber, transitionProblem, yamlList, yamlValue } from '../../librarian/index.js';
+import { resolveNotePath } from '../../vault/index.js';
 import { agent, safeNoteName } from '../../writes/index.js';
 import { fail, ok } from '../results.js';
 import { askOrOffer, previewOrApply } from './confirm.js';
@@ -15,9 +17,9 @@ import { defineTool, READ_ONLY, WRITES, type Tool, type ToolContext } from './de
 import { outsideSchema } from './edit.js';
 import { insertText } from './insert-text.js';
 import { done, readIndexed } from './shared.js';
-import { archiveDue, archivedSchema } from './work-archive.js';
+import { archiveDue, archivedSchema, unarchivedSchema, type IssueMove } from './work-archive.js';
 import { findIssue, findProject, findProjects, isArchived, projectIssues } from './work-store.js';
-import { oneLine } from './write.js';
+import { oneLine, tagList } from './write.js';
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -34,7 +36,7 @@ function createProject(context: ToolContext): Tool {
       name: z.string().max(500).optional().describe('the project\'s name: one folder name, e.g. "Atlas"'),
       goal: z.string().max(20_000).default('').describe('what the project is for'),
       links: z.array(z.string().max(500)).max(50).default([]).describe('related notes or URLs, e.g. "[[Atlas spec]]"'),
-      root: z.string().max(500).optional().describe(`the projects folder (default ${engine.agentRoot}/Projects)`),
+      root: z.string().max(500).optional().describe(`the projects folder, relative to the vault (default ${engine.agentRoot}/Projects)`),
       archive_after_days: z.number().int().min(0).max(3650).default(0).describe('days a closed issue waits before it is archived (0: at once)'),
       token: z.string().optional().describe('apply a preview made earlier'),
     },
@@ -48,9 +50,13 @@ function createProject(context: ToolContext): Tool {
       const name = args.name.trim();
       const existing = findProjects(engine).find((project) => project.name.toLowerCase() === name.toLowerCase());
       if (existing) return fail(`a project "${existing.name}" exists already at ${existing.folder}/; file issues in it, or choose another name`, 'CONFLICT');
-      const root = (args.root ?? `${engine.agentRoot}/Projects`).replace(/^\/+|\/+$/g, '');
+      // Only trailing slashes go: a leading one makes the root absolute, which the path gate refuses.
+      const root = (args.root ?? `${engine.agentRoot}/Projects`).replace(/\/+$/, '');
       const folder = root === '' ? name : `${root}/${name}`;
-      const text = renderProject({ name, folder, goal: args.goal, links: args.links.map(oneLine), today: today(), archiveAfterDays: args.archive_after_days });
+      const gate = resolveNotePath(engine.vault, `${folder}/README.md`, { allowMissing: true });
+      if (!gate.ok) return fail(args.root === undefined ? gate.reason : `root "${args.root}" cannot hold the project: ${gate.reason}`);
+      const links = [...new Set(args.links.map(oneLine).filter((link) => link !== ''))];
+      const text = renderProject({ name, folder, goal: args.goal, links, today: today(), archiveAfterDays: args.archive_after_days });
       return previewOrApply(context, 'create_project', { path: `${folder}/README.md` }, () => text, { create: true });
     },
   });
@@ -61,7 +67,7 @@ function createIssue(context: ToolContext): Tool {
   return defineTool('create_issue', {
     title: 'File an issue',
     description:
-      "Files an issue in a project: a note <project>/Issues/<id> <title>.md whose frontmatter is the record (type: issue, id, project, status: open, priority, assignee, labels, created, updated). Ids count up per project (the README's next_issue). Free in the agent folder; in a project of the human's it previews first.",
+      "Files an issue in a project: a note <project>/Issues/<n> <title>.md whose frontmatter is the record (type: issue, issue: its number, project, status: open, priority, assignee, labels, created, updated). Numbers count up per project (the README's next_issue). Labels are written as tags are: a leading # dropped, empty and repeated ones left out, one with a space or a dot refused. Free in the agent folder; in a project of the human's it previews first.",
     inputSchema: {
       project: z.string().max(500).optional().describe("the project's name"),
       title: z.string().max(500).optional().describe('a short title; it becomes the file name'),
@@ -76,6 +82,8 @@ function createIssue(context: ToolContext): Tool {
     handler: async (args) => {
       if (args.token) return previewOrApply(context, 'create_issue', { token: args.token }, null, { create: true });
       if (!args.project || !args.title) return fail('give the project and a title (or the token of a preview to apply it)');
+      const labels = tagList(args.labels, 'label');
+      if (!labels.ok) return fail(labels.reason);
       const project = findProject(engine, args.project);
       const title = oneLine(args.title);
       const named = safeNoteName(`999999 ${title}`);
@@ -84,7 +92,7 @@ function createIssue(context: ToolContext): Tool {
       const floor = Math.max(0, ...projectIssues(engine, project).map((issue) => issue.id)) + 1;
       const issue = (id: number) => ({
         path: `${project.folder}/Issues/${id} ${named.name.slice(7)}.md`,
-        text: renderIssue({ id, title, project: project.name, priority: args.priority, assignee: args.assignee ? oneLine(args.assignee) : null, labels: args.labels.map(oneLine), body: args.body, today: today() }),
+        text: renderIssue({ id, title, project: project.name, priority: args.priority, assignee: args.assignee ? oneLine(args.assignee) : null, labels: labels.values, body: args.body, today: today() }),
       });
       if (engine.writer().verdict({ by, path: project.readme }).kind !== 'free') {
         // The human approves the new note; its number is the next free one now.
@@ -116,7 +124,7 @@ function updateIssue(context: ToolContext): Tool {
   return defineTool('update_issue', {
     title: 'Update an issue',
     description:
-      "Changes an issue's status (open → doing → done or wontfix; done and wontfix reopen to open), priority, assignee or labels, and appends a comment with the date and author. Reads the note as it is now, so a human's edit stands. A closed issue is archived to the project's Archive/ folder with its links kept (at once, or after the project's archive_after_days; undo_move reverts it).",
+      "Changes an issue's status (open → doing → done or wontfix; done and wontfix reopen to open), priority, assignee or labels, and appends a comment with the date and author. Reads the note as it is now, so a human's edit stands. A closed issue is archived to the project's Archive/ folder with its links kept (at once, or after the project's archive_after_days; undo_move reverts it); a reopened one moves back to Issues/ the same way.",
     inputSchema: {
       id: z.number().int().min(1).optional().describe("the issue's number"),
       project: z.string().max(500).optional().describe('its project (needed when several projects have that number)'),
@@ -128,28 +136,40 @@ function updateIssue(context: ToolContext): Tool {
       author: z.string().max(100).default('claude').describe('who comments'),
       token: z.string().optional().describe('apply a preview made earlier'),
     },
-    outputSchema: { ...outsideSchema, status: z.string().optional(), archived: archivedSchema, archive_deferred: z.string().optional() },
+    outputSchema: { ...outsideSchema, status: z.string().optional(), archived: archivedSchema, unarchived: unarchivedSchema, archive_deferred: z.string().optional() },
     annotations: WRITES,
     handler: async (args) => {
       if (args.token) return previewOrApply(context, 'update_issue', { token: args.token }, null, { create: false });
       if (args.id === undefined) return fail("give the issue's id (list_issues shows them)");
       if ([args.status, args.priority, args.assignee, args.labels, args.comment].every((value) => value === undefined)) return fail('nothing to change: give a status, priority, assignee, labels or a comment');
+      const labels = args.labels === undefined ? undefined : tagList(args.labels, 'label');
+      if (labels?.ok === false) return fail(labels.reason);
       const { project, issue } = findIssue(engine, args.id, args.project);
-      const next = issueEdit(issue.path, args);
+      const next = issueEdit(issue.path, { ...args, labels: labels?.values });
       const by = agent('update_issue');
       const verdict = engine.writer().verdict({ by, path: issue.path });
       if (verdict.kind === 'confirm') return askOrOffer(context, 'update_issue', verdict.reason, engine.writer().preview({ by, path: issue.path, next }));
       const receipt = await engine.write({ by, path: issue.path, next });
-      const { archived, deferred } = await archiveDue(engine, project, today());
-      const read = readIndexed(engine, receipt.path);
-      const now = read.ok ? parseIssue(receipt.path, read.text) : null;
-      const said = `updated issue ${issue.id} (${now?.status}; write #${receipt.journalId})${archived.map((a) => `; archived to ${a.to} (undo_move ${a.move_id})`).join('')}${deferred ? `; ${deferred}` : ''}`;
-      return done(receipt, { status: now?.status ?? '', archived, ...(deferred ? { archive_deferred: deferred } : {}) }, said);
+      const { archived, unarchived, deferred } = await archiveDue(engine, project, today());
+      // The issue may have moved (archived, or back from the archive): its record is read where it is now.
+      const path = [...archived, ...unarchived].find((move) => move.from === receipt.path)?.to ?? receipt.path;
+      const read = readIndexed(engine, path);
+      const status = (read.ok ? parseIssue(path, read.text)?.status : undefined) ?? args.status ?? issue.status;
+      const said = `updated issue ${issue.id} (${status}; write #${receipt.journalId})${movesSaid(archived, unarchived)}${deferred ? `; ${deferred}` : ''}`;
+      const stays = deferred === null && status !== issue.status && !CLOSED.has(status) && path.startsWith(`${project.folder}/Archive/`);
+      // Only a move among the agent's notes is automatic; a reopened issue whose move would change a human's note waits for move_note.
+      const hint = stays ? `; it stays in ${project.folder}/Archive/ because moving it back would change a note of the human's: move_note {from: "${path}", to: "${project.folder}/Issues/"} does it with their confirmation` : '';
+      return done({ ...receipt, path }, { status, archived, unarchived, ...(deferred ? { archive_deferred: deferred } : {}) }, `${said}${hint}`);
     },
   });
 }
 
-type IssueEdit = { id?: number; status?: (typeof ISSUE_STATUSES)[number]; priority?: string; assignee?: string; labels?: string[]; comment?: string; author: string };
+function movesSaid(archived: readonly IssueMove[], unarchived: readonly IssueMove[]): string {
+  return [...archived.map((a) => `; archived to ${a.to} (undo_move ${a.move_id})`), ...unarchived.map((a) => `; reopened, so moved back to ${a.to} (undo_move ${a.move_id})`)].join('');
+}
+
+/** What update_issue changes; `labels` already through `tagList`. */
+type IssueEdit = { id?: number; status?: (typeof ISSUE_STATUSES)[number]; priority?: string; assignee?: string; labels?: string[] | undefined; comment?: string; author: string };
 
 /** The issue's new text from its text as it is now: checked against its current status, then only the named fields changed. */
 function issueEdit(path: string, args: IssueEdit): (current: string | null) => string {
@@ -168,7 +188,7 @@ function issueEdit(path: string, args: IssueEdit): (current: string | null) => s
     }
     if (args.priority !== undefined) fields.priority = args.priority;
     if (args.assignee !== undefined) fields.assignee = args.assignee.trim() === '' ? null : yamlValue(oneLine(args.assignee));
-    if (args.labels !== undefined) fields.labels = yamlList(args.labels.map(oneLine));
+    if (args.labels !== undefined) fields.labels = yamlList(args.labels);
     const text = setFields(current, fields);
     if (args.comment === undefined || args.comment.trim() === '') return text;
     const line = `- ${today()} ${oneLine(args.author)}: ${oneLine(args.comment)}`;

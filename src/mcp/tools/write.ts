@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { agent, freeNotePath, safeNoteName } from '../../writes/index.js';
-import type { VaultEngine } from '../engine.js';
+import type { IndexedReceipt, VaultEngine } from '../engine.js';
 import { fail } from '../results.js';
 import { defineTool, WRITES, type Tool, type ToolContext } from './define.js';
 import { done, receiptSchema } from './shared.js';
@@ -31,24 +31,22 @@ function logSession(engine: VaultEngine): Tool {
     outputSchema: { ...receiptSchema, index_journal_id: z.number() },
     annotations: WRITES,
     handler: async (args) => {
-      const name = safeNoteName(`${today()} ${args.title}`);
+      const title = oneLine(args.title);
+      // The date alone would make a name ("2026-12-04.md") for a log whose heading says nothing.
+      if (title === '') return fail('the title is empty; give the session a title');
+      const tags = tagList(['session', ...args.tags], 'tag');
+      if (!tags.ok) return fail(tags.reason);
+      const name = safeNoteName(`${today()} ${title}`);
       if (!name.ok) return fail(name.reason);
       const root = engine.agentRoot;
       const path = freeNotePath(`${root}/Sessions`, name.name, (candidate) => engine.writer().exists(candidate));
-      const frontmatter = [
-        '---',
-        `created: ${new Date().toISOString()}`,
-        `agent: ${yamlString(args.agent)}`,
-        ...(args.project ? [`project: ${yamlString(args.project)}`] : []),
-        `tags: [${['session', ...args.tags].map(yamlString).join(', ')}]`,
-        '---',
-      ];
-      const receipt = await engine.write({ by: agent('log_session'), path, create: true, next: () => `${frontmatter.join('\n')}\n# ${args.title.trim()}\n\n${args.body.trim()}\n` });
+      const frontmatter = ['---', `created: ${new Date().toISOString()}`, `agent: ${yamlString(args.agent)}`, ...(args.project ? [`project: ${yamlString(args.project)}`] : []), `tags: [${tags.values.map(yamlString).join(', ')}]`, '---'];
+      const receipt = await engine.write({ by: agent('log_session'), path, create: true, next: () => `${frontmatter.join('\n')}\n# ${title}\n\n${args.body.trim()}\n` });
       const link = path.slice(0, -3);
       const index = await engine.write({
         by: agent('log_session'),
         path: `${root}/Index.md`,
-        next: (current) => `${current ?? '# Index\n\n'}${current && !current.endsWith('\n') ? '\n' : ''}- ${today()} [[${link}|${args.title.trim()}]]${args.project ? ` (${oneLine(args.project)})` : ''}\n`,
+        next: (current) => `${current ?? '# Index\n\n'}${current && !current.endsWith('\n') ? '\n' : ''}- ${today()} [[${link}|${title}]]${args.project ? ` (${oneLine(args.project)})` : ''}\n`,
       });
       return done({ ...receipt, indexWarning: receipt.indexWarning ?? index.indexWarning }, { index_journal_id: index.journalId });
     },
@@ -63,8 +61,10 @@ function capture(engine: VaultEngine): Tool {
     outputSchema: receiptSchema,
     annotations: WRITES,
     handler: async (args) => {
+      const text = oneLine(args.text);
+      if (text === '') return fail('the text is empty (only spaces or line breaks); give the thought to capture');
       const time = new Date().toISOString().slice(11, 16);
-      const line = `- ${time} ${oneLine(args.text)}`;
+      const line = `- ${time} ${text}`;
       const receipt = await engine.write({ by: agent('capture'), path: `${engine.agentRoot}/Inbox/${today()}.md`, next: (current) => `${current ?? `# Inbox ${today()}\n\n`}${current && !current.endsWith('\n') ? '\n' : ''}${line}\n` });
       return done(receipt);
     },
@@ -84,6 +84,7 @@ function upsertConcept(engine: VaultEngine): Tool {
     handler: async (args) => {
       const name = safeNoteName(args.name);
       if (!name.ok) return fail(name.reason);
+      if (args.body.trim() === '') return fail('the body is empty (only spaces or line breaks); say what the vault should know about the concept');
       const folder = `${engine.agentRoot}/Concepts`;
       const existing = engine.knownPaths().find((path) => path.toLowerCase() === `${folder}/${name.name}.md`.toLowerCase()) ?? `${folder}/${name.name}.md`;
       const similar = engine
@@ -97,7 +98,7 @@ function upsertConcept(engine: VaultEngine): Tool {
         next: (current) =>
           current === null ? `---\ncreated: ${new Date().toISOString()}\ntype: concept\n---\n# ${name.name}\n\n${args.body.trim()}\n` : `${current}${current.endsWith('\n') ? '' : '\n'}\n## Update ${today()}\n\n${args.body.trim()}\n`,
       });
-      return done(receipt, { similar });
+      return done(receipt, { similar }, similarSaid(receipt, similar));
     },
   });
 }
@@ -116,12 +117,61 @@ function addTask(engine: VaultEngine): Tool {
     outputSchema: { ...receiptSchema, line: z.string() },
     annotations: WRITES,
     handler: async (args) => {
+      if (oneLine(args.text) === '') return fail('the task is empty (only spaces or line breaks); say what is to be done');
       if (args.due !== undefined && !isRealDate(args.due)) return fail(`due must be a real date like 2026-05-01, not "${args.due}"`);
       const line = `- [ ] ${oneLine(args.text)}${args.priority ? ` ${PRIORITY_MARKS[args.priority]}` : ''}${args.due ? ` 📅 ${args.due}` : ''}`;
       const receipt = await engine.write({ by: agent('add_task'), path: `${engine.agentRoot}/Tasks.md`, next: (current) => `${current ?? '# Tasks\n\n'}${current && !current.endsWith('\n') ? '\n' : ''}${line}\n` });
       return done(receipt, { line });
     },
   });
+}
+
+/** upsert_concept's answer: the receipt, and the similar notes by path (the first few), so an agent reading only the text sees a near-duplicate. */
+function similarSaid(receipt: IndexedReceipt, similar: readonly { path: string }[]): string {
+  const said = `${receipt.created ? 'created' : 'updated'} ${receipt.path} (write #${receipt.journalId}; undo_write can revert it)`;
+  if (similar.length === 0) return said;
+  const shown = similar.slice(0, SIMILAR_SHOWN).map((note) => note.path);
+  const more = similar.length > shown.length ? ` and ${similar.length - shown.length} more` : '';
+  return `${said}; similar notes: ${shown.join(', ')}${more} (if one is about this concept, extend it rather than keep two notes on one thing)`;
+}
+
+/** Similar notes named in upsert_concept's text (all of them are in structuredContent). */
+const SIMILAR_SHOWN = 3;
+
+/** The longest piece of a refused value quoted back in a message. */
+const SHOWN_CHARS = 40;
+
+/**
+ * Tags (or issue labels) as written into frontmatter: a leading # dropped, empty ones and
+ * repeats (case-insensitive, as Obsidian matches tags) left out; one that Obsidian would not
+ * read as a tag — a space, a dot, an empty part between slashes, digits alone — is refused,
+ * naming it.
+ */
+export function tagList(values: readonly string[], what: 'tag' | 'label'): { ok: true; values: string[] } | { ok: false; reason: string } {
+  const kept = new Map<string, string>();
+  for (const value of values) {
+    const tag = oneLine(value).replace(/^#+/, '').trim().normalize('NFC');
+    if (tag === '') continue;
+    const problem = tagProblem(tag);
+    if (problem !== null) return { ok: false, reason: `${what} "${shown(oneLine(value))}" ${problem}; a ${what} is letters, digits, _ and -, with / between nested parts (area/health): rename it or leave it out` };
+    if (!kept.has(tag.toLowerCase())) kept.set(tag.toLowerCase(), tag);
+  }
+  return { ok: true, values: [...kept.values()] };
+}
+
+function tagProblem(tag: string): string | null {
+  if (/\s/u.test(tag)) return 'contains a space';
+  const bad = /[^\p{L}\p{N}\p{M}_\-/]/u.exec(tag);
+  if (bad) return `contains "${bad[0]}"`;
+  if (tag.startsWith('/') || tag.endsWith('/') || tag.includes('//')) return 'has an empty part between slashes';
+  if (/^[\p{N}/]+$/u.test(tag)) return 'is only digits, which Obsidian does not read as a tag';
+  return null;
+}
+
+/** A value quoted back in a message: at most SHOWN_CHARS characters, cut between code points. */
+function shown(value: string): string {
+  const points = Array.from(value);
+  return points.length <= SHOWN_CHARS ? value : `${points.slice(0, SHOWN_CHARS).join('')}…`;
 }
 
 /**
