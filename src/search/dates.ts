@@ -173,18 +173,11 @@ export function impossibleDates(words: readonly string[]): string[] {
     }
     const month = MONTHS.get(foldToken(word));
     if (month === undefined) continue;
-    let before = i - 1;
-    while (before >= 0 && CONNECTORS.has(foldToken(words[before]!))) before--;
-    const dayBefore = before >= 0 && before >= i - 2 ? DAY.exec(words[before]!) : null;
-    const dayAfter = dayBefore ? null : i + 1 < words.length ? DAY.exec(words[i + 1]!) : null;
-    const written = dayBefore ?? dayAfter;
+    const { first, last, day: written, year } = aroundMonth(words, i);
     const day = written === null ? 0 : +written[1]!;
     if (day < 1 || day > 31) continue;
-    let next = dayAfter ? i + 2 : i + 1;
-    while (next < words.length && CONNECTORS.has(foldToken(words[next]!))) next++;
-    const year = next < words.length ? YEAR.exec(words[next]!) : null;
     // Without a year, a leap year's February is the longest.
-    if (dayNumber(year ? +year[1]! : 2024, month, day) === -1) out.push(words.slice(dayBefore ? before : i, year ? next + 1 : dayAfter ? i + 2 : i + 1).join(' '));
+    if (dayNumber(year ? +year[1]! : 2024, month, day) === -1) out.push(words.slice(first, last + 1).join(' '));
   }
   return out;
 }
@@ -263,8 +256,12 @@ const BEFORE_A_YEARLESS_DAY = new Set([
 ]);
 
 /** The span named around the month name at `i`: with a year, that month or day; without one, see `yearlessDate`. */
-function monthNamed(words: readonly string[], i: number, month: number, today: number, joined = false): DateRange | null {
-  // A day right before (`1 May`, `1st of May`, `12 de maio`) or right after (`May 1st`).
+/**
+ * What is written around the month name at `i`: a day right before (`1 May`, `1st of May`, `12
+ * de maio`) or right after (`May 1st`), then a year, connectors between; `first`..`last` the
+ * words they span.
+ */
+function aroundMonth(words: readonly string[], i: number): { first: number; last: number; day: RegExpExecArray | null; year: RegExpExecArray | null } {
   let before = i - 1;
   while (before >= 0 && CONNECTORS.has(foldToken(words[before]!))) before--;
   const dayBefore = before >= 0 && before >= i - 2 ? DAY.exec(words[before]!) : null;
@@ -272,11 +269,14 @@ function monthNamed(words: readonly string[], i: number, month: number, today: n
   let next = dayAfter ? i + 2 : i + 1;
   while (next < words.length && CONNECTORS.has(foldToken(words[next]!))) next++;
   const year = next < words.length ? YEAR.exec(words[next]!) : null;
-  const first = dayBefore ? before : i;
-  const day = dayBefore ?? dayAfter;
-  if (!year) return today === -1 ? null : yearlessDate(words, { at: i, first, last: dayAfter ? i + 1 : i, month, day, joined }, today);
-  const text = words.slice(first, next + 1).join(' ');
-  return day ? dayRange(+year[1]!, month, +day[1]!, text, first, next) : monthRange(+year[1]!, month, text, first, next);
+  return { first: dayBefore ? before : i, last: year ? next : dayAfter ? i + 1 : i, day: dayBefore ?? dayAfter, year };
+}
+
+function monthNamed(words: readonly string[], i: number, month: number, today: number, joined = false): DateRange | null {
+  const { first, last, day, year } = aroundMonth(words, i);
+  if (!year) return today === -1 ? null : yearlessDate(words, { at: i, first, last, month, day, joined }, today);
+  const text = words.slice(first, last + 1).join(' ');
+  return day ? dayRange(+year[1]!, month, +day[1]!, text, first, last) : monthRange(+year[1]!, month, text, first, last);
 }
 
 /**
